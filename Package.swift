@@ -1,0 +1,74 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Strictness every target of ours builds with.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "CloudTodo",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "todo", targets: ["todo"]),
+        .executable(name: "todo-bench", targets: ["todo-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // System libraries: SQLite for both caches, ncurses for the terminal.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+
+        // Pure values and the CloudKit Web Services wire format.
+        .target(name: "CloudModel", swiftSettings: strict),
+        // A thin, owned SQLite wrapper shared by the server storage and the device cache.
+        .target(name: "SQLiteDB", dependencies: ["CSQLite"], swiftSettings: strict),
+
+        // The cloud.
+        .target(
+            name: "CloudServer",
+            dependencies: [
+                "CloudModel", "SQLiteDB",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // The device.
+        .target(name: "CloudClient", dependencies: ["CloudModel"], swiftSettings: strict),
+        .target(name: "TodoStore", dependencies: ["CloudModel", "SQLiteDB"], swiftSettings: strict),
+        .target(name: "TodoSync", dependencies: ["CloudModel", "CloudClient", "TodoStore"], swiftSettings: strict),
+        .target(name: "Terminal", dependencies: ["CNcurses"], swiftSettings: strict),
+        .target(name: "TodoUI", dependencies: ["Terminal"], swiftSettings: strict),
+
+        // Executables.
+        .executableTarget(
+            name: "todo",
+            dependencies: [
+                "CloudServer", "TodoSync", "TodoUI", "Terminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "todo-bench",
+            dependencies: ["CloudServer", "CloudClient", "TodoSync", "TodoUI", "CloudModel"],
+            swiftSettings: strict
+        ),
+
+        // Tests: one target per module, real SQLite and a real loopback server.
+        .testTarget(name: "CloudModelTests", dependencies: ["CloudModel"], swiftSettings: strict),
+        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "CloudModel"], swiftSettings: strict),
+        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel"], swiftSettings: strict),
+        .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "CloudServer", "CloudClient", "TodoStore"], swiftSettings: strict),
+        .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

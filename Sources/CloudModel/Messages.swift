@@ -1,0 +1,401 @@
+// Request and response bodies of the database endpoints, keyed as CloudKit Web Services spell them.
+
+/// `records/modify` request.
+public struct ModifyRecordsRequest: Sendable, Hashable, Codable {
+    public var operations: [RecordOperation]
+    public var zoneID: ZoneID?
+    public var atomic: Bool?
+    public var desiredKeys: [String]?
+    public var numbersAsStrings: Bool?
+
+    /// Operations in a zone, atomic or not.
+    public init(operations: [RecordOperation], zoneID: ZoneID? = nil, atomic: Bool? = nil) {
+        self.operations = operations
+        self.zoneID = zoneID
+        self.atomic = atomic
+    }
+}
+
+/// A result list of records or per-item errors (`records/modify`, `records/lookup`).
+public struct RecordsResponse: Sendable, Hashable, Codable {
+    public var records: [RecordResult]
+
+    /// Wraps the per-item results.
+    public init(records: [RecordResult]) { self.records = records }
+}
+
+/// `records/lookup` request.
+public struct LookupRecordsRequest: Sendable, Hashable, Codable {
+    /// A record asked for by name.
+    public struct Item: Sendable, Hashable, Codable {
+        public var recordName: String
+        /// Names a record to look up.
+        public init(recordName: String) { self.recordName = recordName }
+    }
+
+    public var records: [Item]
+    public var zoneID: ZoneID?
+    public var desiredKeys: [String]?
+
+    /// Looks up records by name in a zone.
+    public init(recordNames: [String], zoneID: ZoneID? = nil, desiredKeys: [String]? = nil) {
+        self.records = recordNames.map(Item.init(recordName:))
+        self.zoneID = zoneID
+        self.desiredKeys = desiredKeys
+    }
+}
+
+/// A comparison of a `records/query` filter.
+public enum Comparator: String, Sendable, Hashable, Codable, CaseIterable {
+    case equals = "EQUALS"
+    case notEquals = "NOT_EQUALS"
+    case lessThan = "LESS_THAN"
+    case lessThanOrEquals = "LESS_THAN_OR_EQUALS"
+    case greaterThan = "GREATER_THAN"
+    case greaterThanOrEquals = "GREATER_THAN_OR_EQUALS"
+    case beginsWith = "BEGINS_WITH"
+    case notBeginsWith = "NOT_BEGINS_WITH"
+    case `in` = "IN"
+    case notIn = "NOT_IN"
+    case containsAnyTokens = "CONTAINS_ANY_TOKENS"
+    case containsAllTokens = "CONTAINS_ALL_TOKENS"
+    case listContains = "LIST_CONTAINS"
+}
+
+/// One `filterBy` clause, on a field or a system field.
+public struct QueryFilter: Sendable, Hashable, Codable {
+    public var comparator: Comparator
+    public var fieldName: String?
+    /// `recordName`, `createdTimestamp`, `modifiedTimestamp`, `createdUserRecordName`, `modifiedUserRecordName`.
+    public var systemFieldName: String?
+    public var fieldValue: FieldValue
+
+    /// A comparison of a field against a value.
+    public init(_ comparator: Comparator, fieldName: String? = nil, systemFieldName: String? = nil, _ value: FieldValue) {
+        self.comparator = comparator
+        self.fieldName = fieldName
+        self.systemFieldName = systemFieldName
+        self.fieldValue = value
+    }
+}
+
+/// One `sortBy` clause.
+public struct QuerySort: Sendable, Hashable, Codable {
+    public var fieldName: String?
+    public var systemFieldName: String?
+    public var ascending: Bool?
+
+    /// Sorts by a field or system field.
+    public init(fieldName: String? = nil, systemFieldName: String? = nil, ascending: Bool = true) {
+        self.fieldName = fieldName
+        self.systemFieldName = systemFieldName
+        self.ascending = ascending
+    }
+}
+
+/// The `query` of a `records/query` request.
+public struct Query: Sendable, Hashable, Codable {
+    public var recordType: String
+    public var filterBy: [QueryFilter]?
+    public var sortBy: [QuerySort]?
+
+    /// A query of a record type with filters and sorts.
+    public init(recordType: String, filterBy: [QueryFilter]? = nil, sortBy: [QuerySort]? = nil) {
+        self.recordType = recordType
+        self.filterBy = filterBy
+        self.sortBy = sortBy
+    }
+}
+
+/// `records/query` request.
+public struct QueryRequest: Sendable, Hashable, Codable {
+    public var zoneID: ZoneID?
+    public var resultsLimit: Int?
+    public var query: Query
+    public var continuationMarker: String?
+    public var desiredKeys: [String]?
+
+    /// A query in a zone, a page of at most `resultsLimit`.
+    public init(query: Query, zoneID: ZoneID? = nil, resultsLimit: Int? = nil, continuationMarker: String? = nil) {
+        self.query = query
+        self.zoneID = zoneID
+        self.resultsLimit = resultsLimit
+        self.continuationMarker = continuationMarker
+    }
+}
+
+/// `records/query` response.
+public struct QueryResponse: Sendable, Hashable, Codable {
+    public var records: [Record]
+    public var continuationMarker: String?
+
+    /// A page of results and the marker of the next.
+    public init(records: [Record], continuationMarker: String?) {
+        self.records = records
+        self.continuationMarker = continuationMarker
+    }
+}
+
+/// A zone as `zones/*` return it.
+public struct Zone: Sendable, Hashable, Codable {
+    public var zoneID: ZoneID
+    public var syncToken: ChangeToken?
+    public var atomic: Bool?
+    public var deleted: Bool?
+    /// Ours: the zone was removed because the user deleted their data.
+    public var purged: Bool?
+
+    /// A zone by ID.
+    public init(zoneID: ZoneID, syncToken: ChangeToken? = nil, atomic: Bool? = nil) {
+        self.zoneID = zoneID
+        self.syncToken = syncToken
+        self.atomic = atomic
+    }
+}
+
+/// One entry of a `zones` result: a zone, or that zone's error.
+public enum ZoneResult: Sendable, Hashable, Codable {
+    case zone(Zone)
+    case failure(ServerError)
+
+    private enum Probe: String, CodingKey { case serverErrorCode }
+
+    public init(from decoder: any Decoder) throws {
+        if try decoder.container(keyedBy: Probe.self).contains(.serverErrorCode) {
+            self = .failure(try ServerError(from: decoder))
+        } else {
+            self = .zone(try Zone(from: decoder))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .zone(let zone): try zone.encode(to: encoder)
+        case .failure(let error): try error.encode(to: encoder)
+        }
+    }
+
+    /// The zone, when the item succeeded.
+    public var zone: Zone? { if case .zone(let z) = self { z } else { nil } }
+    /// The error, when the item failed.
+    public var error: ServerError? { if case .failure(let e) = self { e } else { nil } }
+}
+
+/// A list of zone results (`zones/list`, `zones/lookup`, `zones/modify`).
+public struct ZonesResponse: Sendable, Hashable, Codable {
+    public var zones: [ZoneResult]
+
+    /// Wraps the per-zone results.
+    public init(zones: [ZoneResult]) { self.zones = zones }
+}
+
+/// `zones/lookup` request.
+public struct LookupZonesRequest: Sendable, Hashable, Codable {
+    /// One zone asked for.
+    public struct Item: Sendable, Hashable, Codable {
+        public var zoneID: ZoneID
+        /// Names the zone.
+        public init(zoneID: ZoneID) { self.zoneID = zoneID }
+    }
+
+    public var zones: [Item]
+
+    /// Looks up zones by ID.
+    public init(zoneIDs: [ZoneID]) { zones = zoneIDs.map(Item.init(zoneID:)) }
+}
+
+/// What a `zones/modify` operation does; `purge` is ours: delete as the user deleting their data.
+public enum ZoneOperationType: String, Sendable, Hashable, Codable {
+    case create, delete, purge
+}
+
+/// `zones/modify` request.
+public struct ModifyZonesRequest: Sendable, Hashable, Codable {
+    /// One zone operation.
+    public struct Operation: Sendable, Hashable, Codable {
+        public var operationType: ZoneOperationType
+        public var zone: Zone
+
+        /// An operation on a zone.
+        public init(_ type: ZoneOperationType, _ zoneID: ZoneID) {
+            operationType = type
+            zone = Zone(zoneID: zoneID)
+        }
+    }
+
+    public var operations: [Operation]
+
+    /// A batch of zone operations.
+    public init(operations: [Operation]) { self.operations = operations }
+}
+
+/// `changes/database` (and the older `zones/changes`) request.
+public struct DatabaseChangesRequest: Sendable, Hashable, Codable {
+    public var syncToken: ChangeToken?
+    public var resultsLimit: Int?
+
+    /// Changes after a token (nil: from the start).
+    public init(syncToken: ChangeToken? = nil, resultsLimit: Int? = nil) {
+        self.syncToken = syncToken
+        self.resultsLimit = resultsLimit
+    }
+}
+
+/// A zone the database change feed reports: changed, or `deleted` (and `purged`).
+public struct ZoneChange: Sendable, Hashable, Codable {
+    public var zoneID: ZoneID
+    public var deleted: Bool?
+    public var purged: Bool?
+
+    /// A zone reported changed or deleted.
+    public init(zoneID: ZoneID, deleted: Bool? = nil, purged: Bool? = nil) {
+        self.zoneID = zoneID
+        self.deleted = deleted
+        self.purged = purged
+    }
+}
+
+/// `changes/database` response.
+public struct DatabaseChangesResponse: Sendable, Hashable, Codable {
+    public var zones: [ZoneChange]
+    public var syncToken: ChangeToken
+    public var moreComing: Bool
+
+    /// Zones changed since the request's token, and the new token.
+    public init(zones: [ZoneChange], syncToken: ChangeToken, moreComing: Bool) {
+        self.zones = zones
+        self.syncToken = syncToken
+        self.moreComing = moreComing
+    }
+}
+
+/// One zone of a `changes/zone` request.
+public struct ZoneChangesQuery: Sendable, Hashable, Codable {
+    public var zoneID: ZoneID
+    public var syncToken: ChangeToken?
+    public var resultsLimit: Int?
+    public var desiredKeys: [String]?
+
+    /// Changes of a zone after a token.
+    public init(zoneID: ZoneID, syncToken: ChangeToken? = nil, resultsLimit: Int? = nil) {
+        self.zoneID = zoneID
+        self.syncToken = syncToken
+        self.resultsLimit = resultsLimit
+    }
+}
+
+/// `changes/zone` request.
+public struct ZoneChangesRequest: Sendable, Hashable, Codable {
+    public var zones: [ZoneChangesQuery]
+
+    /// Asks for the changes of several zones.
+    public init(zones: [ZoneChangesQuery]) { self.zones = zones }
+}
+
+/// One zone's page of changes: records and tombstones after the token, or the zone's error.
+public struct ZoneChanges: Sendable, Hashable, Codable {
+    public var zoneID: ZoneID
+    public var records: [Record]
+    public var syncToken: ChangeToken?
+    public var moreComing: Bool
+    /// Set when this zone failed (its `serverErrorCode` etc.).
+    public var serverErrorCode: ServerErrorCode?
+    public var reason: String?
+    public var retryAfter: Double?
+
+    /// A page of a zone's changes.
+    public init(zoneID: ZoneID, records: [Record], syncToken: ChangeToken?, moreComing: Bool) {
+        self.zoneID = zoneID
+        self.records = records
+        self.syncToken = syncToken
+        self.moreComing = moreComing
+    }
+
+    /// A zone's failure inside a `changes/zone` response.
+    public static func failure(_ zoneID: ZoneID, _ error: ServerError) -> ZoneChanges {
+        var changes = ZoneChanges(zoneID: zoneID, records: [], syncToken: nil, moreComing: false)
+        changes.serverErrorCode = error.serverErrorCode
+        changes.reason = error.reason
+        changes.retryAfter = error.retryAfter
+        return changes
+    }
+
+    /// This zone's error, if it failed.
+    public var error: ServerError? {
+        serverErrorCode.map { ServerError($0, reason ?? $0.rawValue, retryAfter: retryAfter) }
+    }
+}
+
+/// `changes/zone` response.
+public struct ZoneChangesResponse: Sendable, Hashable, Codable {
+    public var zones: [ZoneChanges]
+
+    /// The pages of each zone asked for.
+    public init(zones: [ZoneChanges]) { self.zones = zones }
+}
+
+/// `records/changes` request: the older single-zone form.
+public struct RecordChangesRequest: Sendable, Hashable, Codable {
+    public var zoneID: ZoneID?
+    public var syncToken: ChangeToken?
+    public var resultsLimit: Int?
+    public var desiredKeys: [String]?
+
+    /// Changes of one zone after a token.
+    public init(zoneID: ZoneID?, syncToken: ChangeToken? = nil, resultsLimit: Int? = nil) {
+        self.zoneID = zoneID
+        self.syncToken = syncToken
+        self.resultsLimit = resultsLimit
+    }
+}
+
+/// `records/changes` response.
+public struct RecordChangesResponse: Sendable, Hashable, Codable {
+    public var zoneID: ZoneID?
+    public var records: [Record]
+    public var syncToken: ChangeToken
+    public var moreComing: Bool
+
+    /// A page of one zone's changes.
+    public init(zoneID: ZoneID?, records: [Record], syncToken: ChangeToken, moreComing: Bool) {
+        self.zoneID = zoneID
+        self.records = records
+        self.syncToken = syncToken
+        self.moreComing = moreComing
+    }
+}
+
+/// `zones/changes` response: the older form of the database change feed.
+public struct ZonesChangesResponse: Sendable, Hashable, Codable {
+    public var zones: [Zone]
+    public var syncToken: ChangeToken
+    public var moreComing: Bool
+
+    /// Zones changed after the token.
+    public init(zones: [Zone], syncToken: ChangeToken, moreComing: Bool) {
+        self.zones = zones
+        self.syncToken = syncToken
+        self.moreComing = moreComing
+    }
+}
+
+/// `users/caller` and `users/current` response.
+public struct UserIdentity: Sendable, Hashable, Codable {
+    public var userRecordName: String
+    public var firstName: String?
+    public var lastName: String?
+    /// Ours: the account name the user signed up with.
+    public var account: String?
+
+    /// The caller's identity.
+    public init(userRecordName: String, account: String? = nil) {
+        self.userRecordName = userRecordName
+        self.account = account
+    }
+}
+
+/// An empty JSON object body.
+public struct EmptyBody: Sendable, Hashable, Codable {
+    /// `{}`.
+    public init() {}
+}

@@ -1,0 +1,98 @@
+/// The error codes of CloudKit Web Services, plus two it leaves undocumented.
+public enum ServerErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
+    case accessDenied = "ACCESS_DENIED"
+    case atomicError = "ATOMIC_ERROR"
+    case authenticationFailed = "AUTHENTICATION_FAILED"
+    case authenticationRequired = "AUTHENTICATION_REQUIRED"
+    case badRequest = "BAD_REQUEST"
+    case conflict = "CONFLICT"
+    case exists = "EXISTS"
+    case internalError = "INTERNAL_ERROR"
+    case notFound = "NOT_FOUND"
+    case quotaExceeded = "QUOTA_EXCEEDED"
+    case throttled = "THROTTLED"
+    case tryAgainLater = "TRY_AGAIN_LATER"
+    case validatingReferenceError = "VALIDATING_REFERENCE_ERROR"
+    case zoneNotFound = "ZONE_NOT_FOUND"
+    /// Ours: a change token older than the server's tombstone retention.
+    case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
+    /// Ours: the user purged this zone; it answers so until created again.
+    case userDeletedZone = "USER_DELETED_ZONE"
+    /// Ours: a request or record over a documented limit.
+    case limitExceeded = "LIMIT_EXCEEDED"
+
+    /// The HTTP status a request-level error of this code is sent with.
+    public var httpStatus: Int {
+        switch self {
+        case .accessDenied: 403
+        case .atomicError, .badRequest: 400
+        case .authenticationFailed: 401
+        case .authenticationRequired: 421
+        case .conflict, .exists: 409
+        case .internalError: 500
+        case .notFound, .zoneNotFound, .userDeletedZone: 404
+        case .quotaExceeded, .limitExceeded: 413
+        case .throttled: 429
+        case .tryAgainLater: 503
+        case .validatingReferenceError: 412
+        case .changeTokenExpired: 410
+        }
+    }
+}
+
+/// The body of an error response, request-level or per item (`{uuid, serverErrorCode, reason, retryAfter?}`).
+public struct ServerError: Error, Sendable, Hashable, Codable {
+    public var uuid: String?
+    public var serverErrorCode: ServerErrorCode
+    public var reason: String
+    /// Seconds to wait before retrying.
+    public var retryAfter: Double?
+    public var recordName: String?
+    public var zoneID: ZoneID?
+    public var subscriptionID: String?
+    /// The server's current record, for a `CONFLICT` (ours; CloudKit hands it to native clients).
+    public var serverRecord: Record?
+
+    /// An error of a code with a human reason.
+    public init(
+        _ code: ServerErrorCode, _ reason: String, retryAfter: Double? = nil, uuid: String? = nil
+    ) {
+        self.serverErrorCode = code
+        self.reason = reason
+        self.retryAfter = retryAfter
+        self.uuid = uuid
+    }
+}
+
+extension ServerError: CustomStringConvertible {
+    public var description: String { "\(serverErrorCode.rawValue): \(reason)" }
+}
+
+/// One entry of a `records` result array: a record, or that item's error.
+public enum RecordResult: Sendable, Hashable, Codable {
+    case record(Record)
+    case failure(ServerError)
+
+    private enum Probe: String, CodingKey { case serverErrorCode }
+
+    public init(from decoder: any Decoder) throws {
+        let probe = try decoder.container(keyedBy: Probe.self)
+        if probe.contains(.serverErrorCode) {
+            self = .failure(try ServerError(from: decoder))
+        } else {
+            self = .record(try Record(from: decoder))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .record(let record): try record.encode(to: encoder)
+        case .failure(let error): try error.encode(to: encoder)
+        }
+    }
+
+    /// The record, when the item succeeded.
+    public var record: Record? { if case .record(let r) = self { r } else { nil } }
+    /// The error, when the item failed.
+    public var error: ServerError? { if case .failure(let e) = self { e } else { nil } }
+}
