@@ -18,11 +18,15 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Already part of Hummingbird's graph; named so the server can read its bound port.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // System libraries: SQLite for both caches, ncurses for the terminal.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+        // libxcrypt's yescrypt: the slow salted password hash of the cloud's accounts.
+        .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
         // Pure values and the CloudKit Web Services wire format.
         .target(name: "CloudModel", swiftSettings: strict),
@@ -33,9 +37,10 @@ let package = Package(
         .target(
             name: "CloudServer",
             dependencies: [
-                "CloudModel", "SQLiteDB",
+                "CloudModel", "SQLiteDB", "CCrypt",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

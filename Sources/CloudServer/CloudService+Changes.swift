@@ -1,0 +1,147 @@
+import CloudModel
+import Foundation
+
+/// One page of a zone's change feed.
+struct ZonePage: Sendable {
+    var zoneID: ZoneID
+    var records: [StoredRecord]
+    var token: ChangeToken
+    var moreComing: Bool
+}
+
+extension CloudService {
+    /// Reads one page of a zone's changes after a token, inside a read transaction.
+    func zonePage(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> ZonePage {
+        if database.scope == .public {
+            throw ServerError(.badRequest, "the public database has no change feed; poll it with records/query")
+        }
+        guard let zone = try resolveZone(tx, database, query.zoneID, create: false) else {
+            throw ServerError(.zoneNotFound, "zone '\(query.zoneID.zoneName)' not found")
+        }
+        if zone.zoneID.isDefault {
+            throw ServerError(.badRequest, "the default zone has no change feed; use a custom zone")
+        }
+        let limit = min(max(query.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
+        var after: Int64 = 0
+        if let token = query.syncToken {
+            let parsed = try FeedToken.parseZone(token)
+            guard parsed.pk == zone.pk, parsed.seq >= zone.compactedSeq else {
+                throw ServerError(
+                    .changeTokenExpired, "the change token of zone '\(zone.name)' expired; fetch the zone again from scratch")
+            }
+            after = parsed.seq
+        }
+        // From scratch there is nothing to delete on the device: tombstones are left out.
+        var rows = try tx.changes(zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: query.syncToken != nil)
+        let moreComing = rows.count > limit
+        if moreComing { rows.removeLast(rows.count - limit) }
+        let last = moreComing ? rows.last!.seq : max(after, try tx.latestSequence(zonePK: zone.pk))
+        return ZonePage(zoneID: zone.zoneID, records: rows, token: FeedToken.zone(pk: zone.pk, seq: last), moreComing: moreComing)
+    }
+
+    private func writePage(_ page: ZonePage, into writer: inout JSONWriter, desired: Set<String>?) throws {
+        writer.raw("\"records\":[")
+        for (index, record) in page.records.enumerated() {
+            writer.separator(index)
+            try writer.record(record, zoneID: page.zoneID, desiredKeys: desired)
+        }
+        writer.raw("],\"syncToken\":")
+        writer.string(page.token.rawValue)
+        writer.raw(",\"moreComing\":")
+        writer.bool(page.moreComing)
+    }
+
+    /// `changes/zone`: a page per zone asked for; a zone's failure is reported inline.
+    func zoneChanges(_ request: ZoneChangesRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        guard !request.zones.isEmpty, request.zones.count <= CloudLimits.maxOperationsPerRequest else {
+            throw ServerError(.badRequest, "ask for 1 to \(CloudLimits.maxOperationsPerRequest) zones")
+        }
+        if database.scope == .public {
+            throw ServerError(.badRequest, "the public database has no change feed; poll it with records/query")
+        }
+        let queries = request.zones
+        let writer = try await store.read { tx -> JSONWriter in
+            var writer = JSONWriter(reserving: 64 * 1024)
+            writer.raw("{\"zones\":[")
+            for (index, query) in queries.enumerated() {
+                writer.separator(index)
+                writer.raw("{\"zoneID\":")
+                writer.zoneID(query.zoneID)
+                writer.raw(",")
+                do {
+                    let page = try self.zonePage(tx, database, query)
+                    try self.writePage(page, into: &writer, desired: query.desiredKeys.map(Set.init))
+                } catch let error as ServerError {
+                    writer.raw("\"records\":[],\"moreComing\":false,\"serverErrorCode\":")
+                    writer.string(error.serverErrorCode.rawValue)
+                    writer.raw(",\"reason\":")
+                    writer.string(error.reason)
+                }
+                writer.raw("}")
+            }
+            writer.raw("]}")
+            return writer
+        }
+        return .json(writer)
+    }
+
+    /// `records/changes`: the older single-zone form; errors are request-level.
+    func recordChanges(_ request: RecordChangesRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        let query = {
+            var query = ZoneChangesQuery(zoneID: request.zoneID ?? .default, syncToken: request.syncToken, resultsLimit: request.resultsLimit)
+            query.desiredKeys = request.desiredKeys
+            return query
+        }()
+        let writer = try await store.read { tx -> JSONWriter in
+            let page = try self.zonePage(tx, database, query)
+            var writer = JSONWriter(reserving: 64 * 1024)
+            writer.raw("{\"zoneID\":")
+            writer.zoneID(page.zoneID)
+            writer.raw(",")
+            try self.writePage(page, into: &writer, desired: query.desiredKeys.map(Set.init))
+            writer.raw("}")
+            return writer
+        }
+        return .json(writer)
+    }
+
+    /// `changes/database` (and the older `zones/changes`): zones changed or deleted after a token.
+    func databaseChanges(_ request: DatabaseChangesRequest, _ database: DatabaseKey, legacy: Bool) async throws -> ServiceResponse {
+        if database.scope == .public {
+            throw ServerError(.badRequest, "the public database has no change feed; poll it with records/query")
+        }
+        let limit = min(max(request.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
+        let token = request.syncToken
+        return try await store.read { tx -> ServiceResponse in
+            var after: Int64 = 0
+            if let token {
+                after = try FeedToken.parseDatabase(token)
+                if after < (try tx.databaseCompactedSeq()) {
+                    throw ServerError(.changeTokenExpired, "the database change token expired; fetch every zone again")
+                }
+            }
+            // The shared database lists other owners' zones; none is shared yet, so its feed is empty.
+            var entries = database.scope == .shared ? [] : try tx.databaseChanges(database, after: after, limit: limit + 1)
+            let moreComing = entries.count > limit
+            if moreComing { entries.removeLast(entries.count - limit) }
+            let latest = moreComing ? entries.last!.seq : max(after, try tx.latestDatabaseSequence(database))
+            let owner = database.owner
+            let next = FeedToken.database(seq: latest)
+            if legacy {
+                let zones = entries.map { entry -> Zone in
+                    var zone = Zone(zoneID: ZoneID(zoneName: entry.zoneName, ownerRecordName: owner))
+                    if entry.kind != .changed { zone.deleted = true }
+                    if entry.kind == .purged { zone.purged = true }
+                    return zone
+                }
+                return try .encode(ZonesChangesResponse(zones: zones, syncToken: next, moreComing: moreComing))
+            }
+            let zones = entries.map { entry in
+                ZoneChange(
+                    zoneID: ZoneID(zoneName: entry.zoneName, ownerRecordName: owner),
+                    deleted: entry.kind == .changed ? nil : true, purged: entry.kind == .purged ? true : nil)
+            }
+            return try .encode(DatabaseChangesResponse(zones: zones, syncToken: next, moreComing: moreComing))
+        }
+    }
+}

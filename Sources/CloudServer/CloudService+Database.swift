@@ -1,0 +1,104 @@
+import CloudModel
+import Foundation
+
+/// Opaque change tokens: a zone's (its row identity and a sequence) and a database's (a sequence).
+enum FeedToken {
+    static func zone(pk: Int64, seq: Int64) -> ChangeToken {
+        ChangeToken(rawValue: "Z" + Data("\(pk).\(seq)".utf8).base64EncodedString())
+    }
+
+    static func database(seq: Int64) -> ChangeToken {
+        ChangeToken(rawValue: "D" + Data("\(seq)".utf8).base64EncodedString())
+    }
+
+    /// The zone row and sequence a token stands for, or `BAD_REQUEST` for something we never issued.
+    static func parseZone(_ token: ChangeToken) throws -> (pk: Int64, seq: Int64) {
+        guard token.rawValue.first == "Z", let data = Data(base64Encoded: String(token.rawValue.dropFirst())),
+            let text = String(data: data, encoding: .utf8)
+        else { throw ServerError(.badRequest, "syncToken is not a zone token of this cloud") }
+        let parts = text.split(separator: ".")
+        guard parts.count == 2, let pk = Int64(parts[0]), let seq = Int64(parts[1]), seq >= 0 else {
+            throw ServerError(.badRequest, "syncToken is not a zone token of this cloud")
+        }
+        return (pk, seq)
+    }
+
+    static func parseDatabase(_ token: ChangeToken) throws -> Int64 {
+        guard token.rawValue.first == "D", let data = Data(base64Encoded: String(token.rawValue.dropFirst())),
+            let text = String(data: data, encoding: .utf8), let seq = Int64(text), seq >= 0
+        else { throw ServerError(.badRequest, "syncToken is not a database token of this cloud") }
+        return seq
+    }
+}
+
+extension CloudService {
+    /// `/database/1/{container}/{env}/{scope}/{entity}/{action}`.
+    func database(
+        _ request: ServiceRequest, container: String, scope: DatabaseScope, endpoint: String, caller: Caller
+    ) async throws -> ServiceResponse {
+        let readOnlyGET: Set<String> = ["zones/list", "subscriptions/list", "users/caller", "users/current", "zones/changes"]
+        guard request.method == "POST" || (request.method == "GET" && readOnlyGET.contains(endpoint)) else {
+            throw ServerError(.badRequest, "\(endpoint) wants POST with a JSON body")
+        }
+        if scope != .public { _ = try caller.requireUser() }
+        let database = DatabaseKey(
+            container: container, scope: scope, owner: scope == .public ? DatabaseKey.publicOwner : (caller.userRecordName ?? ""))
+        switch endpoint {
+        case "records/modify":
+            return try await modifyRecords(try decode(ModifyRecordsRequest.self, from: request), database, caller)
+        case "records/lookup":
+            return try await lookupRecords(try decode(LookupRecordsRequest.self, from: request), database, caller)
+        case "records/query":
+            return try await queryRecords(try decode(QueryRequest.self, from: request), database, caller)
+        case "records/changes":
+            return try await recordChanges(try decode(RecordChangesRequest.self, from: request), database, caller)
+        case "changes/zone":
+            return try await zoneChanges(try decode(ZoneChangesRequest.self, from: request), database, caller)
+        case "changes/database":
+            return try await databaseChanges(try decode(DatabaseChangesRequest.self, from: request), database, legacy: false)
+        case "zones/changes":
+            return try await databaseChanges(try decode(DatabaseChangesRequest.self, from: request), database, legacy: true)
+        case "zones/list":
+            return try await listZones(database)
+        case "zones/lookup":
+            return try await lookupZones(try decode(LookupZonesRequest.self, from: request), database)
+        case "zones/modify":
+            return try await modifyZones(try decode(ModifyZonesRequest.self, from: request), database, caller)
+        case "subscriptions/modify":
+            return try await modifySubscriptions(try decode(ModifySubscriptionsRequest.self, from: request), database, caller)
+        case "subscriptions/list":
+            return try await listSubscriptions(database, caller)
+        case "users/caller", "users/current":
+            let user = try caller.requireUser()
+            let row = try await store.read { try $0.user(recordName: user) }
+            return try .encode(UserIdentity(userRecordName: user, account: row?.account))
+        default:
+            throw RequestError.notFound(request.method, request.segments)
+        }
+    }
+
+    /// Finds the zone a request names, answering as CloudKit would for zones that are not there.
+    /// `create` makes the always-present default zone on first write.
+    func resolveZone(_ tx: any StoreTransaction, _ database: DatabaseKey, _ zoneID: ZoneID?, create: Bool) throws -> StoredZone? {
+        let zoneID = zoneID ?? .default
+        switch database.scope {
+        case .public:
+            guard zoneID.isDefault else {
+                throw ServerError(.zoneNotFound, "the public database has only the default zone")
+            }
+        case .shared:
+            // Shared zones are other users' zones seen through a share; none is shared with this user.
+            throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' is not shared with you")
+        case .private:
+            if let owner = zoneID.ownerRecordName, owner != database.owner, owner != "__defaultOwner__" {
+                throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
+            }
+        }
+        if let zone = try tx.zone(database, name: zoneID.zoneName) { return zone }
+        if zoneID.isDefault { return create ? try tx.createZone(database, name: zoneID.zoneName) : nil }
+        if try tx.isPurged(database, name: zoneID.zoneName) {
+            throw ServerError(.userDeletedZone, "the user deleted zone '\(zoneID.zoneName)' and its data; create it again to use it")
+        }
+        throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
+    }
+}

@@ -1,0 +1,241 @@
+import CloudModel
+import Foundation
+
+/// The outcome of one `records/modify` operation.
+enum ItemOutcome: Sendable {
+    case saved(StoredRecord, ZoneID, event: FiresOn)
+    case deleted(String, ZoneID)
+    case failed(ServerError)
+
+    var failed: Bool { if case .failed = self { true } else { false } }
+}
+
+/// An atomic batch that failed: nothing was written; these are the per-item outcomes to report.
+struct AtomicFailure: Error {
+    var outcomes: [ItemOutcome]
+}
+
+extension CloudService {
+    /// `records/modify`: applies operations with change-tag checks, atomically in custom zones.
+    func modifyRecords(_ request: ModifyRecordsRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        let user = try caller.requireUser()
+        guard !request.operations.isEmpty else { throw ServerError(.badRequest, "operations is empty") }
+        guard request.operations.count <= CloudLimits.maxOperationsPerRequest else {
+            throw ServerError(
+                .limitExceeded,
+                "\(request.operations.count) operations in one request; the limit is \(CloudLimits.maxOperationsPerRequest)")
+        }
+        let now = RecordStamp(timestamp: nowMillis, userRecordName: user, deviceID: caller.deviceID)
+        let zoneFromRequest = request.zoneID
+        let atomicRequested = request.atomic
+        let operations = request.operations
+        let outcomes: [ItemOutcome]
+        do {
+            outcomes = try await store.write { tx in
+                var outcomes: [ItemOutcome] = []
+                var atomicZones = Set<Int64>()
+                var touchedZones = Set<String>()
+                for operation in operations {
+                    let zoneID = zoneFromRequest ?? operation.record.zoneID ?? .default
+                    do {
+                        guard let zone = try self.resolveZone(tx, database, zoneID, create: true) else {
+                            throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
+                        }
+                        if database.scope == .private && !zone.zoneID.isDefault && (atomicRequested ?? true) {
+                            atomicZones.insert(zone.pk)
+                        }
+                        let outcome = try self.apply(operation, in: zone, database: database, stamp: now, tx: tx)
+                        if !outcome.failed { touchedZones.insert(zone.name) }
+                        outcomes.append(outcome)
+                    } catch var error as ServerError {
+                        error.recordName = operation.record.recordName
+                        outcomes.append(.failed(error))
+                    }
+                }
+                if !atomicZones.isEmpty, outcomes.contains(where: \.failed) {
+                    throw AtomicFailure(outcomes: outcomes)
+                }
+                // The default zone has no change feed; custom zones announce themselves in the database feed.
+                for name in touchedZones where database.scope == .private && name != ZoneID.defaultZoneName {
+                    try tx.noteZoneChange(database, zoneName: name, kind: .changed, seq: try tx.nextSequence(), now: now.timestamp)
+                }
+                return outcomes
+            }
+        } catch let failure as AtomicFailure {
+            let reported = failure.outcomes.enumerated().map { index, outcome -> ItemOutcome in
+                if outcome.failed { return outcome }
+                var error = ServerError(.atomicError, "not written: another operation of this atomic batch failed")
+                error.recordName = operations[index].record.recordName
+                return .failed(error)
+            }
+            return try respond(reported)
+        }
+        await notifyRecordChanges(outcomes, database: database, writer: caller)
+        return try respond(outcomes)
+    }
+
+    private func respond(_ outcomes: [ItemOutcome]) throws -> ServiceResponse {
+        var writer = JSONWriter(reserving: outcomes.count * 300)
+        writer.raw("{\"records\":[")
+        for (index, outcome) in outcomes.enumerated() {
+            writer.separator(index)
+            switch outcome {
+            case .saved(let record, let zoneID, _): try writer.record(record, zoneID: zoneID)
+            case .deleted(let name, let zoneID): try writer.record(Self.tombstone(name), zoneID: zoneID)
+            case .failed(let error): try writer.encodable(error)
+            }
+        }
+        writer.raw("]}")
+        return .json(writer)
+    }
+
+    private static func tombstone(_ name: String) -> StoredRecord {
+        let stamp = RecordStamp(timestamp: 0, userRecordName: "")
+        return StoredRecord(
+            zonePK: 0, recordName: name, recordType: "", changeTag: "", seq: 0, deleted: true, created: stamp,
+            modified: stamp, parent: nil, fieldsJSON: Data())
+    }
+
+    /// Applies one operation inside the write transaction.
+    private func apply(
+        _ operation: RecordOperation, in zone: StoredZone, database: DatabaseKey, stamp: RecordStamp, tx: any StoreTransaction
+    ) throws -> ItemOutcome {
+        let incoming = operation.record
+        let name = incoming.recordName
+        guard !name.isEmpty, name.utf8.count <= 255,
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw ServerError(.badRequest, "recordName must be 1 to 255 bytes without control characters") }
+        let found = try tx.record(zonePK: zone.pk, name: name)
+        let existing = found.flatMap { $0.deleted ? nil : $0 }
+        let type = operation.operationType
+
+        if let existing, database.scope == .public, existing.created.userRecordName != stamp.userRecordName {
+            throw ServerError(.accessDenied, "only the creator of '\(name)' may change it on the public board")
+        }
+        if type == .create, let existing {
+            var error = ServerError(.exists, "record '\(name)' already exists")
+            error.serverRecord = try existing.record(zoneID: zone.zoneID)
+            throw error
+        }
+        if type == .update || type == .replace || type == .delete {
+            guard let existing else { throw ServerError(.notFound, "record '\(name)' not found") }
+            if incoming.recordChangeTag != existing.changeTag {
+                var error = ServerError(
+                    .conflict, "record '\(name)' changed on the server (tag \(existing.changeTag)); merge and retry")
+                error.serverRecord = try existing.record(zoneID: zone.zoneID)
+                throw error
+            }
+        }
+        let seq = try tx.nextSequence()
+        if type.isDelete {
+            guard let existing else {
+                if type == .forceDelete { return .deleted(name, zone.zoneID) }
+                throw ServerError(.notFound, "record '\(name)' not found")
+            }
+            if database.scope == .public {
+                try tx.removeRecord(zonePK: zone.pk, name: name)  // no change feed, no tombstone
+            } else {
+                var tombstone = existing
+                tombstone.deleted = true
+                tombstone.seq = seq
+                tombstone.changeTag = String(seq, radix: 36)
+                tombstone.modified = stamp
+                tombstone.fieldsJSON = Data("{}".utf8)
+                try tx.putRecord(tombstone)
+            }
+            return .deleted(name, zone.zoneID)
+        }
+
+        guard let recordType = incoming.recordType ?? existing?.recordType, !recordType.isEmpty, recordType.utf8.count <= 255
+        else { throw ServerError(.badRequest, "recordType is required to save '\(name)'") }
+        var fields: [String: FieldValue] = [:]
+        if let existing, type == .update || type == .forceUpdate {
+            fields = try JSONWriter.decoder.decode([String: FieldValue].self, from: existing.fieldsJSON)
+        }
+        for (key, value) in incoming.fields ?? [:] {
+            guard Validation.isName(key, maxLength: 255, extra: "_", letterFirst: true) else {
+                throw ServerError(.badRequest, "invalid field name '\(key.prefix(64))'")
+            }
+            if case .unknown(_, .null) = value { fields[key] = nil } else { fields[key] = value }
+        }
+        let json = try JSONWriter.encoder.encode(fields)
+        guard json.count <= CloudLimits.maxRecordBytes else {
+            throw ServerError(
+                .limitExceeded, "record '\(name)' is \(json.count) bytes; the limit is \(CloudLimits.maxRecordBytes) (1 MB)")
+        }
+        let record = StoredRecord(
+            zonePK: zone.pk, recordName: name, recordType: recordType, changeTag: String(seq, radix: 36), seq: seq,
+            deleted: false, created: existing?.created ?? stamp, modified: stamp,
+            parent: incoming.parent?.recordName ?? (type == .update || type == .forceUpdate ? existing?.parent : nil),
+            fieldsJSON: json)
+        try tx.putRecord(record)
+        return .saved(record, zone.zoneID, event: existing == nil ? .create : .update)
+    }
+
+    /// `records/lookup`: live records by name; `NOT_FOUND` per missing item.
+    func lookupRecords(_ request: LookupRecordsRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        guard request.records.count <= CloudLimits.maxOperationsPerRequest else {
+            throw ServerError(.limitExceeded, "at most \(CloudLimits.maxOperationsPerRequest) records per lookup")
+        }
+        let desired = request.desiredKeys.map(Set.init)
+        let zoneID = request.zoneID
+        let items = request.records
+        let writer = try await store.read { tx -> JSONWriter in
+            let zone = try self.resolveZone(tx, database, zoneID, create: false)
+            var writer = JSONWriter(reserving: items.count * 300)
+            writer.raw("{\"records\":[")
+            for (index, item) in items.enumerated() {
+                writer.separator(index)
+                if let zone, let record = try tx.record(zonePK: zone.pk, name: item.recordName), !record.deleted {
+                    try writer.record(record, zoneID: zone.zoneID, desiredKeys: desired)
+                } else {
+                    var error = ServerError(.notFound, "record '\(item.recordName)' not found")
+                    error.recordName = item.recordName
+                    try writer.encodable(error)
+                }
+            }
+            writer.raw("]}")
+            return writer
+        }
+        return .json(writer)
+    }
+
+    /// `records/query`: filtered, sorted, paged live records of a type.
+    func queryRecords(_ request: QueryRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        let limit = min(max(request.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
+        let offset: Int
+        if let marker = request.continuationMarker {
+            guard marker.hasPrefix("Q"), let value = Int(marker.dropFirst()), value >= 0 else {
+                throw ServerError(.badRequest, "continuationMarker is not one this cloud issued")
+            }
+            offset = value
+        } else {
+            offset = 0
+        }
+        let query = request.query
+        let evaluator = try QueryEvaluator(query)
+        let zoneID = request.zoneID
+        let desired = request.desiredKeys.map(Set.init)
+        return try await store.read { tx -> ServiceResponse in
+            guard let zone = try self.resolveZone(tx, database, zoneID, create: false) else {
+                return try .encode(QueryResponse(records: [], continuationMarker: nil))
+            }
+            let candidates = try tx.liveRecords(zonePK: zone.pk, recordType: query.recordType, modifiedAfter: evaluator.modifiedLowerBound)
+            let matching = try evaluator.run(candidates, zoneID: zone.zoneID)
+            let page = matching.dropFirst(offset).prefix(limit)
+            var writer = JSONWriter(reserving: page.count * 300)
+            writer.raw("{\"records\":[")
+            for (index, record) in page.enumerated() {
+                writer.separator(index)
+                try writer.record(record, zoneID: zone.zoneID, desiredKeys: desired)
+            }
+            writer.raw("]")
+            if offset + page.count < matching.count {
+                writer.raw(",\"continuationMarker\":")
+                writer.string("Q\(offset + page.count)")
+            }
+            writer.raw("}")
+            return .json(writer)
+        }
+    }
+}

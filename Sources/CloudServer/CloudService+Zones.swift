@@ -1,0 +1,102 @@
+import CloudModel
+import Foundation
+
+extension CloudService {
+    private func zoneJSON(_ tx: any StoreTransaction, _ zone: StoredZone) throws -> Zone {
+        var result = Zone(zoneID: zone.zoneID, atomic: !zone.zoneID.isDefault)
+        if !zone.zoneID.isDefault {
+            result.syncToken = FeedToken.zone(pk: zone.pk, seq: try tx.latestSequence(zonePK: zone.pk))
+        }
+        return result
+    }
+
+    /// `zones/list`: the default zone and, in the private database, the custom zones.
+    func listZones(_ database: DatabaseKey) async throws -> ServiceResponse {
+        if database.scope == .shared { return try .encode(ZonesResponse(zones: [])) }
+        let owner = database.scope == .public ? nil : database.owner
+        let zones = try await store.read { tx -> [ZoneResult] in
+            var results = [ZoneResult.zone(Zone(zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: owner), atomic: false))]
+            for zone in try tx.zones(database) where !zone.zoneID.isDefault {
+                results.append(.zone(try self.zoneJSON(tx, zone)))
+            }
+            return results
+        }
+        return try .encode(ZonesResponse(zones: zones))
+    }
+
+    /// `zones/lookup`: each zone, or its `ZONE_NOT_FOUND` / `USER_DELETED_ZONE`.
+    func lookupZones(_ request: LookupZonesRequest, _ database: DatabaseKey) async throws -> ServiceResponse {
+        let items = request.zones
+        let zones = try await store.read { tx -> [ZoneResult] in
+            try items.map { item in
+                do {
+                    if item.zoneID.isDefault, database.scope != .shared {
+                        let owner = database.scope == .public ? nil : database.owner
+                        return .zone(Zone(zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: owner), atomic: false))
+                    }
+                    guard let zone = try self.resolveZone(tx, database, item.zoneID, create: false) else {
+                        throw ServerError(.zoneNotFound, "zone '\(item.zoneID.zoneName)' not found")
+                    }
+                    return .zone(try self.zoneJSON(tx, zone))
+                } catch var error as ServerError {
+                    error.zoneID = item.zoneID
+                    return .failure(error)
+                }
+            }
+        }
+        return try .encode(ZonesResponse(zones: zones))
+    }
+
+    /// `zones/modify`: create, delete, or purge (delete as the user deleting their data) custom zones.
+    func modifyZones(_ request: ModifyZonesRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        guard database.scope == .private else {
+            throw ServerError(.badRequest, "zones can only be created or deleted in the private database")
+        }
+        guard !request.operations.isEmpty, request.operations.count <= CloudLimits.maxOperationsPerRequest else {
+            throw ServerError(.badRequest, "send 1 to \(CloudLimits.maxOperationsPerRequest) zone operations")
+        }
+        let operations = request.operations
+        let now = nowMillis
+        let (results, changed) = try await store.write { tx -> ([ZoneResult], Bool) in
+            var changed = false
+            let results = try operations.map { operation -> ZoneResult in
+                let zoneID = operation.zone.zoneID
+                do {
+                    if let owner = zoneID.ownerRecordName, owner != database.owner, owner != "__defaultOwner__" {
+                        throw ServerError(.accessDenied, "you can only change zones you own")
+                    }
+                    guard !zoneID.isDefault else { throw ServerError(.badRequest, "the default zone cannot be created or deleted") }
+                    guard Validation.isName(zoneID.zoneName, maxLength: 128, extra: "._-") else {
+                        throw ServerError(.badRequest, "zone names are 1 to 128 letters, digits, . _ -")
+                    }
+                    switch operation.operationType {
+                    case .create:
+                        let zone = try tx.zone(database, name: zoneID.zoneName) ?? tx.createZone(database, name: zoneID.zoneName)
+                        try tx.noteZoneChange(database, zoneName: zone.name, kind: .changed, seq: try tx.nextSequence(), now: now)
+                        changed = true
+                        return .zone(try self.zoneJSON(tx, zone))
+                    case .delete, .purge:
+                        guard let zone = try tx.zone(database, name: zoneID.zoneName) else {
+                            throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
+                        }
+                        let purge = operation.operationType == .purge
+                        try tx.deleteZone(zone, purged: purge)
+                        try tx.noteZoneChange(
+                            database, zoneName: zone.name, kind: purge ? .purged : .deleted, seq: try tx.nextSequence(), now: now)
+                        changed = true
+                        var result = Zone(zoneID: zone.zoneID)
+                        result.deleted = true
+                        if purge { result.purged = true }
+                        return .zone(result)
+                    }
+                } catch var error as ServerError {
+                    error.zoneID = zoneID
+                    return .failure(error)
+                }
+            }
+            return (results, changed)
+        }
+        if changed { await notifyDatabaseChange(database, writer: caller) }
+        return try .encode(ZonesResponse(zones: results))
+    }
+}

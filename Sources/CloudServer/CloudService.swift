@@ -1,0 +1,221 @@
+import CloudModel
+import Foundation
+import Logging
+import SQLiteDB
+
+/// Who is calling: the signed-in user and device, or nobody.
+struct Caller: Sendable {
+    var userRecordName: String?
+    var deviceID: String?
+    var deviceName: String?
+
+    static let anonymous = Caller()
+
+    /// The user, or `AUTHENTICATION_REQUIRED`.
+    func requireUser() throws -> String {
+        guard let userRecordName else {
+            throw ServerError(.authenticationRequired, "sign in first: this request needs a ckWebAuthToken")
+        }
+        return userRecordName
+    }
+}
+
+/// A request as the service sees it, independent of the HTTP framework.
+struct ServiceRequest: Sendable {
+    var method: String
+    /// The path split on "/", empty parts dropped, percent-decoding applied.
+    var segments: [String]
+    var query: [String: String]
+    var bearerToken: String?
+    var body: Data
+    /// Scheme, host and port the client reached us at, for absolute URLs.
+    var origin: String
+}
+
+/// What the service answers: a status and a JSON (or empty) body.
+struct ServiceResponse: Sendable {
+    var status: Int
+    var body: [UInt8]
+
+    static func json(_ writer: JSONWriter, status: Int = 200) -> ServiceResponse {
+        ServiceResponse(status: status, body: writer.bytes)
+    }
+
+    static func encode<T: Encodable>(_ value: T, status: Int = 200) throws -> ServiceResponse {
+        ServiceResponse(status: status, body: Array(try JSONWriter.encoder.encode(value)))
+    }
+
+    static let noContent = ServiceResponse(status: 204, body: [])
+}
+
+/// The cloud's behaviour: routing, authentication, permission rules, storage and push, without HTTP.
+final class CloudService: Sendable {
+    let configuration: ServerConfiguration
+    let store: any CloudStore
+    let hub = PushHub()
+    let faults = FaultInjector()
+    let limiter: RateLimiter?
+    let logger: Logger
+
+    init(configuration: ServerConfiguration, store: any CloudStore, logger: Logger) {
+        self.configuration = configuration
+        self.store = store
+        self.limiter = configuration.rateLimitPerSecond.map(RateLimiter.init(rate:))
+        self.logger = logger
+    }
+
+    /// Milliseconds since 1970, the unit of every stored time.
+    var nowMillis: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Answers one request; every failure becomes a JSON error, nothing escapes.
+    func handle(_ request: ServiceRequest) async -> ServiceResponse {
+        do {
+            return try await route(request)
+        } catch let error as ServerError {
+            return Self.errorResponse(error)
+        } catch let error as DecodingError {
+            return Self.errorResponse(ServerError(.badRequest, "malformed request body: \(Self.describe(error))"))
+        } catch let error as RequestError {
+            return Self.errorResponse(error.serverError)
+        } catch {
+            logger.error("internal error", metadata: ["error": "\(error)"])
+            if let error = error as? SQLiteError, error.isDiskFull {
+                return Self.errorResponse(ServerError(.quotaExceeded, "the cloud's disk is full; nothing was written", retryAfter: 60))
+            }
+            return Self.errorResponse(ServerError(.internalError, "internal error; nothing was written"))
+        }
+    }
+
+    static func errorResponse(_ error: ServerError) -> ServiceResponse {
+        var error = error
+        if error.uuid == nil { error.uuid = UUID().uuidString }
+        let body = (try? JSONWriter.encoder.encode(error)).map(Array.init) ?? Array("{\"serverErrorCode\":\"INTERNAL_ERROR\"}".utf8)
+        return ServiceResponse(status: error.serverErrorCode.httpStatus, body: body)
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return keys.isEmpty ? "" : " at \(keys)"
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)'\(path(context))"
+        case .typeMismatch(let type, let context): return "expected \(type)\(path(context))"
+        case .valueNotFound(let type, let context): return "missing \(type) value\(path(context))"
+        case .dataCorrupted(let context): return "\(context.debugDescription)\(path(context))"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    /// Decodes a JSON body; an empty body decodes as `{}`.
+    func decode<T: Decodable>(_ type: T.Type, from request: ServiceRequest) throws -> T {
+        let body = request.body.isEmpty ? Data("{}".utf8) : request.body
+        return try JSONWriter.decoder.decode(type, from: body)
+    }
+
+    // MARK: Routing
+
+    private func route(_ request: ServiceRequest) async throws -> ServiceResponse {
+        let s = request.segments
+        if let required = configuration.apiToken, s.first != "health" {
+            guard let given = request.query["ckAPIToken"],
+                Secrets.constantTimeEquals(Array(given.utf8), Array(required.utf8))
+            else { throw ServerError(.authenticationFailed, "missing or wrong ckAPIToken") }
+        }
+        let method = request.method
+        if s == ["health"], method == "GET" || method == "HEAD" {
+            return try .encode(["status": "ok"])
+        }
+        guard s.count >= 3, s[1] == "1" else { throw RequestError.notFound(method, s) }
+        switch s[0] {
+        case "auth" where s.count == 4 && method == "POST":
+            _ = try containerName(s[2], environment: nil)
+            return try await account(request, action: s[3])
+        case "database" where s.count == 7:
+            let container = try containerName(s[2], environment: s[3])
+            guard let scope = DatabaseScope(rawValue: s[4]) else {
+                throw ServerError(.badRequest, "unknown database '\(s[4])': use private, shared or public")
+            }
+            let caller = try await authenticate(request)
+            let endpoint = "\(s[5])/\(s[6])"
+            try admit(endpoint: endpoint, caller: caller)
+            return try await database(request, container: container, scope: scope, endpoint: endpoint, caller: caller)
+        case "device" where s.count >= 5:
+            let container = try containerName(s[2], environment: s[3])
+            let rest = Array(s[4...])
+            if rest.count == 2, rest[0] == "courier", method == "GET" {
+                return try await courier(request, container: container, token: rest[1])
+            }
+            let caller = try await authenticate(request)
+            let endpoint = rest.joined(separator: "/")
+            try admit(endpoint: endpoint, caller: caller)
+            return try await device(request, container: container, endpoint: endpoint, caller: caller)
+        case "admin" where s.count == 3 && method == "POST" && configuration.enableFaults:
+            return try await admin(request, action: s[2])
+        default:
+            throw RequestError.notFound(method, s)
+        }
+    }
+
+    /// Applies the fault switch and the per-user rate limit before an endpoint runs.
+    private func admit(endpoint: String, caller: Caller) throws {
+        if configuration.enableFaults, let fault = faults.consume(endpoint: endpoint) { throw fault }
+        if let limiter, let wait = limiter.take(caller.userRecordName ?? "anonymous") {
+            throw ServerError(.throttled, "too many requests; retry after \(String(format: "%.3f", wait)) s", retryAfter: wait)
+        }
+    }
+
+    /// The caller behind the request's token: anonymous without one, `AUTHENTICATION_FAILED` for a bad one.
+    func authenticate(_ request: ServiceRequest) async throws -> Caller {
+        guard let token = request.bearerToken ?? request.query["ckWebAuthToken"], !token.isEmpty else { return .anonymous }
+        let digest = Secrets.tokenDigest(token)
+        guard let session = try await store.read({ try $0.session(digest: digest) }) else {
+            throw ServerError(.authenticationFailed, "the ckWebAuthToken is not valid (signed out or unknown)")
+        }
+        return Caller(userRecordName: session.userRecordName, deviceID: session.deviceID, deviceName: session.deviceName)
+    }
+
+    private func admin(_ request: ServiceRequest, action: String) async throws -> ServiceResponse {
+        switch action {
+        case "faults":
+            let fault = try decode(FaultRequest.self, from: request)
+            faults.arm(fault)
+            return try .encode(fault)
+        case "compact":
+            try await compact()
+            return try .encode(EmptyBody())
+        default:
+            throw RequestError.notFound(request.method, request.segments)
+        }
+    }
+
+    /// Drops tombstones older than the retention.
+    func compact() async throws {
+        let before = nowMillis - Int64(configuration.tombstoneRetention * 1000)
+        try await store.write { try $0.compact(before: before) }
+    }
+
+    /// Validates a container (and environment) name from a path; path tricks are refused here.
+    func containerName(_ container: String, environment: String?) throws -> String {
+        guard Validation.isName(container, maxLength: 128, extra: "._-") else {
+            throw ServerError(.badRequest, "invalid container name")
+        }
+        guard let environment else { return container }
+        guard environment == "development" || environment == "production" else {
+            throw ServerError(.badRequest, "environment must be development or production")
+        }
+        return "\(container)/\(environment)"
+    }
+}
+
+/// Routing failures.
+enum RequestError: Error {
+    case notFound(String, [String])
+
+    var serverError: ServerError {
+        switch self {
+        case .notFound(let method, let segments):
+            ServerError(.notFound, "no endpoint \(method) /\(segments.joined(separator: "/"))")
+        }
+    }
+}

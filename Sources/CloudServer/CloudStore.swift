@@ -1,0 +1,129 @@
+import CloudModel
+import Foundation
+
+/// A database of one user (or the public one) inside a container: the unit that owns zones.
+struct DatabaseKey: Hashable, Sendable {
+    /// `container/environment`.
+    var container: String
+    var scope: DatabaseScope
+    /// The owning user's record name; `_public` for the public database.
+    var owner: String
+
+    static let publicOwner = "_public"
+}
+
+/// A zone as stored: its row identity changes when the zone is deleted and created again.
+struct StoredZone: Sendable, Hashable {
+    var pk: Int64
+    var database: DatabaseKey
+    var name: String
+    /// Tombstones at or below this sequence were compacted; older tokens expire.
+    var compactedSeq: Int64
+
+    var zoneID: ZoneID { ZoneID(zoneName: name, ownerRecordName: database.scope == .public ? nil : database.owner) }
+}
+
+/// A record as stored: system fields in columns, the fields object as canonical JSON bytes.
+struct StoredRecord: Sendable {
+    var zonePK: Int64
+    var recordName: String
+    var recordType: String
+    var changeTag: String
+    var seq: Int64
+    var deleted: Bool
+    var created: RecordStamp
+    var modified: RecordStamp
+    var parent: String?
+    var fieldsJSON: Data
+}
+
+/// What the database change feed says happened to a zone.
+enum ZoneChangeKind: Int64, Sendable {
+    case changed = 0
+    case deleted = 1
+    case purged = 2
+}
+
+/// A registered account.
+struct UserRow: Sendable {
+    var userRecordName: String
+    var account: String
+    var passwordHash: String
+}
+
+/// A signed-in session: who, and from which device.
+struct SessionRow: Sendable {
+    var userRecordName: String
+    var deviceID: String
+    var deviceName: String
+}
+
+/// A push token and, once registered, the device it belongs to.
+struct PushTokenRow: Sendable {
+    var token: String
+    var container: String
+    var userRecordName: String?
+    var deviceID: String?
+}
+
+/// The cloud's storage: everything that must survive a restart. SQLite today, PostgreSQL later.
+protocol CloudStore: Sendable {
+    /// Runs `body` in one write transaction: all of it commits, or none of it.
+    func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    /// Runs `body` against a consistent snapshot.
+    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T
+}
+
+/// The operations available inside a storage transaction.
+protocol StoreTransaction: AnyObject {
+    /// The next value of the cloud-wide change sequence.
+    func nextSequence() throws -> Int64
+
+    func user(account: String) throws -> UserRow?
+    func user(recordName: String) throws -> UserRow?
+    func insertUser(_ user: UserRow, now: Int64) throws
+    func device(user: String, name: String) throws -> String?
+    func insertDevice(id: String, user: String, name: String, now: Int64) throws
+    func insertSession(digest: String, user: String, deviceID: String, now: Int64) throws
+    func session(digest: String) throws -> SessionRow?
+    func deleteSession(digest: String) throws
+
+    func insertPushToken(_ token: String, container: String, now: Int64) throws
+    func pushToken(_ token: String) throws -> PushTokenRow?
+    func bindPushToken(_ token: String, user: String, deviceID: String) throws
+    /// Registered push tokens of a user's devices in a container.
+    func pushTokens(user: String, container: String) throws -> [PushTokenRow]
+    func deviceID(user: String, name: String) throws -> String?
+
+    func zone(_ database: DatabaseKey, name: String) throws -> StoredZone?
+    func zones(_ database: DatabaseKey) throws -> [StoredZone]
+    func createZone(_ database: DatabaseKey, name: String) throws -> StoredZone
+    /// Removes a zone and its records; `purged` marks it as the user deleting their data.
+    func deleteZone(_ zone: StoredZone, purged: Bool) throws
+    func isPurged(_ database: DatabaseKey, name: String) throws -> Bool
+
+    func record(zonePK: Int64, name: String) throws -> StoredRecord?
+    func putRecord(_ record: StoredRecord) throws
+    func removeRecord(zonePK: Int64, name: String) throws
+    /// Records and tombstones of a zone after a sequence, in order, at most `limit`.
+    func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord]
+    /// Live records of a type, optionally modified after a time, for queries.
+    func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord]
+    /// The highest sequence a zone's change feed has handed out.
+    func latestSequence(zonePK: Int64) throws -> Int64
+
+    func noteZoneChange(_ database: DatabaseKey, zoneName: String, kind: ZoneChangeKind, seq: Int64, now: Int64) throws
+    func databaseChanges(_ database: DatabaseKey, after seq: Int64, limit: Int) throws -> [(zoneName: String, kind: ZoneChangeKind, seq: Int64)]
+    func latestDatabaseSequence(_ database: DatabaseKey) throws -> Int64
+    /// Database feed entries at or below this sequence were compacted.
+    func databaseCompactedSeq() throws -> Int64
+
+    func subscriptions(_ database: DatabaseKey) throws -> [Subscription]
+    func putSubscription(_ database: DatabaseKey, _ subscription: Subscription) throws
+    func deleteSubscription(_ database: DatabaseKey, id: String) throws -> Bool
+    /// Every subscription of a scope in a container, with its owner.
+    func subscriptions(container: String, scope: DatabaseScope) throws -> [(owner: String, subscription: Subscription)]
+
+    /// Drops tombstones and deleted-zone entries older than `before` (ms), moving the expiry horizons.
+    func compact(before: Int64) throws
+}

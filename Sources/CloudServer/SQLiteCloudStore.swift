@@ -1,0 +1,367 @@
+import CloudModel
+import Foundation
+import SQLiteDB
+
+/// The cloud's storage in one SQLite file (WAL), owned by one actor.
+actor SQLiteCloudStore: CloudStore {
+    private let database: SQLiteDatabase
+    private let transaction: SQLiteStoreTransaction
+
+    /// Opens (creating and migrating) `cloud.sqlite` in `directory`.
+    init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = try SQLiteDatabase(path: directory.appendingPathComponent("cloud.sqlite").path)
+        // WAL with synchronous=NORMAL: a commit survives the process being killed at any moment.
+        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
+        try database.migrate(Self.migrations)
+        transaction = try SQLiteStoreTransaction(database)
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try database.transaction {
+            do {
+                let value = try body(transaction)
+                try transaction.flushSequence()
+                return value
+            } catch {
+                transaction.discardSequence()
+                throw error
+            }
+        }
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try database.execute("BEGIN")
+        defer { try? database.execute("COMMIT") }
+        return try body(transaction)
+    }
+
+    static let migrations: [(name: String, sql: String)] = [
+        (
+            "v1",
+            """
+            CREATE TABLE counters(name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+            INSERT INTO counters VALUES ('seq', 0), ('db_compacted', 0);
+            CREATE TABLE users(
+                user_record_name TEXT PRIMARY KEY, account TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE devices(
+                device_id TEXT PRIMARY KEY, user_record_name TEXT NOT NULL, name TEXT NOT NULL,
+                created_at INTEGER NOT NULL, UNIQUE(user_record_name, name)) WITHOUT ROWID;
+            CREATE TABLE sessions(
+                token_digest TEXT PRIMARY KEY, user_record_name TEXT NOT NULL, device_id TEXT NOT NULL,
+                created_at INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE push_tokens(
+                token TEXT PRIMARY KEY, container TEXT NOT NULL, user_record_name TEXT, device_id TEXT,
+                created_at INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE INDEX push_tokens_user ON push_tokens(user_record_name, container);
+            CREATE TABLE zones(
+                pk INTEGER PRIMARY KEY AUTOINCREMENT, container TEXT NOT NULL, scope TEXT NOT NULL,
+                owner TEXT NOT NULL, name TEXT NOT NULL, compacted_seq INTEGER NOT NULL DEFAULT 0,
+                UNIQUE(container, scope, owner, name));
+            CREATE TABLE purged_zones(
+                container TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,
+                PRIMARY KEY(container, scope, owner, name)) WITHOUT ROWID;
+            CREATE TABLE records(
+                zone_pk INTEGER NOT NULL REFERENCES zones(pk) ON DELETE CASCADE,
+                record_name TEXT NOT NULL, record_type TEXT NOT NULL, change_tag TEXT NOT NULL,
+                seq INTEGER NOT NULL, deleted INTEGER NOT NULL,
+                created_ts INTEGER NOT NULL, created_user TEXT NOT NULL, created_device TEXT,
+                modified_ts INTEGER NOT NULL, modified_user TEXT NOT NULL, modified_device TEXT,
+                parent TEXT, fields BLOB NOT NULL,
+                PRIMARY KEY(zone_pk, record_name)) WITHOUT ROWID;
+            CREATE UNIQUE INDEX records_feed ON records(zone_pk, seq);
+            CREATE INDEX records_type ON records(zone_pk, record_type, modified_ts);
+            CREATE TABLE zone_changes(
+                container TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,
+                kind INTEGER NOT NULL, seq INTEGER NOT NULL, changed_at INTEGER NOT NULL,
+                PRIMARY KEY(container, scope, owner, name)) WITHOUT ROWID;
+            CREATE INDEX zone_changes_feed ON zone_changes(container, scope, owner, seq);
+            CREATE TABLE subscriptions(
+                container TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL, subscription_id TEXT NOT NULL,
+                body BLOB NOT NULL, PRIMARY KEY(container, scope, owner, subscription_id)) WITHOUT ROWID;
+            """
+        )
+    ]
+}
+
+/// The transaction view of the SQLite store; used only inside the actor.
+final class SQLiteStoreTransaction: StoreTransaction {
+    private let db: SQLiteDatabase
+    private var sequence: Int64
+    private var committedSequence: Int64
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
+
+    init(_ db: SQLiteDatabase) throws {
+        self.db = db
+        sequence = try db.first("SELECT value FROM counters WHERE name = 'seq'") { $0.int(0) } ?? 0
+        committedSequence = sequence
+    }
+
+    func flushSequence() throws {
+        if sequence != committedSequence {
+            try db.run("UPDATE counters SET value = ?1 WHERE name = 'seq'", [.int(sequence)])
+            committedSequence = sequence
+        }
+    }
+
+    func discardSequence() { sequence = committedSequence }
+
+    func nextSequence() throws -> Int64 {
+        sequence += 1
+        return sequence
+    }
+
+    // MARK: Accounts
+
+    func user(account: String) throws -> UserRow? {
+        try db.first("SELECT user_record_name, account, password_hash FROM users WHERE account = ?1", [.text(account)]) {
+            UserRow(userRecordName: $0.text(0), account: $0.text(1), passwordHash: $0.text(2))
+        }
+    }
+
+    func user(recordName: String) throws -> UserRow? {
+        try db.first("SELECT user_record_name, account, password_hash FROM users WHERE user_record_name = ?1", [.text(recordName)]) {
+            UserRow(userRecordName: $0.text(0), account: $0.text(1), passwordHash: $0.text(2))
+        }
+    }
+
+    func insertUser(_ user: UserRow, now: Int64) throws {
+        try db.run(
+            "INSERT INTO users VALUES (?1, ?2, ?3, ?4)",
+            [.text(user.userRecordName), .text(user.account), .text(user.passwordHash), .int(now)])
+    }
+
+    func device(user: String, name: String) throws -> String? {
+        try deviceID(user: user, name: name)
+    }
+
+    func deviceID(user: String, name: String) throws -> String? {
+        try db.first("SELECT device_id FROM devices WHERE user_record_name = ?1 AND name = ?2", [.text(user), .text(name)]) { $0.text(0) }
+    }
+
+    func insertDevice(id: String, user: String, name: String, now: Int64) throws {
+        try db.run("INSERT INTO devices VALUES (?1, ?2, ?3, ?4)", [.text(id), .text(user), .text(name), .int(now)])
+    }
+
+    func insertSession(digest: String, user: String, deviceID: String, now: Int64) throws {
+        try db.run("INSERT INTO sessions VALUES (?1, ?2, ?3, ?4)", [.text(digest), .text(user), .text(deviceID), .int(now)])
+    }
+
+    func session(digest: String) throws -> SessionRow? {
+        try db.first(
+            """
+            SELECT s.user_record_name, s.device_id, d.name FROM sessions s
+            JOIN devices d ON d.device_id = s.device_id WHERE s.token_digest = ?1
+            """, [.text(digest)]
+        ) { SessionRow(userRecordName: $0.text(0), deviceID: $0.text(1), deviceName: $0.text(2)) }
+    }
+
+    func deleteSession(digest: String) throws {
+        try db.run("DELETE FROM sessions WHERE token_digest = ?1", [.text(digest)])
+    }
+
+    // MARK: Push tokens
+
+    func insertPushToken(_ token: String, container: String, now: Int64) throws {
+        try db.run("INSERT INTO push_tokens VALUES (?1, ?2, NULL, NULL, ?3)", [.text(token), .text(container), .int(now)])
+    }
+
+    func pushToken(_ token: String) throws -> PushTokenRow? {
+        try db.first("SELECT token, container, user_record_name, device_id FROM push_tokens WHERE token = ?1", [.text(token)]) {
+            PushTokenRow(token: $0.text(0), container: $0.text(1), userRecordName: $0.optionalText(2), deviceID: $0.optionalText(3))
+        }
+    }
+
+    func bindPushToken(_ token: String, user: String, deviceID: String) throws {
+        // One token per device: a device that registers again replaces its old token.
+        try db.run(
+            "UPDATE push_tokens SET user_record_name = NULL, device_id = NULL WHERE device_id = ?1 AND token <> ?2",
+            [.text(deviceID), .text(token)])
+        try db.run(
+            "UPDATE push_tokens SET user_record_name = ?2, device_id = ?3 WHERE token = ?1",
+            [.text(token), .text(user), .text(deviceID)])
+    }
+
+    func pushTokens(user: String, container: String) throws -> [PushTokenRow] {
+        try db.query(
+            "SELECT token, container, user_record_name, device_id FROM push_tokens WHERE user_record_name = ?1 AND container = ?2",
+            [.text(user), .text(container)]
+        ) { PushTokenRow(token: $0.text(0), container: $0.text(1), userRecordName: $0.optionalText(2), deviceID: $0.optionalText(3)) }
+    }
+
+    // MARK: Zones
+
+    private func keyArguments(_ key: DatabaseKey) -> [SQLValue] {
+        [.text(key.container), .text(key.scope.rawValue), .text(key.owner)]
+    }
+
+    func zone(_ database: DatabaseKey, name: String) throws -> StoredZone? {
+        try db.first(
+            "SELECT pk, compacted_seq FROM zones WHERE container = ?1 AND scope = ?2 AND owner = ?3 AND name = ?4",
+            keyArguments(database) + [.text(name)]
+        ) { StoredZone(pk: $0.int(0), database: database, name: name, compactedSeq: $0.int(1)) }
+    }
+
+    func zones(_ database: DatabaseKey) throws -> [StoredZone] {
+        try db.query(
+            "SELECT pk, name, compacted_seq FROM zones WHERE container = ?1 AND scope = ?2 AND owner = ?3 ORDER BY name",
+            keyArguments(database)
+        ) { StoredZone(pk: $0.int(0), database: database, name: $0.text(1), compactedSeq: $0.int(2)) }
+    }
+
+    func createZone(_ database: DatabaseKey, name: String) throws -> StoredZone {
+        try db.run("INSERT INTO zones(container, scope, owner, name) VALUES (?1, ?2, ?3, ?4)", keyArguments(database) + [.text(name)])
+        let pk = db.lastInsertRowID
+        try db.run(
+            "DELETE FROM purged_zones WHERE container = ?1 AND scope = ?2 AND owner = ?3 AND name = ?4",
+            keyArguments(database) + [.text(name)])
+        return StoredZone(pk: pk, database: database, name: name, compactedSeq: 0)
+    }
+
+    func deleteZone(_ zone: StoredZone, purged: Bool) throws {
+        try db.run("DELETE FROM records WHERE zone_pk = ?1", [.int(zone.pk)])
+        try db.run("DELETE FROM zones WHERE pk = ?1", [.int(zone.pk)])
+        if purged {
+            try db.run("INSERT OR IGNORE INTO purged_zones VALUES (?1, ?2, ?3, ?4)", keyArguments(zone.database) + [.text(zone.name)])
+        }
+    }
+
+    func isPurged(_ database: DatabaseKey, name: String) throws -> Bool {
+        try db.first(
+            "SELECT 1 FROM purged_zones WHERE container = ?1 AND scope = ?2 AND owner = ?3 AND name = ?4",
+            keyArguments(database) + [.text(name)]) { _ in true } ?? false
+    }
+
+    // MARK: Records
+
+    private static let recordColumns = """
+        zone_pk, record_name, record_type, change_tag, seq, deleted, created_ts, created_user, created_device,
+        modified_ts, modified_user, modified_device, parent, fields
+        """
+
+    private static func storedRecord(_ row: Row) -> StoredRecord {
+        StoredRecord(
+            zonePK: row.int(0), recordName: row.text(1), recordType: row.text(2), changeTag: row.text(3),
+            seq: row.int(4), deleted: row.int(5) != 0,
+            created: RecordStamp(timestamp: row.int(6), userRecordName: row.text(7), deviceID: row.optionalText(8)),
+            modified: RecordStamp(timestamp: row.int(9), userRecordName: row.text(10), deviceID: row.optionalText(11)),
+            parent: row.optionalText(12), fieldsJSON: row.blob(13))
+    }
+
+    func record(zonePK: Int64, name: String) throws -> StoredRecord? {
+        try db.first(
+            "SELECT \(Self.recordColumns) FROM records WHERE zone_pk = ?1 AND record_name = ?2",
+            [.int(zonePK), .text(name)], Self.storedRecord)
+    }
+
+    func putRecord(_ r: StoredRecord) throws {
+        try db.run(
+            "INSERT OR REPLACE INTO records(\(Self.recordColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            [
+                .int(r.zonePK), .text(r.recordName), .text(r.recordType), .text(r.changeTag), .int(r.seq),
+                .int(r.deleted ? 1 : 0), .int(r.created.timestamp), .text(r.created.userRecordName),
+                r.created.deviceID.map(SQLValue.text) ?? .null, .int(r.modified.timestamp),
+                .text(r.modified.userRecordName), r.modified.deviceID.map(SQLValue.text) ?? .null,
+                r.parent.map(SQLValue.text) ?? .null, .blob(r.fieldsJSON),
+            ])
+    }
+
+    func removeRecord(zonePK: Int64, name: String) throws {
+        try db.run("DELETE FROM records WHERE zone_pk = ?1 AND record_name = ?2", [.int(zonePK), .text(name)])
+    }
+
+    func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord] {
+        let sql =
+            includeTombstones
+            ? "SELECT \(Self.recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3"
+            : "SELECT \(Self.recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 AND deleted = 0 ORDER BY seq LIMIT ?3"
+        return try db.query(sql, [.int(zonePK), .int(seq), .int(Int64(limit))], Self.storedRecord)
+    }
+
+    func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord] {
+        try db.query(
+            "SELECT \(Self.recordColumns) FROM records WHERE zone_pk = ?1 AND record_type = ?2 AND modified_ts > ?3 AND deleted = 0",
+            [.int(zonePK), .text(recordType), .int(modifiedAfter ?? Int64.min)], Self.storedRecord)
+    }
+
+    func latestSequence(zonePK: Int64) throws -> Int64 {
+        try db.first("SELECT COALESCE(MAX(seq), 0) FROM records WHERE zone_pk = ?1", [.int(zonePK)]) { $0.int(0) } ?? 0
+    }
+
+    // MARK: Database change feed
+
+    func noteZoneChange(_ database: DatabaseKey, zoneName: String, kind: ZoneChangeKind, seq: Int64, now: Int64) throws {
+        try db.run(
+            "INSERT OR REPLACE INTO zone_changes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            keyArguments(database) + [.text(zoneName), .int(kind.rawValue), .int(seq), .int(now)])
+    }
+
+    func databaseChanges(_ database: DatabaseKey, after seq: Int64, limit: Int) throws -> [(zoneName: String, kind: ZoneChangeKind, seq: Int64)] {
+        try db.query(
+            """
+            SELECT name, kind, seq FROM zone_changes WHERE container = ?1 AND scope = ?2 AND owner = ?3 AND seq > ?4
+            ORDER BY seq LIMIT ?5
+            """, keyArguments(database) + [.int(seq), .int(Int64(limit))]
+        ) { (zoneName: $0.text(0), kind: ZoneChangeKind(rawValue: $0.int(1)) ?? .changed, seq: $0.int(2)) }
+    }
+
+    func latestDatabaseSequence(_ database: DatabaseKey) throws -> Int64 {
+        try db.first(
+            "SELECT COALESCE(MAX(seq), 0) FROM zone_changes WHERE container = ?1 AND scope = ?2 AND owner = ?3",
+            keyArguments(database)
+        ) { $0.int(0) } ?? 0
+    }
+
+    func databaseCompactedSeq() throws -> Int64 {
+        try db.first("SELECT value FROM counters WHERE name = 'db_compacted'") { $0.int(0) } ?? 0
+    }
+
+    // MARK: Subscriptions
+
+    func subscriptions(_ database: DatabaseKey) throws -> [Subscription] {
+        try db.query(
+            "SELECT body FROM subscriptions WHERE container = ?1 AND scope = ?2 AND owner = ?3 ORDER BY subscription_id",
+            keyArguments(database)
+        ) { try decoder.decode(Subscription.self, from: $0.blob(0)) }
+    }
+
+    func putSubscription(_ database: DatabaseKey, _ subscription: Subscription) throws {
+        try db.run(
+            "INSERT OR REPLACE INTO subscriptions VALUES (?1, ?2, ?3, ?4, ?5)",
+            keyArguments(database) + [.text(subscription.subscriptionID), .blob(try encoder.encode(subscription))])
+    }
+
+    func deleteSubscription(_ database: DatabaseKey, id: String) throws -> Bool {
+        try db.run(
+            "DELETE FROM subscriptions WHERE container = ?1 AND scope = ?2 AND owner = ?3 AND subscription_id = ?4",
+            keyArguments(database) + [.text(id)])
+        return db.changes > 0
+    }
+
+    func subscriptions(container: String, scope: DatabaseScope) throws -> [(owner: String, subscription: Subscription)] {
+        try db.query(
+            "SELECT owner, body FROM subscriptions WHERE container = ?1 AND scope = ?2",
+            [.text(container), .text(scope.rawValue)]
+        ) { (owner: $0.text(0), subscription: try decoder.decode(Subscription.self, from: $0.blob(1))) }
+    }
+
+    // MARK: Compaction
+
+    func compact(before: Int64) throws {
+        try db.run(
+            """
+            UPDATE zones SET compacted_seq = MAX(compacted_seq, (SELECT MAX(seq) FROM records r
+                WHERE r.zone_pk = zones.pk AND r.deleted = 1 AND r.modified_ts < ?1))
+            WHERE EXISTS (SELECT 1 FROM records r WHERE r.zone_pk = zones.pk AND r.deleted = 1 AND r.modified_ts < ?1)
+            """, [.int(before)])
+        try db.run("DELETE FROM records WHERE deleted = 1 AND modified_ts < ?1", [.int(before)])
+        try db.run(
+            """
+            UPDATE counters SET value = MAX(value, (SELECT COALESCE(MAX(seq), 0) FROM zone_changes
+                WHERE kind <> 0 AND changed_at < ?1)) WHERE name = 'db_compacted'
+            """, [.int(before)])
+        try db.run("DELETE FROM zone_changes WHERE kind <> 0 AND changed_at < ?1", [.int(before)])
+    }
+}

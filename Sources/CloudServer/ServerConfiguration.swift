@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+
+/// How a cloud server instance runs: address, storage, policies.
+public struct ServerConfiguration: Sendable {
+    /// Interface to listen on; loopback by default.
+    public var host: String
+    /// TCP port; 0 picks a free one (tests).
+    public var port: Int
+    /// Where the SQLite files live.
+    public var dataDirectory: URL
+    /// Whether anyone may create an account (`POST /auth/1/{container}/accounts`).
+    public var openRegistration: Bool
+    /// Whether the admin fault route is served (tests only).
+    public var enableFaults: Bool
+    /// How long tombstones and deleted-zone entries are kept before compaction; older tokens expire.
+    public var tombstoneRetention: TimeInterval
+    /// Requests per second one user may make (token bucket, burst of twice that); nil for no limit.
+    public var rateLimitPerSecond: Double?
+    /// Request log level.
+    public var logLevel: Logger.Level
+    /// If set, requests must carry this `ckAPIToken` query parameter.
+    public var apiToken: String?
+    /// yescrypt cost factor of password hashes (libxcrypt's `count`; 0 is its default).
+    public var passwordHashCost: UInt
+
+    /// A configuration with sensible defaults for the embedded local cloud.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8787, dataDirectory: URL, openRegistration: Bool = false,
+        enableFaults: Bool = false, tombstoneRetention: TimeInterval = 30 * 24 * 3600,
+        rateLimitPerSecond: Double? = 2000, logLevel: Logger.Level = .info, apiToken: String? = nil,
+        passwordHashCost: UInt = 0
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.openRegistration = openRegistration
+        self.enableFaults = enableFaults
+        self.tombstoneRetention = tombstoneRetention
+        self.rateLimitPerSecond = rateLimitPerSecond
+        self.logLevel = logLevel
+        self.apiToken = apiToken
+        self.passwordHashCost = passwordHashCost
+    }
+
+    /// `$XDG_DATA_HOME/cloudtodo/server`, or `~/.local/share/cloudtodo/server`.
+    public static var defaultDataDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share")
+        return base.appendingPathComponent("cloudtodo/server")
+    }
+}

@@ -1,0 +1,20 @@
+/// Checks on names that reach storage and paths: ASCII only, bounded length.
+enum Validation {
+    /// Whether `text` is 1 to `maxLength` ASCII letters, digits or `extra` characters,
+    /// starting with a letter (or also a digit when `letterFirst` is false).
+    static func isName(_ text: String, maxLength: Int, extra: String, letterFirst: Bool = false) -> Bool {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty, bytes.count <= maxLength else { return false }
+        let allowedExtra = Set(extra.utf8)
+        for (index, byte) in bytes.enumerated() {
+            let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            let isDigit = byte >= 0x30 && byte <= 0x39
+            if index == 0 {
+                guard isLetter || (!letterFirst && isDigit) else { return false }
+            } else {
+                guard isLetter || isDigit || allowedExtra.contains(byte) else { return false }
+            }
+        }
+        return true
+    }
+}
