@@ -1,0 +1,74 @@
+import ArgumentParser
+import CloudServer
+import Foundation
+import Logging
+
+/// `todo server`: runs the cloud in the foreground, or detached in the background.
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server",
+        abstract: "Run the CloudKit-compatible cloud (started on demand by the app)."
+    )
+
+    @Option(help: "Interface to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "TCP port (0 picks a free one).")
+    var port = 8787
+
+    @Option(name: .customLong("data-dir"), help: "Where the cloud keeps its SQLite files (default: $XDG_DATA_HOME/cloudtodo/server).")
+    var dataDir: String?
+
+    @Flag(name: .customLong("open-registration"), help: "Let anyone create an account.")
+    var openRegistration = false
+
+    @Flag(help: "Start in the background, wait until it answers, then return.")
+    var detach = false
+
+    @Flag(name: .customLong("enable-faults"), help: "Serve the admin fault and compaction routes (tests only).")
+    var enableFaults = false
+
+    @Option(name: .customLong("rate-limit"), help: "Requests per second per user (0: unlimited).")
+    var rateLimit: Double = 2000
+
+    @Option(name: .customLong("tombstone-retention"), help: "Seconds to keep tombstones; older change tokens expire.")
+    var tombstoneRetention: Double = 30 * 24 * 3600
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    @Option(name: .customLong("api-token"), help: "Require this ckAPIToken query parameter on every request.")
+    var apiToken: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard rateLimit >= 0, tombstoneRetention >= 0 else { throw ValidationError("limits must not be negative") }
+    }
+
+    var serverConfiguration: ServerConfiguration {
+        ServerConfiguration(
+            host: host, port: port,
+            dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory,
+            openRegistration: openRegistration, enableFaults: enableFaults, tombstoneRetention: tombstoneRetention,
+            rateLimitPerSecond: rateLimit > 0 ? rateLimit : nil, logLevel: Logger.Level(rawValue: logLevel) ?? .info,
+            apiToken: apiToken)
+    }
+
+    func run() async throws {
+        let configuration = serverConfiguration
+        if detach {
+            try Daemon.detach(configuration: configuration, arguments: Array(CommandLine.arguments.dropFirst()))
+            return
+        }
+        signal(SIGHUP, SIG_IGN)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = configuration.logLevel
+            return handler
+        }
+        try await CloudServer.run(configuration) { port in
+            FileHandle.standardError.write(Data("cloudtodo server listening on http://\(configuration.host):\(port)\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `todo` command tree: the terminal app by default, device verbs, and the cloud itself.
+@main
+struct Todo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "todo",
+        abstract: "A keyboard-driven todo list that syncs across devices through a CloudKit-compatible cloud.",
+        version: "0.1.0",
+        subcommands: [ServerCommand.self]
+    )
+}

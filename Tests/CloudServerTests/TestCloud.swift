@@ -1,0 +1,151 @@
+import CloudModel
+import CloudServer
+import Foundation
+import Logging
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A real server on an ephemeral loopback port with its SQLite in a temporary directory.
+final class TestCloud: Sendable {
+    let server: RunningCloudServer
+    let directory: URL
+    let address = ContainerAddress.default
+    let session: URLSession
+
+    init(
+        openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, directory: URL? = nil
+    ) async throws {
+        self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-test-\(UUID().uuidString)")
+        server = try await CloudServer.start(
+            ServerConfiguration(
+                port: 0, dataDirectory: self.directory, openRegistration: openRegistration, enableFaults: true,
+                tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: .critical, passwordHashCost: 1))
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 60
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Stops the server and removes its files.
+    func close() async {
+        await server.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A raw HTTP call; returns status and body.
+    func raw(
+        _ method: String, _ path: String, body: Data? = nil, token: String? = nil, contentType: String = "application/json"
+    ) async throws -> (status: Int, body: Data) {
+        var request = URLRequest(url: URL(string: server.baseURL.absoluteString + path)!)
+        request.httpMethod = method
+        request.httpBody = body
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await session.data(for: request)
+        return ((response as! HTTPURLResponse).statusCode, data)
+    }
+
+    /// POSTs a JSON body to a database endpoint and decodes the answer.
+    func post<Body: Encodable, Answer: Decodable>(
+        _ scope: DatabaseScope, _ endpoint: String, _ body: Body, token: String?, as: Answer.Type = Answer.self
+    ) async throws -> Answer {
+        let (status, data) = try await raw("POST", address.databasePath(scope, endpoint), body: try JSONEncoder().encode(body), token: token)
+        guard status == 200 else { throw try JSONDecoder().decode(ServerError.self, from: data) }
+        return try JSONDecoder().decode(Answer.self, from: data)
+    }
+
+    /// The error a database call answers with, and its HTTP status.
+    func failure<Body: Encodable>(_ scope: DatabaseScope, _ endpoint: String, _ body: Body, token: String?) async throws -> (Int, ServerError) {
+        let (status, data) = try await raw("POST", address.databasePath(scope, endpoint), body: try JSONEncoder().encode(body), token: token)
+        return (status, try JSONDecoder().decode(ServerError.self, from: data))
+    }
+
+    /// Creates an account (if new) and signs a device in; returns its token.
+    func signIn(_ account: String, device: String = "laptop") async throws -> Device {
+        let credentials = CreateAccountRequest(account: account, password: "password-\(account)")
+        _ = try await raw("POST", address.authPath("accounts"), body: try JSONEncoder().encode(credentials))
+        let signIn = SignInRequest(account: account, password: credentials.password, deviceName: device)
+        let (status, data) = try await raw("POST", address.authPath("signin"), body: try JSONEncoder().encode(signIn))
+        #expect(status == 200)
+        let answer = try JSONDecoder().decode(SignInResponse.self, from: data)
+        return Device(token: answer.ckWebAuthToken, user: answer.userRecordName, deviceID: answer.deviceID)
+    }
+
+    /// Creates the `Todos` zone for a device's user.
+    func createTodosZone(_ device: Device) async throws {
+        let answer: ZonesResponse = try await post(
+            .private, "zones/modify", ModifyZonesRequest(operations: [.init(.create, todos)]), token: device.token)
+        #expect(answer.zones.first?.zone != nil)
+    }
+
+    /// Saves records with one `records/modify`; returns the per-item results.
+    func modify(_ device: Device, _ operations: [RecordOperation], scope: DatabaseScope = .private, zone: ZoneID? = nil, atomic: Bool? = nil) async throws -> [RecordResult] {
+        let answer: RecordsResponse = try await post(
+            scope, "records/modify", ModifyRecordsRequest(operations: operations, zoneID: zone ?? (scope == .public ? nil : todos), atomic: atomic),
+            token: device.token)
+        return answer.records
+    }
+
+    /// Registers a push token for a device and returns its courier URL.
+    func registerPush(_ device: Device) async throws -> String {
+        let (_, data) = try await raw("POST", address.devicePath("tokens/create"), body: try JSONEncoder().encode(CreateTokenRequest()), token: device.token)
+        let created = try JSONDecoder().decode(CreateTokenResponse.self, from: data)
+        let (status, _) = try await raw(
+            "POST", address.devicePath("tokens/register"),
+            body: try JSONEncoder().encode(RegisterTokenRequest(apnsToken: created.apnsToken)), token: device.token)
+        #expect(status == 200)
+        return created.webcourierURL
+    }
+
+    /// Long-polls a courier URL; nil on 204.
+    func poll(_ courier: String, timeout: Double, ack: String? = nil) async throws -> PushNotification? {
+        var url = "\(courier)?timeout=\(timeout)"
+        if let ack { url += "&ack=\(ack)" }
+        let (data, response) = try await session.data(from: URL(string: url)!)
+        let status = (response as! HTTPURLResponse).statusCode
+        if status == 204 { return nil }
+        #expect(status == 200)
+        return try JSONDecoder().decode(PushNotification.self, from: data)
+    }
+
+    /// Saves the database subscription the app uses.
+    func subscribe(_ device: Device, scope: DatabaseScope = .private) async throws {
+        let subscription = Subscription(subscriptionID: TodoSchema.privateSubscriptionID, subscriptionType: .database)
+        let answer: SubscriptionsResponse = try await post(
+            scope, "subscriptions/modify", ModifySubscriptionsRequest(operations: [.init(.create, subscription)]), token: device.token)
+        #expect(answer.subscriptions.first?.error == nil)
+    }
+}
+
+/// A signed-in device.
+struct Device: Sendable {
+    var token: String
+    var user: String
+    var deviceID: String
+}
+
+let todos = ZoneID(zoneName: "Todos")
+
+/// A Todo record with a title.
+func todo(_ name: String, _ title: String, tag: ChangeTag? = nil, extra: [String: FieldValue] = [:]) -> Record {
+    var fields: [String: FieldValue] = ["title": .string(title), "isCompleted": .int64(0), "priority": .int64(1)]
+    fields.merge(extra) { $1 }
+    return Record(recordName: name, recordType: "Todo", recordChangeTag: tag, fields: fields)
+}
+
+/// Runs a test body against a fresh cloud and always shuts it down.
+func withCloud(
+    openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil,
+    _ body: (TestCloud) async throws -> Void
+) async throws {
+    let cloud = try await TestCloud(openRegistration: openRegistration, retention: retention, rateLimit: rateLimit)
+    do {
+        try await body(cloud)
+    } catch {
+        await cloud.close()
+        throw error
+    }
+    await cloud.close()
+}
