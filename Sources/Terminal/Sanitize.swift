@@ -1,0 +1,45 @@
+// Making untrusted text inert before it reaches the terminal.
+
+/// Returns `text` made inert for a terminal: nothing in the result can move the cursor,
+/// change colours, set the window title or reorder text.
+///
+/// - Tabs, newlines, carriage returns and line/paragraph separators become a space.
+/// - Other C0 controls become their visible Control Pictures (ESC → "␛", NUL → "␀"), DEL → "␡";
+///   so an escape sequence shows as "␛[31m" instead of acting.
+/// - C1 controls (U+0080–U+009F, e.g. the one-byte CSI) and bidirectional overrides,
+///   embeddings, isolates and marks become U+FFFD "�".
+public func sanitize(_ text: String) -> String {
+    if isInert(text) { return text }
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        result.append(contentsOf: replacement(for: scalar))
+    }
+    return String(result)
+}
+
+/// True when `text` needs no replacement (fast path of `sanitize`).
+private func isInert(_ text: String) -> Bool {
+    for byte in text.utf8 {
+        if byte < 0x20 || byte == 0x7F { return false }
+        if byte >= 0xC2 { return text.unicodeScalars.allSatisfy { replacementNeeded($0) == false } }
+    }
+    return true
+}
+
+private func replacementNeeded(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F: true
+    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
+    default: false
+    }
+}
+
+private func replacement(for scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+    guard replacementNeeded(scalar) else { return [scalar] }
+    switch scalar.value {
+    case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x2028, 0x2029: return [" "]
+    case 0x00...0x1F: return [Unicode.Scalar(0x2400 + scalar.value)!]
+    case 0x7F: return ["\u{2421}"]
+    default: return ["\u{FFFD}"]
+    }
+}

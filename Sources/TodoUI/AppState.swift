@@ -1,0 +1,389 @@
+import Foundation
+public import Terminal
+
+/// A message in the status line.
+public struct StatusMessage: Hashable, Sendable {
+    /// How the message is coloured.
+    public enum Kind: Hashable, Sendable {
+        /// Neutral information.
+        case info
+        /// Something worked.
+        case success
+        /// Refused or needs attention.
+        case warning
+        /// Something failed.
+        case error
+    }
+
+    /// The text (sanitised when drawn).
+    public var text: String
+    /// Its kind.
+    public var kind: Kind
+
+    /// Creates a message.
+    public init(_ text: String, kind: Kind = .info) {
+        self.text = text
+        self.kind = kind
+    }
+}
+
+/// What the keyboard currently drives.
+public enum Mode: Hashable, Sendable {
+    /// The list of todos.
+    case list
+    /// The add/edit form.
+    case edit(EditForm)
+    /// "Delete 'title'? y/n" for the record with this id.
+    case confirmDelete(id: String)
+    /// The help overlay.
+    case help
+    /// Typing the filter.
+    case filter
+}
+
+/// An action that can be undone, and how.
+struct UndoEntry: Hashable, Sendable {
+    enum Action: Hashable, Sendable {
+        /// Perform these effects (applied optimistically too).
+        case perform([Effect])
+        /// Create the row again, under a new record name.
+        case recreate(TodoRow)
+        /// Clear `isTrashed` and show the row again.
+        case untrash(TodoRow)
+    }
+
+    var label: String
+    var action: Action
+}
+
+/// The rows of one tab, kept sorted, with their lowercased search text.
+struct TabRows: Sendable {
+    var rows: [TodoRow] = []
+    var searchKeys: [String] = []
+    var sortKeys: [String] = []
+    var openCount = 0
+
+    init(_ unsorted: [TodoRow] = []) {
+        // Lowercase each title once; sort indices, then permute rows and keys together.
+        let lowered = unsorted.map { $0.title.lowercased() }
+        let order = unsorted.indices.sorted { displayOrder(unsorted[$0], lowered[$0], unsorted[$1], lowered[$1]) }
+        rows = order.map { unsorted[$0] }
+        sortKeys = order.map { lowered[$0] }
+        searchKeys = order.map { TabRows.searchKey(unsorted[$0], loweredTitle: lowered[$0]) }
+        openCount = rows.count { !$0.isCompleted }
+    }
+
+    static func searchKey(_ row: TodoRow, loweredTitle: String? = nil) -> String {
+        let title = loweredTitle ?? row.title.lowercased()
+        return row.notes.isEmpty ? title : title + "\n" + row.notes.lowercased()
+    }
+
+    func index(of id: String) -> Int? {
+        rows.firstIndex { $0.id == id }
+    }
+
+    /// Inserts `row` at its sorted position (binary search).
+    mutating func insert(_ row: TodoRow) {
+        let key = row.title.lowercased()
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let mid = (low + high) / 2
+            if displayOrder(rows[mid], sortKeys[mid], row, key) { low = mid + 1 } else { high = mid }
+        }
+        rows.insert(row, at: low)
+        sortKeys.insert(key, at: low)
+        searchKeys.insert(TabRows.searchKey(row), at: low)
+        if !row.isCompleted { openCount += 1 }
+    }
+
+    @discardableResult
+    mutating func remove(id: String) -> TodoRow? {
+        guard let index = index(of: id) else { return nil }
+        let row = rows.remove(at: index)
+        sortKeys.remove(at: index)
+        searchKeys.remove(at: index)
+        if !row.isCompleted { openCount -= 1 }
+        return row
+    }
+}
+
+/// The whole UI state: data from the sync engine plus what the user is doing with it.
+///
+/// Mutate it only through `reduce(_:)`, `update(rows:status:)`, `update(status:)`,
+/// `resize(to:)` and `post(_:)`; render it with `render(_:into:)`.
+public struct AppState: Sendable {
+    /// Sync status shown in the header.
+    public internal(set) var status: SyncStatus
+    /// The tab on screen.
+    public internal(set) var tab: Tab = .todos
+    /// The filter text (case-insensitive substring of title or notes).
+    public internal(set) var filter = LineEditor()
+    /// Whether completed todos are listed.
+    public internal(set) var showCompleted = true
+    /// What the keyboard drives.
+    public internal(set) var mode: Mode = .list
+    /// The status-line message, cleared on the next key.
+    public internal(set) var message: StatusMessage?
+    /// "Now", for "synced 2 s ago" and overdue dates; the loop sets it before each frame.
+    public var now: Date
+    /// Calendar (and time zone) for due dates.
+    public var calendar: Calendar
+    /// The terminal size the state was laid out for.
+    public internal(set) var size: TerminalSize
+    /// First visible row of the list (index into `visibleRows`).
+    public internal(set) var scroll = 0
+    /// Index of the selected row in `visibleRows`.
+    public internal(set) var selection = 0
+    /// First line shown in the help overlay.
+    public internal(set) var helpScroll = 0
+    /// Maximum number of undo steps kept.
+    public static let undoLimit = 50
+
+    var tabs: [Tab: TabRows] = [:]
+    /// Indices into the current tab's sorted rows that pass the filters, in display order.
+    var visible: [Int] = []
+    var selectedIDs: [Tab: String] = [:]
+    var undoStack: [UndoEntry] = []
+    let makeID: @Sendable () -> String
+
+    /// Creates an empty state; `makeID` names new records (UUIDs by default).
+    public init(
+        status: SyncStatus, size: TerminalSize = TerminalSize(width: 80, height: 24), now: Date = Date(),
+        calendar: Calendar = .current, makeID: @escaping @Sendable () -> String = { UUID().uuidString }
+    ) {
+        self.status = status
+        self.size = size
+        self.now = now
+        self.calendar = calendar
+        self.makeID = makeID
+    }
+
+    // MARK: reading
+
+    /// The rows of the current tab that pass the filters, in display order.
+    public var visibleRows: [TodoRow] {
+        let rows = tabs[tab]?.rows ?? []
+        return visible.map { rows[$0] }
+    }
+
+    /// Number of rows listed on the current tab.
+    public var visibleCount: Int { visible.count }
+
+    /// The row at `index` of the listed rows.
+    public func visibleRow(at index: Int) -> TodoRow {
+        tabs[tab]!.rows[visible[index]]
+    }
+
+    /// The selected row, if the list is not empty.
+    public var selectedRow: TodoRow? {
+        visible.indices.contains(selection) ? visibleRow(at: selection) : nil
+    }
+
+    /// All rows of a tab, sorted (including completed and filtered-out ones).
+    public func rows(in tab: Tab) -> [TodoRow] {
+        tabs[tab]?.rows ?? []
+    }
+
+    /// Number of incomplete todos on a tab.
+    public func openCount(in tab: Tab) -> Int {
+        tabs[tab]?.openCount ?? 0
+    }
+
+    /// Number of steps `u` can undo.
+    public var undoDepth: Int { undoStack.count }
+
+    /// Rows available to the list on screen (screen minus header, tab bar and status line).
+    public var listHeight: Int { max(1, size.height - 3) }
+
+    // MARK: input from the sync engine and the terminal
+
+    /// Replaces every tab's rows (partitioned by scope) and the status, keeping the selection on
+    /// the same record, the filter and the scroll offset.
+    public mutating func update(rows: [TodoRow], status: SyncStatus) {
+        var partitions: [Tab: [TodoRow]] = [:]
+        for row in rows { partitions[Tab(row.scope), default: []].append(row) }
+        let anchor = selection - scroll
+        for tab in Tab.allCases { tabs[tab] = TabRows(partitions[tab] ?? []) }
+        self.status = status
+        recomputeVisible(anchor: anchor)
+    }
+
+    /// Replaces the rows of one tab, keeping selection, filter and scroll.
+    public mutating func update(rows: [TodoRow], in tab: Tab) {
+        let anchor = selection - scroll
+        tabs[tab] = TabRows(rows)
+        if tab == self.tab { recomputeVisible(anchor: anchor) }
+    }
+
+    /// Replaces the sync status only.
+    public mutating func update(status: SyncStatus) {
+        self.status = status
+    }
+
+    /// Lays the state out for a new terminal size, keeping the selection visible.
+    public mutating func resize(to size: TerminalSize) {
+        self.size = size
+        clampScroll()
+    }
+
+    /// Shows a message in the status line (e.g. an effect failed).
+    public mutating func post(_ message: StatusMessage) {
+        self.message = message
+    }
+
+    // MARK: internal helpers
+
+    /// Rebuilds `visible` for the current tab and filters, and finds the selected record again.
+    mutating func recomputeVisible(anchor: Int? = nil) {
+        let selectedID = selectedIDs[tab]
+        let oldSelection = selection
+        let data = tabs[tab] ?? TabRows()
+        let needle = Array(filter.text.lowercased().utf8)
+        var result: [Int] = []
+        result.reserveCapacity(data.rows.count)
+        for index in data.rows.indices {
+            if !showCompleted, data.rows[index].isCompleted { continue }
+            if !needle.isEmpty, !utf8Contains(data.searchKeys[index], needle) { continue }
+            result.append(index)
+        }
+        visible = result
+        if let selectedID, let found = visible.firstIndex(where: { data.rows[$0].id == selectedID }) {
+            selection = found
+        } else {
+            selection = min(oldSelection, max(0, visible.count - 1))
+        }
+        if let anchor {
+            scroll = selection - anchor
+        }
+        clampScroll()
+        rememberSelection()
+    }
+
+    /// Keeps only the listed rows that still match the (longer) filter.
+    mutating func narrowVisible() {
+        guard let data = tabs[tab] else { return }
+        let needle = Array(filter.text.lowercased().utf8)
+        let selectedID = selectedIDs[tab]
+        visible.removeAll { !utf8Contains(data.searchKeys[$0], needle) }
+        if let selectedID, let found = visible.firstIndex(where: { data.rows[$0].id == selectedID }) {
+            selection = found
+        } else {
+            selection = min(selection, max(0, visible.count - 1))
+        }
+        clampScroll()
+        rememberSelection()
+    }
+
+    mutating func select(_ index: Int) {
+        selection = min(max(0, index), max(0, visible.count - 1))
+        clampScroll()
+        rememberSelection()
+    }
+
+    mutating func rememberSelection() {
+        selectedIDs[tab] = selectedRow?.id
+    }
+
+    mutating func clampScroll() {
+        let height = listHeight
+        if selection < scroll { scroll = selection }
+        if selection >= scroll + height { scroll = selection - height + 1 }
+        scroll = min(scroll, max(0, visible.count - height))
+        scroll = max(0, scroll)
+    }
+
+    mutating func pushUndo(_ entry: UndoEntry) {
+        undoStack.append(entry)
+        if undoStack.count > AppState.undoLimit { undoStack.removeFirst(undoStack.count - AppState.undoLimit) }
+    }
+
+    /// Applies an effect to the local rows at once (marked pending), so the screen reflects it
+    /// before the sync engine reports back.
+    mutating func applyLocally(_ effect: Effect, template: TodoRow? = nil) {
+        switch effect {
+        case .create(let id, let draft):
+            let base = template ?? newRow(id: id, draft: draft)
+            var row = base
+            row.id = id
+            row.title = draft.title
+            row.notes = draft.notes
+            row.dueDate = draft.dueDate
+            row.priority = draft.priority
+            row.scope = draft.scope
+            row.isPending = true
+            tabs[Tab(draft.scope), default: TabRows()].insert(row)
+        case .update(let id, let draft):
+            modifyRow(id) {
+                $0.title = draft.title
+                $0.notes = draft.notes
+                $0.dueDate = draft.dueDate
+                $0.priority = draft.priority
+            }
+        case .setCompleted(let id, let done):
+            modifyRow(id) { $0.isCompleted = done }
+        case .delete(let id), .setTrashed(let id, true):
+            for tab in Tab.allCases { tabs[tab]?.remove(id: id) }
+        case .setTrashed(_, false):
+            if let template {
+                var row = template
+                row.isPending = true
+                tabs[Tab(row.scope), default: TabRows()].insert(row)
+            }
+        case .refresh, .quit:
+            break
+        }
+    }
+
+    private mutating func modifyRow(_ id: String, _ change: (inout TodoRow) -> Void) {
+        // Mutate the tab's arrays in place (through the dictionary's modify accessor): copying
+        // them out would copy 100,000 rows.
+        for tab in Tab.allCases {
+            guard var row = tabs[tab]?.remove(id: id) else { continue }
+            change(&row)
+            row.isPending = true
+            tabs[tab]?.insert(row)
+            return
+        }
+    }
+
+    func newRow(id: String, draft: TodoDraft) -> TodoRow {
+        let isPublic = draft.scope == .public
+        return TodoRow(
+            id: id, title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority,
+            scope: draft.scope, canUpdate: true, canDelete: !isPublic,
+            trashBehaviour: isPublic ? .markTrashed : .delete, isPending: true, owner: status.account
+        )
+    }
+
+    /// Finds a row by id on any tab.
+    func row(id: String) -> TodoRow? {
+        for tab in Tab.allCases {
+            if let data = tabs[tab], let index = data.index(of: id) { return data.rows[index] }
+        }
+        return nil
+    }
+}
+
+/// Whether `haystack` contains the UTF-8 bytes `needle` (both already lowercased): a plain byte
+/// search, much faster than `String.contains` over 100,000 rows.
+func utf8Contains(_ haystack: String, _ needle: [UInt8]) -> Bool {
+    var haystack = haystack
+    return haystack.withUTF8 { bytes in
+        let n = needle.count
+        guard n > 0 else { return true }
+        guard bytes.count >= n else { return false }
+        let first = needle[0]
+        var i = 0
+        let last = bytes.count - n
+        while i <= last {
+            if bytes[i] == first {
+                var j = 1
+                while j < n, bytes[i + j] == needle[j] { j += 1 }
+                if j == n { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+}

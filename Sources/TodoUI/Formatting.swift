@@ -1,0 +1,64 @@
+import Foundation
+
+/// Pure, locale-independent formatting and parsing used by the renderer and the edit form.
+public enum Formatting {
+    /// "3,400": thousands separated by commas, whatever the locale.
+    public static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var result = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return number < 0 ? "-" + result : result
+    }
+
+    /// "2 s ago", "5 min ago", "3 h ago", "2 d ago" (future times count as "just now").
+    public static func ago(_ date: Date, now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date).rounded(.down))
+        switch seconds {
+        case ..<1: return "just now"
+        case ..<60: return "\(seconds) s ago"
+        case ..<3600: return "\(seconds / 60) min ago"
+        case ..<86_400: return "\(seconds / 3600) h ago"
+        default: return "\(seconds / 86_400) d ago"
+        }
+    }
+
+    /// "2026-05-01" in the calendar's time zone.
+    public static func day(_ date: Date, calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        let year = parts.year ?? 0
+        let month = parts.month ?? 0
+        let day = parts.day ?? 0
+        return "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
+    }
+
+    /// Parses a due date as typed in the form: "" (none), "today", "tomorrow", "+3d", "+2w",
+    /// or "YYYY-MM-DD"; returns nil when the text is not one of these.
+    public static func parseDue(_ text: String, now: Date, calendar: Calendar) -> Date?? {
+        let input = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let today = calendar.startOfDay(for: now)
+        switch input {
+        case "": return .some(nil)
+        case "today": return today
+        case "tomorrow": return calendar.date(byAdding: .day, value: 1, to: today)
+        default: break
+        }
+        if input.hasPrefix("+"), let unit = input.last, unit == "d" || unit == "w",
+            let count = Int(input.dropFirst().dropLast()), count >= 0, count <= 100_000
+        {
+            return calendar.date(byAdding: .day, value: unit == "w" ? count * 7 : count, to: today)
+        }
+        let parts = input.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        let components = DateComponents(year: year, month: month, day: day)
+        guard let date = calendar.date(from: components) else { return nil }
+        let check = calendar.dateComponents([.year, .month, .day], from: date)
+        guard check.year == year, check.month == month, check.day == day else { return nil }
+        return date
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The connection state shown in the header.
+public enum Connection: Hashable, Sendable {
+    /// Talking to the cloud.
+    case online
+    /// No network; edits are queued.
+    case offline
+    /// No account; private and shared are unavailable, public is read-only.
+    case signedOut
+    /// Starting up or reconnecting.
+    case connecting
+}
+
+/// Progress of a long fetch ("fetching 3,400 of 10,000").
+public struct FetchProgress: Hashable, Sendable {
+    /// Records fetched so far.
+    public var fetched: Int
+    /// Total expected, if known.
+    public var total: Int?
+
+    /// Creates a progress value.
+    public init(fetched: Int, total: Int? = nil) {
+        self.fetched = fetched
+        self.total = total
+    }
+}
+
+/// What the sync layer tells the UI about itself; drawn in the header and status line.
+public struct SyncStatus: Hashable, Sendable {
+    /// The account's display name, nil when signed out.
+    public var account: String?
+    /// This device's name.
+    public var device: String
+    /// Connection state.
+    public var connection: Connection
+    /// Edits in the outbox.
+    public var pendingCount: Int
+    /// When the last successful sync finished.
+    public var lastSync: Date?
+    /// A fetch in progress, if any.
+    public var progress: FetchProgress?
+    /// The last sync error, shown in the status line when there is no other message.
+    public var lastError: String?
+
+    /// Creates a status.
+    public init(
+        account: String?, device: String, connection: Connection, pendingCount: Int = 0,
+        lastSync: Date? = nil, progress: FetchProgress? = nil, lastError: String? = nil
+    ) {
+        self.account = account
+        self.device = device
+        self.connection = connection
+        self.pendingCount = pendingCount
+        self.lastSync = lastSync
+        self.progress = progress
+        self.lastError = lastError
+    }
+
+    /// True when private and shared data are unavailable.
+    public var isSignedOut: Bool { connection == .signedOut || account == nil }
+}
+
+/// Something the executable must do on behalf of the UI.
+///
+/// The reducer already applied the change to its own rows optimistically (marked pending);
+/// the next `update(rows:status:)` from the sync engine replaces them with the truth.
+public enum Effect: Hashable, Sendable {
+    /// Create a record with this (client-chosen) record name.
+    case create(id: String, TodoDraft)
+    /// Save new values for a record.
+    case update(id: String, TodoDraft)
+    /// Mark a record done or not done.
+    case setCompleted(id: String, Bool)
+    /// Delete a record.
+    case delete(id: String)
+    /// Set (true) or clear (false) `isTrashed` on a public record.
+    case setTrashed(id: String, Bool)
+    /// Fetch now.
+    case refresh
+    /// Leave the app.
+    case quit
+}

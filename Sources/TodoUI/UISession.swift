@@ -1,0 +1,139 @@
+import Foundation
+public import Terminal
+
+/// New data for the UI, from the sync engine or from the effect handler.
+public enum UIUpdate: Sendable {
+    /// Every row (all scopes) and the status.
+    case data(rows: [TodoRow], status: SyncStatus)
+    /// The status only.
+    case status(SyncStatus)
+    /// A status-line message (e.g. an effect failed).
+    case message(StatusMessage)
+}
+
+/// A thread-safe mailbox of updates that the UI loop drains between keys.
+public final class UpdateInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var queue: [UIUpdate] = []
+
+    /// Creates an empty inbox.
+    public init() {}
+
+    /// Adds an update; callable from any thread or task.
+    public func post(_ update: UIUpdate) {
+        lock.lock()
+        defer { lock.unlock() }
+        // Only the latest full data matters: drop older snapshots still waiting.
+        if case .data = update { queue.removeAll { if case .data = $0 { true } else { false } } }
+        queue.append(update)
+    }
+
+    /// Takes every waiting update, oldest first.
+    public func drain() -> [UIUpdate] {
+        lock.lock()
+        defer { lock.unlock() }
+        let updates = queue
+        queue.removeAll()
+        return updates
+    }
+}
+
+/// Glue between an `AppState` and a `TerminalDriver`: feeds keys and updates, draws frames.
+@MainActor
+public final class UISession {
+    /// The state; read it, or change it through the session's methods.
+    public private(set) var state: AppState
+    /// The terminal frames are drawn to and keys are read from.
+    public let terminal: any TerminalDriver
+    /// The last frame drawn.
+    public private(set) var screen: Screen
+    private let clock: () -> Date
+
+    /// Creates a session, sized to the terminal; `clock` supplies "now" for each frame.
+    public init(terminal: any TerminalDriver, state: AppState, clock: @escaping () -> Date = Date.init) {
+        self.terminal = terminal
+        self.clock = clock
+        var state = state
+        state.resize(to: terminal.size)
+        self.state = state
+        screen = Screen(width: terminal.size.width, height: terminal.size.height)
+    }
+
+    /// Handles one key (a `.resize` re-reads the terminal size), redraws, returns the effects.
+    @discardableResult
+    public func handle(_ key: Key) -> [Effect] {
+        if key == .resize { state.resize(to: terminal.size) }
+        let effects = state.reduce(key)
+        redraw()
+        return effects
+    }
+
+    /// Applies an update from the sync engine and redraws.
+    public func apply(_ update: UIUpdate) {
+        apply(update, draw: true)
+    }
+
+    /// Renders the state and sends the frame to the terminal.
+    public func redraw() {
+        state.now = clock()
+        var next = Screen(width: state.size.width, height: state.size.height)
+        render(state, into: &next)
+        screen = next
+        terminal.draw(next)
+    }
+
+    /// Runs until a key asks to quit: draws the first frame, then handles keys, updates from
+    /// `inbox` and the clock (the header's "2 s ago" ticks), redrawing only when something changed.
+    ///
+    /// `perform` is awaited for each effect in order, `.quit` included (then the loop returns);
+    /// keep it quick (enqueue work) or the UI waits. `readKey` blocks the main actor at most
+    /// `poll` per turn. The caller restores the terminal with `terminal.shutdown()` afterwards.
+    public func run(inbox: UpdateInbox, poll: Duration = .milliseconds(15), perform: (Effect) async -> Void) async {
+        redraw()
+        var lastSecond = Int(clock().timeIntervalSince1970)
+        while !Task.isCancelled {
+            var dirty = false
+            for update in inbox.drain() {
+                apply(update, draw: false)
+                dirty = true
+            }
+            if let key = terminal.readKey(timeout: dirty ? .zero : poll) {
+                if key == .resize { state.resize(to: terminal.size) }
+                let effects = state.reduce(key)
+                dirty = true
+                for effect in effects {
+                    await perform(effect)
+                    if effect == .quit { return }
+                }
+            }
+            let second = Int(clock().timeIntervalSince1970)
+            if second != lastSecond {
+                lastSecond = second
+                dirty = true
+            }
+            if dirty { redraw() }
+            await Task.yield()
+        }
+    }
+
+    /// Like `run(inbox:poll:perform:)`, fed by an async sequence of updates instead of an inbox.
+    public func run(
+        updates: AsyncStream<UIUpdate>, poll: Duration = .milliseconds(15), perform: (Effect) async -> Void
+    ) async {
+        let inbox = UpdateInbox()
+        let pump = Task.detached {
+            for await update in updates { inbox.post(update) }
+        }
+        defer { pump.cancel() }
+        await run(inbox: inbox, poll: poll, perform: perform)
+    }
+
+    private func apply(_ update: UIUpdate, draw: Bool) {
+        switch update {
+        case .data(let rows, let status): state.update(rows: rows, status: status)
+        case .status(let status): state.update(status: status)
+        case .message(let message): state.post(message)
+        }
+        if draw { redraw() }
+    }
+}

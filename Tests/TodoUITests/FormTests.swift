@@ -1,0 +1,259 @@
+import Foundation
+import Terminal
+import Testing
+import TodoUI
+
+@Suite("Edit form and line editor")
+@MainActor
+struct FormTests {
+    @Test func addATodoWithEveryField() {
+        let (session, terminal) = makeSession()
+        press(session, .char("a"))
+        expectScreen(terminal, """
+            CloudTodo · alice · laptop · online · synced 2 s ago
+            [Todos 4]  Shared 1   Public 2
+             New todo · Todos
+
+            >    Title
+                 Notes
+                   Due
+              Priority
+
+             Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3
+
+
+
+
+
+            Enter save · Esc cancel · Tab/↑↓ field
+            """)
+        type(session, "  Buy bread  ")
+        press(session, .tab)
+        type(session, "wholegrain")
+        press(session, .tab)
+        type(session, "tomorrow")
+        press(session, .tab)
+        type(session, "2")
+        expectScreen(terminal, """
+            CloudTodo · alice · laptop · online · synced 2 s ago
+            [Todos 4]  Shared 1   Public 2
+             New todo · Todos
+
+                 Title   Buy bread
+                 Notes wholegrain
+                   Due tomorrow
+            > Priority 2
+
+             Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3
+
+
+
+
+
+            Enter save · Esc cancel · Tab/↑↓ field
+            """)
+        let effects = press(session, .enter)
+        let draft = TodoDraft(title: "Buy bread", notes: "wholegrain", dueDate: Fixture.day(2026, 3, 11), priority: 2)
+        #expect(effects == [.create(id: "n1", draft)])
+        expectScreen(terminal, """
+            CloudTodo · alice · laptop · online · synced 2 s ago
+            [Todos 5]  Shared 1   Public 2
+             [ ] File taxes                           !!! 2026-03-01
+            >[ ] Buy bread                             !! 2026-03-11 •
+             [ ] Buy milk                              !!
+             [ ] Book dentist                           ! 2026-03-20
+             [ ] Call mom
+             [x] Water plants                             2026-03-09
+
+
+
+
+
+
+
+            Added 'Buy bread'                                        2/6
+            """)
+        #expect(session.state.selectedRow?.id == "n1")
+    }
+
+    @Test func editPrefillsAndSavesChanges() {
+        let (session, terminal) = makeSession()
+        press(session, .enter)
+        expectScreen(terminal, """
+            CloudTodo · alice · laptop · online · synced 2 s ago
+            [Todos 4]  Shared 1   Public 2
+             Edit todo
+
+            >    Title File taxes
+                 Notes
+                   Due 2026-03-01
+              Priority 3
+
+             Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3
+
+
+
+
+
+            Enter save · Esc cancel · Tab/↑↓ field
+            """)
+        press(session, .ctrl("u"))
+        type(session, "Pay taxes")
+        press(session, .down, .down, .ctrl("u"))
+        type(session, "+3d")
+        let effects = press(session, .enter)
+        let draft = TodoDraft(title: "Pay taxes", dueDate: Fixture.day(2026, 3, 13), priority: 3)
+        #expect(effects == [.update(id: "t2", draft)])
+        #expect(session.state.selectedRow?.title == "Pay taxes")
+        #expect(terminal.lastScreen?.lines[2] == ">[ ] Pay taxes                            !!! 2026-03-13 •")
+    }
+
+    @Test func unchangedEditSavesNothing() {
+        let (session, terminal) = makeSession()
+        press(session, .char("e"))
+        #expect(press(session, .enter) == [])
+        #expect(terminal.lastScreen?.lines.last == "No changes.                                              1/5")
+    }
+
+    @Test func escCancels() {
+        let (session, terminal) = makeSession()
+        let before = terminal.text
+        press(session, .char("a"))
+        type(session, "never mind")
+        #expect(press(session, .escape) == [])
+        #expect(session.state.mode == .list)
+        #expect(terminal.lastScreen?.lines.last == "Not added.                                               1/5")
+        #expect(terminal.lastScreen?.lines.dropLast() == before.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast())
+        press(session, .char("e"))
+        type(session, "zzz")
+        #expect(press(session, .escape) == [])
+        #expect(session.state.selectedRow?.title == "File taxes")
+    }
+
+    @Test func emptyTitleIsRefused() {
+        let (session, terminal) = makeSession()
+        press(session, .char("a"))
+        type(session, "   ")
+        #expect(press(session, .enter) == [])
+        expectScreen(terminal, """
+            CloudTodo · alice · laptop · online · synced 2 s ago
+            [Todos 4]  Shared 1   Public 2
+             New todo · Todos
+
+            >    Title
+                 Notes
+                   Due
+              Priority
+
+             Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3
+             A todo needs a title.
+
+
+
+
+            Enter save · Esc cancel · Tab/↑↓ field
+            """)
+    }
+
+    @Test func invalidDueDateAndPriorityAreRefusedInline() {
+        let (session, terminal) = makeSession()
+        press(session, .char("a"))
+        type(session, "Plan")
+        press(session, .tab, .tab)
+        type(session, "next week")
+        #expect(press(session, .enter) == [])
+        #expect(terminal.lastScreen?.lines[10] == " Due: use YYYY-MM-DD, today, tomorrow or +3d.")
+        guard case .edit(let form) = session.state.mode else {
+            Issue.record("form should stay open")
+            return
+        }
+        #expect(form.focus == .due)
+        press(session, .ctrl("u"))
+        type(session, "2026-02-30")
+        #expect(press(session, .enter) == [])
+        press(session, .ctrl("u"))
+        type(session, "2026-04-01")
+        press(session, .tab)
+        type(session, "7")
+        #expect(press(session, .enter) == [])
+        #expect(terminal.lastScreen?.lines[10] == " Priority: 0 (none) to 3 (high).")
+        press(session, .backspace)
+        type(session, "3")
+        #expect(press(session, .enter) == [.create(id: "n1", TodoDraft(title: "Plan", dueDate: Fixture.day(2026, 4, 1), priority: 3))])
+    }
+
+    @Test func lineEditorKeys() {
+        var editor = LineEditor()
+        for c in "hello world" { editor.handle(.char(c)) }
+        #expect(editor.cursor == 11)
+        for _ in 0..<5 { editor.handle(.left) }
+        for c in "big " { editor.handle(.char(c)) }
+        #expect(editor.text == "hello big world")
+        editor.handle(.home)
+        editor.handle(.delete)
+        #expect(editor.text == "ello big world")
+        editor.handle(.end)
+        editor.handle(.backspace)
+        #expect(editor.text == "ello big worl")
+        editor.handle(.ctrl("a"))
+        #expect(editor.cursor == 0)
+        editor.handle(.right)
+        editor.handle(.right)
+        editor.handle(.ctrl("k"))
+        #expect(editor.text == "el")
+        editor.handle(.ctrl("e"))
+        for c in "ephant" { editor.handle(.char(c)) }
+        editor.handle(.left)
+        editor.handle(.ctrl("u"))
+        #expect(editor.text == "t")
+        #expect(editor.cursor == 0)
+        editor.handle(.backspace)  // nothing before the cursor
+        #expect(editor.text == "t")
+        editor.handle(.right)
+        editor.handle(.right)  // past the end stays at the end
+        #expect(editor.cursor == 1)
+        #expect(editor.handle(.function(5)) == false)
+    }
+
+    @Test func cursorIsPlacedByDisplayWidth() {
+        let (session, terminal) = makeSession()
+        press(session, .char("a"))
+        type(session, "买牛奶")
+        #expect(terminal.lastScreen?.cursor == Position(row: 4, col: 11 + 6))
+        press(session, .left)
+        #expect(terminal.lastScreen?.cursor == Position(row: 4, col: 11 + 4))
+        type(session, "x")
+        #expect(terminal.lastScreen?.lines[4] == ">    Title 买牛x奶")
+        #expect(terminal.lastScreen?.cursor == Position(row: 4, col: 11 + 5))
+        press(session, .tab)
+        #expect(terminal.lastScreen?.cursor == Position(row: 5, col: 11))
+        press(session, .backTab, .up)
+        #expect(terminal.lastScreen?.cursor == Position(row: 7, col: 11))
+    }
+
+    @Test func longFieldScrollsToKeepTheCursorVisible() {
+        let (session, terminal) = makeSession()
+        press(session, .char("a"))
+        type(session, String(repeating: "abcdefghij", count: 6))
+        #expect(terminal.lastScreen?.lines[4] == ">    Title " + String(String(repeating: "abcdefghij", count: 6).suffix(47)))
+        #expect(terminal.lastScreen?.cursor == Position(row: 4, col: 58))
+        press(session, .home)
+        #expect(terminal.lastScreen?.lines[4] == ">    Title " + String(String(repeating: "abcdefghij", count: 6).prefix(48)))
+        #expect(terminal.lastScreen?.cursor == Position(row: 4, col: 11))
+    }
+
+    @Test func dueDateParsing() {
+        let now = Fixture.now
+        let cal = Fixture.utc
+        #expect(Formatting.parseDue("", now: now, calendar: cal) == .some(nil))
+        #expect(Formatting.parseDue("today", now: now, calendar: cal) == Fixture.day(2026, 3, 10))
+        #expect(Formatting.parseDue("Tomorrow", now: now, calendar: cal) == Fixture.day(2026, 3, 11))
+        #expect(Formatting.parseDue("+3d", now: now, calendar: cal) == Fixture.day(2026, 3, 13))
+        #expect(Formatting.parseDue("+2w", now: now, calendar: cal) == Fixture.day(2026, 3, 24))
+        #expect(Formatting.parseDue("2026-12-31", now: now, calendar: cal) == Fixture.day(2026, 12, 31))
+        #expect(Formatting.parseDue("2026-13-01", now: now, calendar: cal) == nil)
+        #expect(Formatting.parseDue("2026-2-1", now: now, calendar: cal) == nil)
+        #expect(Formatting.parseDue("soon", now: now, calendar: cal) == nil)
+        #expect(Formatting.parseDue("+d", now: now, calendar: cal) == nil)
+    }
+}
