@@ -64,7 +64,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "todo-bench",
-            dependencies: ["CloudServer", "CloudClient", "TodoSync", "TodoUI", "CloudModel"],
+            dependencies: ["CloudModel", "CloudServer", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 

@@ -98,14 +98,27 @@ extension FieldValue: Codable {
 
     public init(from decoder: any Decoder) throws {
         // A bare JSON value without the `{value, type}` wrapper is accepted, as older clients send it.
-        if let keyed = try? decoder.container(keyedBy: Keys.self), keyed.contains(.value) {
-            let typeName = try keyed.decodeIfPresent(String.self, forKey: .type)
-            let raw = try keyed.decode(JSONValue.self, forKey: .value)
-            self = try FieldValue.make(typeName: typeName, raw: raw, codingPath: decoder.codingPath)
-        } else {
+        guard let keyed = try? decoder.container(keyedBy: Keys.self), keyed.contains(.value) else {
             let raw = try decoder.singleValueContainer().decode(JSONValue.self)
             self = try FieldValue.make(typeName: nil, raw: raw, codingPath: decoder.codingPath)
+            return
         }
+        let typeName = try keyed.decodeIfPresent(String.self, forKey: .type)
+        // The common scalar types decode directly; anything else goes through the general path.
+        switch typeName {
+        case "STRING":
+            if let value = try? keyed.decode(String.self, forKey: .value) { self = .string(value); return }
+        case "INT64":
+            if let value = try? keyed.decode(Int64.self, forKey: .value) { self = .int64(value); return }
+        case "DOUBLE":
+            if let value = try? keyed.decode(Double.self, forKey: .value) { self = .double(value); return }
+        case "TIMESTAMP":
+            if let value = try? keyed.decode(Int64.self, forKey: .value) { self = .timestamp(value); return }
+        default:
+            break
+        }
+        let raw = try keyed.decode(JSONValue.self, forKey: .value)
+        self = try FieldValue.make(typeName: typeName, raw: raw, codingPath: decoder.codingPath)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -141,6 +154,8 @@ extension FieldValue: Codable {
             .dataCorrupted(.init(codingPath: codingPath, debugDescription: what))
         }
         guard let typeName else { return infer(raw) }
+        // A null value is how a client asks to remove a field in an update.
+        if raw == .null { return .unknown(type: typeName, value: .null) }
         if typeName.hasSuffix("_LIST"), let element = FieldType(rawValue: String(typeName.dropLast(5))) {
             guard case .array(let items) = raw else { throw bad("\(typeName) needs an array value") }
             return .list(element, try items.map { try scalar(element, $0, bad) })

@@ -27,7 +27,7 @@ extension CloudService {
         case "signin":
             let body = try decode(SignInRequest.self, from: request)
             guard !body.deviceName.isEmpty, body.deviceName.count <= 64,
-                !body.deviceName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                !Validation.hasControlCharacters(body.deviceName)
             else { throw ServerError(.badRequest, "deviceName must be 1 to 64 printable characters") }
             guard let user = try await store.read({ try $0.user(account: body.account) }),
                 Secrets.verifyPassword(body.password, hash: user.passwordHash)

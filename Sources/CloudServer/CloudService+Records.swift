@@ -35,11 +35,24 @@ extension CloudService {
                 var outcomes: [ItemOutcome] = []
                 var atomicZones = Set<Int64>()
                 var touchedZones = Set<String>()
+                var zones: [ZoneID: Result<StoredZone, ServerError>] = [:]
                 for operation in operations {
                     let zoneID = zoneFromRequest ?? operation.record.zoneID ?? .default
                     do {
-                        guard let zone = try self.resolveZone(tx, database, zoneID, create: true) else {
-                            throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
+                        let zone: StoredZone
+                        if let cached = zones[zoneID] {
+                            zone = try cached.get()
+                        } else {
+                            do {
+                                guard let found = try self.resolveZone(tx, database, zoneID, create: true) else {
+                                    throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
+                                }
+                                zones[zoneID] = .success(found)
+                                zone = found
+                            } catch let error as ServerError {
+                                zones[zoneID] = .failure(error)
+                                throw error
+                            }
                         }
                         if database.scope == .private && !zone.zoneID.isDefault && (atomicRequested ?? true) {
                             atomicZones.insert(zone.pk)
@@ -102,9 +115,7 @@ extension CloudService {
     ) throws -> ItemOutcome {
         let incoming = operation.record
         let name = incoming.recordName
-        guard !name.isEmpty, name.utf8.count <= 255,
-            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { throw ServerError(.badRequest, "recordName must be 1 to 255 bytes without control characters") }
+        guard !name.isEmpty, name.utf8.count <= 255, !Validation.hasControlCharacters(name) else { throw ServerError(.badRequest, "recordName must be 1 to 255 bytes without control characters") }
         let found = try tx.record(zonePK: zone.pk, name: name)
         let existing = found.flatMap { $0.deleted ? nil : $0 }
         let type = operation.operationType
@@ -150,7 +161,7 @@ extension CloudService {
         else { throw ServerError(.badRequest, "recordType is required to save '\(name)'") }
         var fields: [String: FieldValue] = [:]
         if let existing, type == .update || type == .forceUpdate {
-            fields = try JSONWriter.decoder.decode([String: FieldValue].self, from: existing.fieldsJSON)
+            fields = try existing.decodedFields()
         }
         for (key, value) in incoming.fields ?? [:] {
             guard Validation.isName(key, maxLength: 255, extra: "_", letterFirst: true) else {
@@ -158,7 +169,9 @@ extension CloudService {
             }
             if case .unknown(_, .null) = value { fields[key] = nil } else { fields[key] = value }
         }
-        let json = try JSONWriter.encoder.encode(fields)
+        var writer = JSONWriter(reserving: 512)
+        writer.fields(fields)
+        let json = Data(writer.bytes)
         guard json.count <= CloudLimits.maxRecordBytes else {
             throw ServerError(
                 .limitExceeded, "record '\(name)' is \(json.count) bytes; the limit is \(CloudLimits.maxRecordBytes) (1 MB)")

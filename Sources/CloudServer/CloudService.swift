@@ -75,6 +75,10 @@ final class CloudService: Sendable {
             return Self.errorResponse(error)
         } catch let error as DecodingError {
             return Self.errorResponse(ServerError(.badRequest, "malformed request body: \(Self.describe(error))"))
+        } catch let error as JSONParseError {
+            return Self.errorResponse(ServerError(.badRequest, "malformed JSON: \(error)"))
+        } catch let error as WireFormatError {
+            return Self.errorResponse(ServerError(.badRequest, "malformed request body: \(error)"))
         } catch let error as RequestError {
             return Self.errorResponse(error.serverError)
         } catch {
@@ -111,6 +115,11 @@ final class CloudService: Sendable {
     func decode<T: Decodable>(_ type: T.Type, from request: ServiceRequest) throws -> T {
         let body = request.body.isEmpty ? Data("{}".utf8) : request.body
         return try JSONWriter.decoder.decode(type, from: body)
+    }
+
+    /// Parses a JSON body with the fast parser; an empty body is `{}`.
+    func parseJSON(_ request: ServiceRequest) throws -> JSONValue {
+        request.body.isEmpty ? .object([:]) : try JSONParser.parse(request.body)
     }
 
     // MARK: Routing

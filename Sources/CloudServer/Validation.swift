@@ -17,4 +17,9 @@ enum Validation {
         }
         return true
     }
+
+    /// Whether `text` contains a C0 or C1 control character or DEL.
+    static func hasControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
 }

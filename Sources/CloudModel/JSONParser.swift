@@ -1,0 +1,237 @@
+/// A fast, strict JSON parser (RFC 8259) into `JSONValue`, for the hot paths where `JSONDecoder` is too slow:
+/// record batches and change pages. Rejects invalid UTF-8, bad escapes and nesting deeper than `maxDepth`.
+public enum JSONParser {
+    /// How deep arrays and objects may nest before the input is refused.
+    public static let maxDepth = 64
+
+    /// Parses one JSON document; trailing non-whitespace is an error.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        let array = Array(bytes)
+        return try array.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+            var parser = Cursor(buffer: buffer)
+            parser.skipWhitespace()
+            let value = try parser.value(depth: 0)
+            parser.skipWhitespace()
+            guard parser.index == buffer.count else { throw parser.error("unexpected data after the JSON value") }
+            return value
+        }
+    }
+
+    private struct Cursor {
+        let buffer: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: index) }
+
+        mutating func skipWhitespace() {
+            while index < buffer.count {
+                switch buffer[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+            guard index < buffer.count else { throw error("unexpected end of JSON") }
+            switch buffer[index] {
+            case UInt8(ascii: "{"): return try object(depth: depth + 1)
+            case UInt8(ascii: "["): return try array(depth: depth + 1)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+            default: throw error("unexpected character")
+            }
+        }
+
+        mutating func literal(_ word: StaticString) throws(JSONParseError) {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= buffer.count else { throw error("unexpected end of JSON") }
+            for offset in 0..<count where buffer[index + offset] != word.utf8Start[offset] {
+                throw error("invalid literal")
+            }
+            index += count
+        }
+
+        mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
+            guard depth <= JSONParser.maxDepth else { throw error("JSON nested deeper than \(JSONParser.maxDepth)") }
+            index += 1
+            var result: [String: JSONValue] = [:]
+            skipWhitespace()
+            if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(result)
+            }
+            while true {
+                skipWhitespace()
+                guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                let key = try string()
+                skipWhitespace()
+                guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                index += 1
+                skipWhitespace()
+                result[key] = try value(depth: depth)
+                skipWhitespace()
+                guard index < buffer.count else { throw error("unexpected end of JSON") }
+                if buffer[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if buffer[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(result)
+                } else {
+                    throw error("expected ',' or '}'")
+                }
+            }
+        }
+
+        mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
+            guard depth <= JSONParser.maxDepth else { throw error("JSON nested deeper than \(JSONParser.maxDepth)") }
+            index += 1
+            var result: [JSONValue] = []
+            skipWhitespace()
+            if index < buffer.count, buffer[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(result)
+            }
+            while true {
+                skipWhitespace()
+                result.append(try value(depth: depth))
+                skipWhitespace()
+                guard index < buffer.count else { throw error("unexpected end of JSON") }
+                if buffer[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if buffer[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(result)
+                } else {
+                    throw error("expected ',' or ']'")
+                }
+            }
+        }
+
+        mutating func string() throws(JSONParseError) -> String {
+            index += 1
+            let start = index
+            // Fast path: no escapes.
+            while index < buffer.count {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: "\"") {
+                    let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
+                    index += 1
+                    guard let text = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+                    return text
+                }
+                if byte == UInt8(ascii: "\\") { break }
+                if byte < 0x20 { throw error("control character in string") }
+                index += 1
+            }
+            var bytes = Array(buffer[start..<index])
+            while index < buffer.count {
+                let byte = buffer[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    guard let text = String(validating: bytes, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+                    return text
+                case UInt8(ascii: "\\"):
+                    index += 1
+                    guard index < buffer.count else { throw error("unexpected end of JSON") }
+                    let escaped = buffer[index]
+                    index += 1
+                    switch escaped {
+                    case UInt8(ascii: "\""): bytes.append(0x22)
+                    case UInt8(ascii: "\\"): bytes.append(0x5C)
+                    case UInt8(ascii: "/"): bytes.append(0x2F)
+                    case UInt8(ascii: "b"): bytes.append(0x08)
+                    case UInt8(ascii: "f"): bytes.append(0x0C)
+                    case UInt8(ascii: "n"): bytes.append(0x0A)
+                    case UInt8(ascii: "r"): bytes.append(0x0D)
+                    case UInt8(ascii: "t"): bytes.append(0x09)
+                    case UInt8(ascii: "u"):
+                        var scalar = try hex4()
+                        if (0xD800...0xDBFF).contains(scalar) {
+                            guard index + 1 < buffer.count, buffer[index] == UInt8(ascii: "\\"), buffer[index + 1] == UInt8(ascii: "u") else {
+                                throw error("unpaired surrogate")
+                            }
+                            index += 2
+                            let low = try hex4()
+                            guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate") }
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else if (0xDC00...0xDFFF).contains(scalar) {
+                            throw error("unpaired surrogate")
+                        }
+                        guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+                        bytes.append(contentsOf: String(Character(unicode)).utf8)
+                    default:
+                        throw error("invalid escape")
+                    }
+                default:
+                    if byte < 0x20 { throw error("control character in string") }
+                    bytes.append(byte)
+                    index += 1
+                }
+            }
+            throw error("unterminated string")
+        }
+
+        mutating func hex4() throws(JSONParseError) -> UInt32 {
+            guard index + 4 <= buffer.count else { throw error("unexpected end of JSON") }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = buffer[index]
+                let digit: UInt32
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+                default: throw error("invalid \\u escape")
+                }
+                value = value << 4 | digit
+                index += 1
+            }
+            return value
+        }
+
+        mutating func number() throws(JSONParseError) -> JSONValue {
+            let start = index
+            if buffer[index] == UInt8(ascii: "-") { index += 1 }
+            var isInteger = true
+            func digits(_ cursor: inout Cursor) -> Int {
+                let from = cursor.index
+                while cursor.index < cursor.buffer.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(cursor.buffer[cursor.index]) {
+                    cursor.index += 1
+                }
+                return cursor.index - from
+            }
+            let integerDigits = digits(&self)
+            guard integerDigits > 0 else { throw error("invalid number") }
+            if integerDigits > 1, buffer[index - integerDigits] == UInt8(ascii: "0") { throw error("leading zero in number") }
+            if index < buffer.count, buffer[index] == UInt8(ascii: ".") {
+                index += 1
+                isInteger = false
+                guard digits(&self) > 0 else { throw error("invalid number") }
+            }
+            if index < buffer.count, buffer[index] == UInt8(ascii: "e") || buffer[index] == UInt8(ascii: "E") {
+                index += 1
+                isInteger = false
+                if index < buffer.count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") { index += 1 }
+                guard digits(&self) > 0 else { throw error("invalid number") }
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self)
+            if isInteger, let integer = Int64(text) { return .int(integer) }
+            guard let double = Double(text), double.isFinite else { throw error("number out of range") }
+            return .double(double)
+        }
+    }
+}
+
+/// Why a JSON document was refused, and where.
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    /// Byte offset of the problem.
+    public var offset: Int
+
+    public var description: String { "\(message) at byte \(offset)" }
+}

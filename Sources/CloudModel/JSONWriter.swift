@@ -1,0 +1,215 @@
+import Foundation
+
+/// Builds JSON by appending bytes: the fast path for records, where `JSONEncoder` is too slow.
+public struct JSONWriter: Sendable {
+    /// The JSON written so far.
+    public private(set) var bytes: [UInt8] = []
+
+    /// An empty writer with room for `capacity` bytes.
+    public init(reserving capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    /// Appends literal JSON text.
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends JSON bytes verbatim.
+    public mutating func raw(_ data: Data) { bytes.append(contentsOf: data) }
+
+    /// Appends JSON bytes verbatim.
+    public mutating func raw(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+
+    /// Appends an integer.
+    public mutating func int(_ value: Int64) { bytes.append(contentsOf: String(value).utf8) }
+
+    /// Appends `true` or `false`.
+    public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+
+    /// A JSON string literal with the escapes RFC 8259 requires.
+    public mutating func string(_ value: String) {
+        bytes.append(0x22)
+        var utf8 = value.utf8
+        // Fast path: nothing to escape, copy the bytes whole.
+        let clean = utf8.withContiguousStorageIfAvailable { buffer in
+            !buffer.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+        }
+        if clean == true {
+            bytes.append(contentsOf: utf8)
+            bytes.append(0x22)
+            return
+        }
+        if clean == nil {
+            var copy = value
+            copy.makeContiguousUTF8()
+            utf8 = copy.utf8
+        }
+        for byte in utf8 {
+            switch byte {
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    /// Any Encodable value, through JSONEncoder.
+    public mutating func encodable<T: Encodable>(_ value: T) throws {
+        bytes.append(contentsOf: try JSONWriter.encoder.encode(value))
+    }
+
+    /// Appends `{zoneName, ownerRecordName?}`.
+    public mutating func zoneID(_ zone: ZoneID) {
+        raw("{\"zoneName\":")
+        string(zone.zoneName)
+        if let owner = zone.ownerRecordName {
+            raw(",\"ownerRecordName\":")
+            string(owner)
+        }
+        raw("}")
+    }
+
+    /// Appends `{timestamp, userRecordName, deviceID?}`.
+    public mutating func stamp(_ stamp: RecordStamp) {
+        raw("{\"timestamp\":")
+        int(stamp.timestamp)
+        raw(",\"userRecordName\":")
+        string(stamp.userRecordName)
+        if let device = stamp.deviceID {
+            raw(",\"deviceID\":")
+            string(device)
+        }
+        raw("}")
+    }
+
+    /// A comma between array elements after the first.
+    public mutating func separator(_ index: Int) { if index > 0 { bytes.append(0x2C) } }
+
+    /// The encoder for everything off the fast path: sorted keys, unescaped slashes.
+    public static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// The shared decoder for everything off the fast path.
+    public static let decoder = JSONDecoder()
+
+    /// Appends a double in the shortest form that reads back the same.
+    public mutating func double(_ value: Double) {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            bytes.append(contentsOf: "\(Int64(value)).0".utf8)
+        } else if value.isFinite {
+            bytes.append(contentsOf: "\(value)".utf8)
+        } else {
+            raw("null")
+        }
+    }
+
+    /// Appends any JSON value, object keys sorted.
+    public mutating func json(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let b): bool(b)
+        case .int(let i): int(i)
+        case .double(let d): double(d)
+        case .string(let s): string(s)
+        case .array(let items):
+            raw("[")
+            for (index, item) in items.enumerated() {
+                separator(index)
+                json(item)
+            }
+            raw("]")
+        case .object(let object):
+            raw("{")
+            for (index, key) in object.keys.sorted().enumerated() {
+                separator(index)
+                string(key)
+                raw(":")
+                json(object[key]!)
+            }
+            raw("}")
+        }
+    }
+
+    /// Appends a field value as `{"type":…,"value":…}`.
+    public mutating func field(_ value: FieldValue) {
+        raw("{")
+        if let type = value.typeName {
+            raw("\"type\":")
+            string(type)
+            raw(",")
+        }
+        raw("\"value\":")
+        switch value {
+        case .string(let s): string(s)
+        case .int64(let i), .timestamp(let i): int(i)
+        case .double(let d): double(d)
+        default: json(value.jsonValue)
+        }
+        raw("}")
+    }
+
+    /// Appends a fields object, keys sorted, so equal fields encode to equal bytes.
+    public mutating func fields(_ fields: [String: FieldValue]) {
+        raw("{")
+        for (index, key) in fields.keys.sorted().enumerated() {
+            separator(index)
+            string(key)
+            raw(":")
+            field(fields[key]!)
+        }
+        raw("}")
+    }
+
+    /// Appends a record in the web services' shape.
+    public mutating func record(_ record: Record) {
+        raw("{\"recordName\":")
+        string(record.recordName)
+        if let type = record.recordType {
+            raw(",\"recordType\":")
+            string(type)
+        }
+        if let tag = record.recordChangeTag {
+            raw(",\"recordChangeTag\":")
+            string(tag)
+        }
+        if let fields = record.fields {
+            raw(",\"fields\":")
+            self.fields(fields)
+        }
+        if let created = record.created {
+            raw(",\"created\":")
+            stamp(created)
+        }
+        if let modified = record.modified {
+            raw(",\"modified\":")
+            stamp(modified)
+        }
+        if let deleted = record.deleted {
+            raw(",\"deleted\":")
+            bool(deleted)
+        }
+        if let zone = record.zoneID {
+            raw(",\"zoneID\":")
+            zoneID(zone)
+        }
+        if let parent = record.parent {
+            raw(",\"parent\":{\"recordName\":")
+            string(parent.recordName)
+            raw("}")
+        }
+        if let share = record.share {
+            raw(",\"share\":")
+            json(FieldValue.reference(share).jsonValue)
+        }
+        raw("}")
+    }
+}

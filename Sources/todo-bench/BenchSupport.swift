@@ -1,0 +1,155 @@
+import CloudModel
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `todo server` child process on a free loopback port with a throwaway data directory.
+final class ServerProcess {
+    let process = Process()
+    let port: Int
+    let directory: URL
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    init(extraArguments: [String] = []) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-bench-\(UUID().uuidString)")
+        port = Int.random(in: 20_000...40_000)
+        // The same server code `todo server` runs, in a child process of its own so its memory is its own.
+        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = ["_server", "\(port)", directory.path] + extraArguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if (try? HTTP.shared.get("\(baseURL)/health"))?.status == 200 { return }
+            usleep(50_000)
+        }
+        throw BenchError("server did not start")
+    }
+
+    /// Peak resident set of the server process, in MB (VmHWM).
+    var peakRSSMegabytes: Double {
+        peakRSS(pid: process.processIdentifier)
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Peak resident set size of a process in MB.
+func peakRSS(pid: Int32) -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+        return kb / 1024
+    }
+    return 0
+}
+
+/// A tiny synchronous JSON-over-HTTP client for benchmarks.
+final class HTTP: @unchecked Sendable {
+    static let shared = HTTP()
+    let session: URLSession
+
+    init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 120
+        configuration.httpMaximumConnectionsPerHost = 8
+        session = URLSession(configuration: configuration)
+    }
+
+    struct Answer {
+        var status: Int
+        var body: Data
+    }
+
+    func get(_ url: String) throws -> Answer { try send("GET", url, body: nil, token: nil) }
+
+    func send(_ method: String, _ url: String, body: Data?, token: String?) throws -> Answer {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let done = DispatchSemaphore(value: 0)
+        let box = Box()
+        session.dataTask(with: request) { data, response, error in
+            box.answer = (response as? HTTPURLResponse).map { Answer(status: $0.statusCode, body: data ?? Data()) }
+            box.error = error
+            done.signal()
+        }.resume()
+        done.wait()
+        if let error = box.error { throw error }
+        guard let answer = box.answer else { throw BenchError("no response from \(url)") }
+        return answer
+    }
+
+    func post<T: Encodable, A: Decodable>(_ url: String, _ body: T, token: String?, as: A.Type) throws -> A {
+        let answer = try send("POST", url, body: try JSONEncoder().encode(body), token: token)
+        guard (200..<300).contains(answer.status) else {
+            throw BenchError("\(url) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self).prefix(300))")
+        }
+        return try JSONDecoder().decode(A.self, from: answer.body)
+    }
+
+    private final class Box: @unchecked Sendable {
+        var answer: Answer?
+        var error: (any Error)?
+    }
+}
+
+/// A signed-in bench device.
+struct BenchDevice {
+    var token: String
+    var user: String
+}
+
+/// Account and device set-up against a cloud.
+enum BenchAccounts {
+    static func signIn(_ base: String, account: String, device: String) throws -> BenchDevice {
+        let address = ContainerAddress.default
+        let password = "bench-password"
+        _ = try? HTTP.shared.send(
+            "POST", base + address.authPath("accounts"),
+            body: try JSONEncoder().encode(CreateAccountRequest(account: account, password: password)), token: nil)
+        let answer = try HTTP.shared.post(
+            base + address.authPath("signin"), SignInRequest(account: account, password: password, deviceName: device),
+            token: nil, as: SignInResponse.self)
+        return BenchDevice(token: answer.ckWebAuthToken, user: answer.userRecordName)
+    }
+}
+
+/// A realistic todo record for benchmarks.
+func benchTodo(_ index: Int) -> Record {
+    let titles = ["Buy milk", "Call the plumber", "Renew passport", "写周报", "Book dentist", "Pay electricity bill", "整理书架", "Plan trip to Kyoto"]
+    return Record(
+        recordName: "todo-\(index)", recordType: TodoSchema.todoType,
+        fields: [
+            "title": .string("\(titles[index % titles.count]) #\(index)"),
+            "notes": .string(index % 3 == 0 ? "Remember to check the details before Friday." : ""),
+            "isCompleted": .int64(Int64(index % 5 == 0 ? 1 : 0)), "priority": .int64(Int64(index % 4)),
+            "isTrashed": .int64(0), "dueDate": .timestamp(1_790_000_000_000 + Int64(index) * 3_600_000),
+        ])
+}
+
+/// Percentile of sorted samples.
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+/// Seconds since `start`.
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let d = ContinuousClock.now - start
+    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+
+/// A benchmark failure, said plainly.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

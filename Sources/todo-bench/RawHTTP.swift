@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A minimal keep-alive HTTP/1.1 client over a blocking socket, so benchmarks measure the server,
+/// not the client library.
+final class RawHTTPConnection {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private let host: String
+
+    init(port: Int, host: String = "127.0.0.1") throws {
+        self.host = "\(host):\(port)"
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw BenchError("socket failed") }
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw BenchError("connect to \(host):\(port) failed") }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one request and reads the whole response; returns status and body.
+    func request(_ method: String, _ path: String, body: [UInt8] = [], token: String? = nil) throws -> (status: Int, body: [UInt8]) {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+        if let token { head += "Authorization: Bearer \(token)\r\n" }
+        head += "\r\n"
+        try send(Array(head.utf8) + body)
+        // Headers.
+        var headerEnd: Int?
+        while headerEnd == nil {
+            if let index = findHeaderEnd() { headerEnd = index } else { try fill() }
+        }
+        let headerText = String(decoding: buffer[0..<headerEnd!], as: UTF8.self)
+        buffer.removeFirst(headerEnd! + 4)
+        let lines = headerText.split(separator: "\r\n")
+        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var length = 0
+        for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
+            length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        while buffer.count < length { try fill() }
+        let responseBody = Array(buffer[0..<length])
+        buffer.removeFirst(length)
+        return (status, responseBody)
+    }
+
+    private func findHeaderEnd() -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        for i in 0...(buffer.count - 4) where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
+            return i
+        }
+        return nil
+    }
+
+    private func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw BenchError("write failed") }
+            offset += written
+        }
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { throw BenchError("connection closed") }
+        buffer.append(contentsOf: chunk[0..<count])
+    }
+}
+
+/// Pulls `"syncToken":"…"` and `"moreComing":bool` out of a changes page without decoding its records.
+func scanPage(_ body: [UInt8]) -> (token: String?, moreComing: Bool, records: Int) {
+    func find(_ needle: String, from start: Int = 0) -> Int? {
+        let n = Array(needle.utf8)
+        guard body.count >= n.count else { return nil }
+        var i = start
+        while i <= body.count - n.count {
+            if body[i] == n[0] && Array(body[i..<i + n.count]) == n { return i + n.count }
+            i += 1
+        }
+        return nil
+    }
+    var records = 0
+    var cursor = 0
+    while let next = find("{\"recordName\":", from: cursor) {
+        records += 1
+        cursor = next
+    }
+    var token: String?
+    if let start = find("\"syncToken\":\"", from: cursor) {
+        let end = body[start...].firstIndex(of: 0x22) ?? body.count
+        token = String(decoding: body[start..<end], as: UTF8.self)
+    }
+    return (token, find("\"moreComing\":true", from: cursor) != nil, records)
+}

@@ -1,0 +1,176 @@
+import CloudModel
+import Foundation
+
+/// `todo-bench server`: write throughput, full change-feed read, server RSS, push latency.
+enum ServerBench {
+    static func run(records: Int = 100_000, pushes: Int = 1000) throws {
+        let address = ContainerAddress.default
+        let todos = ZoneID(zoneName: TodoSchema.zoneName)
+        print("== server benchmark (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores) ==")
+
+        // Peak RSS holding 10,000 todos: a fresh server, written and then read back whole.
+        do {
+            let server = try ServerProcess()
+            defer { server.stop() }
+            let device = try BenchAccounts.signIn(server.baseURL, account: "rss", device: "writer")
+            try createZone(server.baseURL, device)
+            for batch in stride(from: 0, to: 10_000, by: 200) {
+                let operations = (batch..<batch + 200).map { RecordOperation(.create, benchTodo($0)) }
+                _ = try HTTP.shared.post(
+                    server.baseURL + address.databasePath(.private, "records/modify"),
+                    ModifyRecordsRequest(operations: operations, zoneID: todos), token: device.token, as: RecordsResponse.self)
+            }
+            _ = try readAll(server.baseURL, device)
+            print(String(format: "server peak RSS holding 10,000 todos:   %.1f MB   (target <= 50 MB)", server.peakRSSMegabytes))
+        }
+
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let writer = try BenchAccounts.signIn(server.baseURL, account: "bench", device: "writer")
+        try createZone(server.baseURL, writer)
+
+        // Sequential writes in 200-record batches.
+        let modify = server.baseURL + address.databasePath(.private, "records/modify")
+        let bodies = try stride(from: 0, to: records, by: 200).map { batch in
+            try JSONEncoder().encode(
+                ModifyRecordsRequest(operations: (batch..<min(batch + 200, records)).map { RecordOperation(.create, benchTodo($0)) }, zoneID: todos))
+        }
+        let connection = try RawHTTPConnection(port: server.port)
+        let modifyPath = address.databasePath(.private, "records/modify")
+        var start = ContinuousClock.now
+        for body in bodies {
+            let answer = try connection.request("POST", modifyPath, body: Array(body), token: writer.token)
+            guard answer.status == 200 else { throw BenchError("write failed: \(answer.status)") }
+        }
+        var elapsed = seconds(since: start)
+        print(String(format: "sequential writes, 200-record batches:  %.0f records/s  (%d records in %.2f s; target >= 40,000/s)", Double(records) / elapsed, records, elapsed))
+
+        // Full changes/zone read.
+        start = ContinuousClock.now
+        let read = try readAllRaw(connection, writer)
+        elapsed = seconds(since: start)
+        guard read == records else { throw BenchError("read \(read) of \(records) records") }
+        print(String(format: "full changes/zone read:                 %.0f records/s  (%d records in %.2f s; target >= 100,000/s)", Double(read) / elapsed, read, elapsed))
+
+        // Push latency: from a write's response to the other device's notification.
+        let reader = try BenchAccounts.signIn(server.baseURL, account: "bench", device: "reader")
+        _ = try HTTP.shared.post(
+            server.baseURL + address.databasePath(.private, "subscriptions/modify"),
+            ModifySubscriptionsRequest(operations: [.init(.create, Subscription(subscriptionID: TodoSchema.privateSubscriptionID, subscriptionType: .database))]),
+            token: writer.token, as: SubscriptionsResponse.self)
+        let created = try HTTP.shared.post(
+            server.baseURL + address.devicePath("tokens/create"), CreateTokenRequest(), token: reader.token, as: CreateTokenResponse.self)
+        _ = try HTTP.shared.post(
+            server.baseURL + address.devicePath("tokens/register"), RegisterTokenRequest(apnsToken: created.apnsToken),
+            token: reader.token, as: RegisterTokenRequest.self)
+        let latencies = try measurePush(courier: created.webcourierURL, modify: modify, writer: writer, count: pushes, zone: todos)
+        print(String(format: "push latency (write response -> notification, %d writes): p50 %.2f ms, p99 %.2f ms  (targets <= 2 ms, <= 10 ms)",
+                     pushes, percentile(latencies, 0.5), percentile(latencies, 0.99)))
+    }
+
+    private static func createZone(_ base: String, _ device: BenchDevice) throws {
+        _ = try HTTP.shared.post(
+            base + ContainerAddress.default.databasePath(.private, "zones/modify"),
+            ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: device.token,
+            as: ZonesResponse.self)
+    }
+
+    /// Reads the whole Todos zone page by page; returns the record count.
+    static func readAll(_ base: String, _ device: BenchDevice) throws -> Int {
+        let url = base + ContainerAddress.default.databasePath(.private, "changes/zone")
+        var token: ChangeToken?
+        var count = 0
+        while true {
+            let page = try HTTP.shared.post(
+                url, ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: ZoneID(zoneName: TodoSchema.zoneName), syncToken: token)]),
+                token: device.token, as: ZoneChangesResponse.self)
+            guard let zone = page.zones.first, zone.serverErrorCode == nil else { throw BenchError("changes/zone failed") }
+            count += zone.records.count
+            token = zone.syncToken
+            if !zone.moreComing { return count }
+        }
+    }
+
+    /// Reads the whole Todos zone over a raw connection, scanning pages for their token only.
+    static func readAllRaw(_ connection: RawHTTPConnection, _ device: BenchDevice) throws -> Int {
+        let path = ContainerAddress.default.databasePath(.private, "changes/zone")
+        var token: String?
+        var count = 0
+        while true {
+            let tokenJSON = token.map { ",\"syncToken\":\"\($0)\"" } ?? ""
+            let body = "{\"zones\":[{\"zoneID\":{\"zoneName\":\"\(TodoSchema.zoneName)\"}\(tokenJSON)}]}"
+            let answer = try connection.request("POST", path, body: Array(body.utf8), token: device.token)
+            guard answer.status == 200 else { throw BenchError("changes/zone failed: \(answer.status)") }
+            let page = scanPage(answer.body)
+            count += page.records
+            token = page.token
+            if !page.moreComing { return count }
+        }
+    }
+
+    /// Writes one record at a time while another device long-polls; returns sorted latencies in ms.
+    private static func measurePush(courier: String, modify: String, writer: BenchDevice, count: Int, zone: ZoneID) throws -> [Double] {
+        let arrivals = ArrivalLog()
+        let poller = Thread {
+            var ack = "none"
+            while arrivals.wanted > 0 {
+                guard let answer = try? HTTP.shared.get("\(courier)?timeout=10&ack=\(ack)") else { continue }
+                if answer.status == 200, let push = try? JSONDecoder().decode(PushNotification.self, from: answer.body) {
+                    ack = push.ck.nid
+                    arrivals.arrived()
+                }
+            }
+        }
+        arrivals.wanted = count
+        poller.start()
+        usleep(200_000)
+        var latencies: [Double] = []
+        for index in 0..<count {
+            let before = arrivals.count
+            var record = benchTodo(index)
+            record.recordName = "push-\(index)"
+            let body = try JSONEncoder().encode(ModifyRecordsRequest(operations: [RecordOperation(.create, record)], zoneID: zone))
+            let answer = try HTTP.shared.send("POST", modify, body: body, token: writer.token)
+            let responded = ContinuousClock.now
+            guard answer.status == 200 else { throw BenchError("push write failed") }
+            guard let arrived = arrivals.wait(beyond: before, timeout: 5) else { throw BenchError("notification \(index) never came") }
+            let delta = arrived - responded
+            latencies.append(max(0, Double(delta.components.seconds) * 1000 + Double(delta.components.attoseconds) / 1e15))
+            usleep(2_000)
+        }
+        arrivals.wanted = 0
+        return latencies.sorted()
+    }
+}
+
+/// Counts notification arrivals and when the last came.
+final class ArrivalLog: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var arrivals: [ContinuousClock.Instant] = []
+    private var remaining = 0
+
+    var wanted: Int {
+        get { condition.withLock { remaining } }
+        set { condition.withLock { remaining = newValue } }
+    }
+
+    var count: Int { condition.withLock { arrivals.count } }
+
+    func arrived() {
+        condition.withLock {
+            arrivals.append(.now)
+            condition.broadcast()
+        }
+    }
+
+    /// The instant of the arrival after `count`, waiting up to `timeout` seconds.
+    func wait(beyond count: Int, timeout: Double) -> ContinuousClock.Instant? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while arrivals.count <= count {
+            if !condition.wait(until: deadline) { return nil }
+        }
+        return arrivals[count]
+    }
+}

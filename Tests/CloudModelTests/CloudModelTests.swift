@@ -1,0 +1,78 @@
+import CloudModel
+import Foundation
+import Testing
+
+@Suite("Wire format")
+struct WireFormatTests {
+    private func roundTrip<T: Codable & Equatable>(_ value: T) throws -> T {
+        try JSONDecoder().decode(T.self, from: try JSONEncoder().encode(value))
+    }
+
+    @Test func fieldValuesKeepTheirTypes() throws {
+        let values: [FieldValue] = [
+            .string("牛奶 🥛"), .int64(-7), .double(2.5), .timestamp(1_700_000_000_123), .bytes(Data([0, 1, 254, 255])),
+            .reference(Reference(recordName: "L1", zoneID: ZoneID(zoneName: "Todos", ownerRecordName: "_u"), action: .deleteSelf)),
+            .list(.string, [.string("a"), .string("b")]), .list(.int64, []), .list(.timestamp, [.timestamp(1)]),
+            .unknown(type: "LOCATION", value: .object(["latitude": .double(1.5), "longitude": .double(-3.25)])),
+            .unknown(type: "ASSET", value: .object(["fileChecksum": .string("abc"), "size": .int(12)])),
+        ]
+        for value in values { #expect(try roundTrip(value) == value) }
+    }
+
+    @Test func encodingUsesCloudKitKeyNames() throws {
+        var record = Record(recordName: "t1", recordType: "Todo", recordChangeTag: "k1", fields: ["title": .string("x")], zoneID: ZoneID(zoneName: "Todos"))
+        record.created = RecordStamp(timestamp: 5, userRecordName: "_u", deviceID: "d")
+        let json = try #require(String(data: try JSONEncoder().encode(record), encoding: .utf8))
+        for key in ["\"recordName\"", "\"recordType\"", "\"recordChangeTag\"", "\"fields\"", "\"zoneName\"", "\"userRecordName\"", "\"deviceID\"", "\"type\":\"STRING\""] {
+            #expect(json.contains(key), "\(key) in \(json)")
+        }
+        let push = PushNotification(ck: .init(nid: "n", cid: "c", met: .init(sid: "private-changes", dbs: 1)))
+        let pushJSON = try #require(String(data: try JSONEncoder().encode(push), encoding: .utf8))
+        #expect(pushJSON.contains("\"content-available\":1"))
+        #expect(pushJSON.contains("\"met\""))
+    }
+
+    @Test func typelessValuesAreInferred() throws {
+        let json = #"{"s":"text","i":42,"d":0.25,"l":[1,2],"r":{"recordName":"x"},"o":{"weird":true}}"#
+        let fields = try JSONDecoder().decode([String: FieldValue].self, from: Data(json.utf8))
+        #expect(fields["s"] == .string("text"))
+        #expect(fields["i"] == .int64(42))
+        #expect(fields["d"] == .double(0.25))
+        #expect(fields["l"] == .list(.int64, [.int64(1), .int64(2)]))
+        #expect(fields["r"]?.referenceValue?.recordName == "x")
+        #expect(fields["o"] == .unknown(type: nil, value: .object(["weird": .bool(true)])))
+        // Unknown values keep their JSON on the way out.
+        let back = try JSONDecoder().decode([String: FieldValue].self, from: try JSONEncoder().encode(fields))
+        #expect(back == fields)
+    }
+
+    @Test func mismatchedTypesAreRejected() throws {
+        for json in [#"{"value":"abc","type":"INT64"}"#, #"{"value":"%%%","type":"BYTES"}"#, #"{"value":1,"type":"STRING_LIST"}"#, #"{"value":{"x":1},"type":"REFERENCE"}"#] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(FieldValue.self, from: Data(json.utf8)) }
+        }
+    }
+
+    @Test func resultsDistinguishRecordsFromErrors() throws {
+        let json = #"{"records":[{"recordName":"a","recordType":"Todo"},{"recordName":"b","serverErrorCode":"CONFLICT","reason":"stale","serverRecord":{"recordName":"b","recordChangeTag":"9"}}]}"#
+        let response = try JSONDecoder().decode(RecordsResponse.self, from: Data(json.utf8))
+        #expect(response.records[0].record?.recordName == "a")
+        #expect(response.records[1].error?.serverErrorCode == .conflict)
+        #expect(response.records[1].error?.serverRecord?.recordChangeTag == "9")
+    }
+
+    @Test func errorCodesMapToDocumentedStatuses() {
+        let expected: [ServerErrorCode: Int] = [
+            .accessDenied: 403, .atomicError: 400, .authenticationFailed: 401, .authenticationRequired: 421, .badRequest: 400,
+            .conflict: 409, .exists: 409, .internalError: 500, .notFound: 404, .quotaExceeded: 413, .throttled: 429,
+            .tryAgainLater: 503, .validatingReferenceError: 412, .zoneNotFound: 404, .changeTokenExpired: 410, .userDeletedZone: 404,
+        ]
+        for (code, status) in expected { #expect(code.httpStatus == status, "\(code)") }
+    }
+
+    @Test func pathsFollowTheWebServicesLayout() {
+        let address = ContainerAddress(container: "iCloud.x", environment: "development")
+        #expect(address.databasePath(.private, "records/modify") == "/database/1/iCloud.x/development/private/records/modify")
+        #expect(address.devicePath("tokens/create") == "/device/1/iCloud.x/development/tokens/create")
+        #expect(address.authPath("signin") == "/auth/1/iCloud.x/signin")
+    }
+}
