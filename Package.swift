@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "todo",
             dependencies: [
-                "CloudServer", "TodoSync", "TodoUI", "Terminal",
+                "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "Terminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -72,7 +72,10 @@ let package = Package(
         .testTarget(name: "CloudModelTests", dependencies: ["CloudModel"], swiftSettings: strict),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "CloudModel", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel"], swiftSettings: strict),
-        .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "CloudServer", "CloudClient", "TodoStore"], swiftSettings: strict),
+        .testTarget(
+            name: "TodoSyncTests",
+            dependencies: ["TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

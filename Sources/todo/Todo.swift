@@ -7,6 +7,10 @@ struct Todo: AsyncParsableCommand {
         commandName: "todo",
         abstract: "A keyboard-driven todo list that syncs across devices through a CloudKit-compatible cloud.",
         version: "0.1.0",
-        subcommands: [ServerCommand.self]
+        subcommands: [
+            Open.self, Add.self, List.self, Done.self, Edit.self, Trash.self, Sync.self, Status.self, Push.self, SignOut.self,
+            SignIn.self, Keys.self, ServerCommand.self,
+        ],
+        defaultSubcommand: Open.self
     )
 }

@@ -1,0 +1,273 @@
+import CloudModel
+import Foundation
+
+/// A typed async client for the cloud's HTTP API: accounts, the three databases, push tokens and faults.
+public final class CloudClient: Sendable {
+    /// The cloud's base URL, e.g. `http://127.0.0.1:8787`.
+    public let baseURL: URL
+    /// Container and environment of every path.
+    public let container: ContainerAddress
+    /// How requests reach the cloud.
+    public let transport: any HTTPTransport
+    private let token: LockedValue<String?>
+
+    /// A client of the cloud at `baseURL`, signed in when `authToken` is given.
+    public init(
+        baseURL: URL, container: ContainerAddress = .default, transport: any HTTPTransport = URLSessionTransport(),
+        authToken: String? = nil
+    ) {
+        self.baseURL = baseURL
+        self.container = container
+        self.transport = transport
+        self.token = LockedValue(authToken)
+    }
+
+    /// The session token sent as `Authorization: Bearer`, nil when signed out.
+    public var authToken: String? {
+        get { token.withLock { $0 } }
+        set { token.withLock { $0 = newValue } }
+    }
+
+    // MARK: Accounts
+
+    /// Creates an account (open-registration clouds only); answers its user record name.
+    public func createAccount(account: String, password: String) async throws -> String {
+        let response: CreateAccountResponse = try await post(
+            container.authPath("accounts"), CreateAccountRequest(account: account, password: password), authenticated: false)
+        return response.userRecordName
+    }
+
+    /// Signs a device in; the client keeps the returned token for later calls.
+    public func signIn(account: String, password: String, deviceName: String) async throws -> SignInResponse {
+        let response: SignInResponse = try await post(
+            container.authPath("signin"), SignInRequest(account: account, password: password, deviceName: deviceName),
+            authenticated: false)
+        authToken = response.ckWebAuthToken
+        return response
+    }
+
+    /// Revokes the session token on the cloud and forgets it.
+    public func signOut() async throws {
+        let _: EmptyBody = try await post(container.authPath("signout"), EmptyBody())
+        authToken = nil
+    }
+
+    /// Who the caller is (`users/caller`).
+    public func caller(_ scope: DatabaseScope = .private) async throws -> UserIdentity {
+        try await get(container.databasePath(scope, "users/caller"))
+    }
+
+    /// Who the caller is (`users/current`, the older name).
+    public func currentUser(_ scope: DatabaseScope = .private) async throws -> UserIdentity {
+        try await get(container.databasePath(scope, "users/current"))
+    }
+
+    // MARK: Records
+
+    /// `records/modify`: the per-item results, in the order of the operations.
+    public func modifyRecords(_ scope: DatabaseScope, _ request: ModifyRecordsRequest) async throws -> [RecordResult] {
+        let response: RecordsResponse = try await post(container.databasePath(scope, "records/modify"), request)
+        return response.records
+    }
+
+    /// `records/lookup`: the per-item results, in the order asked.
+    public func lookupRecords(_ scope: DatabaseScope, _ request: LookupRecordsRequest) async throws -> [RecordResult] {
+        let response: RecordsResponse = try await post(container.databasePath(scope, "records/lookup"), request)
+        return response.records
+    }
+
+    /// `records/query`: one page of results and the marker of the next.
+    public func queryRecords(_ scope: DatabaseScope, _ request: QueryRequest) async throws -> QueryResponse {
+        try await post(container.databasePath(scope, "records/query"), request)
+    }
+
+    /// `records/changes`: one page of one zone's changes (the older single-zone form).
+    public func recordChanges(_ scope: DatabaseScope, _ request: RecordChangesRequest) async throws -> RecordChangesResponse {
+        try await post(container.databasePath(scope, "records/changes"), request)
+    }
+
+    // MARK: Change feeds
+
+    /// `changes/database`: zones changed or deleted after a database token.
+    public func databaseChanges(_ scope: DatabaseScope, _ request: DatabaseChangesRequest) async throws -> DatabaseChangesResponse {
+        try await post(container.databasePath(scope, "changes/database"), request)
+    }
+
+    /// `changes/zone`: a page of each zone's records and tombstones after its token.
+    public func zoneChanges(_ scope: DatabaseScope, _ request: ZoneChangesRequest) async throws -> ZoneChangesResponse {
+        try await post(container.databasePath(scope, "changes/zone"), request)
+    }
+
+    /// `zones/changes`: the older form of the database change feed.
+    public func zonesChanges(_ scope: DatabaseScope, _ request: DatabaseChangesRequest) async throws -> ZonesChangesResponse {
+        try await post(container.databasePath(scope, "zones/changes"), request)
+    }
+
+    // MARK: Zones
+
+    /// `zones/list`: every zone of the database.
+    public func listZones(_ scope: DatabaseScope) async throws -> [ZoneResult] {
+        let response: ZonesResponse = try await get(container.databasePath(scope, "zones/list"))
+        return response.zones
+    }
+
+    /// `zones/lookup`: the zones asked for, or their errors.
+    public func lookupZones(_ scope: DatabaseScope, _ zoneIDs: [ZoneID]) async throws -> [ZoneResult] {
+        let response: ZonesResponse = try await post(
+            container.databasePath(scope, "zones/lookup"), LookupZonesRequest(zoneIDs: zoneIDs))
+        return response.zones
+    }
+
+    /// `zones/modify`: creates, deletes or purges zones; per-zone results.
+    public func modifyZones(_ scope: DatabaseScope, _ request: ModifyZonesRequest) async throws -> [ZoneResult] {
+        let response: ZonesResponse = try await post(container.databasePath(scope, "zones/modify"), request)
+        return response.zones
+    }
+
+    // MARK: Subscriptions
+
+    /// `subscriptions/modify`: per-subscription results.
+    public func modifySubscriptions(_ scope: DatabaseScope, _ request: ModifySubscriptionsRequest) async throws
+        -> [SubscriptionResult]
+    {
+        let response: SubscriptionsResponse = try await post(container.databasePath(scope, "subscriptions/modify"), request)
+        return response.subscriptions
+    }
+
+    /// `subscriptions/list`: the caller's subscriptions in a database.
+    public func listSubscriptions(_ scope: DatabaseScope) async throws -> [SubscriptionResult] {
+        let response: SubscriptionsResponse = try await get(container.databasePath(scope, "subscriptions/list"))
+        return response.subscriptions
+    }
+
+    // MARK: Push
+
+    /// `tokens/create`: a new push token and the courier URL to long-poll.
+    public func createPushToken(environment: String = "development") async throws -> CreateTokenResponse {
+        try await post(container.devicePath("tokens/create"), CreateTokenRequest(apnsEnvironment: environment))
+    }
+
+    /// `tokens/register`: binds a push token to the caller's device.
+    public func registerPushToken(_ apnsToken: String, environment: String = "development") async throws {
+        let _: RegisterTokenRequest = try await post(
+            container.devicePath("tokens/register"), RegisterTokenRequest(apnsEnvironment: environment, apnsToken: apnsToken))
+    }
+
+    /// One long-poll of the courier URL: a notification, or nil when none came within `timeout` seconds.
+    public func pollNotification(courierURL: URL, timeout: Int) async throws -> PushNotification? {
+        var components = URLComponents(url: courierURL, resolvingAgainstBaseURL: false)
+        var items = components?.queryItems ?? []
+        items.removeAll { $0.name == "timeout" }
+        items.append(URLQueryItem(name: "timeout", value: String(timeout)))
+        components?.queryItems = items
+        guard let url = components?.url else { throw CloudError(.badRequest, "bad courier URL \(courierURL)") }
+        let response = try await send(HTTPRequest(method: "GET", url: url, headers: headers(authenticated: true), timeout: Double(timeout) + 15))
+        if response.status == 204 || response.body.isEmpty { return nil }
+        return try decode(PushNotification.self, response)
+    }
+
+    /// Asks the cloud to push a test notification to one of the caller's devices.
+    public func sendTestPush(toDevice deviceName: String) async throws {
+        let _: EmptyBody = try await post(container.devicePath("push"), TestPushRequest(deviceName: deviceName))
+    }
+
+    // MARK: Operations
+
+    /// Whether the cloud answers `GET /health` with a 2xx within `timeout` seconds.
+    public func isHealthy(timeout: Double = 2) async -> Bool {
+        guard let response = try? await transport.send(HTTPRequest(method: "GET", url: url("/health"), timeout: timeout)) else {
+            return false
+        }
+        return (200..<300).contains(response.status)
+    }
+
+    /// Makes the next calls of an endpoint fail (clouds started with faults enabled only).
+    public func injectFault(_ fault: FaultRequest) async throws {
+        let _: EmptyBody = try await post("/admin/1/faults", fault, authenticated: false)
+    }
+
+    /// Asks the cloud to compact tombstones now (clouds started with faults enabled only).
+    public func compactForTesting() async throws {
+        let _: EmptyBody = try await post("/admin/1/compact", EmptyBody(), authenticated: false)
+    }
+
+    // MARK: Plumbing
+
+    private func url(_ path: String) -> URL {
+        var base = baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return URL(string: base + path) ?? baseURL.appendingPathComponent(path)
+    }
+
+    private func headers(authenticated: Bool) -> [String: String] {
+        var headers = ["Content-Type": "application/json", "Accept": "application/json"]
+        if authenticated, let token = authToken { headers["Authorization"] = "Bearer \(token)" }
+        return headers
+    }
+
+    private func post<Body: Encodable, Response: Decodable>(
+        _ path: String, _ body: Body, authenticated: Bool = true
+    ) async throws -> Response {
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(body)
+        } catch {
+            throw CloudError(.badRequest, "cannot encode the request: \(error)")
+        }
+        let response = try await send(
+            HTTPRequest(method: "POST", url: url(path), headers: headers(authenticated: authenticated), body: data))
+        return try decode(Response.self, response)
+    }
+
+    private func get<Response: Decodable>(_ path: String) async throws -> Response {
+        let response = try await send(HTTPRequest(method: "GET", url: url(path), headers: headers(authenticated: true)))
+        return try decode(Response.self, response)
+    }
+
+    /// Sends, mapping transport failures to `networkUnavailable` and non-2xx answers to the server's error.
+    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch let error as TransportError {
+            throw CloudError(.networkUnavailable, error.reason)
+        }
+        guard (200..<300).contains(response.status) else {
+            if var server = try? JSONDecoder().decode(ServerError.self, from: response.body) {
+                if server.retryAfter == nil, let header = response.headers["retry-after"], let seconds = Double(header) {
+                    server.retryAfter = seconds
+                }
+                throw CloudError(server, httpStatus: response.status)
+            }
+            let text = String(decoding: response.body.prefix(200), as: UTF8.self)
+            var error = CloudError(Self.code(forStatus: response.status), "HTTP \(response.status): \(text)")
+            error.httpStatus = response.status
+            throw error
+        }
+        return response
+    }
+
+    private static func code(forStatus status: Int) -> CloudError.Code {
+        switch status {
+        case 401, 421: .notAuthenticated
+        case 403: .permissionFailure
+        case 404: .unknownItem
+        case 409: .serverRecordChanged
+        case 410: .changeTokenExpired
+        case 413: .limitExceeded
+        case 429: .requestRateLimited
+        case 502, 503, 504: .serviceUnavailable
+        case 500..<600: .internalError
+        default: .badRequest
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse) throws -> T {
+        if T.self == EmptyBody.self, response.body.isEmpty, let empty = EmptyBody() as? T { return empty }
+        do {
+            return try JSONDecoder().decode(T.self, from: response.body)
+        } catch {
+            throw CloudError(.invalidResponse, "cannot read the cloud's answer as \(T.self): \(error)")
+        }
+    }
+}

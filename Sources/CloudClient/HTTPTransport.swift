@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP request as the client sends it.
+public struct HTTPRequest: Sendable, Hashable {
+    public var method: String
+    public var url: URL
+    public var headers: [String: String]
+    public var body: Data?
+    /// Seconds before the transport gives up waiting.
+    public var timeout: Double
+
+    /// A request to a URL with a method, headers and an optional body.
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Double = 60) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// One HTTP response: status, headers and body.
+public struct HTTPResponse: Sendable, Hashable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+
+    /// A response with a status, headers and a body.
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A failure below HTTP: the request could not reach the cloud, or its answer was lost.
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var reason: String
+
+    /// A transport failure described in words.
+    public init(_ reason: String) { self.reason = reason }
+
+    public var description: String { reason }
+}
+
+/// Sends HTTP requests; the seam between the typed client and the network.
+public protocol HTTPTransport: Sendable {
+    /// Sends a request and returns the response, or throws `TransportError` when the network failed.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// The real transport: Foundation's `URLSession` (libcurl on Linux).
+public final class URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+
+    /// A transport over its own ephemeral session.
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 8
+        configuration.timeoutIntervalForRequest = 120
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    /// Sends the request with `URLSession`, mapping any URL error to `TransportError`.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
+        urlRequest.httpMethod = request.method
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        urlRequest.httpBody = request.body
+        do {
+            let (data, response) = try await session.data(for: urlRequest)
+            guard let http = response as? HTTPURLResponse else { throw TransportError("not an HTTP response") }
+            var headers: [String: String] = [:]
+            for (key, value) in http.allHeaderFields {
+                if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+            }
+            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+        } catch let error as TransportError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw TransportError("\(request.url.host ?? "cloud") unreachable: \(error.localizedDescription)")
+        }
+    }
+}

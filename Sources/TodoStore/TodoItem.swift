@@ -1,0 +1,149 @@
+import CloudModel
+import Foundation
+
+/// The server's metadata of a record as last seen (the `encodeSystemFields` equivalent).
+public struct SystemFields: Sendable, Hashable, Codable {
+    /// The change tag of the server version this device last saw; nil when never uploaded.
+    public var changeTag: ChangeTag?
+    public var created: RecordStamp?
+    public var modified: RecordStamp?
+
+    /// System fields as the server last returned them.
+    public init(changeTag: ChangeTag? = nil, created: RecordStamp? = nil, modified: RecordStamp? = nil) {
+        self.changeTag = changeTag
+        self.created = created
+        self.modified = modified
+    }
+
+    /// Whether the server has ever confirmed this record.
+    public var isUploaded: Bool { changeTag != nil }
+}
+
+/// What a participant may do in a shared zone.
+public enum SharePermission: String, Sendable, Hashable, Codable {
+    case readOnly = "READ_ONLY"
+    case readWrite = "READ_WRITE"
+}
+
+/// A todo (or public board record) as the device caches it: its fields, kept unknown fields and system fields.
+public struct TodoItem: Sendable, Hashable, Identifiable {
+    /// Names of the fields this build understands.
+    public enum Field {
+        public static let title = "title"
+        public static let notes = "notes"
+        public static let isCompleted = "isCompleted"
+        public static let dueDate = "dueDate"
+        public static let priority = "priority"
+        public static let isTrashed = "isTrashed"
+        public static let list = "list"
+        /// Every known field name.
+        public static let all: Set<String> = [title, notes, isCompleted, dueDate, priority, isTrashed, list]
+    }
+
+    public var key: RecordKey
+    public var recordType: String
+    public var title: String
+    public var notes: String
+    public var isCompleted: Bool
+    public var dueDate: Date?
+    /// 0 (none) to 3 (high).
+    public var priority: Int
+    public var isTrashed: Bool
+    /// The `TodoList` this todo belongs to.
+    public var list: Reference?
+    public var parent: ParentReference?
+    /// Fields this build does not know, kept so they round-trip.
+    public var extraFields: [String: FieldValue]
+    public var system: SystemFields
+    /// When this device last edited the record (ms since 1970), nil when it has no local edit.
+    public var localEditedAt: Int64?
+    /// The participant's permission, for records of the shared database.
+    public var sharePermission: SharePermission?
+    /// Whether an edit of this record waits in the outbox (filled in when read from the store).
+    public var hasPendingChanges: Bool
+
+    /// A new, not yet uploaded record.
+    public init(
+        key: RecordKey, recordType: String = TodoSchema.todoType, title: String, notes: String = "", isCompleted: Bool = false,
+        dueDate: Date? = nil, priority: Int = 0, isTrashed: Bool = false, list: Reference? = nil
+    ) {
+        self.key = key
+        self.recordType = recordType
+        self.title = title
+        self.notes = notes
+        self.isCompleted = isCompleted
+        self.dueDate = dueDate
+        self.priority = priority
+        self.isTrashed = isTrashed
+        self.list = list
+        self.parent = nil
+        self.extraFields = [:]
+        self.system = SystemFields()
+        self.localEditedAt = nil
+        self.sharePermission = nil
+        self.hasPendingChanges = false
+    }
+
+    /// The item a server record stands for, in a scope.
+    public init(record: Record, scope: DatabaseScope) {
+        let zoneID = record.zoneID ?? (scope == .private ? ZoneID(zoneName: TodoSchema.zoneName) : .default)
+        let key = RecordKey(
+            scope: scope, zoneName: zoneID.zoneName, zoneOwner: zoneID.ownerRecordName ?? "", recordName: record.recordName)
+        self.init(key: key, recordType: record.recordType ?? TodoSchema.todoType, title: "")
+        apply(fields: record.fields ?? [:])
+        parent = record.parent
+        system = SystemFields(changeTag: record.recordChangeTag, created: record.created, modified: record.modified)
+    }
+
+    /// Identity for lists: the record key.
+    public var id: RecordKey { key }
+
+    /// Every field, known and kept, as the wire spells them.
+    public var fields: [String: FieldValue] {
+        var fields = extraFields
+        fields[Field.title] = .string(title)
+        fields[Field.notes] = .string(notes)
+        fields[Field.isCompleted] = .int64(isCompleted ? 1 : 0)
+        fields[Field.priority] = .int64(Int64(priority))
+        fields[Field.isTrashed] = .int64(isTrashed ? 1 : 0)
+        if let dueDate { fields[Field.dueDate] = .timestamp(dueDate) } else { fields[Field.dueDate] = nil }
+        if let list { fields[Field.list] = .reference(list) } else { fields[Field.list] = nil }
+        return fields
+    }
+
+    /// Sets the known fields from wire values and keeps the rest (and ill-typed known ones) as extra fields.
+    public mutating func apply(fields: [String: FieldValue]) {
+        var extra: [String: FieldValue] = [:]
+        title = ""
+        notes = ""
+        isCompleted = false
+        dueDate = nil
+        priority = 0
+        isTrashed = false
+        list = nil
+        for (name, value) in fields {
+            switch (name, value) {
+            case (Field.title, .string(let s)): title = s
+            case (Field.notes, .string(let s)): notes = s
+            case (Field.isCompleted, .int64(let i)): isCompleted = i != 0
+            case (Field.dueDate, .timestamp): dueDate = value.dateValue
+            case (Field.priority, .int64(let i)): priority = Int(clamping: i)
+            case (Field.isTrashed, .int64(let i)): isTrashed = i != 0
+            case (Field.list, .reference(let r)): list = r
+            default: extra[name] = value
+            }
+        }
+        extraFields = extra
+    }
+
+    /// The record to send: fields plus the last known change tag.
+    public var record: Record {
+        let record = Record(
+            recordName: key.recordName, recordType: recordType, recordChangeTag: system.changeTag, fields: fields,
+            zoneID: key.zoneID, parent: parent)
+        return record
+    }
+
+    /// The first characters of the record name, as the command line shows them.
+    public var shortID: String { String(key.recordName.prefix(8)) }
+}

@@ -1,0 +1,288 @@
+import CloudModel
+import Foundation
+import SQLiteDB
+
+/// One coalesced local change waiting to be sent.
+public struct PendingChange: Sendable, Hashable {
+    /// What to send.
+    public enum Action: Sendable, Hashable {
+        /// Save the record as the device has it now.
+        case save(TodoItem)
+        /// Delete the record, whose last known server version had this change tag.
+        case delete(recordType: String, changeTag: ChangeTag?)
+    }
+
+    public var key: RecordKey
+    public var action: Action
+    /// The fields of the server version the first pending edit started from; nil for a record new to the server.
+    public var baseFields: [String: FieldValue]?
+    /// Bumped by every local edit; a confirmation only clears the entry if no edit came in between.
+    public var revision: Int64
+    /// Set when the cloud refused the change for good; not resent automatically.
+    public var failedReason: String?
+
+    /// A pending change.
+    public init(key: RecordKey, action: Action, baseFields: [String: FieldValue]?, revision: Int64, failedReason: String? = nil) {
+        self.key = key
+        self.action = action
+        self.baseFields = baseFields
+        self.revision = revision
+        self.failedReason = failedReason
+    }
+
+    /// Whether this is a delete.
+    public var isDelete: Bool { if case .delete = action { true } else { false } }
+}
+
+/// What the cloud answered for one sent change.
+public struct SentChange: Sendable, Hashable {
+    /// The outcome of one operation.
+    public enum Result: Sendable, Hashable {
+        /// Saved; the record as the server stored it.
+        case saved(Record)
+        /// Deleted (or already gone).
+        case deleted
+    }
+
+    public var key: RecordKey
+    /// The outbox revision that was sent.
+    public var revision: Int64
+    public var result: Result
+
+    /// A confirmation of a sent change.
+    public init(key: RecordKey, revision: Int64, result: Result) {
+        self.key = key
+        self.revision = revision
+        self.result = result
+    }
+}
+
+/// How a conflict resolution decides fields: given base, local and server fields, the fields to keep.
+public typealias FieldMerge = @Sendable (
+    _ base: [String: FieldValue]?, _ local: TodoItem, _ server: Record
+) -> [String: FieldValue]
+
+extension TodoStore {
+    // MARK: Local edits (record and outbox in one transaction)
+
+    /// Saves a local edit (or creation) and queues it, in one transaction; the first pending edit fixes the merge base.
+    @discardableResult
+    public func saveLocalEdit(_ item: TodoItem, at now: Int64) throws -> TodoItem {
+        try write { db in try Self.saveLocalEdit(item, at: now, db: db) }
+    }
+
+    static func saveLocalEdit(_ item: TodoItem, at now: Int64, db: SQLiteDatabase) throws -> TodoItem {
+        let existing = try Self.fetchItem(item.key, in: db)
+        var saved = item
+        saved.system = existing?.system ?? item.system
+        saved.sharePermission = existing?.sharePermission ?? item.sharePermission
+        saved.localEditedAt = now
+        saved.hasPendingChanges = true
+        try Self.upsert(saved, in: db)
+        let base: SQLValue = try existing.flatMap { $0.system.isUploaded ? try Self.json($0.fields) : nil } ?? .null
+        try db.run(
+            """
+            INSERT INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, change_tag, base_fields, enqueued_at)
+            VALUES (?1, ?2, ?3, ?4, 'save', ?5, NULL, ?6, ?7)
+            ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
+                action = 'save', record_type = excluded.record_type, revision = outbox.revision + 1, failed_reason = NULL
+            """, Self.keyArguments(item.key) + [.text(item.recordType), base, .int(now)])
+        return saved
+    }
+
+    /// Saves many local edits (an import) and queues them, all in one transaction.
+    public func saveLocalEdits(_ items: [TodoItem], at now: Int64) throws {
+        try write { db in
+            for item in items { _ = try Self.saveLocalEdit(item, at: now, db: db) }
+        }
+    }
+
+    /// Deletes a record locally and queues the delete (one transaction); a record the server never had just vanishes.
+    public func deleteLocally(_ key: RecordKey, at now: Int64) throws {
+        try write { db in
+            guard let existing = try Self.fetchItem(key, in: db) else { throw StoreError.notFound(key.recordName) }
+            try db.run("DELETE FROM records WHERE \(Self.keyWhere)", Self.keyArguments(key))
+            guard let tag = existing.system.changeTag else {
+                try db.run("DELETE FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key))
+                return
+            }
+            let base: SQLValue = try Self.json(existing.fields)
+            try db.run(
+                """
+                INSERT INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, change_tag, base_fields, enqueued_at)
+                VALUES (?1, ?2, ?3, ?4, 'delete', ?5, ?6, ?7, ?8)
+                ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
+                    action = 'delete', change_tag = excluded.change_tag, revision = outbox.revision + 1, failed_reason = NULL
+                """, Self.keyArguments(key) + [.text(existing.recordType), .text(tag), base, .int(now)])
+        }
+    }
+
+    // MARK: The outbox
+
+    /// Pending changes in the order they were first queued; failed ones only when asked.
+    public func pendingChanges(limit: Int = Int.max, includeFailed: Bool = false) throws -> [PendingChange] {
+        try read { db in
+            let rows = try db.query(
+                """
+                SELECT scope, zone_owner, zone_name, record_name, action, record_type, change_tag, base_fields, revision, failed_reason
+                FROM outbox \(includeFailed ? "" : "WHERE failed_reason IS NULL") ORDER BY seq LIMIT ?1
+                """, [.int(Int64(min(limit, Int(Int64.max))))]
+            ) { row in
+                (
+                    RecordKey(
+                        scope: DatabaseScope(rawValue: row.text(0)) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1),
+                        recordName: row.text(3)),
+                    row.text(4), row.text(5), row.optionalText(6), row.optionalText(7), row.int(8), row.optionalText(9)
+                )
+            }
+            var changes: [PendingChange] = []
+            changes.reserveCapacity(rows.count)
+            for (key, action, recordType, tag, base, revision, failed) in rows {
+                let baseFields = try base.map { try Self.decodeJSON([String: FieldValue].self, $0) }
+                if action == "delete" {
+                    changes.append(
+                        PendingChange(
+                            key: key, action: .delete(recordType: recordType, changeTag: tag), baseFields: baseFields,
+                            revision: revision, failedReason: failed))
+                } else if let item = try Self.fetchItem(key, in: db) {
+                    changes.append(
+                        PendingChange(key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed))
+                }
+            }
+            return changes
+        }
+    }
+
+    /// How many changes wait in the outbox (failed ones included).
+    public func pendingCount() throws -> Int {
+        try read { db in Int(try db.first("SELECT count(*) FROM outbox") { $0.int(0) } ?? 0) }
+    }
+
+    /// How many pending changes the cloud refused for good.
+    public func failedCount() throws -> Int {
+        try read { db in Int(try db.first("SELECT count(*) FROM outbox WHERE failed_reason IS NOT NULL") { $0.int(0) } ?? 0) }
+    }
+
+    /// The cloud saved a record: adopt its system fields; clear the entry unless the record was edited since.
+    public func confirmSaved(_ key: RecordKey, revision: Int64, serverRecord: Record) throws {
+        try confirm([SentChange(key: key, revision: revision, result: .saved(serverRecord))])
+    }
+
+    /// The cloud deleted a record (or it was already gone): clear the entry unless edited since.
+    public func confirmDeleted(_ key: RecordKey, revision: Int64) throws {
+        try confirm([SentChange(key: key, revision: revision, result: .deleted)])
+    }
+
+    /// Applies the confirmations of a whole batch in ONE transaction.
+    public func confirm(_ changes: [SentChange]) throws {
+        guard !changes.isEmpty else { return }
+        try write { db in
+            for change in changes {
+                switch change.result {
+                case .saved(let record): try Self.confirmSaved(change.key, revision: change.revision, serverRecord: record, db: db)
+                case .deleted:
+                    try db.run(
+                        "DELETE FROM outbox WHERE \(Self.keyWhere) AND revision = ?5 AND action = 'delete'",
+                        Self.keyArguments(change.key) + [.int(change.revision)])
+                }
+            }
+        }
+    }
+
+    static func confirmSaved(_ key: RecordKey, revision: Int64, serverRecord: Record, db: SQLiteDatabase) throws {
+        let current = try db.first("SELECT revision FROM outbox WHERE \(keyWhere)", keyArguments(key)) { $0.int(0) }
+        guard var item = try fetchItem(key, in: db) else {
+            // Deleted locally while the save was in flight: the delete must go out, with the new tag.
+            try db.run(
+                """
+                INSERT INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, change_tag, enqueued_at)
+                VALUES (?1, ?2, ?3, ?4, 'delete', ?5, ?6, 0)
+                ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET action = 'delete', change_tag = excluded.change_tag
+                """,
+                keyArguments(key) + [.text(serverRecord.recordType ?? TodoSchema.todoType), serverRecord.recordChangeTag.map(SQLValue.text) ?? .null])
+            return
+        }
+        if current == revision {
+            var saved = TodoItem(record: serverRecord, scope: key.scope)
+            saved.key = key
+            saved.sharePermission = item.sharePermission
+            try upsert(saved, in: db)
+            try db.run("DELETE FROM outbox WHERE \(keyWhere)", keyArguments(key))
+        } else {
+            item.system = SystemFields(
+                changeTag: serverRecord.recordChangeTag, created: serverRecord.created, modified: serverRecord.modified)
+            try upsert(item, in: db)
+            try db.run(
+                "UPDATE outbox SET base_fields = ?5 WHERE \(keyWhere)", keyArguments(key) + [try json(serverRecord.fields ?? [:])])
+            // A delete queued meanwhile must carry the new tag.
+            try db.run(
+                "UPDATE outbox SET change_tag = ?5 WHERE \(keyWhere) AND action = 'delete'",
+                keyArguments(key) + [serverRecord.recordChangeTag.map(SQLValue.text) ?? .null])
+        }
+    }
+
+    /// A save of `key` conflicted: merge against the server copy and make the server's tag the one to send next.
+    ///
+    /// Runs `merge` inside the transaction, on the record as it is now. Answers whether anything remains to send
+    /// (false when the merged fields equal the server's: the entry is then cleared).
+    @discardableResult
+    public func resolveConflict(_ key: RecordKey, serverRecord: Record, merge: FieldMerge) throws -> Bool {
+        try write { db in
+            let row = try db.first("SELECT action, base_fields FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key)) {
+                ($0.text(0), $0.optionalText(1))
+            }
+            guard let (action, baseText) = row else { return false }
+            let serverFields = serverRecord.fields ?? [:]
+            if action == "delete" {
+                try db.run(
+                    "UPDATE outbox SET change_tag = ?5, base_fields = ?6 WHERE \(Self.keyWhere)",
+                    Self.keyArguments(key) + [serverRecord.recordChangeTag.map(SQLValue.text) ?? .null, try Self.json(serverFields)])
+                return true
+            }
+            guard var item = try Self.fetchItem(key, in: db) else { return false }
+            let base = try baseText.map { try Self.decodeJSON([String: FieldValue].self, $0) }
+            let merged = merge(base, item, serverRecord)
+            item.apply(fields: merged)
+            item.system = SystemFields(
+                changeTag: serverRecord.recordChangeTag, created: serverRecord.created, modified: serverRecord.modified)
+            if item.recordType.isEmpty, let type = serverRecord.recordType { item.recordType = type }
+            if merged == serverFields {
+                item.localEditedAt = nil
+                try Self.upsert(item, in: db)
+                try db.run("DELETE FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key))
+                return false
+            }
+            try Self.upsert(item, in: db)
+            try db.run(
+                "UPDATE outbox SET base_fields = ?5 WHERE \(Self.keyWhere)", Self.keyArguments(key) + [try Self.json(serverFields)])
+            return true
+        }
+    }
+
+    /// The server no longer has the record (or zone): send the local copy as a new record next time.
+    public func forgetServerVersion(_ key: RecordKey) throws {
+        try write { db in
+            try db.run("UPDATE records SET change_tag = NULL WHERE \(Self.keyWhere)", Self.keyArguments(key))
+            try db.run("UPDATE outbox SET base_fields = NULL WHERE \(Self.keyWhere)", Self.keyArguments(key))
+        }
+    }
+
+    /// The cloud refused a change for good: keep it, with the reason, and stop resending it automatically.
+    public func markFailed(_ key: RecordKey, revision: Int64, reason: String) throws {
+        try write { db in
+            try db.run(
+                "UPDATE outbox SET failed_reason = ?5 WHERE \(Self.keyWhere) AND revision = ?6",
+                Self.keyArguments(key) + [.text(reason), .int(revision)])
+        }
+    }
+
+    /// Lets failed changes be tried again (a manual sync).
+    public func retryFailedChanges() throws {
+        try write { db in try db.run("UPDATE outbox SET failed_reason = NULL WHERE failed_reason IS NOT NULL") }
+    }
+
+    /// Drops a pending change without sending it (e.g. a refused change the user abandons), restoring nothing.
+    public func discardPendingChange(_ key: RecordKey) throws {
+        try write { db in try db.run("DELETE FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key)) }
+    }
+}

@@ -1,0 +1,170 @@
+import CloudModel
+import Foundation
+import SQLiteDB
+
+/// Row mapping of the `records` table.
+extension TodoStore {
+    static let recordColumns = """
+        scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed, due_date, priority,
+        is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user, created_device,
+        modified_at, modified_user, modified_device, local_edited_at, share_permission,
+        EXISTS (SELECT 1 FROM outbox o WHERE o.scope = records.scope AND o.zone_owner = records.zone_owner
+                AND o.zone_name = records.zone_name AND o.record_name = records.record_name)
+        """
+
+    static let upsertSQL = """
+        INSERT INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
+            due_date, priority, is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user,
+            created_device, modified_at, modified_user, modified_device, local_edited_at, share_permission, stale)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, 0)
+        ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
+            record_type = excluded.record_type, title = excluded.title, notes = excluded.notes,
+            is_completed = excluded.is_completed, due_date = excluded.due_date, priority = excluded.priority,
+            is_trashed = excluded.is_trashed, list_ref = excluded.list_ref, parent = excluded.parent,
+            extra_fields = excluded.extra_fields, change_tag = excluded.change_tag, created_at = excluded.created_at,
+            created_user = excluded.created_user, created_device = excluded.created_device,
+            modified_at = excluded.modified_at, modified_user = excluded.modified_user,
+            modified_device = excluded.modified_device, local_edited_at = excluded.local_edited_at,
+            share_permission = COALESCE(excluded.share_permission, records.share_permission), stale = 0
+        """
+
+    static let keyWhere = "scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_name = ?4"
+
+    static func keyArguments(_ key: RecordKey) -> [SQLValue] {
+        [.text(key.scope.rawValue), .text(key.zoneOwner), .text(key.zoneName), .text(key.recordName)]
+    }
+
+    static func zoneArguments(_ zone: ZoneKey) -> [SQLValue] {
+        [.text(zone.scope.rawValue), .text(zone.zoneOwner), .text(zone.zoneName)]
+    }
+
+    static func upsert(_ item: TodoItem, in db: SQLiteDatabase) throws {
+        var arguments = keyArguments(item.key)
+        arguments.reserveCapacity(23)
+        arguments.append(.text(item.recordType))
+        arguments.append(.text(item.title))
+        arguments.append(.text(item.notes))
+        arguments.append(.int(item.isCompleted ? 1 : 0))
+        arguments.append(item.dueDate.map { .int(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? .null)
+        arguments.append(.int(Int64(item.priority)))
+        arguments.append(.int(item.isTrashed ? 1 : 0))
+        arguments.append(try json(item.list))
+        arguments.append(try json(item.parent))
+        arguments.append(item.extraFields.isEmpty ? .null : try json(item.extraFields))
+        arguments.append(item.system.changeTag.map(SQLValue.text) ?? .null)
+        appendStamp(item.system.created, to: &arguments)
+        appendStamp(item.system.modified, to: &arguments)
+        arguments.append(item.localEditedAt.map(SQLValue.int) ?? .null)
+        arguments.append(item.sharePermission.map { .text($0.rawValue) } ?? .null)
+        try db.run(upsertSQL, arguments)
+    }
+
+    private static func appendStamp(_ stamp: RecordStamp?, to arguments: inout [SQLValue]) {
+        if let stamp {
+            arguments.append(.int(stamp.timestamp))
+            arguments.append(.text(stamp.userRecordName))
+            arguments.append(stamp.deviceID.map(SQLValue.text) ?? .null)
+        } else {
+            arguments.append(contentsOf: [.null, .null, .null])
+        }
+    }
+
+    static func item(from row: Row) throws -> TodoItem {
+        let scope = DatabaseScope(rawValue: row.text(0)) ?? .private
+        let key = RecordKey(scope: scope, zoneName: row.text(2), zoneOwner: row.text(1), recordName: row.text(3))
+        var item = TodoItem(key: key, recordType: row.text(4), title: row.text(5))
+        item.notes = row.text(6)
+        item.isCompleted = row.int(7) != 0
+        item.dueDate = row.optionalInt(8).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        item.priority = Int(row.int(9))
+        item.isTrashed = row.int(10) != 0
+        item.list = try row.optionalText(11).map { try decodeJSON(Reference.self, $0) }
+        item.parent = try row.optionalText(12).map { try decodeJSON(ParentReference.self, $0) }
+        item.extraFields = try row.optionalText(13).map { try decodeJSON([String: FieldValue].self, $0) } ?? [:]
+        item.system.changeTag = row.optionalText(14)
+        item.system.created = stamp(row, 15)
+        item.system.modified = stamp(row, 18)
+        item.localEditedAt = row.optionalInt(21)
+        item.sharePermission = row.optionalText(22).flatMap(SharePermission.init(rawValue:))
+        item.hasPendingChanges = row.int(23) != 0
+        return item
+    }
+
+    private static func stamp(_ row: Row, _ column: Int32) -> RecordStamp? {
+        guard let timestamp = row.optionalInt(column) else { return nil }
+        return RecordStamp(timestamp: timestamp, userRecordName: row.text(column + 1), deviceID: row.optionalText(column + 2))
+    }
+
+    static func json<T: Encodable>(_ value: T?) throws -> SQLValue {
+        guard let value else { return .null }
+        return .text(String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
+    }
+
+    static func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        } catch {
+            throw StoreError.database("unreadable \(T.self) in the cache: \(error)")
+        }
+    }
+
+    static func fetchItem(_ key: RecordKey, in db: SQLiteDatabase) throws -> TodoItem? {
+        try db.first("SELECT \(recordColumns) FROM records WHERE \(keyWhere)", keyArguments(key)) { try item(from: $0) }
+    }
+
+    // MARK: Reading
+
+    /// One record by key, nil when the device does not have it.
+    public func todo(_ key: RecordKey) throws -> TodoItem? {
+        try read { db in try Self.fetchItem(key, in: db) }
+    }
+
+    /// The records of a scope (all scopes when nil), oldest first; trashed ones only when asked.
+    public func todos(in scope: DatabaseScope? = nil, includeTrashed: Bool = false) throws -> [TodoItem] {
+        try read { db in
+            var sql = "SELECT \(Self.recordColumns) FROM records WHERE 1 = 1"
+            var arguments: [SQLValue] = []
+            if let scope {
+                sql += " AND scope = ?1"
+                arguments.append(.text(scope.rawValue))
+            }
+            if !includeTrashed { sql += " AND is_trashed = 0" }
+            sql += " ORDER BY COALESCE(created_at, local_edited_at), record_name"
+            return try db.query(sql, arguments) { try Self.item(from: $0) }
+        }
+    }
+
+    /// The records of one zone, trashed included.
+    public func todos(inZone zone: ZoneKey) throws -> [TodoItem] {
+        try read { db in
+            try db.query(
+                "SELECT \(Self.recordColumns) FROM records WHERE scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 ORDER BY record_name",
+                Self.zoneArguments(zone)
+            ) { try Self.item(from: $0) }
+        }
+    }
+
+    /// How many records the device holds (trashed included).
+    public func recordCount(in scope: DatabaseScope? = nil) throws -> Int {
+        try read { db in
+            if let scope {
+                return Int(try db.first("SELECT count(*) FROM records WHERE scope = ?1", [.text(scope.rawValue)]) { $0.int(0) } ?? 0)
+            }
+            return Int(try db.first("SELECT count(*) FROM records") { $0.int(0) } ?? 0)
+        }
+    }
+
+    /// The one record whose name starts with `prefix` (as the command line shows IDs).
+    public func todo(matchingID prefix: String) throws -> TodoItem {
+        let matches = try read { db in
+            try db.query(
+                "SELECT \(Self.recordColumns) FROM records WHERE substr(record_name, 1, length(?1)) = ?1 LIMIT 2",
+                [.text(prefix)]
+            ) { try Self.item(from: $0) }
+        }
+        if let exact = matches.first(where: { $0.key.recordName == prefix }) { return exact }
+        guard let match = matches.first else { throw StoreError.notFound(prefix) }
+        guard matches.count == 1 else { throw StoreError.ambiguous(prefix) }
+        return match
+    }
+}

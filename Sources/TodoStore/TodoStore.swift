@@ -1,0 +1,190 @@
+import CloudModel
+import Foundation
+import SQLiteDB
+
+/// Why the cache refused an operation.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The store was closed.
+    case closed
+    /// The disk is full; nothing of the operation was written.
+    case diskFull(String)
+    /// No record with that key (or ID prefix).
+    case notFound(String)
+    /// An ID prefix matches several records.
+    case ambiguous(String)
+    /// SQLite failed otherwise.
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .closed: "the local cache is closed"
+        case .diskFull(let m): "the disk is full, the change was not saved (\(m))"
+        case .notFound(let m): "no such todo: \(m)"
+        case .ambiguous(let m): "\(m) matches several todos; give more characters"
+        case .database(let m): "local cache error: \(m)"
+        }
+    }
+}
+
+/// The device's local cache: todos with their system fields, sync state and the outbox, in one SQLite file.
+///
+/// The only owner of its database; every method is one transaction, named after what it is for.
+public actor TodoStore {
+    var database: SQLiteDatabase?
+    /// The file this store keeps, or `:memory:`.
+    public nonisolated let path: String
+
+    /// Opens (creating and migrating) the cache at `path`; `":memory:"` for a throwaway one.
+    public init(path: String) throws {
+        self.path = path
+        if path != ":memory:" {
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        }
+        let database = try SQLiteDatabase(path: path)
+        if path != ":memory:" { try database.configureForDurableWAL() }
+        try database.migrate(Self.migrations)
+        self.database = database
+    }
+
+    /// Opens the cache at a file URL.
+    public init(url: URL) throws { try self.init(path: url.path) }
+
+    /// Closes the database; later calls throw `StoreError.closed`.
+    public func close() { database = nil }
+
+    /// The schema, one migration per version, applied in order and never edited once shipped.
+    static let migrations: [(name: String, sql: String)] = [
+        (
+            "v1",
+            """
+            CREATE TABLE records (
+                scope TEXT NOT NULL,
+                zone_owner TEXT NOT NULL,
+                zone_name TEXT NOT NULL,
+                record_name TEXT NOT NULL,
+                record_type TEXT NOT NULL,
+                title TEXT NOT NULL DEFAULT '',
+                notes TEXT NOT NULL DEFAULT '',
+                is_completed INTEGER NOT NULL DEFAULT 0,
+                due_date INTEGER,
+                priority INTEGER NOT NULL DEFAULT 0,
+                is_trashed INTEGER NOT NULL DEFAULT 0,
+                list_ref TEXT,
+                parent TEXT,
+                extra_fields TEXT,
+                change_tag TEXT,
+                created_at INTEGER, created_user TEXT, created_device TEXT,
+                modified_at INTEGER, modified_user TEXT, modified_device TEXT,
+                local_edited_at INTEGER,
+                share_permission TEXT,
+                stale INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (scope, zone_owner, zone_name, record_name)
+            ) WITHOUT ROWID;
+            CREATE INDEX records_stale ON records (scope, zone_owner, zone_name) WHERE stale = 1;
+            CREATE TABLE zone_tokens (
+                scope TEXT NOT NULL,
+                zone_owner TEXT NOT NULL,
+                zone_name TEXT NOT NULL,
+                token TEXT NOT NULL,
+                PRIMARY KEY (scope, zone_owner, zone_name)
+            ) WITHOUT ROWID;
+            CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE outbox (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                scope TEXT NOT NULL,
+                zone_owner TEXT NOT NULL,
+                zone_name TEXT NOT NULL,
+                record_name TEXT NOT NULL,
+                action TEXT NOT NULL CHECK (action IN ('save', 'delete')),
+                record_type TEXT NOT NULL,
+                change_tag TEXT,
+                base_fields TEXT,
+                revision INTEGER NOT NULL DEFAULT 1,
+                failed_reason TEXT,
+                enqueued_at INTEGER NOT NULL,
+                UNIQUE (scope, zone_owner, zone_name, record_name)
+            );
+            """
+        )
+    ]
+
+    /// The open connection, or `StoreError.closed`.
+    func db() throws -> SQLiteDatabase {
+        guard let database else { throw StoreError.closed }
+        return database
+    }
+
+    /// Runs `body` in one transaction, turning SQLite failures into `StoreError`.
+    func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        let db = try db()
+        return try Self.mapErrors { try db.transaction { try body(db) } }
+    }
+
+    /// Runs a read, turning SQLite failures into `StoreError`.
+    func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        let db = try db()
+        return try Self.mapErrors { try body(db) }
+    }
+
+    static func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            if error.isDiskFull { throw StoreError.diskFull(error.message) }
+            throw StoreError.database(error.description)
+        }
+    }
+
+    /// The schema version (number of migrations applied).
+    public func schemaVersion() throws -> Int {
+        try read { db in Int(try db.first("PRAGMA user_version") { $0.int(0) } ?? 0) }
+    }
+
+    /// Forgets everything: records, tokens, flags and outbox (account switch).
+    public func wipe() throws {
+        try write { db in
+            try db.execute("DELETE FROM records; DELETE FROM zone_tokens; DELETE FROM sync_state; DELETE FROM outbox;")
+        }
+    }
+}
+
+/// Where caches live: `$XDG_DATA_HOME/cloudtodo/` (else `~/.local/share/cloudtodo/`), or a given data directory.
+public enum CacheLocation {
+    /// The base data directory for the app.
+    public static func dataDirectory(override: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> URL
+    {
+        if let override { return override }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("cloudtodo")
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".local/share/cloudtodo")
+    }
+
+    /// The cache file of one account on one device.
+    public static func cacheFile(account: String, device: String, dataDirectory: URL) -> URL {
+        dataDirectory.appendingPathComponent("devices").appendingPathComponent(safeName(account))
+            .appendingPathComponent(safeName(device) + ".sqlite")
+    }
+
+    /// A name made safe for a file name (no separators, no leading dot).
+    public static func safeName(_ name: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@+")
+        var safe = String(name.map { allowed.contains($0) ? $0 : "_" })
+        while safe.hasPrefix(".") { safe = "_" + safe.dropFirst() }
+        return safe.isEmpty ? "_" : safe
+    }
+}
+
+extension TodoStore {
+    /// Caps the file at its current size plus `pages` pages, so tests can see how a full disk is handled.
+    public func limitFileSizeForTesting(pages: Int) throws {
+        try read { db in
+            let count = try db.first("PRAGMA page_count") { $0.int(0) } ?? 0
+            _ = try db.first("PRAGMA max_page_count = \(count + Int64(pages))") { $0.int(0) }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import CloudModel
+import TodoStore
+
+/// One `records/modify` request's worth of pending changes, all in one zone.
+public struct OutboxBatch: Sendable, Hashable {
+    public var zone: ZoneKey
+    public var changes: [PendingChange]
+
+    /// A batch of changes of one zone.
+    public init(zone: ZoneKey, changes: [PendingChange]) {
+        self.zone = zone
+        self.changes = changes
+    }
+
+    /// The request: `create` for records new to the server, `replace` / `delete` with the last known change tag.
+    public var request: ModifyRecordsRequest {
+        let operations = changes.map { change -> RecordOperation in
+            switch change.action {
+            case .save(let item):
+                var record = item.record
+                record.zoneID = zone.zoneID
+                return RecordOperation(item.system.changeTag == nil ? .create : .replace, record)
+            case .delete(let recordType, let tag):
+                let record = Record(recordName: change.key.recordName, recordType: recordType, recordChangeTag: tag, zoneID: zone.zoneID)
+                return RecordOperation(tag == nil ? .forceDelete : .delete, record)
+            }
+        }
+        return ModifyRecordsRequest(operations: operations, zoneID: zone.zoneID, atomic: false)
+    }
+}
+
+/// Cuts the outbox into requests: grouped by zone, in queue order, one entry per record, at most `limit` each.
+public enum OutboxBatcher {
+    /// Batches of at most `limit` (≤ 200) changes, one zone each, later entries of a record replacing earlier ones.
+    public static func batches(_ changes: [PendingChange], limit: Int = CloudLimits.maxOperationsPerRequest) -> [OutboxBatch] {
+        let limit = max(1, min(limit, CloudLimits.maxOperationsPerRequest))
+        var latest: [RecordKey: PendingChange] = [:]
+        var order: [RecordKey] = []
+        for change in changes {
+            if latest.updateValue(change, forKey: change.key) == nil { order.append(change.key) }
+        }
+        var zoneOrder: [ZoneKey] = []
+        var byZone: [ZoneKey: [PendingChange]] = [:]
+        for key in order {
+            guard let change = latest[key] else { continue }
+            if byZone[key.zone] == nil { zoneOrder.append(key.zone) }
+            byZone[key.zone, default: []].append(change)
+        }
+        var batches: [OutboxBatch] = []
+        for zone in zoneOrder {
+            let all = byZone[zone] ?? []
+            var start = 0
+            while start < all.count {
+                let end = min(start + limit, all.count)
+                batches.append(OutboxBatch(zone: zone, changes: Array(all[start..<end])))
+                start = end
+            }
+        }
+        return batches
+    }
+}

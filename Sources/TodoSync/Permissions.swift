@@ -1,0 +1,61 @@
+import CloudModel
+import TodoStore
+
+/// Who is asking: whether signed in, and as which user.
+public struct PermissionContext: Sendable, Hashable {
+    public var isSignedIn: Bool
+    /// The signed-in user's record name.
+    public var userRecordName: String?
+
+    /// A context for permission checks.
+    public init(isSignedIn: Bool, userRecordName: String?) {
+        self.isSignedIn = isSignedIn
+        self.userRecordName = userRecordName
+    }
+}
+
+/// What "trash" does to a record (DESIGN.md §2).
+public enum TrashAction: Sendable, Hashable {
+    /// Delete it; the tombstone propagates.
+    case delete
+    /// Set `isTrashed = 1` (the public board cannot propagate deletes).
+    case markTrashed
+    /// Refuse, with words for the user.
+    case refuse(String)
+}
+
+/// canUpdate / canDelete / trash exactly per the table of DESIGN.md §2; pure functions of a record and a context.
+public enum RecordPermissions {
+    /// Whether the user may edit the record.
+    public static func canUpdate(_ item: TodoItem, _ context: PermissionContext) -> Bool {
+        refusal(toUpdate: item, context) == nil
+    }
+
+    /// Whether the user may delete the record.
+    public static func canDelete(_ item: TodoItem, _ context: PermissionContext) -> Bool {
+        trashAction(item, context) == .delete
+    }
+
+    /// What trashing the record does.
+    public static func trashAction(_ item: TodoItem, _ context: PermissionContext) -> TrashAction {
+        if let reason = refusal(toUpdate: item, context) { return .refuse(reason) }
+        return item.key.scope == .public ? .markTrashed : .delete
+    }
+
+    /// Why the user may not edit the record, nil when they may.
+    public static func refusal(toUpdate item: TodoItem, _ context: PermissionContext) -> String? {
+        guard context.isSignedIn else {
+            return item.key.scope == .public
+                ? "signed out: the public board is read-only" : "signed out: sign in to change your todos"
+        }
+        switch item.key.scope {
+        case .private:
+            return nil
+        case .shared:
+            return item.sharePermission == .readOnly ? "shared with you read-only: only its owner can change it" : nil
+        case .public:
+            guard let creator = item.system.created?.userRecordName else { return nil }  // created here, not yet uploaded
+            return creator == context.userRecordName ? nil : "on the public board, only its creator can change it"
+        }
+    }
+}

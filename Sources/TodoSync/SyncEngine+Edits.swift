@@ -1,0 +1,106 @@
+import CloudModel
+import Foundation
+import TodoStore
+
+extension SyncEngine {
+    /// Adds a todo (to the private `Todos` zone, or the public board); stored and queued at once, sent in the background.
+    @discardableResult
+    public func add(
+        title: String, notes: String = "", dueDate: Date? = nil, priority: Int = 0, to scope: DatabaseScope = .private,
+        recordName: String? = nil
+    ) async throws -> TodoItem {
+        guard permissionContext.isSignedIn else { throw SyncEngineError.refused("signed out: sign in to add todos") }
+        let name = recordName ?? UUID().uuidString.lowercased()
+        let key: RecordKey =
+            switch scope {
+            case .public: .publicRecord(name)
+            case .private, .shared: .privateTodo(name)
+            }
+        let item = TodoItem(key: key, title: title, notes: notes, dueDate: dueDate, priority: min(max(priority, 0), 3))
+        let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
+        await afterLocalEdit(key)
+        return saved
+    }
+
+    /// Edits fields of a todo, if the permission table allows.
+    @discardableResult
+    public func edit(_ key: RecordKey, _ edit: TodoEdit) async throws -> TodoItem {
+        var item = try await existing(key)
+        if let reason = RecordPermissions.refusal(toUpdate: item, permissionContext) { throw SyncEngineError.refused(reason) }
+        edit.apply(to: &item)
+        let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
+        await afterLocalEdit(key)
+        return saved
+    }
+
+    /// Marks a todo done or not done.
+    @discardableResult
+    public func setCompleted(_ key: RecordKey, _ done: Bool = true) async throws -> TodoItem {
+        try await edit(key, TodoEdit(isCompleted: done))
+    }
+
+    /// Trashes a record per DESIGN.md §2: deletes it, marks it `isTrashed`, or refuses with a reason (returned).
+    @discardableResult
+    public func trash(_ key: RecordKey) async throws -> TrashAction {
+        var item = try await existing(key)
+        let action = RecordPermissions.trashAction(item, permissionContext)
+        switch action {
+        case .delete:
+            try await store.deleteLocally(key, at: clock.nowMilliseconds())
+        case .markTrashed:
+            item.isTrashed = true
+            try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
+        case .refuse:
+            return action
+        }
+        await afterLocalEdit(key)
+        return action
+    }
+
+    /// Takes a record out of the trash (`isTrashed = 0`), if the permission table allows editing it.
+    @discardableResult
+    public func untrash(_ key: RecordKey) async throws -> TodoItem {
+        var item = try await existing(key)
+        if let reason = RecordPermissions.refusal(toUpdate: item, permissionContext) { throw SyncEngineError.refused(reason) }
+        guard item.isTrashed else { return item }
+        item.isTrashed = false
+        let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
+        await afterLocalEdit(key)
+        return saved
+    }
+
+    /// Deletes a record, if the permission table allows deleting it.
+    public func delete(_ key: RecordKey) async throws {
+        let item = try await existing(key)
+        guard RecordPermissions.canDelete(item, permissionContext) else {
+            if case .refuse(let reason) = RecordPermissions.trashAction(item, permissionContext) { throw SyncEngineError.refused(reason) }
+            throw SyncEngineError.refused("this record cannot be deleted, only trashed")
+        }
+        try await store.deleteLocally(key, at: clock.nowMilliseconds())
+        await afterLocalEdit(key)
+    }
+
+    /// Whether the user may edit the record now.
+    public func canUpdate(_ item: TodoItem) -> Bool { RecordPermissions.canUpdate(item, permissionContext) }
+
+    /// Whether the user may delete the record now.
+    public func canDelete(_ item: TodoItem) -> Bool { RecordPermissions.canDelete(item, permissionContext) }
+
+    /// One record by key, as the cache has it.
+    public func todo(_ key: RecordKey) async throws -> TodoItem? { try await store.todo(key) }
+
+    /// The record whose ID starts with `prefix`.
+    public func todo(matchingID prefix: String) async throws -> TodoItem { try await store.todo(matchingID: prefix) }
+
+    private func existing(_ key: RecordKey) async throws -> TodoItem {
+        guard let item = try await store.todo(key) else { throw SyncEngineError.notFound(key.recordName) }
+        return item
+    }
+
+    private func afterLocalEdit(_ key: RecordKey) async {
+        invalidate([key])
+        try? await reloadFromStore()
+        publish()
+        if configuration.sendsAutomatically && connection == .online { requestSync(.localEdit) }
+    }
+}

@@ -1,0 +1,278 @@
+import CloudClient
+import CloudModel
+import Foundation
+import TodoStore
+
+extension SyncEngine {
+    /// One pass of the launch sequence for the reasons queued.
+    func runPass(_ reasons: Set<SyncReason>) async {
+        let onlyBackground = reasons.isSubset(of: [.localEdit, .publicPollTimer, .push(nil), .push(.private), .push(.shared)])
+        if connection == .offline && onlyBackground { return }  // the probe brings us back
+        let state: SyncState
+        do {
+            state = try await store.syncState()
+        } catch {
+            lastError = "\(error)"
+            publish()
+            return
+        }
+        let flags = LaunchFlags(
+            createdCustomZone: state.createdCustomZone, subscribedToPrivateChanges: state.subscribedToPrivateChanges,
+            subscribedToSharedChanges: state.subscribedToSharedChanges)
+        let now = clock.now()
+        let pollDue = lastPublicPollAt.map { now.timeIntervalSince($0) >= configuration.publicPollInterval } ?? true
+        var sequence = SyncSequence(
+            reasons: reasons, flags: flags, signedIn: client.authToken != nil && connection != .signedOut, publicPollDue: pollDue)
+        isSyncing = true
+        progress = nil
+        var failed = false
+        publish()
+        var zoneRecoveries = 0
+        while let step = sequence.next() {
+            do {
+                try await perform(step, &sequence)
+                sequence.completed(step)
+            } catch let error as CloudError {
+                switch configuration.retryPolicy.response(to: error, attempt: configuration.retryPolicy.maximumAttempts, random: 0) {
+                case .goOffline:
+                    goOffline(error)
+                    sequence.abandon()
+                    failed = true
+                case .signedOut:
+                    signedOut("signed out: \(error.reason)")
+                    sequence.accountUnavailable()
+                case .recreateZone where zoneRecoveries < 2:
+                    zoneRecoveries += 1
+                    do {
+                        try await recoverMissingZone(&sequence)
+                    } catch {
+                        lastError = "\(error)"
+                        failed = true
+                    }
+                default:
+                    lastError = Self.words(for: error)
+                    failed = true
+                }
+            } catch is CancellationError {
+                sequence.abandon()
+                failed = true
+            } catch {
+                lastError = "\(error)"
+                failed = true
+            }
+        }
+        try? await reloadFromStore()
+        if !failed && connection == .online {
+            lastSyncAt = clock.now()
+            try? await store.setLastSyncAt(clock.nowMilliseconds())
+            if failedCount == 0 { lastError = nil }  // transient trouble (busy, offline) is over
+        }
+        isSyncing = false
+        progress = nil
+        completedPasses += 1
+        publish()
+    }
+
+    /// Words for the user about an error.
+    static func words(for error: CloudError) -> String {
+        switch RetryPolicy().response(to: error, attempt: RetryPolicy().maximumAttempts, random: 0) {
+        case .fatal(let message): message
+        default: error.description
+        }
+    }
+
+    /// Performs one step of the sequence.
+    func perform(_ step: SyncSequence.Step, _ sequence: inout SyncSequence) async throws {
+        switch step {
+        case .checkAccount: try await checkAccount(&sequence)
+        case .createZone: try await createTodosZone()
+        case .saveSubscriptions(let p, let s): try await saveSubscriptions(private: p, shared: s)
+        case .fetchChanges(let scope): try await fetchChanges(scope, &sequence)
+        case .sendOutbox: try await sendOutbox(&sequence)
+        case .pollPublicBoard: try await pollPublicBoard()
+        }
+    }
+
+    /// Runs `operation`, waiting and retrying on throttling / busy answers as the policy says.
+    func withRetries<T: Sendable>(_ operation: () async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await operation()
+            } catch let error as CloudError {
+                guard case .retry(let delay) = configuration.retryPolicy.response(to: error, attempt: attempt, random: random()) else {
+                    throw error
+                }
+                retryWaits.append(delay)
+                lastError = "cloud busy (\(error.code.rawValue)); retrying in \(String(format: "%.1f", delay)) s"
+                publish()
+                try await clock.sleep(seconds: delay)
+                attempt += 1
+            }
+        }
+    }
+
+    // MARK: Steps
+
+    func checkAccount(_ sequence: inout SyncSequence) async throws {
+        let identity = try await withRetries { try await client.caller() }
+        let state = try await store.syncState()
+        if let previous = state.lastKnownUser, previous != identity.userRecordName {
+            // Another user: the old cache must not leak into this account.
+            try await store.wipe()
+            invalidateAll()
+            lastPublicPollAt = nil
+            sequence.zoneMissing()
+            try await reloadFromStore()
+        }
+        if state.lastKnownUser != identity.userRecordName { try await store.setLastKnownUser(identity.userRecordName) }
+        userRecordName = identity.userRecordName
+        if connection != .online {
+            connection = .online
+            if lastError?.hasPrefix("offline") == true || lastError?.hasPrefix("signed out") == true { lastError = nil }
+        }
+        publish()
+    }
+
+    func createTodosZone() async throws {
+        let results = try await withRetries {
+            try await client.modifyZones(.private, ModifyZonesRequest(operations: [.init(.create, ZoneKey.privateTodos.zoneID)]))
+        }
+        if let error = results.first?.error, error.serverErrorCode != .exists { throw CloudError(error) }
+        try await store.setFlag(.createdCustomZone, true)
+    }
+
+    func saveSubscriptions(private wantsPrivate: Bool, shared wantsShared: Bool) async throws {
+        for (scope, wanted, id, flag) in [
+            (DatabaseScope.private, wantsPrivate, TodoSchema.privateSubscriptionID, SyncFlag.subscribedToPrivateChanges),
+            (.shared, wantsShared, TodoSchema.sharedSubscriptionID, SyncFlag.subscribedToSharedChanges),
+        ] where wanted {
+            let subscription = Subscription(
+                subscriptionID: id, subscriptionType: .database, notificationInfo: NotificationInfo(shouldSendContentAvailable: true))
+            let results = try await withRetries {
+                try await client.modifySubscriptions(scope, ModifySubscriptionsRequest(operations: [.init(.create, subscription)]))
+            }
+            if let error = results.first?.error, error.serverErrorCode != .exists { throw CloudError(error) }
+            try await store.setFlag(flag, true)
+        }
+    }
+
+    /// `changes/database`, then every zone it named, then (only then) the database token.
+    func fetchChanges(_ scope: DatabaseScope, _ sequence: inout SyncSequence) async throws {
+        var token = try await store.syncState().databaseTokens[scope]
+        var changed: [ZoneKey] = []
+        var removedTodos = false
+        var expiredOnce = false
+        while true {
+            let request = DatabaseChangesRequest(syncToken: token)
+            let response: DatabaseChangesResponse
+            do {
+                response = try await withRetries { try await client.databaseChanges(scope, request) }
+            } catch let error as CloudError where error.code == .changeTokenExpired && !expiredOnce {
+                expiredOnce = true
+                token = nil
+                changed.removeAll()
+                continue
+            }
+            for zone in response.zones {
+                let key = ZoneKey(scope: scope, zoneID: zone.zoneID)
+                if zone.deleted == true {
+                    try await store.removeZone(key)  // committed before the database token that announced it
+                    invalidateAll()
+                    changed.removeAll { $0 == key }
+                    if key == .privateTodos { removedTodos = true }
+                } else if !changed.contains(key) {
+                    changed.append(key)
+                }
+            }
+            token = response.syncToken
+            if !response.moreComing { break }
+        }
+        if scope == .private, !removedTodos, !changed.contains(.privateTodos), try await store.zoneToken(.privateTodos) == nil {
+            changed.append(.privateTodos)  // never fetched, or refetch from scratch pending
+        }
+        for zone in changed {
+            try await fetchZone(zone, &sequence)
+        }
+        try await store.setDatabaseToken(token, for: scope)
+        if removedTodos {
+            try await reloadFromStore()
+            sequence.zoneMissing()
+        }
+    }
+
+    /// Pages through one zone's changes, each page and its token in one transaction.
+    func fetchZone(_ zone: ZoneKey, _ sequence: inout SyncSequence) async throws {
+        var restarted = false
+        while true {
+            let token = try await store.zoneToken(zone)
+            let query = ZoneChangesQuery(zoneID: zone.zoneID, syncToken: token, resultsLimit: configuration.fetchPageSize)
+            let page: ZoneChanges
+            do {
+                page = try await withRetries {
+                    let response = try await client.zoneChanges(zone.scope, ZoneChangesRequest(zones: [query]))
+                    guard let page = response.zones.first else {
+                        throw CloudError(.invalidResponse, "changes/zone answered no zone")
+                    }
+                    if let error = page.error {
+                        var cloudError = CloudError(error)
+                        if error.serverErrorCode == .tryAgainLater { cloudError.code = .zoneBusy }
+                        throw cloudError
+                    }
+                    return page
+                }
+            } catch let error as CloudError where error.code == .changeTokenExpired && !restarted {
+                restarted = true
+                try await store.restartZoneFetch(zone)  // drop the token; the refetch reconciles
+                continue
+            } catch let error as CloudError where error.code == .zoneNotFound || error.code == .userDeletedZone {
+                if zone.scope == .private && zone.zoneName == TodoSchema.zoneName { throw error }
+                try await store.removeZone(zone)  // someone else's zone, or one we do not own: forget it
+                invalidateAll()
+                return
+            }
+            let applied = try await store.applyZoneChanges(zone, records: page.records, token: page.syncToken, moreComing: page.moreComing)
+            if token == nil || !page.moreComing && applied.deleted > 0 {
+                invalidateAll()  // a refetch from scratch may have removed records not named in the page
+            } else {
+                invalidate(page.records.map { RecordKey(scope: zone.scope, zoneName: zone.zoneName, zoneOwner: zone.zoneOwner, recordName: $0.recordName) })
+            }
+            progress = FetchProgress(fetched: (progress?.fetched ?? 0) + page.records.count)
+            publish()
+            if !page.moreComing || page.syncToken == nil { return }
+        }
+    }
+
+    /// The zone is gone on the server: queue every local record for re-upload and recreate zone and subscriptions.
+    func recoverMissingZone(_ sequence: inout SyncSequence) async throws {
+        invalidateAll()
+        try await store.prepareReupload(of: .privateTodos, now: clock.nowMilliseconds())
+        try await store.forgetZoneAndSubscriptions()
+        sequence.zoneMissing()
+    }
+
+    /// Queries the public board for records modified since the last poll (a little overlap; applying is idempotent).
+    func pollPublicBoard() async throws {
+        let mark = try await store.syncState().lastPublicPoll
+        var filters: [QueryFilter] = []
+        if let mark {
+            filters.append(QueryFilter(.greaterThan, systemFieldName: "modifiedTimestamp", .timestamp(max(0, mark - 5_000))))
+        }
+        let query = Query(
+            recordType: TodoSchema.todoType, filterBy: filters.isEmpty ? nil : filters,
+            sortBy: [QuerySort(systemFieldName: "modifiedTimestamp", ascending: true)])
+        var marker: String?
+        var newest = mark
+        repeat {
+            let request = QueryRequest(query: query, zoneID: .default, resultsLimit: CloudLimits.maxResultsPerPage, continuationMarker: marker)
+            let page = try await withRetries { try await client.queryRecords(.public, request) }
+            for record in page.records {
+                if let time = record.modified?.timestamp, time > (newest ?? Int64.min) { newest = time }
+            }
+            marker = page.continuationMarker
+            try await store.applyPublicRecords(page.records, pollMark: marker == nil ? newest : nil)
+            invalidate(page.records.map { RecordKey.publicRecord($0.recordName) })
+        } while marker != nil
+        lastPublicPollAt = clock.now()
+    }
+}

@@ -1,0 +1,364 @@
+import CloudClient
+import CloudModel
+import Foundation
+import TodoStore
+
+/// How a sync engine behaves.
+public struct SyncConfiguration: Sendable {
+    /// The device's name (as signed in).
+    public var deviceName: String
+    /// The device ID the cloud gave at sign-in; orders concurrent edits in a merge.
+    public var deviceID: String
+    /// The account name, for display.
+    public var account: String?
+    /// Seconds between public-board polls (default 5 minutes).
+    public var publicPollInterval: Double
+    /// Seconds between reachability probes while offline.
+    public var reachabilityProbeInterval: Double
+    /// Records per `changes/zone` page (≤ 200).
+    public var fetchPageSize: Int
+    /// Whether local edits are sent at once in the background (the command line sends explicitly).
+    public var sendsAutomatically: Bool
+    /// Backoff and retry limits.
+    public var retryPolicy: RetryPolicy
+    /// Seconds each push long-poll is held.
+    public var pushPollTimeout: Int
+
+    /// A configuration for a device.
+    public init(
+        deviceName: String, deviceID: String? = nil, account: String? = nil, publicPollInterval: Double = 300,
+        reachabilityProbeInterval: Double = 3, fetchPageSize: Int = CloudLimits.maxResultsPerPage, sendsAutomatically: Bool = true,
+        retryPolicy: RetryPolicy = RetryPolicy(), pushPollTimeout: Int = 25
+    ) {
+        self.deviceName = deviceName
+        self.deviceID = deviceID ?? deviceName
+        self.account = account
+        self.publicPollInterval = publicPollInterval
+        self.reachabilityProbeInterval = reachabilityProbeInterval
+        self.fetchPageSize = max(1, min(fetchPageSize, CloudLimits.maxResultsPerPage))
+        self.sendsAutomatically = sendsAutomatically
+        self.retryPolicy = retryPolicy
+        self.pushPollTimeout = pushPollTimeout
+    }
+}
+
+/// The one owner of a device's sync state: runs the CloudKit local-cache workflow over a `TodoStore` and a `CloudClient`.
+///
+/// One method per sync event (launch, push, refresh, network back, local edit, poll timer); the pure
+/// `SyncSequence`, `RetryPolicy`, `OutboxBatcher` and `ConflictMerge` decide, this actor performs.
+public actor SyncEngine {
+    /// The cloud client (its token says whether the device is signed in).
+    public nonisolated let client: CloudClient
+    /// The local cache.
+    public nonisolated let store: TodoStore
+    let clock: any SyncClock
+    let configuration: SyncConfiguration
+    let random: @Sendable () -> Double
+
+    var connection: ConnectionState
+    var userRecordName: String?
+    var lastError: String?
+    var progress: FetchProgress?
+    var isSyncing = false
+    var lastSyncAt: Date?
+    var lastPublicPollAt: Date?
+    /// The visible todos as last read from the store, patched key by key.
+    var visibleTodos: [RecordKey: TodoItem] = [:]
+    /// Keys whose cached copy may be stale.
+    var dirtyKeys: Set<RecordKey> = []
+    /// Whether the whole cache must be read again (wipe, zone removal, large changes).
+    var needsFullReload = true
+    /// `visibleTodos` grouped and sorted, built on demand.
+    var sortedTodos: [DatabaseScope: [TodoItem]]?
+    var pendingCount = 0
+    var failedCount = 0
+    var observers: [UUID: AsyncStream<SyncSnapshot>.Continuation] = [:]
+    var queuedReasons: Set<SyncReason> = []
+    var syncTask: Task<Void, Never>?
+    var pushTask: Task<Void, Never>?
+    var pollTask: Task<Void, Never>?
+    var probeTask: Task<Void, Never>?
+    var pushChannel: PushChannel?
+    /// Seconds the engine waited on the clock for retries (for status and tests).
+    public internal(set) var retryWaits: [Double] = []
+    /// Passes completed, for tests and status.
+    public internal(set) var completedPasses = 0
+
+    /// An engine over a client and a store, with an injected clock and random source.
+    public init(
+        client: CloudClient, store: TodoStore, configuration: SyncConfiguration, clock: any SyncClock = SystemClock(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.client = client
+        self.store = store
+        self.configuration = configuration
+        self.clock = clock
+        self.random = random
+        self.connection = client.authToken == nil ? .signedOut : .online
+    }
+
+    // MARK: Lifecycle
+
+    /// Loads the cache, runs the launch sync, and (optionally) listens for pushes and polls the public board.
+    public func start(listenForPushes: Bool = true) async {
+        await loadFromStore()
+        if listenForPushes {
+            startListeningForPushes()
+            startPublicPollTimer()
+        }
+        await sync(.launch)
+    }
+
+    /// Stops listening and polling and waits for a running pass to end.
+    public func stop() async {
+        pushChannel?.stop()
+        pushTask?.cancel()
+        pollTask?.cancel()
+        probeTask?.cancel()
+        pushTask = nil
+        pollTask = nil
+        probeTask = nil
+        pushChannel = nil
+        if let syncTask { await syncTask.value }
+        for observer in observers.values { observer.finish() }
+        observers.removeAll()
+    }
+
+    /// Reads what the cache holds, for a first snapshot before any network.
+    public func loadFromStore() async {
+        do {
+            let state = try await store.syncState()
+            userRecordName = state.lastKnownUser
+            lastSyncAt = state.lastSyncAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            try await reloadFromStore()
+        } catch {
+            lastError = "\(error)"
+        }
+        publish()
+    }
+
+    // MARK: Sync events
+
+    /// Runs a sync pass for `reason` (coalesced with any pass already queued) and returns when it is done.
+    public func sync(_ reason: SyncReason) async {
+        requestSync(reason)
+        if let syncTask { await syncTask.value }
+    }
+
+    /// Queues a sync pass without waiting for it.
+    public func requestSync(_ reason: SyncReason) {
+        queuedReasons.insert(reason)
+        if syncTask == nil {
+            syncTask = Task { await self.drainQueuedPasses() }
+        }
+    }
+
+    /// Waits until no pass is running or queued.
+    public func waitUntilIdle() async {
+        while let syncTask { await syncTask.value }
+    }
+
+    /// A push arrived: fetch (the push says nothing about what changed).
+    public func handlePush(_ notification: PushNotification) {
+        requestSync(.push(notification.scope))
+    }
+
+    /// The user asked for a refresh: also retries changes the cloud refused before.
+    public func refresh() async {
+        try? await store.retryFailedChanges()
+        await sync(.manualRefresh)
+    }
+
+    private func drainQueuedPasses() async {
+        while !queuedReasons.isEmpty {
+            let reasons = queuedReasons
+            queuedReasons.removeAll()
+            await runPass(reasons)
+        }
+        syncTask = nil
+    }
+
+    // MARK: Observation
+
+    /// A stream of snapshots, starting with the current one; the newest wins when the reader is slow.
+    public func snapshots() async -> AsyncStream<SyncSnapshot> {
+        try? await refreshTodos()
+        let (stream, continuation) = AsyncStream.makeStream(of: SyncSnapshot.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        continuation.yield(makeSnapshot())
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) { observers[id] = nil }
+
+    /// The state now, with the todos read fresh from the store.
+    public func snapshot() async -> SyncSnapshot {
+        try? await refreshTodos()
+        return makeSnapshot()
+    }
+
+    func makeSnapshot() -> SyncSnapshot {
+        var snapshot = SyncSnapshot(deviceName: configuration.deviceName)
+        let todos = todosByScope()
+        // Signed out, private and shared data are unavailable (DESIGN.md §1); the public board stays readable.
+        snapshot.todos = connection == .signedOut ? todos.filter { $0.key == .public } : todos
+        snapshot.connection = connection
+        snapshot.isSyncing = isSyncing
+        snapshot.pendingCount = pendingCount
+        snapshot.failedCount = failedCount
+        snapshot.lastSyncAt = lastSyncAt
+        snapshot.progress = progress
+        snapshot.lastError = lastError
+        snapshot.account = configuration.account
+        snapshot.userRecordName = userRecordName
+        snapshot.permissionContext = permissionContext
+        return snapshot
+    }
+
+    func publish() {
+        guard !observers.isEmpty else { return }
+        let current = makeSnapshot()
+        for observer in observers.values { observer.yield(current) }
+    }
+
+    /// Reloads the outbox counts, and the todos when someone watches (else lazily, in `snapshot()`).
+    func reloadFromStore() async throws {
+        if !observers.isEmpty { try await refreshTodos() }
+        try await reloadCounts()
+    }
+
+    /// Notes that records changed in the store, so their cached copies are read again.
+    func invalidate<S: Sequence>(_ keys: S) where S.Element == RecordKey {
+        guard !needsFullReload else { return }
+        dirtyKeys.formUnion(keys)
+        if dirtyKeys.count > 2_000 { invalidateAll() }
+    }
+
+    /// Notes that anything may have changed.
+    func invalidateAll() {
+        needsFullReload = true
+        dirtyKeys.removeAll()
+    }
+
+    /// Brings the cached visible todos up to date: key by key when few changed, else all at once.
+    func refreshTodos() async throws {
+        if needsFullReload {
+            var all: [RecordKey: TodoItem] = [:]
+            for item in try await store.todos() { all[item.key] = item }
+            visibleTodos = all
+            needsFullReload = false
+            dirtyKeys.removeAll()
+            sortedTodos = nil
+        } else if !dirtyKeys.isEmpty {
+            let keys = dirtyKeys
+            dirtyKeys.removeAll()
+            for key in keys {
+                let item = try await store.todo(key)
+                visibleTodos[key] = item?.isTrashed == false ? item : nil
+            }
+            sortedTodos = nil
+        }
+    }
+
+    /// The visible todos per scope, in the store's order (creation time, then record name).
+    func todosByScope() -> [DatabaseScope: [TodoItem]] {
+        if let sortedTodos { return sortedTodos }
+        var grouped: [DatabaseScope: [TodoItem]] = [:]
+        for item in visibleTodos.values { grouped[item.key.scope, default: []].append(item) }
+        for scope in grouped.keys {
+            grouped[scope]?.sort {
+                let l = $0.system.created?.timestamp ?? $0.localEditedAt ?? Int64.min
+                let r = $1.system.created?.timestamp ?? $1.localEditedAt ?? Int64.min
+                return l != r ? l < r : $0.key.recordName < $1.key.recordName
+            }
+        }
+        sortedTodos = grouped
+        return grouped
+    }
+
+    /// Reloads the outbox counts only.
+    func reloadCounts() async throws {
+        pendingCount = try await store.pendingCount()
+        failedCount = try await store.failedCount()
+    }
+
+    /// Who is asking, for the permission table.
+    public var permissionContext: PermissionContext {
+        PermissionContext(isSignedIn: client.authToken != nil && connection != .signedOut, userRecordName: userRecordName)
+    }
+
+    // MARK: Push and timers
+
+    func startListeningForPushes() {
+        guard pushTask == nil, client.authToken != nil else { return }
+        let channel = PushChannel(client: client, pollTimeout: configuration.pushPollTimeout)
+        pushChannel = channel
+        let events = channel.events()
+        pushTask = Task { [weak self] in
+            var first = true
+            for await event in events {
+                guard let self else { return }
+                switch event {
+                case .connected:
+                    // After a gap pushes may have been lost: ask the server. The first connect comes with the launch sync.
+                    if !first { await self.requestSync(.networkBack) }
+                    first = false
+                case .notification(let push):
+                    await self.handlePush(push)
+                }
+            }
+        }
+    }
+
+    func startPublicPollTimer() {
+        guard pollTask == nil else { return }
+        let interval = configuration.publicPollInterval
+        pollTask = Task { [weak self, clock] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(seconds: interval) } catch { return }
+                guard let self else { return }
+                await self.requestSync(.publicPollTimer)
+            }
+        }
+    }
+
+    func goOffline(_ error: CloudError) {
+        if connection != .signedOut { connection = .offline }
+        lastError = "offline: \(error.reason)"
+        guard probeTask == nil else { return }
+        let interval = configuration.reachabilityProbeInterval
+        probeTask = Task { [weak self, clock, client] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(seconds: interval) } catch { return }
+                if await client.isHealthy() {
+                    await self?.networkIsBack()
+                    return
+                }
+            }
+        }
+    }
+
+    /// The reachability probe (or the push channel) found the cloud again: send what waits, fetch what was missed.
+    public func networkIsBack() {
+        probeTask = nil
+        if connection == .offline { connection = .online }
+        requestSync(.networkBack)
+        publish()
+    }
+
+    /// Marks the device signed out (the token was refused or the user signed out).
+    public func signedOut(_ reason: String) {
+        connection = .signedOut
+        client.authToken = nil
+        lastError = reason
+        pushChannel?.stop()
+        pushTask?.cancel()
+        pushTask = nil
+        pushChannel = nil
+        publish()
+    }
+}

@@ -1,0 +1,137 @@
+import CloudModel
+
+/// Why a sync runs.
+public enum SyncReason: Sendable, Hashable {
+    /// The device launched.
+    case launch
+    /// A push arrived (for a scope, when it said).
+    case push(DatabaseScope?)
+    /// The user asked.
+    case manualRefresh
+    /// The network came back.
+    case networkBack
+    /// A local edit waits to be sent.
+    case localEdit
+    /// The public-board poll timer fired.
+    case publicPollTimer
+
+    /// Whether this reason runs the whole launch sequence (account, zone, subscriptions, fetch).
+    var runsFullSequence: Bool {
+        switch self {
+        case .launch, .push, .manualRefresh, .networkBack: true
+        case .localEdit, .publicPollTimer: false
+        }
+    }
+
+    /// Whether this reason polls the public board even if the poll is not due.
+    var pollsPublicBoard: Bool {
+        switch self {
+        case .launch, .manualRefresh, .networkBack, .publicPollTimer: true
+        case .push, .localEdit: false
+        }
+    }
+}
+
+/// The cached flags the launch sequence consults.
+public struct LaunchFlags: Sendable, Hashable {
+    public var createdCustomZone: Bool
+    public var subscribedToPrivateChanges: Bool
+    public var subscribedToSharedChanges: Bool
+
+    /// Flags as the cache remembers them.
+    public init(createdCustomZone: Bool, subscribedToPrivateChanges: Bool, subscribedToSharedChanges: Bool) {
+        self.createdCustomZone = createdCustomZone
+        self.subscribedToPrivateChanges = subscribedToPrivateChanges
+        self.subscribedToSharedChanges = subscribedToSharedChanges
+    }
+}
+
+/// The launch sequence of DESIGN.md §1 as a pure state machine: it says which step comes next; the engine performs it.
+public struct SyncSequence: Sendable, Hashable {
+    /// One step of a sync pass.
+    public enum Step: Sendable, Hashable {
+        /// Ask who the user is (`users/caller`); wipe the cache if the user changed.
+        case checkAccount
+        /// Create the `Todos` zone.
+        case createZone
+        /// Save the database subscriptions not yet saved.
+        case saveSubscriptions(private: Bool, shared: Bool)
+        /// `changes/database` for a scope, then `changes/zone` for the zones it named.
+        case fetchChanges(DatabaseScope)
+        /// Send the outbox.
+        case sendOutbox
+        /// Query the public board for records modified since the last poll.
+        case pollPublicBoard
+    }
+
+    private var steps: [Step]
+    private var flags: LaunchFlags
+
+    /// The steps for the given reasons, skipping what the flags say is done.
+    public init(reasons: Set<SyncReason>, flags: LaunchFlags, signedIn: Bool, publicPollDue: Bool) {
+        self.flags = flags
+        let full = reasons.contains { $0.runsFullSequence }
+        var steps: [Step] = []
+        if signedIn {
+            if full {
+                steps.append(.checkAccount)
+                steps += Self.setupSteps(flags)
+                steps += [.fetchChanges(.private), .fetchChanges(.shared)]
+            }
+            steps.append(.sendOutbox)
+        } else if full {
+            steps.append(.checkAccount)
+        }
+        if publicPollDue || reasons.contains(where: { $0.pollsPublicBoard }) { steps.append(.pollPublicBoard) }
+        self.steps = steps
+    }
+
+    private static func setupSteps(_ flags: LaunchFlags) -> [Step] {
+        var steps: [Step] = []
+        if !flags.createdCustomZone { steps.append(.createZone) }
+        if !flags.subscribedToPrivateChanges || !flags.subscribedToSharedChanges {
+            steps.append(.saveSubscriptions(private: !flags.subscribedToPrivateChanges, shared: !flags.subscribedToSharedChanges))
+        }
+        return steps
+    }
+
+    /// The next step to perform, nil when the pass is over.
+    public mutating func next() -> Step? {
+        steps.isEmpty ? nil : steps.removeFirst()
+    }
+
+    /// The steps still to come.
+    public var remaining: [Step] { steps }
+
+    /// The account check found no signed-in user: private and shared steps are dropped, the public poll stays.
+    public mutating func accountUnavailable() {
+        steps.removeAll { step in
+            switch step {
+            case .pollPublicBoard: false
+            default: true
+            }
+        }
+    }
+
+    /// A step finished and set a flag.
+    public mutating func completed(_ step: Step) {
+        switch step {
+        case .createZone: flags.createdCustomZone = true
+        case .saveSubscriptions(let p, let s):
+            if p { flags.subscribedToPrivateChanges = true }
+            if s { flags.subscribedToSharedChanges = true }
+        default: break
+        }
+    }
+
+    /// The zone is gone on the server: recreate it and the subscriptions next, then send again.
+    public mutating func zoneMissing() {
+        flags = LaunchFlags(createdCustomZone: false, subscribedToPrivateChanges: false, subscribedToSharedChanges: false)
+        var redo = Self.setupSteps(flags)
+        if !steps.contains(.sendOutbox) { redo.append(.sendOutbox) }
+        steps.insert(contentsOf: redo, at: 0)
+    }
+
+    /// The network is gone: nothing more this pass.
+    public mutating func abandon() { steps.removeAll() }
+}

@@ -1,0 +1,393 @@
+import ArgumentParser
+import CloudClient
+import CloudModel
+import Foundation
+import TodoStore
+import TodoSync
+
+/// The options every device verb shares: which account, which device, which cloud, where the data lives.
+struct DeviceOptionGroup: ParsableArguments {
+    @Option(help: "Account name (default: $USER). Created on first use against an open-registration cloud.")
+    var account: String?
+
+    @Option(help: "Device name; each device has its own cache (default: main).")
+    var device: String?
+
+    @Option(help: "Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).")
+    var server: String?
+
+    @Option(name: .customLong("data-dir"), help: "Directory for caches and credentials (default: XDG directories).")
+    var dataDir: String?
+
+    @Option(help: "Account password (default: $TODO_PASSWORD, else a generated one kept 0600).")
+    var password: String?
+
+    func validate() throws {
+        if let server, URL(string: server)?.host == nil { throw ValidationError("--server must be a URL like http://127.0.0.1:8787") }
+        if let device, device.isEmpty { throw ValidationError("--device must not be empty") }
+        if let account, account.isEmpty { throw ValidationError("--account must not be empty") }
+    }
+
+    /// The session options these flags describe.
+    var deviceOptions: DeviceOptions {
+        DeviceOptions(
+            account: account, device: device, server: server.flatMap(URL.init(string:)),
+            dataDirectory: dataDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, password: password,
+            sendsAutomatically: false)
+    }
+
+    /// Opens the device, runs `body`, and closes it again.
+    func withSession<T>(_ body: (DeviceSession) async throws -> T) async throws -> T {
+        let session = try await DeviceSession.open(deviceOptions)
+        await session.engine.loadFromStore()
+        do {
+            let result = try await body(session)
+            await session.close()
+            return result
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+}
+
+/// A user-facing failure of a device verb.
+struct DeviceCommandError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Parses `YYYY-MM-DD`, a full ISO 8601 time, `today`, `tomorrow`, or `+Nd`; nil for `none`.
+func parseDueDate(_ text: String) throws -> Date? {
+    let lowered = text.lowercased()
+    let calendar = Calendar.current
+    switch lowered {
+    case "none", "": return nil
+    case "today": return calendar.startOfDay(for: Date())
+    case "tomorrow": return calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: Date()))
+    default: break
+    }
+    if lowered.hasPrefix("+"), lowered.hasSuffix("d"), let days = Int(lowered.dropFirst().dropLast()) {
+        return calendar.date(byAdding: .day, value: days, to: calendar.startOfDay(for: Date()))
+    }
+    let parts = text.split(separator: "-").compactMap { Int($0) }
+    if parts.count == 3, text.count == 10 {
+        var components = DateComponents()
+        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
+        if let date = calendar.date(from: components) { return date }
+    }
+    if let date = ISO8601DateFormatter().date(from: text) { return date }
+    throw ValidationError("cannot read the date '\(text)'; use YYYY-MM-DD, today, tomorrow, +3d or none")
+}
+
+/// `YYYY-MM-DD` in the local calendar.
+func formatDay(_ date: Date) -> String {
+    let components = Calendar.current.dateComponents([.year, .month, .day], from: date)
+    return String(format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 0, components.day ?? 0)
+}
+
+/// Sends what waits and says so when the cloud is out of reach.
+func sendAndReport(_ session: DeviceSession) async {
+    await session.engine.sync(.localEdit)
+    let snapshot = await session.engine.snapshot()
+    if snapshot.connection != .online || snapshot.pendingCount > 0 {
+        var line = snapshot.statusLine
+        if let error = snapshot.lastError { line += " (\(error))" }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+/// `todo add TITLE [--due] [--priority] [--notes] [--public]`.
+struct Add: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add a todo.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The todo's title.")
+    var title: String
+
+    @Option(help: "Due date: YYYY-MM-DD, today, tomorrow or +Nd.")
+    var due: String?
+
+    @Option(help: "Priority, 0 (none) to 3 (high).")
+    var priority: Int = 0
+
+    @Option(help: "Notes.")
+    var notes: String = ""
+
+    @Flag(name: .customLong("public"), help: "Post to the public board instead of your private list.")
+    var toPublicBoard = false
+
+    func validate() throws {
+        guard (0...3).contains(priority) else { throw ValidationError("--priority must be 0 to 3") }
+        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title must not be empty") }
+    }
+
+    func run() async throws {
+        let dueDate = try due.flatMap(parseDueDate)
+        try await device.withSession { session in
+            let item = try await session.engine.add(
+                title: title, notes: notes, dueDate: dueDate, priority: priority, to: toPublicBoard ? .public : .private)
+            print(item.shortID)
+            await sendAndReport(session)
+        }
+    }
+}
+
+/// `todo list [--json] [--all] [--public] [--offline]`.
+struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List todos (after fetching what changed).")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    @Flag(help: "Include trashed records.")
+    var all = false
+
+    @Flag(name: .customLong("public"), help: "List the public board instead of your private todos.")
+    var publicBoard = false
+
+    @Flag(help: "Do not ask the cloud; show the cache.")
+    var offline = false
+
+    func run() async throws {
+        try await device.withSession { session in
+            if !offline { await session.engine.sync(.manualRefresh) }
+            let scope: DatabaseScope = publicBoard ? .public : .private
+            let signedOut = await session.engine.snapshot().connection == .signedOut
+            // Signed out, private data is unavailable (DESIGN.md §1); the public board stays readable.
+            let items = signedOut && scope != .public ? [] : try await session.store.todos(in: scope, includeTrashed: all)
+            if json {
+                try printJSON(items)
+            } else {
+                for item in items { print(line(for: item)) }
+                let snapshot = await session.engine.snapshot()
+                if snapshot.connection != .online || snapshot.pendingCount > 0 {
+                    FileHandle.standardError.write(Data((snapshot.statusLine + "\n").utf8))
+                }
+            }
+        }
+    }
+
+    private func line(for item: TodoItem) -> String {
+        var parts = [item.isCompleted ? "[x]" : "[ ]", item.shortID]
+        if item.priority > 0 { parts.append("P\(item.priority)") }
+        if let due = item.dueDate { parts.append("due \(formatDay(due))") }
+        if item.isTrashed { parts.append("(trashed)") }
+        if item.hasPendingChanges { parts.append("*") }
+        parts.append(item.title)
+        return parts.joined(separator: "  ")
+    }
+
+    private func printJSON(_ items: [TodoItem]) throws {
+        struct Row: Encodable {
+            var id: String
+            var scope: String
+            var title: String
+            var notes: String
+            var isCompleted: Bool
+            var dueDate: String?
+            var priority: Int
+            var isTrashed: Bool
+            var pending: Bool
+            var recordChangeTag: String?
+            var createdBy: String?
+            var modifiedAt: Int64?
+        }
+        let rows = items.map { item in
+            Row(
+                id: item.key.recordName, scope: item.key.scope.rawValue, title: item.title, notes: item.notes,
+                isCompleted: item.isCompleted, dueDate: item.dueDate.map(formatDay), priority: item.priority,
+                isTrashed: item.isTrashed, pending: item.hasPendingChanges, recordChangeTag: item.system.changeTag,
+                createdBy: item.system.created?.userRecordName, modifiedAt: item.system.modified?.timestamp)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+    }
+}
+
+/// `todo done ID [--undo]`.
+struct Done: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mark a todo done.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The todo's ID (a unique prefix is enough).")
+    var id: String
+
+    @Flag(help: "Mark it not done again.")
+    var undo = false
+
+    func run() async throws {
+        try await device.withSession { session in
+            let item = try await session.engine.todo(matchingID: id)
+            try await session.engine.setCompleted(item.key, !undo)
+            await sendAndReport(session)
+        }
+    }
+}
+
+/// `todo edit ID [--title] [--notes] [--due] [--priority]`.
+struct Edit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Change a todo's fields.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The todo's ID (a unique prefix is enough).")
+    var id: String
+
+    @Option(help: "New title.")
+    var title: String?
+
+    @Option(help: "New notes.")
+    var notes: String?
+
+    @Option(help: "New due date (YYYY-MM-DD, today, tomorrow, +Nd), or none to clear it.")
+    var due: String?
+
+    @Option(help: "New priority, 0 to 3.")
+    var priority: Int?
+
+    func validate() throws {
+        if let priority, !(0...3).contains(priority) { throw ValidationError("--priority must be 0 to 3") }
+        if title == nil && notes == nil && due == nil && priority == nil {
+            throw ValidationError("say what to change: --title, --notes, --due or --priority")
+        }
+    }
+
+    func run() async throws {
+        let dueDate: Date?? = try due.map { try parseDueDate($0) }
+        try await device.withSession { session in
+            let item = try await session.engine.todo(matchingID: id)
+            try await session.engine.edit(item.key, TodoEdit(title: title, notes: notes, dueDate: dueDate, priority: priority))
+            await sendAndReport(session)
+        }
+    }
+}
+
+/// `todo trash ID`: deletes, marks trashed (public board), or refuses with the reason.
+struct Trash: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Trash a todo (public board posts are marked trashed).")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The todo's ID (a unique prefix is enough).")
+    var id: String
+
+    func run() async throws {
+        try await device.withSession { session in
+            let item = try await session.engine.todo(matchingID: id)
+            let action = try await session.engine.trash(item.key)
+            if case .refuse(let reason) = action { throw DeviceCommandError("cannot trash \(item.shortID): \(reason)") }
+            await sendAndReport(session)
+        }
+    }
+}
+
+/// `todo sync`: the whole sequence once (account, zone, subscriptions, fetch, send, public board).
+struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Fetch what changed and send what waits.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    func run() async throws {
+        try await device.withSession { session in
+            await session.engine.refresh()
+            let snapshot = await session.engine.snapshot()
+            print(snapshot.statusLine)
+            if let error = snapshot.lastError { FileHandle.standardError.write(Data("last error: \(error)\n".utf8)) }
+            if snapshot.connection != .online { throw ExitCode(2) }
+        }
+    }
+}
+
+/// `todo status`: account, device, tokens, pending changes, last error.
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show account, device, tokens, pending changes and the last error.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    func run() async throws {
+        try await device.withSession { session in
+            let snapshot = await session.engine.snapshot()
+            let state = try await session.store.syncState()
+            let options = session.options
+            func show(_ label: String, _ value: String?) { print("\(label.padding(toLength: 18, withPad: " ", startingAt: 0))\(value ?? "-")") }
+            show("account", options.account)
+            show("user", session.credentials?.userRecordName ?? state.lastKnownUser)
+            show("device", options.device + (session.credentials.map { " (\($0.deviceID))" } ?? ""))
+            show("server", options.server.absoluteString)
+            show("signed in", session.credentials == nil ? "no" : "yes")
+            show("cache", options.cacheFile.path)
+            show("todos", String(try await session.store.recordCount(in: .private)))
+            show("public board", String(try await session.store.recordCount(in: .public)))
+            show("pending", String(snapshot.pendingCount) + (snapshot.failedCount > 0 ? " (\(snapshot.failedCount) refused)" : ""))
+            show("last sync", state.lastSyncAt.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double($0) / 1000)) })
+            show("zone created", state.createdCustomZone ? "yes" : "no")
+            show("subscriptions", "private \(state.subscribedToPrivateChanges ? "yes" : "no"), shared \(state.subscribedToSharedChanges ? "yes" : "no")")
+            for scope in [DatabaseScope.private, .shared] {
+                show("\(scope.rawValue) db token", state.databaseTokens[scope]?.rawValue)
+            }
+            for (zone, token) in state.zoneTokens.sorted(by: { $0.key.description < $1.key.description }) {
+                show("zone token", "\(zone) \(token.rawValue)")
+            }
+            show("last public poll", state.lastPublicPoll.map(String.init))
+            let pending = try await session.store.pendingChanges(includeFailed: true)
+            for change in pending where change.failedReason != nil {
+                show("refused", "\(change.key.recordName.prefix(8)): \(change.failedReason ?? "")")
+            }
+            show("last error", snapshot.lastError)
+        }
+    }
+}
+
+/// `todo push DEVICE`: asks the cloud for a test push to one of your devices.
+struct Push: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Ask the cloud to send a test push to one of your devices.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The device to notify.")
+    var target: String
+
+    func run() async throws {
+        try await device.withSession { session in
+            guard session.credentials != nil else { throw DeviceCommandError("signed out: sign in to send pushes") }
+            do {
+                try await session.client.sendTestPush(toDevice: target)
+            } catch let error as CloudError where error.code == .unknownItem {
+                throw DeviceCommandError("\(error.reason) (a device receives pushes while its app is open)")
+            }
+            print("push sent to \(target)")
+        }
+    }
+}
+
+/// `todo signout`: signs this device out; it stays signed out until `todo signin`.
+struct SignOut: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "signout", abstract: "Sign this device out.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    func run() async throws {
+        try await device.withSession { session in
+            try await session.signOut()
+            print("signed out \(session.options.account) on \(session.options.device)")
+        }
+    }
+}
+
+/// `todo signin`: signs this device in again after `todo signout`.
+struct SignIn: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "signin", abstract: "Sign this device in (again).")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    func run() async throws {
+        try await DeviceSession.signInAgain(device.deviceOptions)
+        print("signed in \(device.deviceOptions.account) on \(device.deviceOptions.device)")
+    }
+}

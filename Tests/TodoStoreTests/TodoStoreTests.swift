@@ -1,0 +1,286 @@
+import CloudModel
+import Foundation
+import Testing
+import TodoStore
+
+/// A store in a fresh temporary file, removed at the end of the test.
+func withTemporaryStore<T>(_ body: (TodoStore, URL) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todostore-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("cache.sqlite")
+    let store = try TodoStore(url: url)
+    return try await body(store, url)
+}
+
+func serverRecord(
+    _ name: String, title: String, tag: String = "t1", notes: String = "", extra: [String: FieldValue] = [:], modifiedAt: Int64 = 1_000
+) -> Record {
+    var fields: [String: FieldValue] = [
+        "title": .string(title), "notes": .string(notes), "isCompleted": .int64(0), "priority": .int64(1), "isTrashed": .int64(0),
+    ]
+    for (k, v) in extra { fields[k] = v }
+    var record = Record(
+        recordName: name, recordType: TodoSchema.todoType, recordChangeTag: tag, fields: fields, zoneID: ZoneID(zoneName: "Todos"))
+    record.created = RecordStamp(timestamp: 500, userRecordName: "_u1", deviceID: "d1")
+    record.modified = RecordStamp(timestamp: modifiedAt, userRecordName: "_u1", deviceID: "d1")
+    return record
+}
+
+@Suite("TodoStore") struct TodoStoreTests {
+    @Test func migrationsCreateTheSchemaAndReopenKeepsData() async throws {
+        try await withTemporaryStore { store, url in
+            #expect(try await store.schemaVersion() == 1)
+            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("a", title: "Milk")], token: ChangeToken(rawValue: "z1"), moreComing: false)
+            await store.close()
+            let reopened = try TodoStore(url: url)
+            #expect(try await reopened.schemaVersion() == 1)
+            #expect(try await reopened.todos().map(\.title) == ["Milk"])
+            #expect(try await reopened.zoneToken(.privateTodos) == ChangeToken(rawValue: "z1"))
+        }
+    }
+
+    @Test func closedStoreRefusesClearly() async throws {
+        try await withTemporaryStore { store, _ in
+            await store.close()
+            await #expect(throws: StoreError.closed) { try await store.todos() }
+        }
+    }
+
+    @Test func recordsAndTokenCommitTogetherPerPage() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.applyZoneChanges(
+                .privateTodos, records: (0..<3).map { serverRecord("r\($0)", title: "T\($0)") }, token: ChangeToken(rawValue: "p1"),
+                moreComing: true)
+            #expect(try await store.zoneToken(.privateTodos)?.rawValue == "p1")
+            #expect(try await store.recordCount() == 3)
+            try await store.applyZoneChanges(
+                .privateTodos, records: [Record.tombstone(recordName: "r1", zoneID: ZoneID(zoneName: "Todos"))],
+                token: ChangeToken(rawValue: "p2"), moreComing: false)
+            #expect(try await store.zoneToken(.privateTodos)?.rawValue == "p2")
+            #expect(try await store.todos().map(\.key.recordName) == ["r0", "r2"])
+        }
+    }
+
+    @Test func reapplyingAPageIsIdempotent() async throws {
+        try await withTemporaryStore { store, _ in
+            let page = (0..<5).map { serverRecord("r\($0)", title: "T\($0)") }
+            try await store.applyZoneChanges(.privateTodos, records: page, token: ChangeToken(rawValue: "a"), moreComing: false)
+            try await store.applyZoneChanges(.privateTodos, records: page, token: ChangeToken(rawValue: "a"), moreComing: false)
+            #expect(try await store.recordCount() == 5)
+        }
+    }
+
+    @Test func unknownFieldsAndSystemFieldsRoundTrip() async throws {
+        try await withTemporaryStore { store, _ in
+            let extra: [String: FieldValue] = [
+                "color": .string("blue"), "tags": .list(.string, [.string("a"), .string("b")]),
+                "location": .unknown(type: "LOCATION", value: .object(["latitude": .double(1.5)])),
+            ]
+            let record = serverRecord("x", title: "With extras", tag: "tag9", extra: extra)
+            try await store.applyZoneChanges(.privateTodos, records: [record], token: nil, moreComing: false)
+            let item = try #require(try await store.todo(.privateTodo("x")))
+            #expect(item.extraFields == extra)
+            #expect(item.system.changeTag == "tag9")
+            #expect(item.system.created?.deviceID == "d1")
+            #expect(item.system.modified?.timestamp == 1_000)
+            #expect(item.record.fields == record.fields)
+            #expect(item.record.recordChangeTag == "tag9")
+        }
+    }
+
+    @Test func editAndOutboxRowAreWrittenTogetherAndCoalesce() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("a", title: "Old")], token: nil, moreComing: false)
+            var item = try #require(try await store.todo(.privateTodo("a")))
+            item.title = "New"
+            try await store.saveLocalEdit(item, at: 2_000)
+            item.notes = "more"
+            try await store.saveLocalEdit(item, at: 3_000)
+            let pending = try await store.pendingChanges()
+            #expect(pending.count == 1)
+            #expect(pending[0].revision == 2)
+            #expect(pending[0].baseFields?["title"] == .string("Old"))  // the base of the FIRST edit
+            guard case .save(let saved) = pending[0].action else { Issue.record("expected a save"); return }
+            #expect(saved.title == "New" && saved.notes == "more" && saved.system.changeTag == "t1")
+            #expect(saved.localEditedAt == 3_000)
+            #expect(try await store.todo(.privateTodo("a"))?.hasPendingChanges == true)
+        }
+    }
+
+    @Test func deleteOfANeverUploadedRecordLeavesNothingToSend() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.saveLocalEdit(TodoItem(key: .privateTodo("new"), title: "Draft"), at: 1)
+            #expect(try await store.pendingCount() == 1)
+            try await store.deleteLocally(.privateTodo("new"), at: 2)
+            #expect(try await store.pendingCount() == 0)
+            #expect(try await store.recordCount() == 0)
+        }
+    }
+
+    @Test func deleteOfAnUploadedRecordQueuesADeleteWithItsTag() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("a", title: "A", tag: "t7")], token: nil, moreComing: false)
+            var item = try #require(try await store.todo(.privateTodo("a")))
+            item.title = "edited"
+            try await store.saveLocalEdit(item, at: 5)
+            try await store.deleteLocally(.privateTodo("a"), at: 6)
+            let pending = try await store.pendingChanges()
+            #expect(pending.count == 1)
+            #expect(pending.first?.action == .delete(recordType: "Todo", changeTag: "t7"))
+            try await store.confirmDeleted(.privateTodo("a"), revision: pending[0].revision)
+            #expect(try await store.pendingCount() == 0)
+        }
+    }
+
+    @Test func fetchDoesNotOverwriteAPendingEdit() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("a", title: "One")], token: nil, moreComing: false)
+            var item = try #require(try await store.todo(.privateTodo("a")))
+            item.title = "Mine"
+            try await store.saveLocalEdit(item, at: 10)
+            let summary = try await store.applyZoneChanges(
+                .privateTodos, records: [serverRecord("a", title: "Theirs", tag: "t2")], token: nil, moreComing: false)
+            #expect(summary.keptForPendingEdit == 1)
+            #expect(try await store.todo(.privateTodo("a"))?.title == "Mine")
+        }
+    }
+
+    @Test func confirmationClearsOnlyTheRevisionSent() async throws {
+        try await withTemporaryStore { store, _ in
+            let key = RecordKey.privateTodo("n")
+            try await store.saveLocalEdit(TodoItem(key: key, title: "v1"), at: 1)
+            let sent = try await store.pendingChanges()[0]
+            var item = try #require(try await store.todo(key))
+            item.title = "v2"
+            try await store.saveLocalEdit(item, at: 2)  // edited while the send was in flight
+            try await store.confirmSaved(key, revision: sent.revision, serverRecord: serverRecord("n", title: "v1", tag: "s1"))
+            let pending = try await store.pendingChanges()
+            #expect(pending.count == 1)
+            guard case .save(let next) = pending[0].action else { Issue.record("expected a save"); return }
+            #expect(next.title == "v2" && next.system.changeTag == "s1")
+            try await store.confirmSaved(key, revision: pending[0].revision, serverRecord: serverRecord("n", title: "v2", tag: "s2"))
+            #expect(try await store.pendingCount() == 0)
+            #expect(try await store.todo(key)?.system.changeTag == "s2")
+        }
+    }
+
+    @Test func conflictResolutionAdoptsServerTagAndKeepsMergedFields() async throws {
+        try await withTemporaryStore { store, _ in
+            let key = RecordKey.privateTodo("c")
+            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("c", title: "T", tag: "t1")], token: nil, moreComing: false)
+            var item = try #require(try await store.todo(key))
+            item.title = "Local title"
+            try await store.saveLocalEdit(item, at: 10)
+            let server = serverRecord("c", title: "T", tag: "t2", notes: "server notes")
+            let remains = try await store.resolveConflict(key, serverRecord: server) { base, local, server in
+                var merged = server.fields ?? [:]
+                if local.fields["title"] != base?["title"] { merged["title"] = local.fields["title"] }
+                return merged
+            }
+            #expect(remains)
+            let merged = try #require(try await store.todo(key))
+            #expect(merged.title == "Local title" && merged.notes == "server notes" && merged.system.changeTag == "t2")
+            #expect(try await store.pendingChanges()[0].baseFields?["notes"] == .string("server notes"))
+        }
+    }
+
+    @Test func expiredTokenRefetchReconcilesDeletionsButKeepsPendingEdits() async throws {
+        try await withTemporaryStore { store, _ in
+            let records = ["a", "b", "c"].map { serverRecord($0, title: $0) }
+            try await store.applyZoneChanges(.privateTodos, records: records, token: ChangeToken(rawValue: "old"), moreComing: false)
+            var c = try #require(try await store.todo(.privateTodo("c")))
+            c.title = "edited c"
+            try await store.saveLocalEdit(c, at: 3)
+            try await store.restartZoneFetch(.privateTodos)
+            #expect(try await store.zoneToken(.privateTodos) == nil)
+            // The server no longer has b and c (tombstones compacted); a refetch in two pages brings only a.
+            try await store.applyZoneChanges(.privateTodos, records: [], token: ChangeToken(rawValue: "n1"), moreComing: true)
+            #expect(try await store.recordCount() == 3)  // nothing removed before the last page
+            try await store.applyZoneChanges(.privateTodos, records: [records[0]], token: ChangeToken(rawValue: "n2"), moreComing: false)
+            let names = try await store.todos().map(\.key.recordName)
+            #expect(names == ["a", "c"])
+            #expect(try await store.todo(.privateTodo("c"))?.system.changeTag == nil)  // re-created on send
+        }
+    }
+
+    @Test func syncStateFlagsTokensAndWipe() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.setFlag(.createdCustomZone, true)
+            try await store.setFlag(.subscribedToPrivateChanges, true)
+            try await store.setDatabaseToken(ChangeToken(rawValue: "db1"), for: .private)
+            try await store.setLastKnownUser("_alice")
+            try await store.applyPublicRecords([serverRecord("p", title: "Board")], pollMark: 4_000)
+            var state = try await store.syncState()
+            #expect(state.createdCustomZone && state.subscribedToPrivateChanges && !state.subscribedToSharedChanges)
+            #expect(state.databaseTokens[.private]?.rawValue == "db1")
+            #expect(state.lastKnownUser == "_alice")
+            #expect(state.lastPublicPoll == 4_000)
+            #expect(try await store.todos(in: .public).count == 1)
+            try await store.wipe()
+            state = try await store.syncState()
+            #expect(state == SyncState())
+            #expect(try await store.recordCount() == 0)
+        }
+    }
+
+    @Test func removedZoneTakesItsRecordsTokenAndOutbox() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.setFlag(.createdCustomZone, true)
+            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("a", title: "A")], token: ChangeToken(rawValue: "z"), moreComing: false)
+            try await store.saveLocalEdit(TodoItem(key: .privateTodo("b"), title: "B"), at: 1)
+            try await store.removeZone(.privateTodos)
+            #expect(try await store.recordCount() == 0)
+            #expect(try await store.pendingCount() == 0)
+            let state = try await store.syncState()
+            #expect(state.zoneTokens.isEmpty && !state.createdCustomZone)
+        }
+    }
+
+    @Test func reuploadQueuesEveryRecordAsNew() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.applyZoneChanges(.privateTodos, records: (0..<4).map { serverRecord("r\($0)", title: "T") }, token: ChangeToken(rawValue: "z"), moreComing: false)
+            let queued = try await store.prepareReupload(of: .privateTodos, now: 9)
+            #expect(queued == 4)
+            let pending = try await store.pendingChanges()
+            #expect(pending.allSatisfy { if case .save(let item) = $0.action { item.system.changeTag == nil } else { false } })
+            #expect(try await store.zoneToken(.privateTodos) == nil)
+        }
+    }
+
+    @Test func idPrefixLookup() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("abc123", title: "1"), serverRecord("abd456", title: "2")], token: nil, moreComing: false)
+            #expect(try await store.todo(matchingID: "abc").title == "1")
+            await #expect(throws: StoreError.ambiguous("ab")) { try await store.todo(matchingID: "ab") }
+            await #expect(throws: StoreError.notFound("zz")) { try await store.todo(matchingID: "zz") }
+        }
+    }
+
+    @Test func diskFullIsReportedAndNothingIsHalfWritten() async throws {
+        try await withTemporaryStore { store, url in
+            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("a", title: "A")], token: ChangeToken(rawValue: "t0"), moreComing: false)
+            try await store.limitFileSizeForTesting(pages: 1)
+            let big = (0..<400).map { serverRecord("big\($0)", title: String(repeating: "x", count: 2_000)) }
+            await #expect(throws: StoreError.self) {
+                try await store.applyZoneChanges(.privateTodos, records: big, token: ChangeToken(rawValue: "t1"), moreComing: false)
+            }
+            #expect(try await store.zoneToken(.privateTodos)?.rawValue == "t0")
+            #expect(try await store.recordCount() == 1)
+            _ = url
+        }
+    }
+
+    @Test func tenThousandRecordsApplyFast() async throws {
+        try await withTemporaryStore { store, _ in
+            let start = ContinuousClock.now
+            for page in 0..<50 {
+                let records = (0..<200).map { serverRecord("r\(page)-\($0)", title: "Todo \(page)-\($0)", tag: "t\($0)") }
+                try await store.applyZoneChanges(.privateTodos, records: records, token: ChangeToken(rawValue: "p\(page)"), moreComing: page < 49)
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(try await store.recordCount() == 10_000)
+            print("applied 10,000 records in \(elapsed)")
+            #expect(elapsed < .seconds(5))  // debug build; the release benchmark aims at well under 1 s
+        }
+    }
+}

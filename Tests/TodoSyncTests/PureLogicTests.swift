@@ -1,0 +1,282 @@
+import CloudClient
+import CloudModel
+import Foundation
+import Testing
+import TodoStore
+import TodoSync
+
+@Suite("Conflict merge (pure)") struct ConflictMergeTests {
+    let base: [String: FieldValue] = ["title": .string("Milk"), "notes": .string(""), "priority": .int64(0)]
+    let early = EditStamp(timestamp: 1_000, deviceID: "A")
+    let late = EditStamp(timestamp: 2_000, deviceID: "B")
+
+    @Test func fieldChangedOnOneSideTakesThatSide() {
+        var local = base
+        local["title"] = .string("Oat milk")
+        var server = base
+        server["notes"] = .string("2 litres")
+        let merged = ConflictMerge.merge(base: base, local: local, localEdit: early, server: server, serverEdit: late)
+        #expect(merged["title"] == .string("Oat milk"))
+        #expect(merged["notes"] == .string("2 litres"))
+        #expect(merged["priority"] == .int64(0))
+    }
+
+    @Test func fieldChangedOnBothSidesTakesTheLaterEdit() {
+        var local = base
+        local["title"] = .string("local")
+        var server = base
+        server["title"] = .string("server")
+        #expect(ConflictMerge.merge(base: base, local: local, localEdit: early, server: server, serverEdit: late)["title"] == .string("server"))
+        #expect(ConflictMerge.merge(base: base, local: local, localEdit: late, server: server, serverEdit: early)["title"] == .string("local"))
+    }
+
+    @Test func tiesAreBrokenByDeviceIDTheSameOnEveryDevice() {
+        var local = base
+        local["title"] = .string("from A")
+        var server = base
+        server["title"] = .string("from B")
+        let a = EditStamp(timestamp: 5, deviceID: "A")
+        let b = EditStamp(timestamp: 5, deviceID: "B")
+        // On device A: local is A's edit, server is B's. On device B the roles swap. Both pick B's.
+        let onA = ConflictMerge.merge(base: base, local: local, localEdit: a, server: server, serverEdit: b)
+        let onB = ConflictMerge.merge(base: base, local: server, localEdit: b, server: local, serverEdit: a)
+        #expect(onA["title"] == .string("from B"))
+        #expect(onB["title"] == .string("from B"))
+    }
+
+    @Test func removalsAndAdditionsAreFieldChangesToo() {
+        var local = base
+        local["dueDate"] = .timestamp(99)
+        var server = base
+        server["notes"] = nil
+        server["color"] = .string("red")  // a field this build does not know
+        let merged = ConflictMerge.merge(base: base, local: local, localEdit: early, server: server, serverEdit: late)
+        #expect(merged["dueDate"] == .timestamp(99))
+        #expect(merged["notes"] == nil)
+        #expect(merged["color"] == .string("red"))
+    }
+
+    @Test func withoutABaseDifferencesGoToTheLaterEdit() {
+        let local: [String: FieldValue] = ["title": .string("mine"), "notes": .string("same")]
+        let server: [String: FieldValue] = ["title": .string("theirs"), "notes": .string("same")]
+        let merged = ConflictMerge.merge(base: nil, local: local, localEdit: late, server: server, serverEdit: early)
+        #expect(merged == ["title": .string("mine"), "notes": .string("same")])
+    }
+}
+
+@Suite("Retry policy (pure, fake randomness)") struct RetryPolicyTests {
+    let policy = RetryPolicy(baseDelay: 0.5, maximumDelay: 60, maximumAttempts: 5, jitter: 0.2)
+
+    @Test func retryAfterFromTheServerIsHonoured() {
+        let error = CloudError(.requestRateLimited, "slow down", retryAfter: 7)
+        #expect(policy.response(to: error, attempt: 0, random: 0.9) == .retry(after: 7))
+        let busy = CloudError(.serviceUnavailable, "later", retryAfter: 3)
+        #expect(policy.response(to: busy, attempt: 2, random: 0.1) == .retry(after: 3))
+    }
+
+    @Test func exponentialBackoffWithJitterWhenNoRetryAfter() {
+        let error = CloudError(.serviceUnavailable, "later")
+        #expect(policy.response(to: error, attempt: 0, random: 0.5) == .retry(after: 0.5))
+        #expect(policy.response(to: error, attempt: 1, random: 0.5) == .retry(after: 1))
+        #expect(policy.response(to: error, attempt: 3, random: 0.5) == .retry(after: 4))
+        #expect(abs(policy.delay(attempt: 3, retryAfter: nil, random: 0) - 3.2) < 1e-9)
+        #expect(abs(policy.delay(attempt: 3, retryAfter: nil, random: 1) - 4.8) < 1e-9)
+        #expect(policy.delay(attempt: 20, retryAfter: nil, random: 1) == 60)
+    }
+
+    @Test func givesUpAfterTheLastAttempt() {
+        let error = CloudError(.requestRateLimited, "slow down", retryAfter: 1)
+        guard case .fatal = policy.response(to: error, attempt: 5, random: 0) else {
+            Issue.record("expected giving up")
+            return
+        }
+    }
+
+    @Test func everyErrorHasAPolicy() {
+        #expect(policy.response(to: CloudError(.networkUnavailable, ""), attempt: 0, random: 0) == .goOffline)
+        #expect(policy.response(to: CloudError(.serverRecordChanged, ""), attempt: 0, random: 0) == .mergeAndResend)
+        #expect(policy.response(to: CloudError(.changeTokenExpired, ""), attempt: 0, random: 0) == .refetchFromScratch)
+        #expect(policy.response(to: CloudError(.zoneNotFound, ""), attempt: 0, random: 0) == .recreateZone)
+        #expect(policy.response(to: CloudError(.userDeletedZone, ""), attempt: 0, random: 0) == .recreateZone)
+        #expect(policy.response(to: CloudError(.unknownItem, ""), attempt: 0, random: 0) == .reupload)
+        #expect(policy.response(to: CloudError(.notAuthenticated, ""), attempt: 0, random: 0) == .signedOut)
+        for code in [CloudError.Code.badRequest, .permissionFailure, .quotaExceeded, .limitExceeded] {
+            guard case .fatal = policy.response(to: CloudError(code, "x"), attempt: 0, random: 0) else {
+                Issue.record("\(code) should be fatal")
+                continue
+            }
+        }
+    }
+
+    @Test func serverCodesMapOntoCKErrorCodes() {
+        let cases: [(ServerErrorCode, CloudError.Code)] = [
+            (.conflict, .serverRecordChanged), (.exists, .serverRecordChanged), (.throttled, .requestRateLimited),
+            (.tryAgainLater, .serviceUnavailable), (.zoneNotFound, .zoneNotFound), (.userDeletedZone, .userDeletedZone),
+            (.changeTokenExpired, .changeTokenExpired), (.authenticationRequired, .notAuthenticated),
+            (.authenticationFailed, .notAuthenticated), (.accessDenied, .permissionFailure), (.atomicError, .batchRequestFailed),
+            (.quotaExceeded, .quotaExceeded), (.limitExceeded, .limitExceeded), (.badRequest, .badRequest),
+            (.internalError, .internalError), (.notFound, .unknownItem),
+        ]
+        for (server, client) in cases {
+            #expect(CloudError(ServerError(server, "r", retryAfter: 2)).code == client)
+        }
+        var conflict = ServerError(.conflict, "changed")
+        conflict.serverRecord = Record(recordName: "x", recordChangeTag: "t9")
+        #expect(CloudError(conflict).serverRecord?.recordChangeTag == "t9")
+        #expect(CloudError(ServerError(.throttled, "r", retryAfter: 2)).retryAfter == 2)
+    }
+}
+
+@Suite("Launch sequence (pure state machine)") struct SyncSequenceTests {
+    func steps(_ sequence: SyncSequence) -> [SyncSequence.Step] {
+        var copy = sequence
+        var all: [SyncSequence.Step] = []
+        while let step = copy.next() { all.append(step) }
+        return all
+    }
+
+    let fresh = LaunchFlags(createdCustomZone: false, subscribedToPrivateChanges: false, subscribedToSharedChanges: false)
+    let done = LaunchFlags(createdCustomZone: true, subscribedToPrivateChanges: true, subscribedToSharedChanges: true)
+
+    @Test func firstLaunchDoesEverythingInOrder() {
+        let sequence = SyncSequence(reasons: [.launch], flags: fresh, signedIn: true, publicPollDue: true)
+        #expect(
+            steps(sequence) == [
+                .checkAccount, .createZone, .saveSubscriptions(private: true, shared: true), .fetchChanges(.private),
+                .fetchChanges(.shared), .sendOutbox, .pollPublicBoard,
+            ])
+    }
+
+    @Test func cachedFlagsSkipZoneAndSubscriptions() {
+        let sequence = SyncSequence(reasons: [.push(.private)], flags: done, signedIn: true, publicPollDue: false)
+        #expect(steps(sequence) == [.checkAccount, .fetchChanges(.private), .fetchChanges(.shared), .sendOutbox])
+    }
+
+    @Test func onlyTheMissingSubscription() {
+        let flags = LaunchFlags(createdCustomZone: true, subscribedToPrivateChanges: true, subscribedToSharedChanges: false)
+        let sequence = SyncSequence(reasons: [.launch], flags: flags, signedIn: true, publicPollDue: false)
+        #expect(steps(sequence).contains(.saveSubscriptions(private: false, shared: true)))
+        #expect(!steps(sequence).contains(.createZone))
+    }
+
+    @Test func localEditOnlySends() {
+        let sequence = SyncSequence(reasons: [.localEdit], flags: done, signedIn: true, publicPollDue: false)
+        #expect(steps(sequence) == [.sendOutbox])
+    }
+
+    @Test func signedOutOnlyReadsThePublicBoard() {
+        let sequence = SyncSequence(reasons: [.launch], flags: done, signedIn: false, publicPollDue: true)
+        #expect(steps(sequence) == [.checkAccount, .pollPublicBoard])
+        var signedIn = SyncSequence(reasons: [.manualRefresh], flags: done, signedIn: true, publicPollDue: false)
+        _ = signedIn.next()
+        signedIn.accountUnavailable()
+        #expect(steps(signedIn) == [.pollPublicBoard])
+    }
+
+    @Test func missingZoneRecreatesZoneAndSubscriptionsThenSends() {
+        var sequence = SyncSequence(reasons: [.localEdit], flags: done, signedIn: true, publicPollDue: false)
+        #expect(sequence.next() == .sendOutbox)
+        sequence.zoneMissing()
+        #expect(steps(sequence) == [.createZone, .saveSubscriptions(private: true, shared: true), .sendOutbox])
+    }
+
+    @Test func publicPollTimerPollsOnly() {
+        let sequence = SyncSequence(reasons: [.publicPollTimer], flags: done, signedIn: true, publicPollDue: true)
+        #expect(steps(sequence) == [.sendOutbox, .pollPublicBoard])
+    }
+}
+
+@Suite("Outbox batching (pure)") struct OutboxBatcherTests {
+    func change(_ name: String, zone: ZoneKey = .privateTodos, revision: Int64 = 1, delete: Bool = false) -> PendingChange {
+        let key = RecordKey(scope: zone.scope, zoneName: zone.zoneName, zoneOwner: zone.zoneOwner, recordName: name)
+        var item = TodoItem(key: key, title: name)
+        item.system.changeTag = name.hasPrefix("new") ? nil : "tag-\(name)"
+        return PendingChange(
+            key: key, action: delete ? .delete(recordType: "Todo", changeTag: "tag-\(name)") : .save(item), baseFields: nil,
+            revision: revision)
+    }
+
+    @Test func atMost200PerRequestAndOneZoneEach() {
+        let changes = (0..<450).map { change("r\($0)") } + (0..<10).map { change("p\($0)", zone: .publicBoard) }
+        let batches = OutboxBatcher.batches(changes)
+        #expect(batches.map(\.changes.count) == [200, 200, 50, 10])
+        #expect(batches.map(\.zone) == [.privateTodos, .privateTodos, .privateTodos, .publicBoard])
+        #expect(batches.allSatisfy { $0.request.operations.count <= 200 })
+    }
+
+    @Test func repeatedEntriesOfOneRecordCoalesce() {
+        let batches = OutboxBatcher.batches([change("a", revision: 1), change("b"), change("a", revision: 3)])
+        #expect(batches.count == 1)
+        #expect(batches[0].changes.map(\.key.recordName) == ["a", "b"])
+        #expect(batches[0].changes[0].revision == 3)
+    }
+
+    @Test func operationsCarryTheChangeTag() {
+        let request = OutboxBatcher.batches([change("new1"), change("old"), change("gone", delete: true)])[0].request
+        #expect(request.operations.map(\.operationType) == [.create, .replace, .delete])
+        #expect(request.operations.map(\.record.recordChangeTag) == [nil, "tag-old", "tag-gone"])
+        #expect(request.zoneID == ZoneID(zoneName: "Todos"))
+        #expect(request.atomic == false)
+    }
+}
+
+@Suite("canUpdate / canDelete / trash per DESIGN.md §2") struct PermissionTests {
+    let me = PermissionContext(isSignedIn: true, userRecordName: "_me")
+    let signedOut = PermissionContext(isSignedIn: false, userRecordName: nil)
+
+    func item(_ scope: DatabaseScope, creator: String? = nil, permission: SharePermission? = nil) -> TodoItem {
+        let key: RecordKey =
+            switch scope {
+            case .private: .privateTodo("r")
+            case .public: .publicRecord("r")
+            case .shared: RecordKey(scope: .shared, zoneName: "Todos", zoneOwner: "_owner", recordName: "r")
+            }
+        var item = TodoItem(key: key, title: "t")
+        if let creator {
+            item.system = SystemFields(changeTag: "t1", created: RecordStamp(timestamp: 1, userRecordName: creator))
+        }
+        item.sharePermission = permission
+        return item
+    }
+
+    func check(_ item: TodoItem, _ context: PermissionContext, update: Bool, delete: Bool, trash: TrashAction?) {
+        #expect(RecordPermissions.canUpdate(item, context) == update)
+        #expect(RecordPermissions.canDelete(item, context) == delete)
+        let action = RecordPermissions.trashAction(item, context)
+        if let trash {
+            #expect(action == trash)
+        } else if case .refuse(let reason) = action {
+            #expect(!reason.isEmpty)
+        } else {
+            Issue.record("expected a refusal, got \(action)")
+        }
+    }
+
+    @Test func ownPrivateZone() {
+        check(item(.private, creator: "_me"), me, update: true, delete: true, trash: .delete)
+        check(item(.private), me, update: true, delete: true, trash: .delete)  // not yet uploaded
+    }
+
+    @Test func sharedReadWrite() {
+        check(item(.shared, creator: "_owner", permission: .readWrite), me, update: true, delete: true, trash: .delete)
+    }
+
+    @Test func sharedReadOnly() {
+        check(item(.shared, creator: "_owner", permission: .readOnly), me, update: false, delete: false, trash: nil)
+    }
+
+    @Test func publicCreatedByMe() {
+        check(item(.public, creator: "_me"), me, update: true, delete: false, trash: .markTrashed)
+        check(item(.public), me, update: true, delete: false, trash: .markTrashed)  // created here, not yet uploaded
+    }
+
+    @Test func publicSomeoneElses() {
+        check(item(.public, creator: "_other"), me, update: false, delete: false, trash: nil)
+    }
+
+    @Test func signedOutEverythingIsReadOnly() {
+        check(item(.public, creator: "_me"), signedOut, update: false, delete: false, trash: nil)
+        check(item(.public), signedOut, update: false, delete: false, trash: nil)
+        check(item(.private, creator: "_me"), signedOut, update: false, delete: false, trash: nil)
+    }
+}

@@ -1,0 +1,168 @@
+import CloudClient
+import CloudModel
+import CloudServer
+import Foundation
+import Testing
+import TodoStore
+import TodoSync
+
+/// A clock for tests: real wall time plus an offset; short waits return at once (and are recorded), long ones wait for `advance`.
+final class TestClock: SyncClock, @unchecked Sendable {
+    private struct Waiter {
+        var deadline: Double
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private let lock = NSLock()
+    private var offset: Double = 0
+    private var waiters: [UUID: Waiter] = [:]
+    private var recorded: [Double] = []
+    /// Waits shorter than this return at once.
+    let instantBelow: Double
+
+    init(instantBelow: Double = 60) { self.instantBelow = instantBelow }
+
+    func now() -> Date { Date().addingTimeInterval(lock.withLock { offset }) }
+
+    /// Every wait asked for, in order.
+    var sleeps: [Double] { lock.withLock { recorded } }
+
+    /// How many sleepers wait for time to pass.
+    var waiting: Int { lock.withLock { waiters.count } }
+
+    func sleep(seconds: Double) async throws {
+        let deadline: Double = lock.withLock {
+            recorded.append(seconds)
+            return offset + seconds
+        }
+        if seconds < instantBelow {
+            await Task.yield()
+            try Task.checkCancellation()
+            return
+        }
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow: Bool = lock.withLock {
+                    if Task.isCancelled { return true }
+                    waiters[id] = Waiter(deadline: deadline, continuation: continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let waiter = lock.withLock { waiters.removeValue(forKey: id) }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Lets `seconds` pass: wakes every sleeper whose deadline came.
+    func advance(by seconds: Double) {
+        let due: [Waiter] = lock.withLock {
+            offset += seconds
+            let ready = waiters.filter { $0.value.deadline <= offset }
+            for id in ready.keys { waiters[id] = nil }
+            return Array(ready.values)
+        }
+        for waiter in due { waiter.continuation.resume() }
+    }
+}
+
+/// A temporary directory removed by `cleanup()`.
+func temporaryDirectory(_ name: String) -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-\(name)-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A real cloud on a loopback port with a temporary data directory.
+final class TestCloud: Sendable {
+    let server: RunningCloudServer
+    let directory: URL
+
+    private init(server: RunningCloudServer, directory: URL) {
+        self.server = server
+        self.directory = directory
+    }
+
+    static func start(tombstoneRetention: TimeInterval = 3600) async throws -> TestCloud {
+        let directory = temporaryDirectory("cloud")
+        var configuration = ServerConfiguration(
+            host: "127.0.0.1", port: 0, dataDirectory: directory.appendingPathComponent("server"), openRegistration: true,
+            enableFaults: true, tombstoneRetention: tombstoneRetention, rateLimitPerSecond: nil)
+        // Quiet request logs; decoded, since this target does not depend on swift-log itself.
+        if let quiet = try? JSONDecoder().decode(type(of: configuration.logLevel), from: Data("\"error\"".utf8)) {
+            configuration.logLevel = quiet
+        }
+        let server = try await CloudServer.start(configuration)
+        return TestCloud(server: server, directory: directory)
+    }
+
+    var baseURL: URL { server.baseURL }
+
+    /// A client without a session (admin calls, public reads).
+    func anonymousClient() -> CloudClient { CloudClient(baseURL: baseURL) }
+
+    func shutdown() async {
+        await server.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A signed-in device of `account` (created on first use), with a fault-injecting transport and a test clock.
+    func device(
+        _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true
+    ) async throws -> TestDevice {
+        let transport = FaultInjectingTransport(wrapping: URLSessionTransport())
+        let client = CloudClient(baseURL: baseURL, transport: transport)
+        do {
+            _ = try await client.createAccount(account: account, password: "password-\(account)")
+        } catch let error as CloudError where error.serverErrorCode == .exists {}
+        let session = try await client.signIn(account: account, password: "password-\(account)", deviceName: name)
+        let store = try TodoStore(url: directory.appendingPathComponent("devices/\(account)-\(name)-\(UUID().uuidString).sqlite"))
+        let clock = TestClock()
+        let engine = SyncEngine(
+            client: client, store: store,
+            configuration: SyncConfiguration(
+                deviceName: name, deviceID: session.deviceID, account: account, reachabilityProbeInterval: 100,
+                fetchPageSize: pageSize, sendsAutomatically: sendsAutomatically, pushPollTimeout: 10),
+            clock: clock, random: { 0.5 })
+        let device = TestDevice(name: name, engine: engine, store: store, client: client, transport: transport, clock: clock, session: session)
+        await engine.start(listenForPushes: listen)
+        return device
+    }
+}
+
+/// One device under test.
+struct TestDevice: Sendable {
+    let name: String
+    let engine: SyncEngine
+    let store: TodoStore
+    let client: CloudClient
+    let transport: FaultInjectingTransport
+    let clock: TestClock
+    let session: SignInResponse
+
+    /// Visible private todos by title.
+    func titles(_ scope: DatabaseScope = .private) async throws -> [String] {
+        try await store.todos(in: scope).map(\.title).sorted()
+    }
+}
+
+/// Polls `condition` (real time, for events that travel through the network) until it holds or `seconds` pass.
+func eventually(_ seconds: Double = 10, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return try await condition()
+}
+
+/// The fields that must agree between devices after convergence, by record name.
+func contents(_ store: TodoStore) async throws -> [String: String] {
+    var result: [String: String] = [:]
+    for item in try await store.todos(in: .private, includeTrashed: true) {
+        result[item.key.recordName] = "\(item.title)|\(item.notes)|\(item.priority)|\(item.isCompleted)|\(item.system.changeTag ?? "-")"
+    }
+    return result
+}

@@ -1,0 +1,357 @@
+import CloudClient
+import CloudModel
+import CloudServer
+import Foundation
+import Testing
+import TodoStore
+import TodoSync
+
+/// Two devices of one account syncing through the real cloud on loopback.
+@Suite("Two devices through the real cloud", .serialized) struct TwoDeviceSyncTests {
+    @Test func createEditCompleteTrashReachTheOtherDeviceByPush() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A")
+        let b = try await cloud.device("B", listen: true)
+
+        let created = try await a.engine.add(title: "Buy milk", priority: 2)
+        await a.engine.waitUntilIdle()
+        #expect(try await eventually { try await b.store.todo(created.key)?.title == "Buy milk" })
+        #expect(try await b.store.todo(created.key)?.priority == 2)
+
+        try await a.engine.edit(created.key, TodoEdit(title: "Buy oat milk", notes: "2 litres"))
+        await a.engine.waitUntilIdle()
+        #expect(try await eventually { try await b.store.todo(created.key)?.notes == "2 litres" })
+        #expect(try await b.store.todo(created.key)?.title == "Buy oat milk")
+
+        try await a.engine.setCompleted(created.key)
+        await a.engine.waitUntilIdle()
+        #expect(try await eventually { try await b.store.todo(created.key)?.isCompleted == true })
+
+        #expect(try await a.engine.trash(created.key) == .delete)
+        await a.engine.waitUntilIdle()
+        #expect(try await eventually { try await b.store.todo(created.key) == nil })
+
+        let second = try await a.engine.add(title: "Second")
+        await a.engine.waitUntilIdle()
+        #expect(try await eventually { try await b.store.todo(second.key) != nil })
+        try await a.engine.delete(second.key)
+        await a.engine.waitUntilIdle()
+        #expect(try await eventually { try await b.store.todo(second.key) == nil })
+
+        #expect(try await a.store.pendingCount() == 0)
+        let snapshot = await b.engine.snapshot()
+        #expect(snapshot.connection == .online)
+        await a.engine.stop()
+        await b.engine.stop()
+        await cloud.shutdown()
+    }
+
+    @Test func snapshotsShowLocalEditsAtOnceAndPendingCount() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        let stream = await a.engine.snapshots()
+        var iterator = stream.makeAsyncIterator()
+        _ = await iterator.next()
+        try await a.engine.add(title: "Shown at once")
+        let snapshot = try #require(await iterator.next())
+        #expect(snapshot.todos(in: .private).map(\.title) == ["Shown at once"])
+        #expect(snapshot.pendingCount == 1)
+        #expect(snapshot.statusLine == "online · 1 pending")
+        await a.engine.sync(.localEdit)
+        #expect(await a.engine.snapshot().pendingCount == 0)
+        await a.engine.stop()
+        await cloud.shutdown()
+    }
+
+    @Test func offlineEditsAndConcurrentEditsConvergeWithoutLoss() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A")
+        let b = try await cloud.device("B")
+        var keys: [RecordKey] = []
+        for i in 0..<30 { keys.append(try await a.engine.add(title: "todo \(i)").key) }
+        await a.engine.waitUntilIdle()
+        await b.engine.sync(.manualRefresh)
+        #expect(try await b.store.recordCount(in: .private) == 30)
+
+        // A goes offline and makes 50 edits.
+        a.transport.isOffline = true
+        for i in 0..<25 {
+            try await a.engine.edit(keys[i], TodoEdit(title: "A title \(i)"))
+            try await a.engine.edit(keys[i], TodoEdit(priority: 3))
+        }
+        await a.engine.waitUntilIdle()
+        #expect(await a.engine.snapshot().connection == .offline)
+        #expect(await a.engine.snapshot().statusLine == "offline · 25 pending")
+
+        // Meanwhile B edits some of the same todos: other fields (0..<10), and the same field later (20..<30).
+        for i in 0..<10 { try await b.engine.edit(keys[i], TodoEdit(notes: "B notes \(i)")) }
+        for i in 20..<30 { try await b.engine.edit(keys[i], TodoEdit(title: "B title \(i)")) }
+        await b.engine.waitUntilIdle()
+        #expect(try await b.store.pendingCount() == 0)
+
+        // A comes back: the reachability probe finds the cloud and A sends and fetches.
+        a.transport.isOffline = false
+        a.clock.advance(by: 100)
+        #expect(
+            try await eventually {
+                let online = await a.engine.snapshot().connection == .online
+                return try await a.store.pendingCount() == 0 && online
+            })
+        await a.engine.waitUntilIdle()
+        await b.engine.sync(.manualRefresh)
+        await a.engine.sync(.manualRefresh)
+
+        for i in 0..<30 {
+            let item = try #require(try await a.store.todo(keys[i]))
+            let expectedTitle = i >= 20 ? "B title \(i)" : (i < 25 ? "A title \(i)" : "todo \(i)")
+            #expect(item.title == expectedTitle, "todo \(i)")
+            #expect(item.priority == (i < 25 ? 3 : 0), "todo \(i)")
+            #expect(item.notes == (i < 10 ? "B notes \(i)" : ""), "todo \(i)")
+        }
+        #expect(try await contents(a.store) == contents(b.store))
+        await a.engine.stop()
+        await b.engine.stop()
+        await cloud.shutdown()
+    }
+
+    @Test(arguments: [1, 4, 8]) func interruptedFetchResumesWithoutLossOrDuplicates(afterPages: Int) async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        for i in 0..<450 { try await a.engine.add(title: "bulk \(i)") }
+        await a.engine.sync(.localEdit)
+        #expect(try await a.store.pendingCount() == 0)
+
+        let b = try await cloud.device("B", pageSize: 50)  // launch sync: everything
+        #expect(try await b.store.recordCount() == 450)
+
+        let c = try await cloud.device("C", pageSize: 50, sendsAutomatically: false)
+        try await c.store.wipe()
+        // The device restarts from an empty cache; the fetch is cut after `afterPages` pages.
+        c.transport.plan(.init(pathContains: "changes/zone", skip: afterPages, count: 1))
+        await c.engine.sync(.manualRefresh)
+        #expect(await c.engine.snapshot().connection == .offline)
+        #expect(try await c.store.recordCount() == afterPages * 50)
+        #expect(try await c.store.zoneToken(.privateTodos) != nil)
+        // An answer lost after the server served it also must not hurt.
+        c.transport.plan(.init(pathContains: "changes/zone", skip: 1, count: 1, kind: .loseResponse))
+        await c.engine.sync(.networkBack)
+        await c.engine.sync(.networkBack)
+        let names = try await c.store.todos().map(\.key.recordName)
+        #expect(names.count == 450)
+        #expect(Set(names).count == 450)
+        #expect(try await contents(c.store) == contents(a.store))
+        await cloud.shutdown()
+    }
+
+    @Test func expiredChangeTokenRefetchesTheZoneAndKeepsPendingEdits() async throws {
+        let cloud = try await TestCloud.start(tombstoneRetention: 0.2)
+        let a = try await cloud.device("A")
+        var keys: [RecordKey] = []
+        for i in 0..<5 { keys.append(try await a.engine.add(title: "t\(i)").key) }
+        await a.engine.waitUntilIdle()
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        #expect(try await b.store.recordCount() == 5)
+
+        try await a.engine.delete(keys[0])
+        try await a.engine.delete(keys[1])
+        await a.engine.waitUntilIdle()
+        try await b.engine.edit(keys[4], TodoEdit(notes: "kept"))
+        try await Task.sleep(nanoseconds: 400_000_000)
+        try await cloud.anonymousClient().compactForTesting()
+
+        await b.engine.sync(.manualRefresh)
+        #expect(try await b.store.todos().map(\.key).sorted() == Array(keys[2...]).sorted())
+        #expect(try await b.store.pendingCount() == 0)
+        await a.engine.sync(.manualRefresh)
+        #expect(try await a.store.todo(keys[4])?.notes == "kept")
+        #expect(try await contents(a.store) == contents(b.store))
+        await cloud.shutdown()
+    }
+
+    @Test func purgedZoneIsPurgedLocallyAndRecreated() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A")
+        for i in 0..<3 { try await a.engine.add(title: "p\(i)") }
+        await a.engine.waitUntilIdle()
+        let b = try await cloud.device("B")
+        #expect(try await b.store.recordCount() == 3)
+
+        _ = try await a.client.modifyZones(.private, ModifyZonesRequest(operations: [.init(.purge, ZoneID(zoneName: "Todos"))]))
+        await b.engine.sync(.manualRefresh)
+        #expect(try await b.store.recordCount() == 0)
+        #expect(try await b.store.syncState().createdCustomZone)
+        try await b.engine.add(title: "after purge")
+        await b.engine.waitUntilIdle()
+        #expect(try await b.store.pendingCount() == 0)
+        await a.engine.sync(.manualRefresh)
+        #expect(try await a.titles() == ["after purge"])
+        await cloud.shutdown()
+    }
+
+    @Test func sendIntoAPurgedZoneRecreatesItAndReuploads() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A")
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        for i in 0..<3 { try await b.engine.add(title: "b\(i)") }
+        await b.engine.sync(.localEdit)
+        let first = try #require(try await b.store.todos().first)
+        try await b.engine.edit(first.key, TodoEdit(notes: "pending while purged"))
+
+        _ = try await a.client.modifyZones(.private, ModifyZonesRequest(operations: [.init(.purge, ZoneID(zoneName: "Todos"))]))
+        await b.engine.sync(.localEdit)  // send only: USER_DELETED_ZONE → recreate zone and subscriptions, re-upload
+        #expect(try await b.store.pendingCount() == 0)
+        await a.engine.sync(.manualRefresh)
+        #expect(try await a.titles() == ["b0", "b1", "b2"])
+        #expect(try await a.store.todo(first.key)?.notes == "pending while purged")
+        await cloud.shutdown()
+    }
+
+    @Test func throttlingAndTryAgainLaterAreRetriedAfterRetryAfter() async throws {
+        let cloud = try await TestCloud.start()
+        let admin = cloud.anonymousClient()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        try await a.engine.add(title: "throttled")
+        try await admin.injectFault(FaultRequest(endpoint: "records/modify", serverErrorCode: .throttled, count: 2, retryAfter: 1.5))
+        await a.engine.sync(.localEdit)
+        #expect(try await a.store.pendingCount() == 0)
+        #expect(await a.engine.retryWaits == [1.5, 1.5])
+
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        try await admin.injectFault(FaultRequest(endpoint: "changes/zone", serverErrorCode: .tryAgainLater, count: 1, retryAfter: 2))
+        try await admin.injectFault(FaultRequest(endpoint: "changes/database", serverErrorCode: .tryAgainLater, count: 2))
+        try await a.engine.add(title: "second")
+        await a.engine.sync(.localEdit)
+        await b.engine.sync(.manualRefresh)
+        #expect(try await b.titles() == ["second", "throttled"])
+        let waits = await b.engine.retryWaits
+        #expect(waits.contains(2))
+        #expect(waits.contains(0.5) && waits.contains(1.0))  // backoff (random 0.5 → no jitter) without retryAfter
+        #expect(b.clock.sleeps.contains(2))
+        await cloud.shutdown()
+    }
+
+    @Test func fatalErrorKeepsTheEditAndDoesNotRetryInALoop() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        let huge = String(repeating: "x", count: 1_100_000)
+        let item = try await a.engine.add(title: "too big", notes: huge)
+        await a.engine.sync(.localEdit)
+        var snapshot = await a.engine.snapshot()
+        #expect(snapshot.pendingCount == 1)
+        #expect(snapshot.failedCount == 1)
+        #expect(snapshot.lastError != nil)
+        #expect(try await a.store.todo(item.key)?.notes.count == huge.count)
+        let sends = a.transport.sentPaths.filter { $0.hasSuffix("records/modify") }.count
+        await a.engine.sync(.localEdit)
+        #expect(a.transport.sentPaths.filter { $0.hasSuffix("records/modify") }.count == sends)
+        // The user fixes it; the change goes out.
+        try await a.engine.edit(item.key, TodoEdit(notes: "short"))
+        await a.engine.sync(.localEdit)
+        snapshot = await a.engine.snapshot()
+        #expect(snapshot.pendingCount == 0)
+        await cloud.shutdown()
+    }
+
+    @Test func accountSwitchWipesTheOldCache() async throws {
+        let cloud = try await TestCloud.start()
+        let device = try await cloud.device("A", account: "alice")
+        try await device.engine.add(title: "alice's secret")
+        await device.engine.waitUntilIdle()
+        _ = try await device.client.createAccount(account: "bob", password: "password-bob")
+        _ = try await device.client.signIn(account: "bob", password: "password-bob", deviceName: "A")
+        await device.engine.sync(.manualRefresh)
+        #expect(try await device.store.recordCount(in: .private) == 0)
+        #expect(try await device.store.syncState().lastKnownUser != device.session.userRecordName)
+        try await device.engine.add(title: "bob's todo")
+        await device.engine.waitUntilIdle()
+        #expect(try await device.titles() == ["bob's todo"])
+        await cloud.shutdown()
+    }
+
+    @Test func revokedSessionShowsSignedOut() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A")
+        let other = CloudClient(baseURL: cloud.baseURL, authToken: a.client.authToken)
+        try await other.signOut()
+        await a.engine.sync(.manualRefresh)
+        let snapshot = await a.engine.snapshot()
+        #expect(snapshot.connection == .signedOut)
+        await #expect(throws: SyncEngineError.self) { try await a.engine.add(title: "nope") }
+        await cloud.shutdown()
+    }
+
+    @Test func publicBoardPollingTrashAndPermissions() async throws {
+        let cloud = try await TestCloud.start()
+        let alice = try await cloud.device("A", account: "alice")
+        let bob = try await cloud.device("B", account: "bob")
+        let post = try await alice.engine.add(title: "Lunch at noon?", to: .public)
+        #expect(await alice.engine.canUpdate(post))
+        #expect(!(await alice.engine.canDelete(post)))
+        await alice.engine.waitUntilIdle()
+
+        await bob.engine.sync(.manualRefresh)
+        let seen = try #require(try await bob.store.todo(post.key))
+        #expect(seen.title == "Lunch at noon?")
+        #expect(!(await bob.engine.canUpdate(seen)))
+        guard case .refuse = try await bob.engine.trash(post.key) else {
+            Issue.record("bob must not trash alice's post")
+            return
+        }
+        await #expect(throws: SyncEngineError.self) { try await bob.engine.edit(post.key, TodoEdit(title: "hijack")) }
+
+        // Polling picks up later changes, too, through the timer.
+        try await alice.engine.edit(post.key, TodoEdit(title: "Lunch at one?"))
+        await alice.engine.waitUntilIdle()
+        await bob.engine.stop()
+        let bobListening = bob.engine
+        await bobListening.start(listenForPushes: true)
+        bob.clock.advance(by: 300)
+        #expect(try await eventually { try await bob.store.todo(post.key)?.title == "Lunch at one?" })
+
+        #expect(try await alice.engine.trash(post.key) == .markTrashed)
+        await alice.engine.waitUntilIdle()
+        await bob.engine.sync(.manualRefresh)
+        #expect(try await bob.store.todo(post.key)?.isTrashed == true)
+        #expect(await bob.engine.snapshot().todos(in: .public).isEmpty)  // trashed are hidden
+        try await alice.engine.untrash(post.key)
+        await alice.engine.waitUntilIdle()
+        await bob.engine.sync(.manualRefresh)
+        #expect(await bob.engine.snapshot().todos(in: .public).map(\.title) == ["Lunch at one?"])
+        #expect(try await alice.engine.trash(post.key) == .markTrashed)
+        await alice.engine.waitUntilIdle()
+
+        // Signed out: the board is readable, not writable.
+        let anonymous = SyncEngine(
+            client: cloud.anonymousClient(), store: try TodoStore(path: ":memory:"),
+            configuration: SyncConfiguration(deviceName: "kiosk"), clock: TestClock())
+        await anonymous.start(listenForPushes: false)
+        let snapshot = await anonymous.snapshot()
+        #expect(snapshot.connection == .signedOut)
+        let board = try await anonymous.store.todos(in: .public, includeTrashed: true)
+        #expect(board.count == 1)
+        #expect(!snapshot.canUpdate(board[0]))
+        await alice.engine.stop()
+        await bob.engine.stop()
+        await cloud.shutdown()
+    }
+
+    @Test func concurrentOnlineEditsOfDifferentFieldsBothSurvive() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        let item = try await a.engine.add(title: "shared")
+        await a.engine.sync(.localEdit)
+        await b.engine.sync(.manualRefresh)
+        try await a.engine.edit(item.key, TodoEdit(title: "title from A"))
+        try await b.engine.edit(item.key, TodoEdit(priority: 3, isCompleted: true))
+        await a.engine.sync(.localEdit)
+        await b.engine.sync(.localEdit)  // CONFLICT → merge → resend
+        await a.engine.sync(.manualRefresh)
+        for device in [a, b] {
+            let merged = try #require(try await device.store.todo(item.key))
+            #expect(merged.title == "title from A" && merged.priority == 3 && merged.isCompleted)
+        }
+        #expect(try await contents(a.store) == contents(b.store))
+        await cloud.shutdown()
+    }
+}
