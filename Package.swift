@@ -76,6 +76,11 @@ let package = Package(
             name: "TodoSyncTests",
             dependencies: ["TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        // Drives the real `todo` binary in tmux against a real cloud.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["todo", "CloudServer", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

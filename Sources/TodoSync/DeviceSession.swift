@@ -190,11 +190,15 @@ public final class DeviceSession: Sendable {
             do {
                 _ = try await client.createAccount(account: options.account, password: password)
             } catch let create as CloudError where create.serverErrorCode == .exists {
-                throw DeviceSessionError("wrong password for account '\(options.account)' (use --password or $TODO_PASSWORD)")
+                // Another device may have created it a moment ago (two first launches at once): the sign-in below decides.
             } catch let create as CloudError {
                 throw DeviceSessionError("cannot sign in as '\(options.account)': \(error.reason); cannot create it: \(create.reason)")
             }
-            response = try await client.signIn(account: options.account, password: password, deviceName: options.device)
+            do {
+                response = try await client.signIn(account: options.account, password: password, deviceName: options.device)
+            } catch let retry as CloudError where retry.code == .notAuthenticated {
+                throw DeviceSessionError("wrong password for account '\(options.account)' (use --password or $TODO_PASSWORD)")
+            }
         } catch let error as CloudError where error.code == .networkUnavailable {
             throw DeviceSessionError("the cloud at \(options.server.absoluteString) does not answer (\(error.reason))")
         }

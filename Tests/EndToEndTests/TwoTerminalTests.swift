@@ -1,0 +1,151 @@
+import CloudServer
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import Testing
+
+/// Drives the real `todo` binary in tmux: two panes, two devices of one account, one cloud.
+@Suite("Two terminals in tmux", .serialized)
+struct TwoTerminalTests {
+    @Test func editsInOnePaneShowInTheOtherWithoutAKeyPress() async throws {
+        let binary = try TodoBinary.path()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await CloudServer.start(
+            ServerConfiguration(
+                port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, logLevel: .critical,
+                passwordHashCost: 1))
+        let tmux = Tmux()
+        defer {
+            tmux.run(["kill-server"])
+        }
+        func device(_ name: String) -> String {
+            // After the app exits, the pane reports its exit code and whether the terminal is back in cooked mode.
+            let command = [
+                "env", "LANG=C.UTF-8", "TERM=xterm-256color", binary, "--server", server.baseURL.absoluteString, "--data-dir",
+                directory.appendingPathComponent("devices").path, "--account", "alice", "--password", "e2e-password", "--device", name,
+            ].map { "'\($0)'" }.joined(separator: " ")
+            return "\(command); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo; sleep 600"
+        }
+        tmux.run(["new-session", "-d", "-s", "e2e", "-x", "160", "-y", "20", device("laptop")])
+        let laptop = "e2e:0.0"
+        try await tmux.wait(laptop, "online")
+        tmux.run(["split-window", "-h", "-t", "e2e", device("tablet")])
+        let tablet = "e2e:0.1"
+        try await tmux.wait(tablet, "online")
+
+        // Add on the laptop; the tablet shows it by itself.
+        tmux.keys(laptop, "a")
+        try await tmux.wait(laptop, "New todo")
+        tmux.type(laptop, "E2E milk 牛奶")
+        tmux.keys(laptop, "Enter")
+        let added = try await tmux.wait(tablet, "E2E milk 牛奶")
+        print("e2e: add reached the other pane in \(Int(added * 1000)) ms")
+        #expect(added <= 1.0, "the other pane showed the new todo after \(added) s")
+
+        // Complete.
+        tmux.keys(laptop, "Space")
+        let completed = try await tmux.wait(tablet, "[x] E2E milk")
+        print("e2e: completion reached the other pane in \(Int(completed * 1000)) ms")
+        #expect(completed <= 1.0)
+
+        // Edit the title in the form: Ctrl-U clears the line, then type the new title.
+        tmux.keys(tablet, "e")
+        try await tmux.wait(tablet, "Edit todo")
+        tmux.keys(tablet, "C-u")
+        tmux.type(tablet, "E2E oat milk")
+        tmux.keys(tablet, "Enter")
+        let edited = try await tmux.wait(laptop, "E2E oat milk")
+        print("e2e: edit reached the other pane in \(Int(edited * 1000)) ms")
+        #expect(edited <= 1.0)
+
+        // Trash (own private todo: delete, after confirming).
+        tmux.keys(laptop, "d")
+        try await tmux.wait(laptop, "y/n")
+        tmux.keys(laptop, "y")
+        let trashed = try await tmux.wait(tablet, "No todos")
+        print("e2e: trash reached the other pane in \(Int(trashed * 1000)) ms")
+        #expect(trashed <= 1.0)
+
+        // Quit both: each exits 0 and leaves the terminal in cooked mode with echo.
+        tmux.keys(laptop, "q")
+        tmux.keys(tablet, "q")
+        for pane in [laptop, tablet] {
+            try await tmux.wait(pane, "EXIT=0")
+            let screen = tmux.capture(pane)
+            #expect(screen.contains("icanon echo") || screen.contains("echo icanon"), "terminal not restored:\n\(screen)")
+            #expect(!screen.contains("-icanon") && !screen.contains("-echo"), "terminal not restored:\n\(screen)")
+        }
+        await server.shutdown()
+    }
+}
+
+/// The `todo` executable built beside this test bundle.
+enum TodoBinary {
+    static func path() throws -> String {
+        let here = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        var directory = here.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("todo").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw E2EError("the todo executable was not built next to the tests (\(here.path)); run `swift build` first")
+    }
+}
+
+/// A private tmux server for one test.
+final class Tmux: Sendable {
+    let socket = "cloudtodo-e2e-\(UUID().uuidString.prefix(8))"
+
+    /// Runs a tmux command and returns what it printed. Output goes through a file, not a pipe (the tmux
+    /// server a command starts inherits the descriptors), and the child is reaped with waitpid directly.
+    @discardableResult
+    func run(_ arguments: [String]) -> String {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else { return "tmux could not be started" }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    }
+
+    func keys(_ pane: String, _ key: String) { run(["send-keys", "-t", pane, key]) }
+
+    func type(_ pane: String, _ text: String) { run(["send-keys", "-t", pane, "-l", text]) }
+
+    func capture(_ pane: String) -> String { run(["capture-pane", "-p", "-t", pane]) }
+
+    /// Waits until the pane shows `text`; returns the seconds it took. Fails after 15 s with the screen.
+    @discardableResult
+    func wait(_ pane: String, _ text: String, timeout: Double = 15) async throws -> Double {
+        let start = ContinuousClock.now
+        while true {
+            if capture(pane).contains(text) {
+                let elapsed = ContinuousClock.now - start
+                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            }
+            if ContinuousClock.now - start > .seconds(timeout) {
+                throw E2EError("pane \(pane) never showed '\(text)'; it shows:\n\(capture(pane))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+/// An end-to-end failure, with what the screen showed.
+struct E2EError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
