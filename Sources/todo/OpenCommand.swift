@@ -1,6 +1,8 @@
 import ArgumentParser
+import CloudClient
 import Foundation
 import Terminal
+import TodoStore
 import TodoSync
 import TodoUI
 
@@ -17,37 +19,85 @@ struct Open: AsyncParsableCommand {
         }
         var options = device.deviceOptions
         options.sendsAutomatically = true
-        if options.isDefaultLocalServer {
-            FileHandle.standardError.write(Data("connecting to the local cloud…\n".utf8))
-        }
-        let session = try await DeviceSession.open(options)
-        await Self.runTUI(session)
-        await session.close()
+        try await Self.runTUI(options)
     }
 
-    /// Draws the cached todos at once, then starts syncing and runs the key loop until quit.
+    /// Draws the cached todos at once (no network), then connects, starts syncing and runs the key loop until quit.
     @MainActor
-    static func runTUI(_ session: DeviceSession) async {
+    static func runTUI(_ options: DeviceOptions) async throws {
         let inbox = UpdateInbox()
-        let bridge = AppBridge(session: session, inbox: inbox)
-        let engine = session.engine
-        await engine.loadFromStore()
-        let first = AppBridge.update(from: await engine.snapshot())
-        var state = AppState(status: first.status, makeID: { UUID().uuidString.lowercased() })
-        state.update(rows: first.rows, status: first.status)
-        bridge.show(await engine.snapshot())
-
+        var state = AppState(
+            status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
+            makeID: { UUID().uuidString.lowercased() })
+        if let cached = await cachedSnapshot(options) {
+            var first = AppBridge.update(from: cached)
+            first.status.connection = .connecting
+            state.update(rows: first.rows, status: first.status)
+        }
         let terminal = NcursesTerminal()
         defer { terminal.shutdown() }
         let ui = UISession(terminal: terminal, state: state)
-        let snapshots = Task { @MainActor in
-            for await snapshot in await engine.snapshots() { bridge.show(snapshot) }
+        ui.redraw()
+
+        // The network part: start the local cloud if needed, sign in, then sync and listen for pushes.
+        let connecting = Task { @MainActor () -> DeviceSession? in
+            do {
+                return try await DeviceSession.open(options)
+            } catch {
+                inbox.post(.message(StatusMessage("\(error)", kind: .error)))
+                return nil
+            }
         }
-        await engine.start(listenForPushes: true)
-        await ui.run(inbox: inbox) { effect in await bridge.perform(effect) }
-        snapshots.cancel()
-        await engine.stop()
+        let sessionBox = SessionBox()
+        let running = Task { @MainActor in
+            guard let session = await connecting.value else { return }
+            sessionBox.session = session
+            let bridge = AppBridge(session: session, inbox: inbox)
+            sessionBox.bridge = bridge
+            for await snapshot in await session.engine.snapshots() { bridge.show(snapshot) }
+        }
+        let syncing = Task {
+            guard let session = await connecting.value else { return }
+            await session.engine.start(listenForPushes: true)
+        }
+        await ui.run(inbox: inbox) { effect in
+            guard let bridge = sessionBox.bridge else {
+                if effect != .quit { inbox.post(.message(StatusMessage("still connecting to the cloud; try again in a moment", kind: .error))) }
+                return
+            }
+            await bridge.perform(effect)
+        }
+        connecting.cancel()
+        if let session = await connecting.value {
+            await session.engine.stop()
+            await syncing.value
+            running.cancel()
+            await session.close()
+        }
     }
+
+    /// What the cache held at the last run, read without touching the network; nil on a first launch.
+    static func cachedSnapshot(_ options: DeviceOptions) async -> SyncSnapshot? {
+        guard FileManager.default.fileExists(atPath: options.cacheFile.path),
+            let kept = SecretFile.readJSON(Credentials.self, from: options.credentialsFile),
+            let store = try? TodoStore(url: options.cacheFile)
+        else { return nil }
+        let client = CloudClient(baseURL: options.server, transport: options.transport, authToken: kept.ckWebAuthToken)
+        let engine = SyncEngine(
+            client: client, store: store,
+            configuration: SyncConfiguration(deviceName: options.device, deviceID: kept.deviceID, account: options.account))
+        await engine.loadFromStore()
+        let snapshot = await engine.snapshot()
+        await store.close()
+        return snapshot
+    }
+}
+
+/// The session and bridge once connected, read by the key loop on the main actor.
+@MainActor
+final class SessionBox {
+    var session: DeviceSession?
+    var bridge: AppBridge?
 }
 
 /// `todo keys`: every key of the terminal app, from the same table the help overlay shows.
