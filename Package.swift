@@ -52,11 +52,17 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcurses"], swiftSettings: strict),
         .target(name: "TodoUI", dependencies: ["Terminal"], swiftSettings: strict),
 
+        // The app's wiring: sync snapshots to UI rows, UI effects to engine calls, the terminal loop.
+        .target(
+            name: "TodoApp",
+            dependencies: ["CloudModel", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "Terminal"],
+            swiftSettings: strict),
+
         // Executables.
         .executableTarget(
             name: "todo",
             dependencies: [
-                "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "Terminal",
+                "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "TodoApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -64,7 +70,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "todo-bench",
-            dependencies: ["CloudModel", "CloudServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CloudModel", "CloudServer", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
 

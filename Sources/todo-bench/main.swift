@@ -13,10 +13,14 @@ do {
                 port: Int(arguments[1]) ?? 8787, dataDirectory: URL(fileURLWithPath: arguments[2]), openRegistration: true,
                 rateLimitPerSecond: nil,
                 logLevel: ProcessInfo.processInfo.environment["BENCH_SERVER_LOG"] == nil ? .error : .info))
+    case "_ui-frame":
+        try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
+    case "ui":
+        try await UIBench.run()
     case "server":
         try ServerBench.run(records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
     default:
-        print("usage: todo-bench server [RECORDS]")
+        print("usage: todo-bench server [RECORDS] | ui")
         exit(2)
     }
 } catch {

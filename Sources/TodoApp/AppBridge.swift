@@ -9,22 +9,23 @@ import TodoUI
 ///
 /// Row ids are the record key's description (`scope/zone/name`), so records of different databases never collide.
 @MainActor
-final class AppBridge {
+public final class AppBridge {
     private let session: DeviceSession
     private let inbox: UpdateInbox
     /// Keys of the rows last shown, and of records the UI created before a snapshot showed them.
     private var keys: [String: RecordKey] = [:]
 
-    init(session: DeviceSession, inbox: UpdateInbox) {
+    /// A bridge posting to `inbox` and acting on `session`.
+    public init(session: DeviceSession, inbox: UpdateInbox) {
         self.session = session
         self.inbox = inbox
     }
 
     /// The id the UI uses for a record.
-    nonisolated static func rowID(_ key: RecordKey) -> String { key.description }
+    public nonisolated static func rowID(_ key: RecordKey) -> String { key.description }
 
     /// The rows and status of a snapshot, with permissions decided by the sync layer.
-    nonisolated static func update(from snapshot: SyncSnapshot) -> (rows: [TodoRow], status: SyncStatus, keys: [String: RecordKey]) {
+    public nonisolated static func update(from snapshot: SyncSnapshot) -> (rows: [TodoRow], status: SyncStatus, keys: [String: RecordKey]) {
         var rows: [TodoRow] = []
         var keys: [String: RecordKey] = [:]
         for scope in DatabaseScope.allCases {
@@ -60,14 +61,14 @@ final class AppBridge {
     }
 
     /// Shows a snapshot.
-    func show(_ snapshot: SyncSnapshot) {
+    public func show(_ snapshot: SyncSnapshot) {
         let update = Self.update(from: snapshot)
         keys.merge(update.keys) { $1 }
         inbox.post(.data(rows: update.rows, status: update.status))
     }
 
     /// Performs one UI effect on the engine; failures become a status-line message.
-    func perform(_ effect: Effect) async {
+    public func perform(_ effect: Effect) async {
         let engine = session.engine
         do {
             switch effect {
@@ -109,7 +110,8 @@ final class AppBridge {
 }
 
 extension Scope {
-    init(_ scope: DatabaseScope) {
+    /// The UI scope of a database.
+    public init(_ scope: DatabaseScope) {
         switch scope {
         case .private: self = .private
         case .shared: self = .shared
@@ -119,7 +121,8 @@ extension Scope {
 }
 
 extension DatabaseScope {
-    init(_ scope: Scope) {
+    /// The database of a UI scope.
+    public init(_ scope: Scope) {
         switch scope {
         case .private: self = .private
         case .shared: self = .shared
