@@ -17,7 +17,7 @@ public enum JSONParser {
         }
     }
 
-    private struct Cursor {
+    struct Cursor {
         let buffer: UnsafeBufferPointer<UInt8>
         var index = 0
 

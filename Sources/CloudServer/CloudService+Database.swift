@@ -45,7 +45,7 @@ extension CloudService {
             container: container, scope: scope, owner: scope == .public ? DatabaseKey.publicOwner : (caller.userRecordName ?? ""))
         switch endpoint {
         case "records/modify":
-            return try await modifyRecords(try ModifyRecordsRequest(json: try parseJSON(request)), database, caller)
+            return try await modifyRecords(try ModifyRecordsRequest(bytes: request.body), database, caller)
         case "records/lookup":
             return try await lookupRecords(try decode(LookupRecordsRequest.self, from: request), database, caller)
         case "records/query":

@@ -117,11 +117,6 @@ final class CloudService: Sendable {
         return try JSONWriter.decoder.decode(type, from: body)
     }
 
-    /// Parses a JSON body with the fast parser; an empty body is `{}`.
-    func parseJSON(_ request: ServiceRequest) throws -> JSONValue {
-        request.body.isEmpty ? .object([:]) : try JSONParser.parse(request.body)
-    }
-
     // MARK: Routing
 
     private func route(_ request: ServiceRequest) async throws -> ServiceResponse {

@@ -76,3 +76,52 @@ struct WireFormatTests {
         #expect(address.authPath("signin") == "/auth/1/iCloud.x/signin")
     }
 }
+
+@Suite("Streaming decoders agree with the tree decoders")
+struct StreamingDecoderTests {
+    @Test func modifyRequestDecodesTheSameBothWays() throws {
+        var record = Record(
+            recordName: "t1", recordType: "Todo", recordChangeTag: "k",
+            fields: [
+                "title": .string("Milk \u{1B}[2J \"quoted\" 牛奶"), "n": .int64(3), "d": .double(0.5), "due": .timestamp(17),
+                "tags": .list(.string, ["a", "b"].map(FieldValue.string)), "loc": .unknown(type: "LOCATION", value: .object(["lat": .double(1.5)])),
+                "ref": .reference(Reference(recordName: "L", action: .deleteSelf)), "gone": .unknown(type: "STRING", value: .null),
+            ], zoneID: ZoneID(zoneName: "Todos", ownerRecordName: "_o"), parent: ParentReference(recordName: "L"))
+        record.created = RecordStamp(timestamp: 1, userRecordName: "_u", deviceID: "d")
+        var writer = JSONWriter()
+        writer.raw("{\"atomic\":false,\"operations\":[{\"operationType\":\"update\",\"record\":")
+        writer.record(record)
+        writer.raw("}],\"zoneID\":{\"zoneName\":\"Todos\"}}")
+        let streamed = try ModifyRecordsRequest(bytes: writer.bytes)
+        let tree = try ModifyRecordsRequest(json: try JSONParser.parse(writer.bytes))
+        #expect(streamed == tree)
+        #expect(streamed.operations.first?.record == record)
+        #expect(streamed.atomic == false)
+    }
+
+    @Test func valueBeforeTypeAndTypelessValues() throws {
+        let json = #"{"operations":[{"record":{"recordName":"x","fields":{"a":{"value":"s","type":"STRING"},"b":{"value":5},"c":7}},"operationType":"create"}]}"#
+        let request = try ModifyRecordsRequest(bytes: Array(json.utf8))
+        let fields = try #require(request.operations.first?.record.fields)
+        #expect(fields["a"] == .string("s"))
+        #expect(fields["b"] == .int64(5))
+        #expect(fields["c"] == .int64(7))
+    }
+
+    @Test func malformedInputIsRefused() {
+        for json in [#"{"operations":[{"operationType":"create"}]}"#, #"{"operations":[{"operationType":"boom","record":{"recordName":"x"}}]}"#,
+                     #"{"operations":[{"operationType":"create","record":{"recordName":"x","fields":{"a":{"type":"INT64","value":"x"}}}}]}"#,
+                     #"{"operations":[]"#, String(repeating: "[", count: 100)] {
+            #expect(throws: (any Error).self) { try ModifyRecordsRequest(bytes: Array(json.utf8)) }
+        }
+    }
+
+    @Test func changesPageDecodesTheSameBothWays() throws {
+        let json = #"{"zones":[{"zoneID":{"zoneName":"Todos"},"records":[{"recordName":"a","recordType":"Todo","recordChangeTag":"1","fields":{"title":{"type":"STRING","value":"A"}},"created":{"timestamp":5,"userRecordName":"_u"},"modified":{"timestamp":6,"userRecordName":"_u","deviceID":"d"},"deleted":false,"zoneID":{"zoneName":"Todos","ownerRecordName":"_u"}},{"recordName":"b","deleted":true}],"syncToken":"Z1","moreComing":true},{"zoneID":{"zoneName":"Gone"},"records":[],"moreComing":false,"serverErrorCode":"ZONE_NOT_FOUND","reason":"nope"}]}"#
+        let streamed = try ZoneChangesResponse(bytes: Array(json.utf8))
+        let tree = try ZoneChangesResponse(json: try JSONParser.parse(Array(json.utf8)))
+        #expect(streamed == tree)
+        #expect(streamed.zones[0].records.count == 2)
+        #expect(streamed.zones[1].error?.serverErrorCode == .zoneNotFound)
+    }
+}

@@ -1,0 +1,340 @@
+/// A pull reader over JSON bytes for the hot messages: it decodes records straight from the bytes,
+/// without building a `JSONValue` tree of dictionaries first. Same strictness as `JSONParser`.
+struct JSONReader {
+    private var cursor: JSONParser.Cursor
+    private var depth = 0
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>) {
+        cursor = JSONParser.Cursor(buffer: buffer)
+    }
+
+    /// Runs `body` over the bytes of `data`, then checks nothing but whitespace follows.
+    static func read<T>(_ bytes: some Collection<UInt8>, _ body: (inout JSONReader) throws -> T) throws -> T {
+        let array = Array(bytes)
+        return try array.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            let value = try body(&reader)
+            reader.cursor.skipWhitespace()
+            guard reader.cursor.index == buffer.count else { throw reader.cursor.error("unexpected data after the JSON value") }
+            return value
+        }
+    }
+
+    private var next: UInt8? {
+        mutating get {
+            cursor.skipWhitespace()
+            return cursor.index < cursor.buffer.count ? cursor.buffer[cursor.index] : nil
+        }
+    }
+
+    /// Whether the next value is `null` (consumed if so).
+    mutating func readNull() throws -> Bool {
+        guard next == UInt8(ascii: "n") else { return false }
+        try cursor.literal("null")
+        return true
+    }
+
+    /// Reads an object, calling `body` with each key; `body` must read (or skip) the value.
+    mutating func readObject(at path: @autoclosure () -> String, _ body: (inout JSONReader, String) throws -> Void) throws {
+        guard next == UInt8(ascii: "{") else { throw WireFormatError(path: path(), message: "expected an object") }
+        depth += 1
+        guard depth <= JSONParser.maxDepth else { throw cursor.error("JSON nested deeper than \(JSONParser.maxDepth)") }
+        cursor.index += 1
+        if next == UInt8(ascii: "}") {
+            cursor.index += 1
+            depth -= 1
+            return
+        }
+        while true {
+            guard next == UInt8(ascii: "\"") else { throw cursor.error("expected a key") }
+            let key = try cursor.string()
+            guard next == UInt8(ascii: ":") else { throw cursor.error("expected ':'") }
+            cursor.index += 1
+            try body(&self, key)
+            switch next {
+            case UInt8(ascii: ","): cursor.index += 1
+            case UInt8(ascii: "}"):
+                cursor.index += 1
+                depth -= 1
+                return
+            default: throw cursor.error("expected ',' or '}'")
+            }
+        }
+    }
+
+    /// Reads an array, calling `body` for each element with its index.
+    mutating func readArray(at path: @autoclosure () -> String, _ body: (inout JSONReader, Int) throws -> Void) throws {
+        guard next == UInt8(ascii: "[") else { throw WireFormatError(path: path(), message: "expected an array") }
+        depth += 1
+        guard depth <= JSONParser.maxDepth else { throw cursor.error("JSON nested deeper than \(JSONParser.maxDepth)") }
+        cursor.index += 1
+        if next == UInt8(ascii: "]") {
+            cursor.index += 1
+            depth -= 1
+            return
+        }
+        var index = 0
+        while true {
+            try body(&self, index)
+            index += 1
+            switch next {
+            case UInt8(ascii: ","): cursor.index += 1
+            case UInt8(ascii: "]"):
+                cursor.index += 1
+                depth -= 1
+                return
+            default: throw cursor.error("expected ',' or ']'")
+            }
+        }
+    }
+
+    /// Reads any value as a tree (for the rare, unknown or loosely typed parts).
+    mutating func readValue() throws -> JSONValue {
+        cursor.skipWhitespace()
+        return try cursor.value(depth: depth)
+    }
+
+    /// Reads a string, or nil for `null`.
+    mutating func readString(at path: @autoclosure () -> String) throws -> String? {
+        if try readNull() { return nil }
+        guard next == UInt8(ascii: "\"") else { throw WireFormatError(path: path(), message: "expected a string") }
+        return try cursor.string()
+    }
+
+    /// Reads an integer (or an integral double), or nil for `null`.
+    mutating func readInt(at path: @autoclosure () -> String) throws -> Int64? {
+        switch try readValue() {
+        case .null: return nil
+        case .int(let i): return i
+        case .double(let d) where d.isFinite && d == d.rounded() && abs(d) < 9e15: return Int64(d)
+        default: throw WireFormatError(path: path(), message: "expected an integer")
+        }
+    }
+
+    /// Reads a boolean, or nil for `null`.
+    mutating func readBool(at path: @autoclosure () -> String) throws -> Bool? {
+        switch try readValue() {
+        case .null: return nil
+        case .bool(let b): return b
+        default: throw WireFormatError(path: path(), message: "expected true or false")
+        }
+    }
+}
+
+extension JSONReader {
+    mutating func readZoneID(at path: String) throws -> ZoneID {
+        var name: String?
+        var owner: String?
+        try readObject(at: path) { reader, key in
+            switch key {
+            case "zoneName": name = try reader.readString(at: "\(path).zoneName")
+            case "ownerRecordName": owner = try reader.readString(at: "\(path).ownerRecordName")
+            default: _ = try reader.readValue()
+            }
+        }
+        guard let name else { throw WireFormatError(path: "\(path).zoneName", message: "missing") }
+        return ZoneID(zoneName: name, ownerRecordName: owner)
+    }
+
+    mutating func readStamp(at path: String) throws -> RecordStamp {
+        var timestamp: Int64?
+        var user = ""
+        var device: String?
+        try readObject(at: path) { reader, key in
+            switch key {
+            case "timestamp": timestamp = try reader.readInt(at: "\(path).timestamp")
+            case "userRecordName": user = try reader.readString(at: "\(path).userRecordName") ?? ""
+            case "deviceID": device = try reader.readString(at: "\(path).deviceID")
+            default: _ = try reader.readValue()
+            }
+        }
+        guard let timestamp else { throw WireFormatError(path: "\(path).timestamp", message: "missing") }
+        return RecordStamp(timestamp: timestamp, userRecordName: user, deviceID: device)
+    }
+
+    /// A field value; the common `{"type": T, "value": scalar}` shape is read without a tree.
+    mutating func readField(at path: String) throws -> FieldValue {
+        guard next == UInt8(ascii: "{") else { return try FieldValue(json: try readValue(), path: path) }
+        var type: String?
+        var fast: FieldValue?
+        var raw: JSONValue?
+        var typeIsJSONString = true
+        try readObject(at: path) { reader, key in
+            switch key {
+            case "type":
+                switch try reader.readValue() {
+                case .string(let t): type = t
+                case .null: type = nil
+                default: typeIsJSONString = false
+                }
+            case "value":
+                // With the type already known, the common scalars are read directly.
+                switch type {
+                case "STRING" where reader.next == UInt8(ascii: "\""): fast = .string(try reader.cursor.string())
+                default: raw = try reader.readValue()
+                }
+            default:
+                _ = try reader.readValue()
+            }
+        }
+        guard typeIsJSONString else { throw WireFormatError(path: "\(path).type", message: "expected a type name") }
+        if let fast { return fast }
+        guard let raw else {
+            throw WireFormatError(path: path, message: "a field value needs a \"value\"")
+        }
+        var object: [String: JSONValue] = ["value": raw]
+        if let type { object["type"] = .string(type) }
+        return try FieldValue(json: .object(object), path: path)
+    }
+
+    /// A record in the web services' shape.
+    mutating func readRecord(at path: String) throws -> Record {
+        var record = Record(recordName: "")
+        var hasName = false
+        try readObject(at: path) { reader, key in
+            switch key {
+            case "recordName":
+                record.recordName = try reader.readString(at: "\(path).recordName") ?? ""
+                hasName = true
+            case "recordType": record.recordType = try reader.readString(at: "\(path).recordType")
+            case "recordChangeTag": record.recordChangeTag = try reader.readString(at: "\(path).recordChangeTag")
+            case "fields":
+                if try reader.readNull() { return }
+                var fields: [String: FieldValue] = [:]
+                try reader.readObject(at: "\(path).fields") { reader, name in
+                    fields[name] = try reader.readField(at: "\(path).fields.\(name)")
+                }
+                record.fields = fields
+            case "created": if !(try reader.readNull()) { record.created = try reader.readStamp(at: "\(path).created") }
+            case "modified": if !(try reader.readNull()) { record.modified = try reader.readStamp(at: "\(path).modified") }
+            case "deleted": record.deleted = try reader.readBool(at: "\(path).deleted")
+            case "zoneID": if !(try reader.readNull()) { record.zoneID = try reader.readZoneID(at: "\(path).zoneID") }
+            case "parent":
+                if try reader.readNull() { return }
+                var name: String?
+                try reader.readObject(at: "\(path).parent") { reader, key in
+                    if key == "recordName" { name = try reader.readString(at: "\(path).parent.recordName") } else { _ = try reader.readValue() }
+                }
+                guard let name else { throw WireFormatError(path: "\(path).parent.recordName", message: "missing") }
+                record.parent = ParentReference(recordName: name)
+            case "share":
+                let value = try reader.readValue()
+                if value != .null {
+                    record.share = try FieldValue(json: .object(["value": value, "type": .string("REFERENCE")]), path: "\(path).share").referenceValue
+                }
+            default:
+                _ = try reader.readValue()
+            }
+        }
+        guard hasName else { throw WireFormatError(path: "\(path).recordName", message: "missing") }
+        return record
+    }
+}
+
+extension ModifyRecordsRequest {
+    /// Reads a `records/modify` body straight from its bytes.
+    public init(bytes: some Collection<UInt8>) throws {
+        self = try JSONReader.read(bytes) { reader in
+            var operations: [RecordOperation]?
+            var request = ModifyRecordsRequest(operations: [])
+            try reader.readObject(at: "$") { reader, key in
+                switch key {
+                case "operations":
+                    var list: [RecordOperation] = []
+                    try reader.readArray(at: "operations") { reader, index in
+                        let path = "operations[\(index)]"
+                        var type: RecordOperationType?
+                        var record: Record?
+                        var desired: [String]?
+                        try reader.readObject(at: path) { reader, key in
+                            switch key {
+                            case "operationType":
+                                let name = try reader.readString(at: "\(path).operationType") ?? ""
+                                guard let known = RecordOperationType(rawValue: name) else {
+                                    throw WireFormatError(path: "\(path).operationType", message: "unknown operation type '\(name)'")
+                                }
+                                type = known
+                            case "record": record = try reader.readRecord(at: "\(path).record")
+                            case "desiredKeys":
+                                if case .array(let keys) = try reader.readValue() {
+                                    desired = keys.compactMap { if case .string(let s) = $0 { s } else { nil } }
+                                }
+                            default: _ = try reader.readValue()
+                            }
+                        }
+                        guard let type else { throw WireFormatError(path: "\(path).operationType", message: "missing") }
+                        guard let record else { throw WireFormatError(path: "\(path).record", message: "missing") }
+                        list.append(RecordOperation(type, record, desiredKeys: desired))
+                    }
+                    operations = list
+                case "zoneID": if !(try reader.readNull()) { request.zoneID = try reader.readZoneID(at: "zoneID") }
+                case "atomic": request.atomic = try reader.readBool(at: "atomic")
+                case "numbersAsStrings": request.numbersAsStrings = try reader.readBool(at: "numbersAsStrings")
+                case "desiredKeys":
+                    if case .array(let keys) = try reader.readValue() {
+                        request.desiredKeys = keys.compactMap { if case .string(let s) = $0 { s } else { nil } }
+                    }
+                default: _ = try reader.readValue()
+                }
+            }
+            guard let operations else { throw WireFormatError(path: "operations", message: "missing") }
+            request.operations = operations
+            return request
+        }
+    }
+}
+
+extension ZoneChangesResponse {
+    /// Reads a `changes/zone` response straight from its bytes.
+    public init(bytes: some Collection<UInt8>) throws {
+        self = try JSONReader.read(bytes) { reader in
+            var zones: [ZoneChanges] = []
+            try reader.readObject(at: "$") { reader, key in
+                guard key == "zones" else {
+                    _ = try reader.readValue()
+                    return
+                }
+                try reader.readArray(at: "zones") { reader, index in
+                    let path = "zones[\(index)]"
+                    var zoneID: ZoneID?
+                    var records: [Record] = []
+                    var token: ChangeToken?
+                    var moreComing = false
+                    var code: String?
+                    var reason: String?
+                    var retryAfter: Double?
+                    try reader.readObject(at: path) { reader, key in
+                        switch key {
+                        case "zoneID": zoneID = try reader.readZoneID(at: "\(path).zoneID")
+                        case "records":
+                            records.reserveCapacity(CloudLimits.maxResultsPerPage)
+                            try reader.readArray(at: "\(path).records") { reader, offset in
+                                records.append(try reader.readRecord(at: "\(path).records[\(offset)]"))
+                            }
+                        case "syncToken": token = try reader.readString(at: "\(path).syncToken").map(ChangeToken.init(rawValue:))
+                        case "moreComing": moreComing = try reader.readBool(at: "\(path).moreComing") ?? false
+                        case "serverErrorCode": code = try reader.readString(at: "\(path).serverErrorCode")
+                        case "reason": reason = try reader.readString(at: "\(path).reason")
+                        case "retryAfter":
+                            switch try reader.readValue() {
+                            case .int(let i): retryAfter = Double(i)
+                            case .double(let d): retryAfter = d
+                            default: break
+                            }
+                        default: _ = try reader.readValue()
+                        }
+                    }
+                    guard let zoneID else { throw WireFormatError(path: "\(path).zoneID", message: "missing") }
+                    var changes = ZoneChanges(zoneID: zoneID, records: records, syncToken: token, moreComing: moreComing)
+                    if let code {
+                        changes.serverErrorCode = ServerErrorCode(rawValue: code) ?? .internalError
+                        changes.reason = reason
+                        changes.retryAfter = retryAfter
+                    }
+                    zones.append(changes)
+                }
+            }
+            return ZoneChangesResponse(zones: zones)
+        }
+    }
+}
