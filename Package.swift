@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // Already part of Hummingbird's graph; named so the server can read its bound port.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Also already in Hummingbird's graph: a graceful shutdown of the server's services.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // System libraries: SQLite for both caches, ncurses for the terminal.
@@ -41,6 +43,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Starts and runs the cloud: the HTTP front of `CloudService` on Hummingbird.
 public enum CloudServer {
@@ -22,9 +23,11 @@ public enum CloudServer {
                 portContinuation.finish()
             },
             logger: logger)
+        // Run inside our own service group so shutdown is graceful: connections drain, nothing is cut mid-write.
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             do {
-                try await app.run()
+                try await group.run()
             } catch {
                 logger.error("server stopped", metadata: ["error": "\(error)"])
             }
@@ -42,7 +45,7 @@ public enum CloudServer {
             compaction.cancel()
             throw ServerStartError(reason: "could not listen on \(configuration.host):\(configuration.port)")
         }
-        return RunningCloudServer(port: port, host: configuration.host, tasks: [task, compaction])
+        return RunningCloudServer(port: port, host: configuration.host, group: group, hub: service.hub, tasks: [task, compaction])
     }
 
     /// Runs a server in the foreground until SIGINT or SIGTERM (`todo server`).
@@ -75,11 +78,15 @@ public final class RunningCloudServer: Sendable {
     public let port: Int
     /// The interface it listens on.
     public let host: String
+    private let group: ServiceGroup
+    private let hub: PushHub
     private let tasks: [Task<Void, Never>]
 
-    init(port: Int, host: String, tasks: [Task<Void, Never>]) {
+    init(port: Int, host: String, group: ServiceGroup, hub: PushHub, tasks: [Task<Void, Never>]) {
         self.port = port
         self.host = host
+        self.group = group
+        self.hub = hub
         self.tasks = tasks
     }
 
@@ -88,7 +95,10 @@ public final class RunningCloudServer: Sendable {
 
     /// Stops accepting requests and waits for the server to finish.
     public func shutdown() async {
-        for task in tasks { task.cancel() }
+        // Long-polls would hold a graceful shutdown for their whole timeout: answer them (204) first.
+        await hub.close()
+        await group.triggerGracefulShutdown()
+        for task in tasks.dropFirst() { task.cancel() }
         for task in tasks { await task.value }
     }
 }

@@ -19,6 +19,7 @@ actor PushHub {
 
     private var boxes: [String: Mailbox] = [:]
     private var nextWaiterID: UInt64 = 0
+    private var closed = false
     /// Notifications kept per device while it is away; older ones are dropped first (pushes are hints).
     private let pendingLimit = 64
 
@@ -57,6 +58,7 @@ actor PushHub {
             boxes[token] = box
             return next
         }
+        if closed { return nil }
         // A new poll replaces an older one of the same device (its connection is likely gone).
         if let old = box.waiter {
             box.waiter = nil
@@ -76,6 +78,16 @@ actor PushHub {
             }
         } onCancel: {
             Task { await self.expire(token: token, id: id) }
+        }
+    }
+
+    /// Answers every waiting poll with "nothing" and refuses to hold new ones (the server is stopping).
+    func close() {
+        closed = true
+        for (token, box) in boxes {
+            guard let waiter = box.waiter else { continue }
+            boxes[token]?.waiter = nil
+            waiter.continuation.resume(returning: nil)
         }
     }
 

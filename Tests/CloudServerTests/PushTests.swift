@@ -96,3 +96,19 @@ struct PushTests {
         }
     }
 }
+
+@Suite("Shutdown")
+struct ShutdownTests {
+    @Test func shutdownAnswersWaitingPollsInsteadOfWaitingForThem() async throws {
+        let cloud = try await TestCloud()
+        let phone = try await cloud.signIn("alice", device: "phone")
+        let courier = try await cloud.registerPush(phone)
+        let poll = Task { try await cloud.poll(courier, timeout: 120) }
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        await cloud.close()
+        // The poll was answered "nothing" (or its connection closed), and shutdown did not wait 120 s for it.
+        _ = try? await poll.value
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+}
