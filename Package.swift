@@ -93,6 +93,10 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["todo", "CloudServer", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        .testTarget(
+            name: "TodoAppTests",
+            dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "CloudModel"],
+            swiftSettings: strict),
         .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

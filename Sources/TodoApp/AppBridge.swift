@@ -7,13 +7,14 @@ import TodoUI
 
 /// Connects the sync engine to the terminal UI: snapshots become rows and status, UI effects become engine calls.
 ///
-/// Row ids are the record key's description (`scope/zone/name`), so records of different databases never collide.
+/// Row ids encode the whole record key (scope, zone owner, zone, name — joined by U+001F, a control character no
+/// name may contain), so records of different databases never collide and no id → key table is kept for 100,000 rows.
 @MainActor
 public final class AppBridge {
     private let session: DeviceSession
     private let inbox: UpdateInbox
-    /// Keys of the rows last shown, and of records the UI created before a snapshot showed them.
-    private var keys: [String: RecordKey] = [:]
+    /// Keys of records the UI created (with ids it chose) before a snapshot showed them.
+    private var created: [String: RecordKey] = [:]
 
     /// A bridge posting to `inbox` and acting on `session`.
     public init(session: DeviceSession, inbox: UpdateInbox) {
@@ -21,17 +22,27 @@ public final class AppBridge {
         self.inbox = inbox
     }
 
+    private nonisolated static let separator: Character = "\u{1F}"
+
     /// The id the UI uses for a record.
-    public nonisolated static func rowID(_ key: RecordKey) -> String { key.description }
+    public nonisolated static func rowID(_ key: RecordKey) -> String {
+        [key.scope.rawValue, key.zoneOwner, key.zoneName, key.recordName].joined(separator: String(separator))
+    }
+
+    /// The record key a row id stands for, if it is one `rowID` made.
+    public nonisolated static func recordKey(_ id: String) -> RecordKey? {
+        let parts = id.split(separator: separator, maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, let scope = DatabaseScope(rawValue: String(parts[0])) else { return nil }
+        return RecordKey(scope: scope, zoneName: String(parts[2]), zoneOwner: String(parts[1]), recordName: String(parts[3]))
+    }
 
     /// The rows and status of a snapshot, with permissions decided by the sync layer.
-    public nonisolated static func update(from snapshot: SyncSnapshot) -> (rows: [TodoRow], status: SyncStatus, keys: [String: RecordKey]) {
+    public nonisolated static func update(from snapshot: SyncSnapshot) -> (rows: [TodoRow], status: SyncStatus) {
         var rows: [TodoRow] = []
-        var keys: [String: RecordKey] = [:]
+        rows.reserveCapacity(snapshot.todos.values.reduce(0) { $0 + $1.count })
         for scope in DatabaseScope.allCases {
             for item in snapshot.todos(in: scope) {
                 let id = rowID(item.key)
-                keys[id] = item.key
                 let trash: TrashBehaviour
                 switch snapshot.trashAction(item) {
                 case .delete: trash = .delete
@@ -57,13 +68,12 @@ public final class AppBridge {
             account: snapshot.connection == .signedOut ? nil : snapshot.account, device: snapshot.deviceName, connection: connection,
             pendingCount: snapshot.pendingCount, lastSync: snapshot.lastSyncAt,
             progress: snapshot.progress.map { TodoUI.FetchProgress(fetched: $0.fetched, total: $0.total) }, lastError: snapshot.lastError)
-        return (rows, status, keys)
+        return (rows, status)
     }
 
     /// Shows a snapshot.
     public func show(_ snapshot: SyncSnapshot) {
         let update = Self.update(from: snapshot)
-        keys.merge(update.keys) { $1 }
         inbox.post(.data(rows: update.rows, status: update.status))
     }
 
@@ -76,8 +86,7 @@ public final class AppBridge {
                 let scope = DatabaseScope(draft.scope)
                 let item = try await engine.add(
                     title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority, to: scope, recordName: id)
-                keys[id] = item.key
-                keys[Self.rowID(item.key)] = item.key
+                created[id] = item.key
             case .update(let id, let draft):
                 _ = try await engine.edit(
                     try key(id), TodoEdit(title: draft.title, notes: draft.notes, dueDate: .some(draft.dueDate), priority: draft.priority))
@@ -104,7 +113,7 @@ public final class AppBridge {
     }
 
     private func key(_ id: String) throws -> RecordKey {
-        guard let key = keys[id] else { throw DeviceSessionError("that record is no longer here") }
+        guard let key = Self.recordKey(id) ?? created[id] else { throw DeviceSessionError("that record is no longer here") }
         return key
     }
 }
