@@ -66,8 +66,13 @@ public final class CloudClient: Sendable {
 
     /// `records/modify`: the per-item results, in the order of the operations.
     public func modifyRecords(_ scope: DatabaseScope, _ request: ModifyRecordsRequest) async throws -> [RecordResult] {
-        let response: RecordsResponse = try await post(container.databasePath(scope, "records/modify"), request)
-        return response.records
+        // Hot path: written with JSONWriter and read with JSONParser, not Codable.
+        let body = WireBodies.modifyRecords(request)
+        let response = try await send(
+            HTTPRequest(
+                method: "POST", url: url(container.databasePath(scope, "records/modify")), headers: headers(authenticated: true),
+                body: body))
+        return try decodeFast("RecordsResponse", response) { json in try RecordsResponse(json: json) }.records
     }
 
     /// `records/lookup`: the per-item results, in the order asked.
@@ -78,7 +83,8 @@ public final class CloudClient: Sendable {
 
     /// `records/query`: one page of results and the marker of the next.
     public func queryRecords(_ scope: DatabaseScope, _ request: QueryRequest) async throws -> QueryResponse {
-        try await post(container.databasePath(scope, "records/query"), request)
+        let response = try await postRaw(container.databasePath(scope, "records/query"), request)
+        return try decodeFast("QueryResponse", response) { json in try WireBodies.queryResponse(json) }
     }
 
     /// `records/changes`: one page of one zone's changes (the older single-zone form).
@@ -95,7 +101,8 @@ public final class CloudClient: Sendable {
 
     /// `changes/zone`: a page of each zone's records and tombstones after its token.
     public func zoneChanges(_ scope: DatabaseScope, _ request: ZoneChangesRequest) async throws -> ZoneChangesResponse {
-        try await post(container.databasePath(scope, "changes/zone"), request)
+        let response = try await postRaw(container.databasePath(scope, "changes/zone"), request)
+        return try decodeFast("ZoneChangesResponse", response) { json in try ZoneChangesResponse(json: json) }
     }
 
     /// `zones/changes`: the older form of the database change feed.
@@ -208,15 +215,30 @@ public final class CloudClient: Sendable {
     private func post<Body: Encodable, Response: Decodable>(
         _ path: String, _ body: Body, authenticated: Bool = true
     ) async throws -> Response {
+        let response = try await postRaw(path, body, authenticated: authenticated)
+        return try decode(Response.self, response)
+    }
+
+    /// Posts a Codable body and answers the raw (2xx) response.
+    private func postRaw<Body: Encodable>(_ path: String, _ body: Body, authenticated: Bool = true) async throws -> HTTPResponse {
         let data: Data
         do {
             data = try JSONEncoder().encode(body)
         } catch {
             throw CloudError(.badRequest, "cannot encode the request: \(error)")
         }
-        let response = try await send(
-            HTTPRequest(method: "POST", url: url(path), headers: headers(authenticated: authenticated), body: data))
-        return try decode(Response.self, response)
+        return try await send(HTTPRequest(method: "POST", url: url(path), headers: headers(authenticated: authenticated), body: data))
+    }
+
+    /// Reads a hot response with the fast parser and a hand-written decoder.
+    private func decodeFast<T>(
+        _ name: String, _ response: HTTPResponse, _ read: (JSONValue) throws -> T
+    ) throws -> T {
+        do {
+            return try read(try JSONParser.parse(response.body))
+        } catch {
+            throw CloudError(.invalidResponse, "cannot read the cloud's answer as \(name): \(error)")
+        }
     }
 
     private func get<Response: Decodable>(_ path: String) async throws -> Response {
@@ -233,7 +255,7 @@ public final class CloudClient: Sendable {
             throw CloudError(.networkUnavailable, error.reason)
         }
         guard (200..<300).contains(response.status) else {
-            if var server = try? JSONDecoder().decode(ServerError.self, from: response.body) {
+            if var server = try? ServerError(json: JSONParser.parse(response.body), path: "$") {
                 if server.retryAfter == nil, let header = response.headers["retry-after"], let seconds = Double(header) {
                     server.retryAfter = seconds
                 }
@@ -271,3 +293,4 @@ public final class CloudClient: Sendable {
         }
     }
 }
+

@@ -122,36 +122,44 @@ extension TodoStore {
     /// Pending changes in the order they were first queued; failed ones only when asked.
     public func pendingChanges(limit: Int = Int.max, includeFailed: Bool = false) throws -> [PendingChange] {
         try read { db in
-            let rows = try db.query(
-                """
-                SELECT scope, zone_owner, zone_name, record_name, action, record_type, change_tag, base_fields, revision, failed_reason
-                FROM outbox \(includeFailed ? "" : "WHERE failed_reason IS NULL") ORDER BY seq LIMIT ?1
-                """, [.int(Int64(min(limit, Int(Int64.max))))]
-            ) { row in
-                (
-                    RecordKey(
-                        scope: DatabaseScope(rawValue: row.text(0)) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1),
-                        recordName: row.text(3)),
-                    row.text(4), row.text(5), row.optionalText(6), row.optionalText(7), row.int(8), row.optionalText(9)
-                )
-            }
+            // One pass: each outbox row with its record (a LEFT JOIN; a save whose record is gone is skipped).
+            let sql = includeFailed ? Self.pendingAllSQL : Self.pendingUnfailedSQL
             var changes: [PendingChange] = []
-            changes.reserveCapacity(rows.count)
-            for (key, action, recordType, tag, base, revision, failed) in rows {
-                let baseFields = try base.map { try Self.decodeJSON([String: FieldValue].self, $0) }
-                if action == "delete" {
-                    changes.append(
-                        PendingChange(
-                            key: key, action: .delete(recordType: recordType, changeTag: tag), baseFields: baseFields,
-                            revision: revision, failedReason: failed))
-                } else if let item = try Self.fetchItem(key, in: db) {
-                    changes.append(
-                        PendingChange(key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed))
+            let rows = try db.query(sql, [.int(Int64(min(limit, Int(Int64.max))))]) { row -> PendingChange? in
+                let key = RecordKey(
+                    scope: DatabaseScope(rawValue: row.text(0)) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1),
+                    recordName: row.text(3))
+                let baseFields = try row.optionalText(7).map { try Self.decodeJSON([String: FieldValue].self, $0) }
+                let revision = row.int(8)
+                let failed = row.optionalText(9)
+                if row.text(4) == "delete" {
+                    return PendingChange(
+                        key: key, action: .delete(recordType: row.text(5), changeTag: row.optionalText(6)), baseFields: baseFields,
+                        revision: revision, failedReason: failed)
                 }
+                guard !row.isNull(10) else { return nil }
+                var item = try Self.item(from: row, offset: 10)
+                item.hasPendingChanges = true
+                return PendingChange(key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed)
             }
+            changes.reserveCapacity(rows.count)
+            for case let change? in rows { changes.append(change) }
             return changes
         }
     }
+
+    static func pendingSQL(includeFailed: Bool) -> String {
+        """
+        SELECT o.scope, o.zone_owner, o.zone_name, o.record_name, o.action, o.record_type, o.change_tag, o.base_fields,
+            o.revision, o.failed_reason, \(plainRecordColumns(prefix: "r."))
+        FROM outbox o LEFT JOIN records r ON r.scope = o.scope AND r.zone_owner = o.zone_owner AND r.zone_name = o.zone_name
+            AND r.record_name = o.record_name
+        \(includeFailed ? "" : "WHERE o.failed_reason IS NULL") ORDER BY o.seq LIMIT ?1
+        """
+    }
+
+    static let pendingAllSQL = pendingSQL(includeFailed: true)
+    static let pendingUnfailedSQL = pendingSQL(includeFailed: false)
 
     /// How many changes wait in the outbox (failed ones included).
     public func pendingCount() throws -> Int {
@@ -190,7 +198,15 @@ extension TodoStore {
     }
 
     static func confirmSaved(_ key: RecordKey, revision: Int64, serverRecord: Record, db: SQLiteDatabase) throws {
-        let current = try db.first("SELECT revision FROM outbox WHERE \(keyWhere)", keyArguments(key)) { $0.int(0) }
+        // The usual case: no edit since (the entry still has the revision sent). Clear it, adopt the server's copy.
+        try db.run(Self.deleteSentOutboxSQL, keyArguments(key) + [.int(revision)])
+        if db.changes > 0 {
+            var saved = TodoItem(record: serverRecord, scope: key.scope)
+            saved.key = key
+            if try updateExisting(saved, in: db) { return }  // share permission kept
+            // Deleted locally meanwhile: fall through, the delete must go out with the new tag.
+        }
+        let current = try db.first(Self.outboxRevisionSQL, keyArguments(key)) { $0.int(0) }
         guard var item = try fetchItem(key, in: db) else {
             // Deleted locally while the save was in flight: the delete must go out, with the new tag.
             try db.run(
@@ -207,7 +223,7 @@ extension TodoStore {
             saved.key = key
             saved.sharePermission = item.sharePermission
             try upsert(saved, in: db)
-            try db.run("DELETE FROM outbox WHERE \(keyWhere)", keyArguments(key))
+            try db.run(Self.deleteOutboxSQL, keyArguments(key))
         } else {
             item.system = SystemFields(
                 changeTag: serverRecord.recordChangeTag, created: serverRecord.created, modified: serverRecord.modified)
@@ -220,6 +236,10 @@ extension TodoStore {
                 keyArguments(key) + [serverRecord.recordChangeTag.map(SQLValue.text) ?? .null])
         }
     }
+
+    static let outboxRevisionSQL = "SELECT revision FROM outbox WHERE \(keyWhere)"
+    static let deleteOutboxSQL = "DELETE FROM outbox WHERE \(keyWhere)"
+    static let deleteSentOutboxSQL = "DELETE FROM outbox WHERE \(keyWhere) AND revision = ?5"
 
     /// A save of `key` conflicted: merge against the server copy and make the server's tag the one to send next.
     ///

@@ -12,6 +12,25 @@ extension TodoStore {
                 AND o.zone_name = records.zone_name AND o.record_name = records.record_name)
         """
 
+    /// The stored columns of a record, in `item(from:offset:)` order, without the pending-edit flag.
+    static func plainRecordColumns(prefix p: String) -> String {
+        """
+        \(p)scope, \(p)zone_owner, \(p)zone_name, \(p)record_name, \(p)record_type, \(p)title, \(p)notes, \(p)is_completed,
+        \(p)due_date, \(p)priority, \(p)is_trashed, \(p)list_ref, \(p)parent, \(p)extra_fields, \(p)change_tag, \(p)created_at,
+        \(p)created_user, \(p)created_device, \(p)modified_at, \(p)modified_user, \(p)modified_device, \(p)local_edited_at,
+        \(p)share_permission
+        """
+    }
+
+    /// Rewrites an existing record with the same arguments as `upsertSQL` (share permission kept when nil).
+    static let updateSQL = """
+        UPDATE records SET record_type = ?5, title = ?6, notes = ?7, is_completed = ?8, due_date = ?9, priority = ?10,
+            is_trashed = ?11, list_ref = ?12, parent = ?13, extra_fields = ?14, change_tag = ?15, created_at = ?16,
+            created_user = ?17, created_device = ?18, modified_at = ?19, modified_user = ?20, modified_device = ?21,
+            local_edited_at = ?22, share_permission = COALESCE(?23, share_permission), stale = 0
+        WHERE scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_name = ?4
+        """
+
     static let upsertSQL = """
         INSERT INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
             due_date, priority, is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user,
@@ -39,6 +58,16 @@ extension TodoStore {
     }
 
     static func upsert(_ item: TodoItem, in db: SQLiteDatabase) throws {
+        try db.run(upsertSQL, try rowArguments(item))
+    }
+
+    /// Rewrites the record if the device has it; answers whether it did.
+    static func updateExisting(_ item: TodoItem, in db: SQLiteDatabase) throws -> Bool {
+        try db.run(updateSQL, try rowArguments(item))
+        return db.changes > 0
+    }
+
+    static func rowArguments(_ item: TodoItem) throws -> [SQLValue] {
         var arguments = keyArguments(item.key)
         arguments.reserveCapacity(23)
         arguments.append(.text(item.recordType))
@@ -56,7 +85,7 @@ extension TodoStore {
         appendStamp(item.system.modified, to: &arguments)
         arguments.append(item.localEditedAt.map(SQLValue.int) ?? .null)
         arguments.append(item.sharePermission.map { .text($0.rawValue) } ?? .null)
-        try db.run(upsertSQL, arguments)
+        return arguments
     }
 
     private static func appendStamp(_ stamp: RecordStamp?, to arguments: inout [SQLValue]) {
@@ -70,24 +99,50 @@ extension TodoStore {
     }
 
     static func item(from row: Row) throws -> TodoItem {
-        let scope = DatabaseScope(rawValue: row.text(0)) ?? .private
-        let key = RecordKey(scope: scope, zoneName: row.text(2), zoneOwner: row.text(1), recordName: row.text(3))
-        var item = TodoItem(key: key, recordType: row.text(4), title: row.text(5))
-        item.notes = row.text(6)
-        item.isCompleted = row.int(7) != 0
-        item.dueDate = row.optionalInt(8).map { Date(timeIntervalSince1970: Double($0) / 1000) }
-        item.priority = Int(row.int(9))
-        item.isTrashed = row.int(10) != 0
-        item.list = try row.optionalText(11).map { try decodeJSON(Reference.self, $0) }
-        item.parent = try row.optionalText(12).map { try decodeJSON(ParentReference.self, $0) }
-        item.extraFields = try row.optionalText(13).map { try decodeJSON([String: FieldValue].self, $0) } ?? [:]
-        item.system.changeTag = row.optionalText(14)
-        item.system.created = stamp(row, 15)
-        item.system.modified = stamp(row, 18)
-        item.localEditedAt = row.optionalInt(21)
-        item.sharePermission = row.optionalText(22).flatMap(SharePermission.init(rawValue:))
+        var item = try item(from: row, offset: 0)
         item.hasPendingChanges = row.int(23) != 0
         return item
+    }
+
+    /// The record whose columns start at `o` (in `plainRecordColumns` order).
+    static func item(from row: Row, offset o: Int32) throws -> TodoItem {
+        let scope = DatabaseScope(rawValue: row.text(o)) ?? .private
+        let key = RecordKey(scope: scope, zoneName: row.text(o + 2), zoneOwner: row.text(o + 1), recordName: row.text(o + 3))
+        var item = TodoItem(key: key, recordType: row.text(o + 4), title: row.text(o + 5))
+        item.notes = row.text(o + 6)
+        item.isCompleted = row.int(o + 7) != 0
+        item.dueDate = row.optionalInt(o + 8).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        item.priority = Int(row.int(o + 9))
+        item.isTrashed = row.int(o + 10) != 0
+        item.list = try row.optionalText(o + 11).map { try decodeJSON(Reference.self, $0) }
+        item.parent = try row.optionalText(o + 12).map { try decodeJSON(ParentReference.self, $0) }
+        item.extraFields = try row.optionalText(o + 13).map { try decodeJSON([String: FieldValue].self, $0) } ?? [:]
+        item.system.changeTag = row.optionalText(o + 14)
+        item.system.created = stamp(row, o + 15)
+        item.system.modified = stamp(row, o + 18)
+        item.localEditedAt = row.optionalInt(o + 21)
+        item.sharePermission = row.optionalText(o + 22).flatMap(SharePermission.init(rawValue:))
+        return item
+    }
+
+    /// Shares one copy of strings that many rows repeat (user record names, device IDs).
+    struct StringInterner {
+        private var seen: [String: String] = [:]
+
+        mutating func intern(_ value: String) -> String {
+            if let known = seen[value] { return known }
+            if seen.count < 1024 { seen[value] = value }
+            return value
+        }
+
+        mutating func share(_ system: inout SystemFields) {
+            if let created = system.created { system.created = share(created) }
+            if let modified = system.modified { system.modified = share(modified) }
+        }
+
+        private mutating func share(_ stamp: RecordStamp) -> RecordStamp {
+            RecordStamp(timestamp: stamp.timestamp, userRecordName: intern(stamp.userRecordName), deviceID: stamp.deviceID.map { intern($0) })
+        }
     }
 
     private static func stamp(_ row: Row, _ column: Int32) -> RecordStamp? {
@@ -109,8 +164,10 @@ extension TodoStore {
     }
 
     static func fetchItem(_ key: RecordKey, in db: SQLiteDatabase) throws -> TodoItem? {
-        try db.first("SELECT \(recordColumns) FROM records WHERE \(keyWhere)", keyArguments(key)) { try item(from: $0) }
+        try db.first(fetchItemSQL, keyArguments(key)) { try item(from: $0) }
     }
+
+    static let fetchItemSQL = "SELECT \(recordColumns) FROM records WHERE \(keyWhere)"
 
     // MARK: Reading
 
@@ -130,7 +187,19 @@ extension TodoStore {
             }
             if !includeTrashed { sql += " AND is_trashed = 0" }
             sql += " ORDER BY COALESCE(created_at, local_edited_at), record_name"
-            return try db.query(sql, arguments) { try Self.item(from: $0) }
+            // Memory of large reads: exact capacity (no doubling copies) and one copy of the user and device names
+            // every row repeats.
+            let countSQL = "SELECT count(*) FROM records WHERE 1 = 1" + (scope == nil ? "" : " AND scope = ?1")
+                + (includeTrashed ? "" : " AND is_trashed = 0")
+            var items: [TodoItem] = []
+            items.reserveCapacity(Int(try db.first(countSQL, arguments) { $0.int(0) } ?? 0))
+            var names = StringInterner()
+            _ = try db.query(sql, arguments) { row in
+                var item = try Self.item(from: row)
+                names.share(&item.system)
+                items.append(item)
+            }
+            return items
         }
     }
 

@@ -16,98 +16,61 @@ extension SyncEngine {
         }
     }
 
+    /// How many `records/modify` requests may be in flight at once (the server parses them while it writes another).
+    static let maximumBatchesInFlight = 3
+
+    /// Sends one batch, waiting and retrying on throttling as the policy says.
+    func sendBatch(_ scope: DatabaseScope, _ request: ModifyRecordsRequest) async throws -> [RecordResult] {
+        try await withRetries { try await client.modifyRecords(scope, request) }
+    }
+
     /// Sends the outbox in batches of at most 200 per zone until it is empty or nothing more can be done now.
+    ///
+    /// Up to `maximumBatchesInFlight` batches travel at once; each is still confirmed in its own transaction when
+    /// its answer comes. A batch never names a record twice and a round never names it in two batches.
     func sendOutbox(_ sequence: inout SyncSequence) async throws {
         var conflicts: [RecordKey: Int] = [:]
         var idleRounds = 0
         while true {
-            let pending = try await store.pendingChanges(limit: CloudLimits.maxOperationsPerRequest * 5)
+            let pending = try await store.pendingChanges(limit: CloudLimits.maxOperationsPerRequest * 10)
             if pending.isEmpty { return }
-            var progressed = false
-            var zoneMissing = false
-            var wait: Double?
-            for batch in OutboxBatcher.batches(pending) {
-                if batch.zone.scope != .private && batch.zone.scope != .public && batch.zone.scope != .shared { continue }
-                let request = batch.request
-                let results: [RecordResult]
-                do {
-                    results = try await withRetries { try await client.modifyRecords(batch.zone.scope, request) }
-                } catch let error as CloudError where error.code == .zoneNotFound || error.code == .userDeletedZone {
-                    if batch.zone == .privateTodos {
-                        zoneMissing = true
-                        break
-                    }
-                    for change in batch.changes { try await store.markFailed(change.key, revision: change.revision, reason: error.reason) }
-                    progressed = true
-                    continue
-                } catch let error as CloudError where error.isFatal {
-                    // The whole request was refused (too large, bad): refuse its items one by one only if alone.
-                    let words = Self.words(for: error)
-                    lastError = words
-                    for change in batch.changes { try await store.markFailed(change.key, revision: change.revision, reason: words) }
-                    progressed = true
-                    continue
-                }
-                var confirmed: [SentChange] = []
-                var stop: CloudError?
-                for (change, result) in zip(batch.changes, results) {
-                    switch result {
-                    case .record(let saved):
-                        confirmed.append(
-                            SentChange(key: change.key, revision: change.revision, result: change.isDelete ? .deleted : .saved(saved)))
-                        progressed = true
-                    case .failure(let serverError):
-                        let error = CloudError(serverError)
-                        switch configuration.retryPolicy.response(to: error, attempt: 0, random: random()) {
-                        case .mergeAndResend:
-                            guard let server = error.serverRecord else {
-                                try await store.markFailed(change.key, revision: change.revision, reason: "conflict without the server's record")
-                                continue
-                            }
-                            conflicts[change.key, default: 0] += 1
-                            if conflicts[change.key, default: 0] > 8 {
-                                try await store.markFailed(change.key, revision: change.revision, reason: "keeps conflicting; try again later")
-                                continue
-                            }
-                            try await store.resolveConflict(change.key, serverRecord: server, merge: fieldMerge)
-                            progressed = true
-                        case .reupload:
-                            if change.isDelete {
-                                try await store.confirmDeleted(change.key, revision: change.revision)
-                            } else {
-                                try await store.forgetServerVersion(change.key)
-                            }
-                            progressed = true
-                        case .recreateZone:
-                            if change.key.zone == .privateTodos { zoneMissing = true } else {
-                                try await store.markFailed(change.key, revision: change.revision, reason: error.reason)
-                            }
-                        case .retry(let delay):
-                            wait = max(wait ?? 0, delay)
-                        case .goOffline, .signedOut:
-                            stop = error
-                        case .fatal(let words):
-                            lastError = "\(change.key.recordName.prefix(8)): \(words)"
-                            try await store.markFailed(change.key, revision: change.revision, reason: words)
-                            progressed = true
-                        case .refetchFromScratch:
-                            try await store.markFailed(change.key, revision: change.revision, reason: error.reason)
-                            progressed = true
-                        }
-                    }
-                }
-                try await store.confirm(confirmed)  // the whole batch in one transaction
-                if let stop { throw stop }
-                if zoneMissing { break }
+            var round = OutboxRound()
+            let batches = OutboxBatcher.batches(pending).filter {
+                $0.zone.scope == .private || $0.zone.scope == .public || $0.zone.scope == .shared
             }
-            if zoneMissing {
+            // A window of requests in flight, answered and confirmed in launch order.
+            var inFlight: [(batch: OutboxBatch, task: Task<[RecordResult], any Error>)] = []
+            var next = 0
+            while next < batches.count || !inFlight.isEmpty {
+                while round.keepsSending && inFlight.count < Self.maximumBatchesInFlight && next < batches.count {
+                    let batch = batches[next]
+                    let request = batch.request
+                    inFlight.append((batch, Task { try await self.sendBatch(batch.zone.scope, request) }))
+                    next += 1
+                }
+                guard !inFlight.isEmpty else { break }
+                let (batch, task) = inFlight.removeFirst()
+                let outcome = await withTaskCancellationHandler {
+                    await task.result
+                } onCancel: {
+                    task.cancel()
+                }
+                do {
+                    try await handle(outcome, of: batch, &round, &conflicts)
+                } catch {
+                    if round.thrown == nil { round.thrown = error }
+                }
+                if Task.isCancelled, round.thrown == nil { round.thrown = CancellationError() }
+            }
+            if let thrown = round.thrown { throw thrown }
+            if round.zoneMissing {
                 try await recoverMissingZone(&sequence)
                 return
             }
             invalidate(pending.map(\.key))
             try await reloadCounts()
             publish()
-            if let wait {
+            if let wait = round.wait {
                 idleRounds += 1
                 guard idleRounds <= configuration.retryPolicy.maximumAttempts else {
                     lastError = "the cloud is busy; changes stay queued"
@@ -115,9 +78,101 @@ extension SyncEngine {
                 }
                 retryWaits.append(wait)
                 try await clock.sleep(seconds: wait)
-            } else if !progressed {
+            } else if !round.progressed {
                 return
             }
         }
     }
+
+    /// Applies the cloud's answer to one batch: confirmations in one transaction, conflicts merged, refusals kept.
+    private func handle(
+        _ outcome: Result<[RecordResult], any Error>, of batch: OutboxBatch, _ round: inout OutboxRound,
+        _ conflicts: inout [RecordKey: Int]
+    ) async throws {
+        let results: [RecordResult]
+        switch outcome {
+        case .success(let answer):
+            results = answer
+        case .failure(let error as CloudError) where error.code == .zoneNotFound || error.code == .userDeletedZone:
+            if batch.zone == .privateTodos {
+                round.zoneMissing = true
+                return
+            }
+            for change in batch.changes { try await store.markFailed(change.key, revision: change.revision, reason: error.reason) }
+            round.progressed = true
+            return
+        case .failure(let error as CloudError) where error.isFatal:
+            // The whole request was refused (too large, bad): its items are kept, marked refused.
+            let words = Self.words(for: error)
+            lastError = words
+            for change in batch.changes { try await store.markFailed(change.key, revision: change.revision, reason: words) }
+            round.progressed = true
+            return
+        case .failure(let error):
+            throw error
+        }
+        var confirmed: [SentChange] = []
+        var stop: CloudError?
+        for (change, result) in zip(batch.changes, results) {
+            switch result {
+            case .record(let saved):
+                confirmed.append(SentChange(key: change.key, revision: change.revision, result: change.isDelete ? .deleted : .saved(saved)))
+                round.progressed = true
+            case .failure(let serverError):
+                let error = CloudError(serverError)
+                switch configuration.retryPolicy.response(to: error, attempt: 0, random: random()) {
+                case .mergeAndResend:
+                    guard let server = error.serverRecord else {
+                        try await store.markFailed(change.key, revision: change.revision, reason: "conflict without the server's record")
+                        continue
+                    }
+                    conflicts[change.key, default: 0] += 1
+                    if conflicts[change.key, default: 0] > 8 {
+                        try await store.markFailed(change.key, revision: change.revision, reason: "keeps conflicting; try again later")
+                        continue
+                    }
+                    try await store.resolveConflict(change.key, serverRecord: server, merge: fieldMerge)
+                    round.progressed = true
+                case .reupload:
+                    if change.isDelete {
+                        try await store.confirmDeleted(change.key, revision: change.revision)
+                    } else {
+                        try await store.forgetServerVersion(change.key)
+                    }
+                    round.progressed = true
+                case .recreateZone:
+                    if change.key.zone == .privateTodos { round.zoneMissing = true } else {
+                        try await store.markFailed(change.key, revision: change.revision, reason: error.reason)
+                    }
+                case .retry(let delay):
+                    round.wait = max(round.wait ?? 0, delay)
+                case .goOffline, .signedOut:
+                    stop = error
+                case .fatal(let words):
+                    lastError = "\(change.key.recordName.prefix(8)): \(words)"
+                    try await store.markFailed(change.key, revision: change.revision, reason: words)
+                    round.progressed = true
+                case .refetchFromScratch:
+                    try await store.markFailed(change.key, revision: change.revision, reason: error.reason)
+                    round.progressed = true
+                }
+            }
+        }
+        try await store.confirm(confirmed)  // the whole batch in one transaction
+        if let stop { throw stop }
+    }
 }
+
+/// What one round of sending the outbox came to.
+struct OutboxRound {
+    var progressed = false
+    var zoneMissing = false
+    /// The longest retry delay an item asked for.
+    var wait: Double?
+    /// The first error that ends the pass (offline, signed out, retries exhausted, cancelled).
+    var thrown: (any Error)?
+
+    /// Whether more batches may be launched this round.
+    var keepsSending: Bool { !zoneMissing && thrown == nil }
+}
+

@@ -201,35 +201,54 @@ extension SyncEngine {
         }
     }
 
+    /// One page of a zone's changes after `token`, retried on throttling; a per-zone error is thrown.
+    func fetchZonePage(_ zone: ZoneKey, after token: ChangeToken?) async throws -> ZoneChanges {
+        let query = ZoneChangesQuery(zoneID: zone.zoneID, syncToken: token, resultsLimit: configuration.fetchPageSize)
+        return try await withRetries {
+            let response = try await client.zoneChanges(zone.scope, ZoneChangesRequest(zones: [query]))
+            guard let page = response.zones.first else {
+                throw CloudError(.invalidResponse, "changes/zone answered no zone")
+            }
+            if let error = page.error {
+                var cloudError = CloudError(error)
+                if error.serverErrorCode == .tryAgainLater { cloudError.code = .zoneBusy }
+                throw cloudError
+            }
+            return page
+        }
+    }
+
     /// Pages through one zone's changes, each page and its token in one transaction.
+    ///
+    /// The next page is asked for while the current one is written (it only needs the page's token); pages are still
+    /// committed one by one, in order, each with its own token.
     func fetchZone(_ zone: ZoneKey, _ sequence: inout SyncSequence) async throws {
         var restarted = false
+        var token = try await store.zoneToken(zone)
+        var prefetched: Task<ZoneChanges, any Error>?
+        defer { prefetched?.cancel() }
         while true {
-            let token = try await store.zoneToken(zone)
-            let query = ZoneChangesQuery(zoneID: zone.zoneID, syncToken: token, resultsLimit: configuration.fetchPageSize)
             let page: ZoneChanges
             do {
-                page = try await withRetries {
-                    let response = try await client.zoneChanges(zone.scope, ZoneChangesRequest(zones: [query]))
-                    guard let page = response.zones.first else {
-                        throw CloudError(.invalidResponse, "changes/zone answered no zone")
-                    }
-                    if let error = page.error {
-                        var cloudError = CloudError(error)
-                        if error.serverErrorCode == .tryAgainLater { cloudError.code = .zoneBusy }
-                        throw cloudError
-                    }
-                    return page
+                if let ahead = prefetched {
+                    prefetched = nil
+                    page = try await ahead.value
+                } else {
+                    page = try await fetchZonePage(zone, after: token)
                 }
             } catch let error as CloudError where error.code == .changeTokenExpired && !restarted {
                 restarted = true
                 try await store.restartZoneFetch(zone)  // drop the token; the refetch reconciles
+                token = nil
                 continue
             } catch let error as CloudError where error.code == .zoneNotFound || error.code == .userDeletedZone {
                 if zone.scope == .private && zone.zoneName == TodoSchema.zoneName { throw error }
                 try await store.removeZone(zone)  // someone else's zone, or one we do not own: forget it
                 invalidateAll()
                 return
+            }
+            if page.moreComing, let next = page.syncToken {
+                prefetched = Task { try await self.fetchZonePage(zone, after: next) }
             }
             let applied = try await store.applyZoneChanges(zone, records: page.records, token: page.syncToken, moreComing: page.moreComing)
             if token == nil || !page.moreComing && applied.deleted > 0 {
@@ -240,6 +259,7 @@ extension SyncEngine {
             progress = FetchProgress(fetched: (progress?.fetched ?? 0) + page.records.count)
             publish()
             if !page.moreComing || page.syncToken == nil { return }
+            token = page.syncToken
         }
     }
 

@@ -62,14 +62,14 @@ public actor SyncEngine {
     var isSyncing = false
     var lastSyncAt: Date?
     var lastPublicPollAt: Date?
-    /// The visible todos as last read from the store, patched key by key.
-    var visibleTodos: [RecordKey: TodoItem] = [:]
+    /// The visible todos as last read from the store, per scope in display order, patched key by key.
+    ///
+    /// One copy only (no key index beside it): snapshots share these arrays, and 10,000 todos stay a few MB.
+    var visibleTodos: [DatabaseScope: [TodoItem]] = [:]
     /// Keys whose cached copy may be stale.
     var dirtyKeys: Set<RecordKey> = []
     /// Whether the whole cache must be read again (wipe, zone removal, large changes).
     var needsFullReload = true
-    /// `visibleTodos` grouped and sorted, built on demand.
-    var sortedTodos: [DatabaseScope: [TodoItem]]?
     var pendingCount = 0
     var failedCount = 0
     var observers: [UUID: AsyncStream<SyncSnapshot>.Continuation] = [:]
@@ -247,38 +247,55 @@ public actor SyncEngine {
     /// Brings the cached visible todos up to date: key by key when few changed, else all at once.
     func refreshTodos() async throws {
         if needsFullReload {
-            var all: [RecordKey: TodoItem] = [:]
-            for item in try await store.todos() { all[item.key] = item }
-            visibleTodos = all
             needsFullReload = false
             dirtyKeys.removeAll()
-            sortedTodos = nil
+            visibleTodos = [:]  // drop the old copy before reading the new one
+            var fresh: [DatabaseScope: [TodoItem]] = [:]
+            for scope in DatabaseScope.allCases {
+                // The store's order is the display order already; sorting keeps ties identical to patched arrays.
+                var items = try await store.todos(in: scope)
+                if !items.isEmpty {
+                    if !Self.isInDisplayOrder(items) { items.sort(by: Self.displayOrder) }
+                    fresh[scope] = items
+                }
+            }
+            visibleTodos = fresh
         } else if !dirtyKeys.isEmpty {
             let keys = dirtyKeys
             dirtyKeys.removeAll()
+            var fresh: [DatabaseScope: [TodoItem]] = [:]
             for key in keys {
-                let item = try await store.todo(key)
-                visibleTodos[key] = item?.isTrashed == false ? item : nil
+                if let item = try await store.todo(key), !item.isTrashed { fresh[key.scope, default: []].append(item) }
             }
-            sortedTodos = nil
+            for scope in Set(keys.map(\.scope)) {
+                var items = visibleTodos.removeValue(forKey: scope) ?? []
+                items.removeAll { keys.contains($0.key) }
+                items.append(contentsOf: fresh[scope] ?? [])
+                items.sort(by: Self.displayOrder)  // nearly sorted: close to linear
+                if !items.isEmpty { visibleTodos[scope] = items }
+            }
         }
     }
 
-    /// The visible todos per scope, in the store's order (creation time, then record name).
-    func todosByScope() -> [DatabaseScope: [TodoItem]] {
-        if let sortedTodos { return sortedTodos }
-        var grouped: [DatabaseScope: [TodoItem]] = [:]
-        for item in visibleTodos.values { grouped[item.key.scope, default: []].append(item) }
-        for scope in grouped.keys {
-            grouped[scope]?.sort {
-                let l = $0.system.created?.timestamp ?? $0.localEditedAt ?? Int64.min
-                let r = $1.system.created?.timestamp ?? $1.localEditedAt ?? Int64.min
-                return l != r ? l < r : $0.key.recordName < $1.key.recordName
-            }
-        }
-        sortedTodos = grouped
-        return grouped
+    /// Display order: creation time (else the local edit time), then record name.
+    static func displayOrder(_ lhs: TodoItem, _ rhs: TodoItem) -> Bool {
+        let l = lhs.system.created?.timestamp ?? lhs.localEditedAt ?? Int64.min
+        let r = rhs.system.created?.timestamp ?? rhs.localEditedAt ?? Int64.min
+        return l != r ? l < r : lhs.key.recordName < rhs.key.recordName
     }
+
+    /// Whether `items` need no sorting (checked in one pass; a sort would allocate a merge buffer).
+    static func isInDisplayOrder(_ items: [TodoItem]) -> Bool {
+        var index = items.startIndex
+        while index + 1 < items.endIndex {
+            if displayOrder(items[index + 1], items[index]) { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The visible todos per scope, in the store's order (creation time, then record name).
+    func todosByScope() -> [DatabaseScope: [TodoItem]] { visibleTodos }
 
     /// Reloads the outbox counts only.
     func reloadCounts() async throws {

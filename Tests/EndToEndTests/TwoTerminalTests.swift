@@ -27,7 +27,7 @@ struct TwoTerminalTests {
                 "env", "LANG=C.UTF-8", "TERM=xterm-256color", binary, "--server", server.baseURL.absoluteString, "--data-dir",
                 directory.appendingPathComponent("devices").path, "--account", "alice", "--password", "e2e-password", "--device", name,
             ].map { "'\($0)'" }.joined(separator: " ")
-            return "\(command); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo; sleep 600"
+            return "\(command); echo EXIT=$?; echo \"TTY $(stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' ')END\"; sleep 600"
         }
         tmux.run(["new-session", "-d", "-s", "e2e", "-x", "160", "-y", "20", device("laptop")])
         let laptop = "e2e:0.0"
@@ -74,6 +74,7 @@ struct TwoTerminalTests {
         tmux.keys(tablet, "q")
         for pane in [laptop, tablet] {
             try await tmux.wait(pane, "EXIT=0")
+            try await tmux.wait(pane, "END")
             let screen = tmux.capture(pane)
             #expect(screen.contains("icanon echo") || screen.contains("echo icanon"), "terminal not restored:\n\(screen)")
             #expect(!screen.contains("-icanon") && !screen.contains("-echo"), "terminal not restored:\n\(screen)")

@@ -354,4 +354,32 @@ import TodoSync
         #expect(try await contents(a.store) == contents(b.store))
         await cloud.shutdown()
     }
+
+    @Test func manyBatchesInFlightAreAllConfirmedAndALostAnswerIsResent() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        let items = (0..<1_050).map { TodoItem(key: .privateTodo(String(format: "many-%05d", $0)), title: "todo \($0)") }
+        try await a.store.saveLocalEdits(items, at: a.clock.nowMilliseconds())
+        // The third batch's answer is lost (the device goes offline): the batches in flight beside it are still confirmed,
+        // its own entries stay queued and, back online, the cloud's copies settle them.
+        a.transport.plan(.init(pathContains: "records/modify", skip: 2, count: 1, kind: .loseResponse))
+        await a.engine.sync(.localEdit)
+        #expect(try await a.store.pendingCount() < items.count)
+        await a.engine.networkIsBack()
+        await a.engine.waitUntilIdle()
+        #expect(try await a.store.pendingCount() == 0)
+        #expect(try await a.store.todos().allSatisfy { $0.system.changeTag != nil && !$0.hasPendingChanges })
+        await b.engine.sync(.manualRefresh)
+        #expect(try await b.store.recordCount() == items.count)
+        #expect(try await contents(a.store) == contents(b.store))
+        // Snapshots keep the display order while records are patched in.
+        try await a.engine.edit(items[7].key, TodoEdit(title: "edited"))
+        await a.engine.sync(.localEdit)
+        let shown = await a.engine.snapshot().todos(in: .private)
+        #expect(shown.count == items.count && shown.contains { $0.title == "edited" })
+        let stamps = shown.map { $0.system.created?.timestamp ?? 0 }
+        #expect(stamps == stamps.sorted())
+        await cloud.shutdown()
+    }
 }
