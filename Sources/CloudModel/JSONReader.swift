@@ -122,44 +122,44 @@ struct JSONReader {
 }
 
 extension JSONReader {
-    mutating func readZoneID(at path: String) throws -> ZoneID {
+    mutating func readZoneID(at path: @autoclosure () -> String) throws -> ZoneID {
         var name: String?
         var owner: String?
-        try readObject(at: path) { reader, key in
+        try readObject(at: path()) { reader, key in
             switch key {
-            case "zoneName": name = try reader.readString(at: "\(path).zoneName")
-            case "ownerRecordName": owner = try reader.readString(at: "\(path).ownerRecordName")
+            case "zoneName": name = try reader.readString(at: "\(path()).zoneName")
+            case "ownerRecordName": owner = try reader.readString(at: "\(path()).ownerRecordName")
             default: _ = try reader.readValue()
             }
         }
-        guard let name else { throw WireFormatError(path: "\(path).zoneName", message: "missing") }
+        guard let name else { throw WireFormatError(path: "\(path()).zoneName", message: "missing") }
         return ZoneID(zoneName: name, ownerRecordName: owner)
     }
 
-    mutating func readStamp(at path: String) throws -> RecordStamp {
+    mutating func readStamp(at path: @autoclosure () -> String) throws -> RecordStamp {
         var timestamp: Int64?
         var user = ""
         var device: String?
-        try readObject(at: path) { reader, key in
+        try readObject(at: path()) { reader, key in
             switch key {
-            case "timestamp": timestamp = try reader.readInt(at: "\(path).timestamp")
-            case "userRecordName": user = try reader.readString(at: "\(path).userRecordName") ?? ""
-            case "deviceID": device = try reader.readString(at: "\(path).deviceID")
+            case "timestamp": timestamp = try reader.readInt(at: "\(path()).timestamp")
+            case "userRecordName": user = try reader.readString(at: "\(path()).userRecordName") ?? ""
+            case "deviceID": device = try reader.readString(at: "\(path()).deviceID")
             default: _ = try reader.readValue()
             }
         }
-        guard let timestamp else { throw WireFormatError(path: "\(path).timestamp", message: "missing") }
+        guard let timestamp else { throw WireFormatError(path: "\(path()).timestamp", message: "missing") }
         return RecordStamp(timestamp: timestamp, userRecordName: user, deviceID: device)
     }
 
     /// A field value; the common `{"type": T, "value": scalar}` shape is read without a tree.
-    mutating func readField(at path: String) throws -> FieldValue {
-        guard next == UInt8(ascii: "{") else { return try FieldValue(json: try readValue(), path: path) }
+    mutating func readField(at path: @autoclosure () -> String) throws -> FieldValue {
+        guard next == UInt8(ascii: "{") else { return try FieldValue(json: try readValue(), path: path()) }
         var type: String?
         var fast: FieldValue?
         var raw: JSONValue?
         var typeIsJSONString = true
-        try readObject(at: path) { reader, key in
+        try readObject(at: path()) { reader, key in
             switch key {
             case "type":
                 switch try reader.readValue() {
@@ -177,56 +177,56 @@ extension JSONReader {
                 _ = try reader.readValue()
             }
         }
-        guard typeIsJSONString else { throw WireFormatError(path: "\(path).type", message: "expected a type name") }
+        guard typeIsJSONString else { throw WireFormatError(path: "\(path()).type", message: "expected a type name") }
         if let fast { return fast }
         guard let raw else {
-            throw WireFormatError(path: path, message: "a field value needs a \"value\"")
+            throw WireFormatError(path: path(), message: "a field value needs a \"value\"")
         }
         var object: [String: JSONValue] = ["value": raw]
         if let type { object["type"] = .string(type) }
-        return try FieldValue(json: .object(object), path: path)
+        return try FieldValue(json: .object(object), path: path())
     }
 
     /// A record in the web services' shape.
-    mutating func readRecord(at path: String) throws -> Record {
+    mutating func readRecord(at path: @autoclosure () -> String) throws -> Record {
         var record = Record(recordName: "")
         var hasName = false
-        try readObject(at: path) { reader, key in
+        try readObject(at: path()) { reader, key in
             switch key {
             case "recordName":
-                record.recordName = try reader.readString(at: "\(path).recordName") ?? ""
+                record.recordName = try reader.readString(at: "\(path()).recordName") ?? ""
                 hasName = true
-            case "recordType": record.recordType = try reader.readString(at: "\(path).recordType")
-            case "recordChangeTag": record.recordChangeTag = try reader.readString(at: "\(path).recordChangeTag")
+            case "recordType": record.recordType = try reader.readString(at: "\(path()).recordType")
+            case "recordChangeTag": record.recordChangeTag = try reader.readString(at: "\(path()).recordChangeTag")
             case "fields":
                 if try reader.readNull() { return }
                 var fields: [String: FieldValue] = [:]
-                try reader.readObject(at: "\(path).fields") { reader, name in
-                    fields[name] = try reader.readField(at: "\(path).fields.\(name)")
+                try reader.readObject(at: "\(path()).fields") { reader, name in
+                    fields[name] = try reader.readField(at: "\(path()).fields.\(name)")
                 }
                 record.fields = fields
-            case "created": if !(try reader.readNull()) { record.created = try reader.readStamp(at: "\(path).created") }
-            case "modified": if !(try reader.readNull()) { record.modified = try reader.readStamp(at: "\(path).modified") }
-            case "deleted": record.deleted = try reader.readBool(at: "\(path).deleted")
-            case "zoneID": if !(try reader.readNull()) { record.zoneID = try reader.readZoneID(at: "\(path).zoneID") }
+            case "created": if !(try reader.readNull()) { record.created = try reader.readStamp(at: "\(path()).created") }
+            case "modified": if !(try reader.readNull()) { record.modified = try reader.readStamp(at: "\(path()).modified") }
+            case "deleted": record.deleted = try reader.readBool(at: "\(path()).deleted")
+            case "zoneID": if !(try reader.readNull()) { record.zoneID = try reader.readZoneID(at: "\(path()).zoneID") }
             case "parent":
                 if try reader.readNull() { return }
                 var name: String?
-                try reader.readObject(at: "\(path).parent") { reader, key in
-                    if key == "recordName" { name = try reader.readString(at: "\(path).parent.recordName") } else { _ = try reader.readValue() }
+                try reader.readObject(at: "\(path()).parent") { reader, key in
+                    if key == "recordName" { name = try reader.readString(at: "\(path()).parent.recordName") } else { _ = try reader.readValue() }
                 }
-                guard let name else { throw WireFormatError(path: "\(path).parent.recordName", message: "missing") }
+                guard let name else { throw WireFormatError(path: "\(path()).parent.recordName", message: "missing") }
                 record.parent = ParentReference(recordName: name)
             case "share":
                 let value = try reader.readValue()
                 if value != .null {
-                    record.share = try FieldValue(json: .object(["value": value, "type": .string("REFERENCE")]), path: "\(path).share").referenceValue
+                    record.share = try FieldValue(json: .object(["value": value, "type": .string("REFERENCE")]), path: "\(path()).share").referenceValue
                 }
             default:
                 _ = try reader.readValue()
             }
         }
-        guard hasName else { throw WireFormatError(path: "\(path).recordName", message: "missing") }
+        guard hasName else { throw WireFormatError(path: "\(path()).recordName", message: "missing") }
         return record
     }
 }
