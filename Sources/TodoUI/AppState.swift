@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 public import Terminal
 
 /// A message in the status line.
@@ -365,25 +368,23 @@ public struct AppState: Sendable {
     }
 }
 
-/// Whether `haystack` contains the UTF-8 bytes `needle` (both already lowercased): a plain byte
-/// search, much faster than `String.contains` over 100,000 rows.
+/// Whether `haystack` contains the UTF-8 bytes `needle` (both already lowercased): libc's `memchr` finds
+/// candidates and `memcmp` checks them, much faster than `String.contains` over 100,000 rows.
 func utf8Contains(_ haystack: String, _ needle: [UInt8]) -> Bool {
+    guard let first = needle.first else { return true }
     var haystack = haystack
     return haystack.withUTF8 { bytes in
-        let n = needle.count
-        guard n > 0 else { return true }
-        guard bytes.count >= n else { return false }
-        let first = needle[0]
-        var i = 0
-        let last = bytes.count - n
-        while i <= last {
-            if bytes[i] == first {
-                var j = 1
-                while j < n, bytes[i + j] == needle[j] { j += 1 }
-                if j == n { return true }
+        guard bytes.count >= needle.count, let base = bytes.baseAddress else { return false }
+        return needle.withUnsafeBytes { wanted in
+            var offset = 0
+            let last = bytes.count - needle.count
+            while offset <= last {
+                guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+                let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                if let wantedBase = wanted.baseAddress, memcmp(hit, wantedBase, needle.count) == 0 { return true }
+                offset = at + 1
             }
-            i += 1
+            return false
         }
-        return false
     }
 }
