@@ -51,6 +51,17 @@ struct DeviceOptionGroup: ParsableArguments {
     }
 }
 
+extension DeviceOptionGroup {
+    /// Opens the device, finds the todo an ID (prefix) names, runs `body` on it, then sends and reports.
+    func withTodo(_ id: String, _ body: (DeviceSession, TodoItem) async throws -> Void) async throws {
+        try await withSession { session in
+            let item = try await session.engine.todo(matchingID: id)
+            try await body(session, item)
+            await sendAndReport(session)
+        }
+    }
+}
+
 /// A user-facing failure of a device verb.
 struct DeviceCommandError: Error, CustomStringConvertible {
     var description: String
@@ -222,10 +233,8 @@ struct Done: AsyncParsableCommand {
     var undo = false
 
     func run() async throws {
-        try await device.withSession { session in
-            let item = try await session.engine.todo(matchingID: id)
-            try await session.engine.setCompleted(item.key, !undo)
-            await sendAndReport(session)
+        try await device.withTodo(id) { session, item in
+            _ = try await session.engine.setCompleted(item.key, !undo)
         }
     }
 }
@@ -260,10 +269,8 @@ struct Edit: AsyncParsableCommand {
 
     func run() async throws {
         let dueDate: Date?? = try due.map { try parseDueDate($0) }
-        try await device.withSession { session in
-            let item = try await session.engine.todo(matchingID: id)
-            try await session.engine.edit(item.key, TodoEdit(title: title, notes: notes, dueDate: dueDate, priority: priority))
-            await sendAndReport(session)
+        try await device.withTodo(id) { session, item in
+            _ = try await session.engine.edit(item.key, TodoEdit(title: title, notes: notes, dueDate: dueDate, priority: priority))
         }
     }
 }
@@ -278,11 +285,10 @@ struct Trash: AsyncParsableCommand {
     var id: String
 
     func run() async throws {
-        try await device.withSession { session in
-            let item = try await session.engine.todo(matchingID: id)
-            let action = try await session.engine.trash(item.key)
-            if case .refuse(let reason) = action { throw DeviceCommandError("cannot trash \(item.shortID): \(reason)") }
-            await sendAndReport(session)
+        try await device.withTodo(id) { session, item in
+            if case .refuse(let reason) = try await session.engine.trash(item.key) {
+                throw DeviceCommandError("cannot trash \(item.shortID): \(reason)")
+            }
         }
     }
 }
