@@ -397,3 +397,48 @@ struct SignIn: AsyncParsableCommand {
         print("signed in \(device.deviceOptions.account) on \(device.deviceOptions.device)")
     }
 }
+
+/// `todo import FILE`: adds the todos of a JSON file (e.g. `Resources/demo-todos.json`) in one go.
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add todos from a JSON file: [{\"title\", \"notes\"?, \"due\"?, \"priority\"?, \"done\"?}].")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The JSON file.")
+    var file: String
+
+    /// One entry of the file.
+    struct Entry: Decodable {
+        var title: String
+        var notes: String?
+        var due: String?
+        var priority: Int?
+        var done: Bool?
+    }
+
+    func run() async throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw DeviceCommandError("cannot read \(file): \(error.localizedDescription)")
+        }
+        let entries: [Entry]
+        do {
+            entries = try JSONDecoder().decode([Entry].self, from: data)
+        } catch {
+            throw DeviceCommandError("\(file) is not a JSON list of todos: \(error)")
+        }
+        try await device.withSession { session in
+            for entry in entries where !entry.title.trimmingCharacters(in: .whitespaces).isEmpty {
+                let item = try await session.engine.add(
+                    title: entry.title, notes: entry.notes ?? "", dueDate: try entry.due.flatMap(parseDueDate),
+                    priority: min(max(entry.priority ?? 0, 0), 3))
+                if entry.done == true { _ = try await session.engine.setCompleted(item.key, true) }
+            }
+            print("added \(entries.count) todos")
+            await sendAndReport(session)
+        }
+    }
+}

@@ -1,0 +1,237 @@
+function __todo_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __todo_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __todo_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __todo_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __todo_parse_tokens -S
+    set -l unparsed_tokens (__todo_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'todo'
+        __todo_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'open'
+            __todo_parse_subcommand 0 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'version' 'h/help'
+        case 'add'
+            __todo_parse_subcommand 1 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'due=' 'priority=' 'notes=' 'public' 'version' 'h/help'
+        case 'list'
+            __todo_parse_subcommand 0 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'json' 'all' 'public' 'offline' 'version' 'h/help'
+        case 'done'
+            __todo_parse_subcommand 1 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'undo' 'version' 'h/help'
+        case 'edit'
+            __todo_parse_subcommand 1 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'title=' 'notes=' 'due=' 'priority=' 'version' 'h/help'
+        case 'trash'
+            __todo_parse_subcommand 1 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'version' 'h/help'
+        case 'sync'
+            __todo_parse_subcommand 0 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'version' 'h/help'
+        case 'status'
+            __todo_parse_subcommand 0 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'version' 'h/help'
+        case 'push'
+            __todo_parse_subcommand 1 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'version' 'h/help'
+        case 'signout'
+            __todo_parse_subcommand 0 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'version' 'h/help'
+        case 'signin'
+            __todo_parse_subcommand 0 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'version' 'h/help'
+        case 'import'
+            __todo_parse_subcommand 1 'account=' 'device=' 'server=' 'data-dir=' 'password=' 'version' 'h/help'
+        case 'keys'
+            __todo_parse_subcommand 0 'version' 'h/help'
+        case 'server'
+            __todo_parse_subcommand 0 'host=' 'port=' 'data-dir=' 'open-registration' 'detach' 'enable-faults' 'rate-limit=' 'tombstone-retention=' 'log-level=' 'api-token=' 'password-cost=' 'version' 'h/help'
+        case 'help'
+            __todo_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __todo_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __todo_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __todo_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __todo_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__todo_tokens -p)
+    if test -z "$(__todo_tokens -t)"
+        set -l index (count (__todo_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'todo' -f
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'open' -d 'Open the terminal app (the default when no verb is given).'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'add' -d 'Add a todo.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'list' -d 'List todos (after fetching what changed).'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'done' -d 'Mark a todo done.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'edit' -d 'Change a todo\'s fields.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'trash' -d 'Trash a todo (public board posts are marked trashed).'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'sync' -d 'Fetch what changed and send what waits.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'status' -d 'Show account, device, tokens, pending changes and the last error.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'push' -d 'Ask the cloud to send a test push to one of your devices.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'signout' -d 'Sign this device out.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'signin' -d 'Sign this device in (again).'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'import' -d 'Add todos from a JSON file: [{"title", "notes"?, "due"?, "priority"?, "done"?}].'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'keys' -d 'List the terminal app\'s keys (Markdown table).'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'server' -d 'Run the CloudKit-compatible cloud (started on demand by the app).'
+complete -c 'todo' -n '__todo_should_offer_completions_for_positional "todo" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo open" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo open" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo open" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo open" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo open" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo open" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo open" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" due' -l 'due' -d 'Due date: YYYY-MM-DD, today, tomorrow or +Nd.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" priority' -l 'priority' -d 'Priority, 0 (none) to 3 (high).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" notes' -l 'notes' -d 'Notes.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" public' -l 'public' -d 'Post to the public board instead of your private list.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo add" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" json' -l 'json' -d 'Print JSON for scripts.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" all' -l 'all' -d 'Include trashed records.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" public' -l 'public' -d 'List the public board instead of your private todos.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" offline' -l 'offline' -d 'Do not ask the cloud; show the cache.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo done" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo done" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo done" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo done" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo done" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo done" undo' -l 'undo' -d 'Mark it not done again.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo done" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo done" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" title' -l 'title' -d 'New title.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" notes' -l 'notes' -d 'New notes.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" due' -l 'due' -d 'New due date (YYYY-MM-DD, today, tomorrow, +Nd), or none to clear it.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" priority' -l 'priority' -d 'New priority, 0 to 3.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo edit" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo trash" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo trash" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo trash" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo trash" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo trash" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo trash" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo trash" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo sync" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo sync" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo sync" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo sync" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo sync" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo sync" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo sync" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo status" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo status" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo status" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo status" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo status" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo status" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo status" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo push" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo push" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo push" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo push" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo push" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo push" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo push" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signout" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signout" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signout" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signout" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signout" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signout" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signout" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signin" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signin" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signin" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signin" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signin" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signin" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo signin" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo import" account' -l 'account' -d 'Account name (default: $USER). Created on first use against an open-registration cloud.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo import" device' -l 'device' -d 'Device name; each device has its own cache (default: main).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo import" server' -l 'server' -d 'Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo import" data-dir' -l 'data-dir' -d 'Directory for caches and credentials (default: XDG directories).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo import" password' -l 'password' -d 'Account password (default: $TODO_PASSWORD, else a generated one kept 0600).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo import" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo import" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo keys" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo keys" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" host' -l 'host' -d 'Interface to listen on.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" port' -l 'port' -d 'TCP port (0 picks a free one).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" data-dir' -l 'data-dir' -d 'Where the cloud keeps its SQLite files (default: $XDG_DATA_HOME/cloudtodo/server).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" open-registration' -l 'open-registration' -d 'Let anyone create an account.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" detach' -l 'detach' -d 'Start in the background, wait until it answers, then return.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" enable-faults' -l 'enable-faults' -d 'Serve the admin fault and compaction routes (tests only).'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" rate-limit' -l 'rate-limit' -d 'Requests per second per user (0: unlimited).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" tombstone-retention' -l 'tombstone-retention' -d 'Seconds to keep tombstones; older change tokens expire.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" log-level' -l 'log-level' -d 'trace, debug, info, notice, warning, error or critical.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" api-token' -l 'api-token' -d 'Require this ckAPIToken query parameter on every request.' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" password-cost' -l 'password-cost' -d 'yescrypt cost of password hashes, 1 to 11 (4: ~11 ms, 8 MB per sign-in).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" version' -l 'version' -d 'Show the version.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo help" version' -l 'version' -d 'Show the version.'

@@ -1,0 +1,342 @@
+#compdef todo
+
+__todo_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__todo_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __todo_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__todo_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_todo() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'open:Open the terminal app (the default when no verb is given).'
+            'add:Add a todo.'
+            'list:List todos (after fetching what changed).'
+            'done:Mark a todo done.'
+            'edit:Change a todo'\''s fields.'
+            'trash:Trash a todo (public board posts are marked trashed).'
+            'sync:Fetch what changed and send what waits.'
+            'status:Show account, device, tokens, pending changes and the last error.'
+            'push:Ask the cloud to send a test push to one of your devices.'
+            'signout:Sign this device out.'
+            'signin:Sign this device in (again).'
+            'import:Add todos from a JSON file: [{"title", "notes"?, "due"?, "priority"?, "done"?}].'
+            'keys:List the terminal app'\''s keys (Markdown table).'
+            'server:Run the CloudKit-compatible cloud (started on demand by the app).'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|server|help)
+            "_todo_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_todo_open() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':title:'
+        '--due[Due date\: YYYY-MM-DD, today, tomorrow or +Nd.]:due:'
+        '--priority[Priority, 0 (none) to 3 (high).]:priority:'
+        '--notes[Notes.]:notes:'
+        '--public[Post to the public board instead of your private list.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--json[Print JSON for scripts.]'
+        '--all[Include trashed records.]'
+        '--public[List the public board instead of your private todos.]'
+        '--offline[Do not ask the cloud; show the cache.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_done() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':id:'
+        '--undo[Mark it not done again.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_edit() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':id:'
+        '--title[New title.]:title:'
+        '--notes[New notes.]:notes:'
+        '--due[New due date (YYYY-MM-DD, today, tomorrow, +Nd), or none to clear it.]:due:'
+        '--priority[New priority, 0 to 3.]:priority:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_trash() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_sync() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_push() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':target:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_signout() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_signin() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_import() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_keys() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_server() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--host[Interface to listen on.]:host:'
+        '--port[TCP port (0 picks a free one).]:port:'
+        '--data-dir[Where the cloud keeps its SQLite files (default\: $XDG_DATA_HOME/cloudtodo/server).]:data-dir:'
+        '--open-registration[Let anyone create an account.]'
+        '--detach[Start in the background, wait until it answers, then return.]'
+        '--enable-faults[Serve the admin fault and compaction routes (tests only).]'
+        '--rate-limit[Requests per second per user (0\: unlimited).]:rate-limit:'
+        '--tombstone-retention[Seconds to keep tombstones; older change tokens expire.]:tombstone-retention:'
+        '--log-level[trace, debug, info, notice, warning, error or critical.]:log-level:'
+        '--api-token[Require this ckAPIToken query parameter on every request.]:api-token:'
+        '--password-cost[yescrypt cost of password hashes, 1 to 11 (4\: ~11 ms, 8 MB per sign-in).]:password-cost:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _todo ]]; then
+    _todo "${@}"
+else
+    compdef _todo todo
+fi
