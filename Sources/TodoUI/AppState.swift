@@ -242,6 +242,7 @@ public struct AppState: Sendable {
         let selectedID = selectedIDs[tab]
         let oldSelection = selection
         let data = tabs[tab] ?? TabRows()
+        let hint = visible.indices.contains(oldSelection) ? visible[oldSelection] : nil
         let needle = Array(filter.text.lowercased().utf8)
         var result: [Int] = []
         result.reserveCapacity(data.rows.count)
@@ -251,7 +252,7 @@ public struct AppState: Sendable {
             result.append(index)
         }
         visible = result
-        if let selectedID, let found = visible.firstIndex(where: { data.rows[$0].id == selectedID }) {
+        if let selectedID, let found = position(of: selectedID, in: data, hint: hint) {
             selection = found
         } else {
             selection = min(oldSelection, max(0, visible.count - 1))
@@ -268,14 +269,30 @@ public struct AppState: Sendable {
         guard let data = tabs[tab] else { return }
         let needle = Array(filter.text.lowercased().utf8)
         let selectedID = selectedIDs[tab]
+        let hint = visible.indices.contains(selection) ? visible[selection] : nil
         visible.removeAll { !utf8Contains(data.searchKeys[$0], needle) }
-        if let selectedID, let found = visible.firstIndex(where: { data.rows[$0].id == selectedID }) {
+        if let selectedID, let found = position(of: selectedID, in: data, hint: hint) {
             selection = found
         } else {
             selection = min(selection, max(0, visible.count - 1))
         }
         clampScroll()
         rememberSelection()
+    }
+
+    /// Where the record `id` sits in `visible`. `hint` is its row index before the change: when the rows are
+    /// the same, `visible` (ascending row indices) is binary-searched instead of comparing ids one by one.
+    func position(of id: String, in data: TabRows, hint: Int?) -> Int? {
+        if let hint, data.rows.indices.contains(hint), data.rows[hint].id == id {
+            var low = 0
+            var high = visible.count
+            while low < high {
+                let middle = (low + high) / 2
+                if visible[middle] < hint { low = middle + 1 } else { high = middle }
+            }
+            return low < visible.count && visible[low] == hint ? low : nil
+        }
+        return visible.firstIndex { data.rows[$0].id == id }
     }
 
     mutating func select(_ index: Int) {
