@@ -128,15 +128,20 @@ public struct JSONWriter: Sendable {
             }
             raw("]")
         case .object(let object):
-            raw("{")
-            for (index, key) in object.keys.sorted().enumerated() {
-                separator(index)
-                string(key)
-                raw(":")
-                json(object[key]!)
-            }
-            raw("}")
+            sortedObject(object) { writer, value in writer.json(value) }
         }
+    }
+
+    /// Appends an object with its keys sorted, so equal dictionaries encode to equal bytes.
+    public mutating func sortedObject<Value>(_ object: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
+        raw("{")
+        for (index, key) in object.keys.sorted().enumerated() {
+            separator(index)
+            string(key)
+            raw(":")
+            write(&self, object[key]!)
+        }
+        raw("}")
     }
 
     /// Appends a field value as `{"type":…,"value":…}`.
@@ -159,14 +164,7 @@ public struct JSONWriter: Sendable {
 
     /// Appends a fields object, keys sorted, so equal fields encode to equal bytes.
     public mutating func fields(_ fields: [String: FieldValue]) {
-        raw("{")
-        for (index, key) in fields.keys.sorted().enumerated() {
-            separator(index)
-            string(key)
-            raw(":")
-            field(fields[key]!)
-        }
-        raw("}")
+        sortedObject(fields) { writer, value in writer.field(value) }
     }
 
     /// Appends a record in the web services' shape.
