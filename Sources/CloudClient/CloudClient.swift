@@ -72,7 +72,7 @@ public final class CloudClient: Sendable {
             HTTPRequest(
                 method: "POST", url: url(container.databasePath(scope, "records/modify")), headers: headers(authenticated: true),
                 body: body))
-        return try decodeFast("RecordsResponse", response) { json in try RecordsResponse(json: json) }.records
+        return try decodeFast("RecordsResponse", response) { try RecordsResponse(json: JSONParser.parse($0)) }.records
     }
 
     /// `records/lookup`: the per-item results, in the order asked.
@@ -84,7 +84,7 @@ public final class CloudClient: Sendable {
     /// `records/query`: one page of results and the marker of the next.
     public func queryRecords(_ scope: DatabaseScope, _ request: QueryRequest) async throws -> QueryResponse {
         let response = try await postRaw(container.databasePath(scope, "records/query"), request)
-        return try decodeFast("QueryResponse", response) { json in try WireBodies.queryResponse(json) }
+        return try decodeFast("QueryResponse", response) { try WireBodies.queryResponse(JSONParser.parse($0)) }
     }
 
     /// `records/changes`: one page of one zone's changes (the older single-zone form).
@@ -102,7 +102,7 @@ public final class CloudClient: Sendable {
     /// `changes/zone`: a page of each zone's records and tombstones after its token.
     public func zoneChanges(_ scope: DatabaseScope, _ request: ZoneChangesRequest) async throws -> ZoneChangesResponse {
         let response = try await postRaw(container.databasePath(scope, "changes/zone"), request)
-        return try decodeFast("ZoneChangesResponse", response) { json in try ZoneChangesResponse(json: json) }
+        return try decodeFast("ZoneChangesResponse", response) { try ZoneChangesResponse(bytes: $0) }
     }
 
     /// `zones/changes`: the older form of the database change feed.
@@ -230,12 +230,12 @@ public final class CloudClient: Sendable {
         return try await send(HTTPRequest(method: "POST", url: url(path), headers: headers(authenticated: authenticated), body: data))
     }
 
-    /// Reads a hot response with the fast parser and a hand-written decoder.
+    /// Reads a hot response with a hand-written decoder (the tree parser or the streaming reader).
     private func decodeFast<T>(
-        _ name: String, _ response: HTTPResponse, _ read: (JSONValue) throws -> T
+        _ name: String, _ response: HTTPResponse, _ read: (Data) throws -> T
     ) throws -> T {
         do {
-            return try read(try JSONParser.parse(response.body))
+            return try read(response.body)
         } catch {
             throw CloudError(.invalidResponse, "cannot read the cloud's answer as \(name): \(error)")
         }

@@ -159,32 +159,6 @@ extension RecordResult {
     }
 }
 
-extension ModifyRecordsRequest {
-    /// Reads a `records/modify` body.
-    public init(json: JSONValue) throws(WireFormatError) {
-        let object = try json.object(at: "$")
-        guard let operations = object["operations"] else { throw WireFormatError(path: "operations", message: "missing") }
-        var decoded: [RecordOperation] = []
-        for (index, operation) in try operations.array(at: "operations").enumerated() {
-            let path = "operations[\(index)]"
-            let fields = try operation.object(at: path)
-            let typeName = try fields.requiredString("operationType", path)
-            guard let type = RecordOperationType(rawValue: typeName) else {
-                throw WireFormatError(path: "\(path).operationType", message: "unknown operation type '\(typeName)'")
-            }
-            guard let record = fields["record"] else { throw WireFormatError(path: "\(path).record", message: "missing") }
-            var decodedOperation = RecordOperation(type, try Record(json: record, path: "\(path).record"))
-            if case .array(let keys)? = fields["desiredKeys"] { decodedOperation.desiredKeys = keys.compactMap { if case .string(let s) = $0 { s } else { nil } } }
-            decoded.append(decodedOperation)
-        }
-        self.init(operations: decoded)
-        if let zone = object["zoneID"], zone != .null { zoneID = try ZoneID(json: zone, path: "zoneID") }
-        atomic = try object.bool("atomic", "$")
-        numbersAsStrings = try object.bool("numbersAsStrings", "$")
-        if case .array(let keys)? = object["desiredKeys"] { desiredKeys = keys.compactMap { if case .string(let s) = $0 { s } else { nil } } }
-    }
-}
-
 extension RecordsResponse {
     /// Reads a `records` result list.
     public init(json: JSONValue) throws(WireFormatError) {
@@ -194,37 +168,5 @@ extension RecordsResponse {
             results.append(try RecordResult(json: item, path: "records[\(index)]"))
         }
         self.init(records: results)
-    }
-}
-
-extension ZoneChangesResponse {
-    /// Reads a `changes/zone` response.
-    public init(json: JSONValue) throws(WireFormatError) {
-        let object = try json.object(at: "$")
-        var zones: [ZoneChanges] = []
-        for (index, item) in try (object["zones"] ?? .array([])).array(at: "zones").enumerated() {
-            let path = "zones[\(index)]"
-            let zone = try item.object(at: path)
-            guard let zoneJSON = zone["zoneID"] else { throw WireFormatError(path: "\(path).zoneID", message: "missing") }
-            var records: [Record] = []
-            for (offset, record) in try (zone["records"] ?? .array([])).array(at: "\(path).records").enumerated() {
-                records.append(try Record(json: record, path: "\(path).records[\(offset)]"))
-            }
-            var changes = ZoneChanges(
-                zoneID: try ZoneID(json: zoneJSON, path: "\(path).zoneID"), records: records,
-                syncToken: try zone.string("syncToken", path).map(ChangeToken.init(rawValue:)),
-                moreComing: try zone.bool("moreComing", path) ?? false)
-            if let code = try zone.string("serverErrorCode", path) {
-                changes.serverErrorCode = ServerErrorCode(rawValue: code) ?? .internalError
-                changes.reason = try zone.string("reason", path)
-                switch zone["retryAfter"] {
-                case .int(let i)?: changes.retryAfter = Double(i)
-                case .double(let d)?: changes.retryAfter = d
-                default: break
-                }
-            }
-            zones.append(changes)
-        }
-        self.init(zones: zones)
     }
 }
