@@ -41,21 +41,14 @@ public final class AppBridge {
         var rows: [TodoRow] = []
         rows.reserveCapacity(snapshot.todos.values.reduce(0) { $0 + $1.count })
         for scope in DatabaseScope.allCases {
-            for item in snapshot.todos(in: scope) {
-                let id = rowID(item.key)
-                let trash: TrashBehaviour
-                switch snapshot.trashAction(item) {
-                case .delete: trash = .delete
-                case .markTrashed: trash = .markTrashed
-                case .refuse(let reason): trash = .refuse(reason: reason)
-                }
-                let canUpdate = snapshot.canUpdate(item)
-                rows.append(
-                    TodoRow(
-                        id: id, title: item.title, notes: item.notes, isCompleted: item.isCompleted, dueDate: item.dueDate,
-                        priority: item.priority, scope: Scope(scope), canUpdate: canUpdate, canDelete: snapshot.canDelete(item),
-                        trashBehaviour: trash, lockReason: canUpdate ? nil : RecordPermissions.refusal(toUpdate: item, snapshot.permissionContext),
-                        isPending: item.hasPendingChanges))
+            let items = snapshot.todos(in: scope)
+            // Share records are not rows: they say how their lists are shared.
+            var shares: [RecordKey: ShareState] = [:]
+            for item in items where item.recordType == ShareSchema.recordType {
+                if let share = ShareState(item) { shares[share.rootKey] = share }
+            }
+            for item in items where item.recordType != ShareSchema.recordType {
+                rows.append(row(item, snapshot: snapshot, share: item.isList ? shares[item.key] : nil))
             }
         }
         let connection: Connection
@@ -64,11 +57,61 @@ public final class AppBridge {
         case .offline: connection = .offline
         case .signedOut: connection = .signedOut
         }
-        let status = SyncStatus(
+        var status = SyncStatus(
             account: snapshot.connection == .signedOut ? nil : snapshot.account, device: snapshot.deviceName, connection: connection,
             pendingCount: snapshot.pendingCount, lastSync: snapshot.lastSyncAt,
             progress: snapshot.progress.map { TodoUI.FetchProgress(fetched: $0.fetched, total: $0.total) }, lastError: snapshot.lastError)
+        status.invitations = snapshot.invitations.map {
+            Invitation(
+                id: invitationID($0.reference), listTitle: $0.share.rootTitle ?? "a list",
+                owner: $0.share.owner.account ?? $0.share.owner.userRecordName, access: ShareAccess($0.permission))
+        }
         return (rows, status)
+    }
+
+    private nonisolated static func row(_ item: TodoItem, snapshot: SyncSnapshot, share: ShareState?) -> TodoRow {
+        let trash: TrashBehaviour
+        switch snapshot.trashAction(item) {
+        case .delete: trash = .delete
+        case .markTrashed: trash = .markTrashed
+        case .refuse(let reason): trash = .refuse(reason: reason + (item.isList && item.key.scope == .shared ? " (x leaves it)" : ""))
+        }
+        let canUpdate = snapshot.canUpdate(item)
+        var row = TodoRow(
+            id: rowID(item.key), title: item.title, notes: item.notes, isCompleted: item.isCompleted, dueDate: item.dueDate,
+            priority: item.priority, scope: Scope(item.key.scope), canUpdate: canUpdate, canDelete: snapshot.canDelete(item),
+            trashBehaviour: trash, lockReason: canUpdate ? nil : RecordPermissions.refusal(toUpdate: item, snapshot.permissionContext),
+            isPending: item.hasPendingChanges)
+        if item.isList {
+            row.kind = .list
+            row.canAddItems = RecordPermissions.refusal(toAddTo: item, snapshot.permissionContext) == nil
+            switch item.key.scope {
+            case .shared:
+                row.sharing = ListSharing(owner: share?.ownerAccount ?? "its owner", access: item.sharePermission.map(ShareAccess.init))
+            case .private, .public:
+                if let share, !share.members.isEmpty {
+                    row.sharing = ListSharing(participants: share.members.map {
+                        ShareParticipant(account: $0.account, access: ShareAccess($0.permission), hasAccepted: $0.hasAccepted)
+                    })
+                }
+            }
+        } else if let listName = item.listName {
+            row.listID = rowID(RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: listName))
+        }
+        return row
+    }
+
+    /// The UI's id of an invitation: the share's zone owner, zone and record name.
+    nonisolated static func invitationID(_ reference: ShareReference) -> String {
+        [reference.zoneID.ownerRecordName ?? "", reference.zoneID.zoneName, reference.shareRecordName].joined(separator: String(separator))
+    }
+
+    /// The share an invitation id stands for.
+    nonisolated static func shareReference(_ id: String) -> ShareReference? {
+        let parts = id.split(separator: separator, maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        return ShareReference(
+            shareRecordName: String(parts[2]), zoneID: ZoneID(zoneName: String(parts[1]), ownerRecordName: String(parts[0])))
     }
 
     /// Shows a snapshot.
@@ -82,11 +125,22 @@ public final class AppBridge {
         let engine = session.engine
         do {
             switch effect {
+            case .create(let id, let draft) where draft.kind == .list:
+                created[id] = try await engine.addList(title: draft.title, recordName: id).key
             case .create(let id, let draft):
-                let scope = DatabaseScope(draft.scope)
-                let item = try await engine.add(
-                    title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority, to: scope, recordName: id)
+                let item: TodoItem
+                if let listID = draft.listID {
+                    item = try await engine.add(
+                        title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority, toList: try key(listID),
+                        recordName: id)
+                } else {
+                    item = try await engine.add(
+                        title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority,
+                        to: DatabaseScope(draft.scope), recordName: id)
+                }
                 created[id] = item.key
+            case .update(let id, let draft) where draft.kind == .list:
+                _ = try await engine.edit(try key(id), TodoEdit(title: draft.title))
             case .update(let id, let draft):
                 _ = try await engine.edit(
                     try key(id), TodoEdit(title: draft.title, notes: draft.notes, dueDate: .some(draft.dueDate), priority: draft.priority))
@@ -102,6 +156,26 @@ public final class AppBridge {
                 } else {
                     _ = try await engine.untrash(try key(id))
                 }
+            case .move(let id, let listID):
+                _ = try await engine.move(try key(id), toList: try listID.map { try key($0) })
+            case .share(let listID, let account, let access):
+                let list = try key(listID)
+                inBackground("sharing with \(account)") { try await engine.share(list: list, with: account, permission: SharePermission(access)) }
+            case .removeParticipant(let listID, let account):
+                let list = try key(listID)
+                inBackground("removing \(account)") { try await engine.removeParticipant(list: list, account: account) }
+            case .stopSharing(let listID):
+                let list = try key(listID)
+                inBackground("stopping the share") { try await engine.stopSharing(list: list) }
+            case .accept(let invitationID):
+                let share = try reference(invitationID)
+                inBackground("accepting") { try await engine.accept(share) }
+            case .decline(let invitationID):
+                let share = try reference(invitationID)
+                inBackground("declining") { try await engine.leave(share) }
+            case .leave(let listID):
+                let list = try key(listID)
+                inBackground("leaving") { try await engine.leave(list: list) }
             case .refresh:
                 await engine.refresh()
             case .quit:
@@ -110,6 +184,23 @@ public final class AppBridge {
         } catch {
             inbox.post(.message(StatusMessage("\(error)", kind: .error)))
         }
+    }
+
+    /// Runs a call that waits on the cloud without holding up the keyboard; a failure becomes a message.
+    private func inBackground(_ what: String, _ call: @escaping @Sendable () async throws -> Void) {
+        let inbox = inbox
+        Task {
+            do {
+                try await call()
+            } catch {
+                inbox.post(.message(StatusMessage("Failed \(what): \(error)", kind: .error)))
+            }
+        }
+    }
+
+    private func reference(_ id: String) throws -> ShareReference {
+        guard let share = Self.shareReference(id) else { throw DeviceSessionError("that invitation is no longer here") }
+        return share
     }
 
     private func key(_ id: String) throws -> RecordKey {
@@ -137,5 +228,19 @@ extension DatabaseScope {
         case .shared: self = .shared
         case .public: self = .public
         }
+    }
+}
+
+extension ShareAccess {
+    /// The UI access of a device-side permission.
+    public init(_ permission: SharePermission) {
+        self = permission == .readOnly ? .readOnly : .readWrite
+    }
+}
+
+extension SharePermission {
+    /// The device-side permission of a UI access.
+    public init(_ access: ShareAccess) {
+        self = access == .readOnly ? .readOnly : .readWrite
     }
 }

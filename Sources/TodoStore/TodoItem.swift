@@ -144,6 +144,19 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         return record
     }
 
+    /// The list this record belongs to: its `parent` (CloudKit's sharing hierarchy), else its `list` field.
+    public var listName: String? { parent?.recordName ?? list?.recordName }
+
+    /// Puts the record in a list (nil: in none), setting both the `list` field (merged field by field on a
+    /// conflict) and the `parent` reference (what the cloud shares), so the two never disagree.
+    public mutating func setList(_ listName: String?) {
+        list = listName.map { Reference(recordName: $0, action: ReferenceAction.none) }
+        parent = listName.map(ParentReference.init(recordName:))
+    }
+
+    /// Whether this is a `TodoList` record.
+    public var isList: Bool { recordType == TodoSchema.listType }
+
     /// The first characters of the record name, as the command line shows them.
     public var shortID: String { String(key.recordName.prefix(8)) }
 }

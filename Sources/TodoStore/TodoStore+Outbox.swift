@@ -99,22 +99,32 @@ extension TodoStore {
 
     /// Deletes a record locally and queues the delete (one transaction); a record the server never had just vanishes.
     public func deleteLocally(_ key: RecordKey, at now: Int64) throws {
+        try write { db in try Self.deleteLocally(key, at: now, db: db) }
+    }
+
+    /// Saves and deletes several records locally, queueing each, all in one transaction (a list and its todos).
+    public func applyLocalChanges(saving items: [TodoItem], deleting keys: [RecordKey], at now: Int64) throws {
         try write { db in
-            guard let existing = try Self.fetchItem(key, in: db) else { throw StoreError.notFound(key.recordName) }
-            try db.run("DELETE FROM records WHERE \(Self.keyWhere)", Self.keyArguments(key))
-            guard let tag = existing.system.changeTag else {
-                try db.run("DELETE FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key))
-                return
-            }
-            let base: SQLValue = try Self.json(existing.fields)
-            try db.run(
-                """
-                INSERT INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, change_tag, base_fields, enqueued_at)
-                VALUES (?1, ?2, ?3, ?4, 'delete', ?5, ?6, ?7, ?8)
-                ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
-                    action = 'delete', change_tag = excluded.change_tag, revision = outbox.revision + 1, failed_reason = NULL
-                """, Self.keyArguments(key) + [.text(existing.recordType), .text(tag), base, .int(now)])
+            for item in items { _ = try Self.saveLocalEdit(item, at: now, db: db) }
+            for key in keys { try Self.deleteLocally(key, at: now, db: db) }
         }
+    }
+
+    static func deleteLocally(_ key: RecordKey, at now: Int64, db: SQLiteDatabase) throws {
+        guard let existing = try Self.fetchItem(key, in: db) else { throw StoreError.notFound(key.recordName) }
+        try db.run("DELETE FROM records WHERE \(Self.keyWhere)", Self.keyArguments(key))
+        guard let tag = existing.system.changeTag else {
+            try db.run("DELETE FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key))
+            return
+        }
+        let base: SQLValue = try Self.json(existing.fields)
+        try db.run(
+            """
+            INSERT INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, change_tag, base_fields, enqueued_at)
+            VALUES (?1, ?2, ?3, ?4, 'delete', ?5, ?6, ?7, ?8)
+            ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
+                action = 'delete', change_tag = excluded.change_tag, revision = outbox.revision + 1, failed_reason = NULL
+            """, Self.keyArguments(key) + [.text(existing.recordType), .text(tag), base, .int(now)])
     }
 
     // MARK: The outbox
@@ -263,10 +273,16 @@ extension TodoStore {
             let base = try baseText.map { try Self.decodeJSON([String: FieldValue].self, $0) }
             let merged = merge(base, item, serverRecord)
             item.apply(fields: merged)
+            // The merged `list` field decides the hierarchy; `parent` follows it.
+            if item.recordType == TodoSchema.todoType, item.list != nil || serverRecord.parent == nil || base?[TodoItem.Field.list] != nil {
+                item.setList(item.list?.recordName)
+            } else {
+                item.parent = serverRecord.parent
+            }
             item.system = SystemFields(
                 changeTag: serverRecord.recordChangeTag, created: serverRecord.created, modified: serverRecord.modified)
             if item.recordType.isEmpty, let type = serverRecord.recordType { item.recordType = type }
-            if merged == serverFields {
+            if merged == serverFields, item.parent == serverRecord.parent {
                 item.localEditedAt = nil
                 try Self.upsert(item, in: db)
                 try db.run("DELETE FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key))

@@ -42,17 +42,38 @@ public enum RecordPermissions {
         return item.key.scope == .public ? .markTrashed : .delete
     }
 
+    /// Why the user may not add a todo to `list`, nil when they may.
+    public static func refusal(toAddTo list: TodoItem, _ context: PermissionContext) -> String? {
+        guard context.isSignedIn else { return "signed out: sign in to change your todos" }
+        switch list.key.scope {
+        case .private: return nil
+        case .public: return "lists live in your private or shared databases, not on the public board"
+        case .shared:
+            switch list.sharePermission {
+            case .readWrite: return nil
+            case .readOnly: return "shared with you read-only: only its owner can add to it"
+            case nil: return "your permission on this shared list is not known yet: refresh with r"
+            }
+        }
+    }
+
     /// Why the user may not edit the record, nil when they may.
     public static func refusal(toUpdate item: TodoItem, _ context: PermissionContext) -> String? {
         guard context.isSignedIn else {
             return item.key.scope == .public
                 ? "signed out: the public board is read-only" : "signed out: sign in to change your todos"
         }
+        if item.recordType == ShareSchema.recordType { return "a share changes only through the share dialog (s)" }
         switch item.key.scope {
         case .private:
             return nil
         case .shared:
-            return item.sharePermission == .readOnly ? "shared with you read-only: only its owner can change it" : nil
+            if item.isList, item.parent == nil { return "only its owner can rename or delete a shared list" }
+            switch item.sharePermission {
+            case .readWrite: return nil
+            case .readOnly: return "shared with you read-only: only its owner can change it"
+            case nil: return "your permission on this shared list is not known yet: refresh with r"
+            }
         case .public:
             guard let creator = item.system.created?.userRecordName else { return nil }  // created here, not yet uploaded
             return creator == context.userRecordName ? nil : "on the public board, only its creator can change it"

@@ -45,6 +45,9 @@ extension SyncEngine {
         var item = try await existing(key)
         let action = RecordPermissions.trashAction(item, permissionContext)
         switch action {
+        case .delete where item.isList:
+            try await deleteList(key)
+            return action
         case .delete:
             try await store.deleteLocally(key, at: clock.nowMilliseconds())
         case .markTrashed:
@@ -76,6 +79,10 @@ extension SyncEngine {
             if case .refuse(let reason) = RecordPermissions.trashAction(item, permissionContext) { throw SyncEngineError.refused(reason) }
             throw SyncEngineError.refused("this record cannot be deleted, only trashed")
         }
+        if item.isList {
+            try await deleteList(key)
+            return
+        }
         try await store.deleteLocally(key, at: clock.nowMilliseconds())
         await afterLocalEdit(key)
     }
@@ -94,11 +101,24 @@ extension SyncEngine {
 
     private func existing(_ key: RecordKey) async throws -> TodoItem {
         guard let item = try await store.todo(key) else { throw SyncEngineError.notFound(key.recordName) }
-        return item
+        return try await withSharePermission(item)
+    }
+
+    /// The item with the permission its share grants this user (records of the shared database).
+    func withSharePermission(_ item: TodoItem) async throws -> TodoItem {
+        guard item.key.scope == .shared else { return item }
+        var items = [item] + (try await store.todos(inZone: item.key.zone).filter { $0.recordType == ShareSchema.recordType })
+        SharePermissions.apply(to: &items, user: userRecordName)
+        return items[0]
     }
 
     private func afterLocalEdit(_ key: RecordKey) async {
-        invalidate([key])
+        await afterLocalEdits([key])
+    }
+
+    /// Shows local edits at once and sends them in the background.
+    func afterLocalEdits(_ keys: [RecordKey]) async {
+        invalidate(keys)
         try? await reloadFromStore()
         publish()
         if configuration.sendsAutomatically && connection == .online { requestSync(.localEdit) }

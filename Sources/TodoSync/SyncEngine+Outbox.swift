@@ -67,6 +67,7 @@ extension SyncEngine {
                 try await recoverMissingZone(&sequence)
                 return
             }
+            for zone in round.revertedZones { try await fetchZone(zone, &sequence) }
             invalidate(pending.map(\.key))
             try await reloadCounts()
             publish()
@@ -148,6 +149,14 @@ extension SyncEngine {
                     round.wait = max(round.wait ?? 0, delay)
                 case .goOffline, .signedOut:
                     stop = error
+                case .fatal where change.key.scope == .shared && error.code == .permissionFailure:
+                    // The owner lowered (or removed) this user's access meanwhile: undo the edit here, never resend it.
+                    let title = try await store.todo(change.key)?.title ?? change.key.recordName
+                    try await store.discardPendingChange(change.key)
+                    try await store.restartZoneFetch(change.key.zone)
+                    round.revertedZones.insert(change.key.zone)
+                    lastError = "'\(title)' was not saved and was reverted: \(error.reason)"
+                    round.progressed = true
                 case .fatal(let words):
                     lastError = "\(change.key.recordName.prefix(8)): \(words)"
                     try await store.markFailed(change.key, revision: change.revision, reason: words)
@@ -167,6 +176,8 @@ extension SyncEngine {
 struct OutboxRound {
     var progressed = false
     var zoneMissing = false
+    /// Shared zones whose refused edits were undone; fetched again from scratch to restore the owner's version.
+    var revertedZones: Set<ZoneKey> = []
     /// The longest retry delay an item asked for.
     var wait: Double?
     /// The first error that ends the pass (offline, signed out, retries exhausted, cancelled).

@@ -61,6 +61,7 @@ extension SyncEngine {
                 failed = true
             }
         }
+        if !failed { await refreshInvitationsAfterPass(reasons) }
         try? await reloadFromStore()
         if !failed && connection == .online {
             lastSyncAt = clock.now()

@@ -72,6 +72,8 @@ public actor SyncEngine {
     var needsFullReload = true
     var pendingCount = 0
     var failedCount = 0
+    /// Lists others invited the user to, not accepted yet (refreshed on launch, refresh and shared pushes).
+    var invitations: [SharedListInfo] = []
     var observers: [UUID: AsyncStream<SyncSnapshot>.Continuation] = [:]
     var queuedReasons: Set<SyncReason> = []
     var syncTask: Task<Void, Never>?
@@ -216,6 +218,7 @@ public actor SyncEngine {
         snapshot.account = configuration.account
         snapshot.userRecordName = userRecordName
         snapshot.permissionContext = permissionContext
+        snapshot.invitations = connection == .signedOut ? [] : invitations
         return snapshot
     }
 
@@ -274,6 +277,10 @@ public actor SyncEngine {
                 items.sort(by: Self.displayOrder)  // nearly sorted: close to linear
                 if !items.isEmpty { visibleTodos[scope] = items }
             }
+        }
+        if var shared = visibleTodos.removeValue(forKey: .shared) {
+            SharePermissions.apply(to: &shared, user: userRecordName)
+            visibleTodos[.shared] = shared
         }
     }
 

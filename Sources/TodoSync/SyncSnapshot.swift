@@ -49,6 +49,8 @@ public struct SyncSnapshot: Sendable, Hashable {
     public var deviceName: String
     /// Who is asking, for `canUpdate` / `canDelete`.
     public var permissionContext: PermissionContext
+    /// Lists others invited the user to, waiting for an answer.
+    public var invitations: [SharedListInfo] = []
 
     /// An empty snapshot for a device.
     public init(deviceName: String) {

@@ -21,6 +21,14 @@ extension AppState {
         case .filter:
             reduceFilter(key)
             return []
+        case .pickList(var picker):
+            return reducePicker(&picker, key)
+        case .share(var dialog):
+            return reduceShare(&dialog, key)
+        case .invitations(let selection):
+            return reduceInvitations(selection: selection, key)
+        case .confirmLeave(let id):
+            return reduceConfirmLeave(id: id, key)
         }
     }
 
@@ -56,6 +64,11 @@ extension AppState {
             helpScroll = 0
             mode = .help
         case .quit: return [.quit]
+        case .newList: startNewList()
+        case .move: startMove()
+        case .share: startShare()
+        case .invitations: showInvitations()
+        case .leave: startLeave()
         }
         return []
     }
@@ -72,12 +85,24 @@ extension AppState {
 
     private mutating func startAdd() {
         switch tab {
+        case .shared where status.isSignedOut:
+            message = StatusMessage("Signed out: shared lists are unavailable.", kind: .warning)
         case .shared:
-            message = StatusMessage("Sharing arrives in a later version: you can't add to Shared yet.", kind: .warning)
+            guard let list = contextList else {
+                message = StatusMessage("Select a list shared with you to add to it.", kind: .warning)
+                return
+            }
+            guard list.canAddItems else {
+                message = StatusMessage("Read-only: '\(list.title)' is shared with you read-only.", kind: .warning)
+                return
+            }
+            mode = .edit(EditForm(newIn: .shared, list: list))
         case .todos where status.isSignedOut:
             message = StatusMessage("Signed out: sign in to add private todos.", kind: .warning)
         case .public where status.isSignedOut:
             message = StatusMessage("Signed out: the public board is read-only. Sign in to post.", kind: .warning)
+        case .todos:
+            mode = .edit(EditForm(newIn: .private, list: contextList))
         default:
             mode = .edit(EditForm(newIn: tab.scope))
         }
@@ -101,6 +126,10 @@ extension AppState {
 
     private mutating func toggleDone() -> [Effect] {
         guard let row = selectedRow else { return [] }
+        if row.isList {
+            message = StatusMessage("Space marks todos done; '\(row.title)' is a list.")
+            return []
+        }
         guard row.canUpdate else {
             refuseLocked(row)
             return []
@@ -161,11 +190,6 @@ extension AppState {
         return effects
     }
 
-    /// Applies an effect locally and refreshes the list.
-    private mutating func apply(_ effect: Effect, template: TodoRow? = nil) {
-        applyLocally(effect, template: template)
-        recomputeVisible()
-    }
 
     // MARK: confirm, help, filter
 
@@ -178,6 +202,12 @@ extension AppState {
         case .char("y"), .char("Y"):
             mode = .list
             let effect = Effect.delete(id: id)
+            if row.isList {
+                let count = tabs[tab]?.count(inList: id) ?? 0
+                apply(effect)
+                message = StatusMessage("Deleted list '\(row.title)' and \(Formatting.counted(count, "todo"))", kind: .success)
+                return [effect]
+            }
             apply(effect)
             pushUndo(UndoEntry(label: "deleted '\(row.title)'", action: .recreate(row)))
             message = StatusMessage("Deleted '\(row.title)' (u undoes)", kind: .success)
@@ -239,10 +269,9 @@ extension AppState {
         case .enter:
             return save(&form)
         case .tab, .down:
-            form.focus = FormField(rawValue: (form.focus.rawValue + 1) % FormField.allCases.count)!
+            form.focus = form.field(after: 1)
         case .backTab, .up:
-            let count = FormField.allCases.count
-            form.focus = FormField(rawValue: (form.focus.rawValue + count - 1) % count)!
+            form.focus = form.field(after: -1)
         default:
             form[form.focus].handle(key)
         }
@@ -253,7 +282,7 @@ extension AppState {
     private mutating func save(_ form: inout EditForm) -> [Effect] {
         let title = form[.title].text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else {
-            return refuseSave(&form, "A todo needs a title.", focus: .title)
+            return refuseSave(&form, form.kind == .list ? "A list needs a title." : "A todo needs a title.", focus: .title)
         }
         guard let due = Formatting.parseDue(form[.due].text, now: now, calendar: calendar) else {
             return refuseSave(&form, "Due: use YYYY-MM-DD, today, tomorrow or +3d.", focus: .due)
@@ -262,7 +291,9 @@ extension AppState {
         guard let priority = priorityText.isEmpty ? 0 : Int(priorityText), (0...3).contains(priority) else {
             return refuseSave(&form, "Priority: 0 (none) to 3 (high).", focus: .priority)
         }
-        let draft = TodoDraft(title: title, notes: form[.notes].text, dueDate: due, priority: priority, scope: form.scope)
+        let draft = TodoDraft(
+            title: title, notes: form[.notes].text, dueDate: due, priority: priority, scope: form.scope, kind: form.kind,
+            listID: form.listID)
         mode = .list
         if let id = form.targetID, let original = form.original {
             guard draft != original else {

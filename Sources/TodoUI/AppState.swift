@@ -42,6 +42,14 @@ public enum Mode: Hashable, Sendable {
     case help
     /// Typing the filter.
     case filter
+    /// Choosing the list a todo moves to.
+    case pickList(ListPicker)
+    /// Sharing a list: invite people, change or remove them.
+    case share(ShareDialog)
+    /// Invitations to lists others share, with the selected one.
+    case invitations(selection: Int)
+    /// "Leave 'title'? y/n" for the shared list with this id.
+    case confirmLeave(id: String)
 }
 
 /// An action that can be undone, and how.
@@ -60,20 +68,58 @@ struct UndoEntry: Hashable, Sendable {
 }
 
 /// The rows of one tab, kept sorted, with their lowercased search text.
+///
+/// Lists group their todos: todos in no list come first, then each list heading (by title) followed by its
+/// todos. Within a group rows keep the display order (`displayOrder`).
 struct TabRows: Sendable {
     var rows: [TodoRow] = []
     var searchKeys: [String] = []
     var sortKeys: [String] = []
+    /// Per row, the sort key of its group: "" for todos in no list, else derived from the list's title and id.
+    var groupKeys: [String] = []
+    /// The group key of each list row by id.
+    var listGroups: [String: String] = [:]
+    /// Incomplete todos per list id.
+    var listOpenCounts: [String: Int] = [:]
     var openCount = 0
 
     init(_ unsorted: [TodoRow] = []) {
+        for row in unsorted where row.isList { listGroups[row.id] = TabRows.groupKey(ofList: row) }
         // Lowercase each title once; sort indices, then permute rows and keys together.
         let lowered = unsorted.map { $0.title.lowercased() }
-        let order = unsorted.indices.sorted { displayOrder(unsorted[$0], lowered[$0], unsorted[$1], lowered[$1]) }
+        let groups = unsorted.map(group(of:))
+        let order = unsorted.indices.sorted {
+            TabRows.precedes(unsorted[$0], lowered[$0], groups[$0], unsorted[$1], lowered[$1], groups[$1])
+        }
         rows = order.map { unsorted[$0] }
         sortKeys = order.map { lowered[$0] }
+        groupKeys = order.map { groups[$0] }
         searchKeys = order.map { TabRows.searchKey(unsorted[$0], loweredTitle: lowered[$0]) }
-        openCount = rows.count { !$0.isCompleted }
+        openCount = rows.count { !$0.isCompleted && !$0.isList }
+        for row in rows where !row.isCompleted && !row.isList {
+            if let listID = row.listID { listOpenCounts[listID, default: 0] += 1 }
+        }
+    }
+
+    /// Whether the tab has any list headings.
+    var hasLists: Bool { !listGroups.isEmpty }
+
+    static func groupKey(ofList row: TodoRow) -> String {
+        "\u{1}" + row.title.lowercased() + "\u{0}" + row.id
+    }
+
+    /// The group a row sorts in.
+    func group(of row: TodoRow) -> String {
+        if row.isList { return listGroups[row.id] ?? TabRows.groupKey(ofList: row) }
+        guard let listID = row.listID else { return "" }
+        return listGroups[listID] ?? ""
+    }
+
+    /// Group first, the heading before its todos, then the display order.
+    static func precedes(_ a: TodoRow, _ aKey: String, _ aGroup: String, _ b: TodoRow, _ bKey: String, _ bGroup: String) -> Bool {
+        if aGroup != bGroup { return aGroup < bGroup }
+        if a.kind != b.kind { return a.isList }
+        return displayOrder(a, aKey, b, bKey)
     }
 
     static func searchKey(_ row: TodoRow, loweredTitle: String? = nil) -> String {
@@ -87,28 +133,54 @@ struct TabRows: Sendable {
 
     /// Inserts `row` at its sorted position (binary search).
     mutating func insert(_ row: TodoRow) {
+        if row.isList {
+            // A new or renamed heading regroups its todos: rebuild (lists change rarely).
+            self = TabRows(rows.filter { $0.id != row.id } + [row])
+            return
+        }
         let key = row.title.lowercased()
+        let group = group(of: row)
         var low = 0
         var high = rows.count
         while low < high {
             let mid = (low + high) / 2
-            if displayOrder(rows[mid], sortKeys[mid], row, key) { low = mid + 1 } else { high = mid }
+            if TabRows.precedes(rows[mid], sortKeys[mid], groupKeys[mid], row, key, group) { low = mid + 1 } else { high = mid }
         }
         rows.insert(row, at: low)
         sortKeys.insert(key, at: low)
+        groupKeys.insert(group, at: low)
         searchKeys.insert(TabRows.searchKey(row), at: low)
-        if !row.isCompleted { openCount += 1 }
+        if !row.isCompleted {
+            openCount += 1
+            if let listID = row.listID { listOpenCounts[listID, default: 0] += 1 }
+        }
     }
 
     @discardableResult
     mutating func remove(id: String) -> TodoRow? {
         guard let index = index(of: id) else { return nil }
-        let row = rows.remove(at: index)
+        let row = rows[index]
+        if row.isList {
+            // Its todos go with it (the engine deletes them in the same transaction).
+            self = TabRows(rows.filter { $0.id != id && $0.listID != id })
+            return row
+        }
+        rows.remove(at: index)
         sortKeys.remove(at: index)
+        groupKeys.remove(at: index)
         searchKeys.remove(at: index)
-        if !row.isCompleted { openCount -= 1 }
+        if !row.isCompleted {
+            openCount -= 1
+            if let listID = row.listID { listOpenCounts[listID, default: 1] -= 1 }
+        }
         return row
     }
+
+    /// The lists of the tab, in display order.
+    var lists: [TodoRow] { rows.filter(\.isList) }
+
+    /// Number of todos in a list.
+    func count(inList id: String) -> Int { rows.count { $0.listID == id && !$0.isList } }
 }
 
 /// The whole UI state: data from the sync engine plus what the user is doing with it.
@@ -193,6 +265,16 @@ public struct AppState: Sendable {
         tabs[tab]?.openCount ?? 0
     }
 
+    /// Number of incomplete todos in a list (by its row id) on the current tab.
+    public func openCount(inList id: String) -> Int {
+        tabs[tab]?.listOpenCounts[id] ?? 0
+    }
+
+    /// Number of todos in a list (by its row id), on any tab.
+    public func todoCount(inList id: String) -> Int {
+        Tab.allCases.reduce(0) { $0 + (tabs[$1]?.count(inList: id) ?? 0) }
+    }
+
     /// Number of steps `u` can undo.
     public var undoDepth: Int { undoStack.count }
 
@@ -209,6 +291,12 @@ public struct AppState: Sendable {
         let anchor = selection - scroll
         for tab in Tab.allCases { tabs[tab] = TabRows(partitions[tab] ?? []) }
         self.status = status
+        if case .share(var dialog) = mode, let list = row(id: dialog.listID) {
+            dialog.participants = list.sharing?.participants ?? []
+            dialog.selection = min(dialog.selection, max(0, dialog.participants.count - 1))
+            if dialog.participants.isEmpty { dialog.focus = .invite }
+            mode = .share(dialog)
+        }
         recomputeVisible(anchor: anchor)
     }
 
@@ -246,9 +334,21 @@ public struct AppState: Sendable {
         let needle = Array(filter.text.lowercased().utf8)
         var result: [Int] = []
         result.reserveCapacity(data.rows.count)
+        // A heading shows when there is no filter, when it matches, or (just before it) when one of its todos does.
+        var waitingHeading: Int?
         for index in data.rows.indices {
-            if !showCompleted, data.rows[index].isCompleted { continue }
+            let row = data.rows[index]
+            if row.isList {
+                waitingHeading = nil
+                if needle.isEmpty || utf8Contains(data.searchKeys[index], needle) { result.append(index) } else { waitingHeading = index }
+                continue
+            }
+            if !showCompleted, row.isCompleted { continue }
             if !needle.isEmpty, !utf8Contains(data.searchKeys[index], needle) { continue }
+            if let heading = waitingHeading, row.listID == data.rows[heading].id {
+                result.append(heading)
+                waitingHeading = nil
+            }
             result.append(index)
         }
         visible = result
@@ -267,6 +367,10 @@ public struct AppState: Sendable {
     /// Keeps only the listed rows that still match the (longer) filter.
     mutating func narrowVisible() {
         guard let data = tabs[tab] else { return }
+        if data.hasLists {
+            recomputeVisible()
+            return
+        }
         let needle = Array(filter.text.lowercased().utf8)
         let selectedID = selectedIDs[tab]
         let hint = visible.indices.contains(selection) ? visible[selection] : nil
@@ -331,6 +435,8 @@ public struct AppState: Sendable {
             row.dueDate = draft.dueDate
             row.priority = draft.priority
             row.scope = draft.scope
+            row.kind = draft.kind
+            row.listID = draft.listID
             row.isPending = true
             tabs[Tab(draft.scope), default: TabRows()].insert(row)
         case .update(let id, let draft):
@@ -350,7 +456,9 @@ public struct AppState: Sendable {
                 row.isPending = true
                 tabs[Tab(row.scope), default: TabRows()].insert(row)
             }
-        case .refresh, .quit:
+        case .move(let id, let listID):
+            modifyRow(id) { $0.listID = listID }
+        case .refresh, .quit, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave:
             break
         }
     }
@@ -359,6 +467,13 @@ public struct AppState: Sendable {
         // Mutate the tab's arrays in place (through the dictionary's modify accessor): copying
         // them out would copy 100,000 rows.
         for tab in Tab.allCases {
+            if let data = tabs[tab], let index = data.index(of: id), data.rows[index].isList {
+                var rows = data.rows
+                change(&rows[index])
+                rows[index].isPending = true
+                tabs[tab] = TabRows(rows)
+                return
+            }
             guard var row = tabs[tab]?.remove(id: id) else { continue }
             change(&row)
             row.isPending = true
@@ -372,7 +487,8 @@ public struct AppState: Sendable {
         return TodoRow(
             id: id, title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority,
             scope: draft.scope, canUpdate: true, canDelete: !isPublic,
-            trashBehaviour: isPublic ? .markTrashed : .delete, isPending: true, owner: status.account
+            trashBehaviour: isPublic ? .markTrashed : .delete, isPending: true, owner: status.account,
+            kind: draft.kind, listID: draft.listID
         )
     }
 

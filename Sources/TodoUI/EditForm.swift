@@ -36,11 +36,19 @@ public struct EditForm: Hashable, Sendable {
     public var focus: FormField = .title
     /// Why the last save was refused, shown under the fields.
     public var error: String?
+    /// A todo or a list (a list has only a title).
+    public var kind: RowKind
+    /// The list a new todo goes into, and its title for the heading.
+    public var listID: String?
+    public var listTitle: String?
 
-    /// A form for a new todo in `scope`.
-    public init(newIn scope: Scope) {
+    /// A form for a new todo (or list) in `scope`, optionally inside a list.
+    public init(newIn scope: Scope, kind: RowKind = .todo, list: TodoRow? = nil) {
         targetID = nil
         self.scope = scope
+        self.kind = kind
+        listID = list?.id
+        listTitle = list?.title
         original = nil
         editors = [LineEditor(), LineEditor(), LineEditor(), LineEditor()]
     }
@@ -49,6 +57,8 @@ public struct EditForm: Hashable, Sendable {
     public init(editing row: TodoRow, calendar: Calendar) {
         targetID = row.id
         scope = row.scope
+        kind = row.kind
+        listID = row.listID
         original = row.draft
         editors = [
             LineEditor(row.title),
@@ -56,6 +66,16 @@ public struct EditForm: Hashable, Sendable {
             LineEditor(row.dueDate.map { Formatting.day($0, calendar: calendar) } ?? ""),
             LineEditor(row.priority == 0 ? "" : String(row.priority)),
         ]
+    }
+
+    /// The fields the form shows, in order: a list has only its title.
+    public var fields: [FormField] { kind == .list ? [.title] : FormField.allCases }
+
+    /// The field after (or before, `step` -1) the focused one, wrapping around.
+    func field(after step: Int) -> FormField {
+        let fields = fields
+        let index = fields.firstIndex(of: focus) ?? 0
+        return fields[(index + step + fields.count) % fields.count]
     }
 
     /// The editor of `field`.

@@ -13,6 +13,11 @@ public enum Formatting {
         return number < 0 ? "-" + result : result
     }
 
+    /// "1 todo", "1,200 todos".
+    public static func counted(_ count: Int, _ noun: String) -> String {
+        "\(grouped(count)) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// "2 s ago", "5 min ago", "3 h ago", "2 d ago" (future times count as "just now").
     public static func ago(_ date: Date, now: Date) -> String {
         let seconds = Int(now.timeIntervalSince(date).rounded(.down))

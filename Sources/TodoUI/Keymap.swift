@@ -32,6 +32,16 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case nextTab
     /// Switch to the previous tab.
     case prevTab
+    /// Open the form for a new list.
+    case newList
+    /// Move the selected todo to another list.
+    case move
+    /// Share the selected list (invite, change access, stop sharing).
+    case share
+    /// Show invitations to lists others share.
+    case invitations
+    /// Leave a list someone shares with you.
+    case leave
     /// Fetch changes now.
     case refresh
     /// Show or hide the help overlay.
@@ -63,11 +73,16 @@ public enum Keymap {
         KeyBinding(keys: [.ctrl("d"), .pageDown], command: .pageDown, description: "page down"),
         KeyBinding(keys: [.char("g"), .home], command: .top, description: "first todo"),
         KeyBinding(keys: [.char("G"), .end], command: .bottom, description: "last todo"),
-        KeyBinding(keys: [.char("a")], command: .add, description: "add a todo"),
-        KeyBinding(keys: [.char("e"), .enter], command: .edit, description: "edit the todo"),
+        KeyBinding(keys: [.char("a")], command: .add, description: "add a todo (to the selected list)"),
+        KeyBinding(keys: [.char("e"), .enter], command: .edit, description: "edit the todo, rename the list"),
         KeyBinding(keys: [.char(" ")], command: .toggleDone, description: "toggle done"),
-        KeyBinding(keys: [.char("d")], command: .trash, description: "trash (delete asks first)"),
+        KeyBinding(keys: [.char("d")], command: .trash, description: "trash; a list goes with its todos"),
         KeyBinding(keys: [.char("u")], command: .undo, description: "undo last action"),
+        KeyBinding(keys: [.char("n")], command: .newList, description: "new list"),
+        KeyBinding(keys: [.char("m")], command: .move, description: "move the todo to another list"),
+        KeyBinding(keys: [.char("s")], command: .share, description: "share the list (people, access)"),
+        KeyBinding(keys: [.char("i")], command: .invitations, description: "invitations to shared lists"),
+        KeyBinding(keys: [.char("x")], command: .leave, description: "leave a list shared with you"),
         KeyBinding(keys: [.char("/")], command: .filter, description: "filter as you type"),
         KeyBinding(keys: [.char("c")], command: .toggleCompleted, description: "show/hide completed"),
         KeyBinding(keys: [.tab], command: .nextTab, description: "next tab"),

@@ -57,6 +57,12 @@ private struct Renderer {
             drawForm(form, &screen, top: listTop, height: listHeight)
         case .help:
             drawHelp(&screen, top: listTop, height: listHeight)
+        case .pickList(let picker):
+            drawPicker(picker, &screen, top: listTop, height: listHeight)
+        case .share(let dialog):
+            drawShare(dialog, &screen, top: listTop, height: listHeight)
+        case .invitations(let selection):
+            drawInvitations(selection: selection, &screen, top: listTop, height: listHeight)
         default:
             drawList(&screen, top: listTop, height: listHeight)
         }
@@ -79,6 +85,9 @@ private struct Renderer {
         case .offline: segments.append(("offline", Style(bold: true, color: .warning)))
         case .signedOut: segments.append(("signed out", Style(bold: true, color: .warning)))
         case .connecting: segments.append(("connecting", Style(color: .muted)))
+        }
+        if !status.invitations.isEmpty {
+            segments.append(("\(Formatting.counted(status.invitations.count, "invitation")) (i)", Style(bold: true, color: .accent)))
         }
         if status.pendingCount > 0 {
             segments.append(("\(Formatting.grouped(status.pendingCount)) pending", Style(color: .warning)))
@@ -147,7 +156,25 @@ private struct Renderer {
         }
     }
 
+    func drawListHeading(_ list: TodoRow, selected: Bool, _ screen: inout Screen, row: Int) {
+        if selected { screen.put(RowGlyphs.selected, row: row, col: 0, style: Style(bold: true, color: .accent)) }
+        let open = state.openCount(inList: list.id)
+        var col = 1 + screen.put(sanitize(list.title), row: row, col: 1, style: Style(bold: true, color: .accent), maxWidth: screen.width - 8)
+        var details = ["\(Formatting.grouped(open)) open"]
+        if let summary = list.sharing?.summary, !summary.isEmpty { details.append(summary) }
+        let detail = " · " + details.joined(separator: " · ")
+        col += screen.put(truncated(sanitize(detail), toWidth: max(0, screen.width - col - 4)), row: row, col: col, style: .muted)
+        let right = screen.width - 3
+        if list.isPending { screen.put(RowGlyphs.pending, row: row, col: right, style: Style(color: .accent)) }
+        if !list.canAddItems { screen.put(RowGlyphs.locked, row: row, col: right + 1, style: Style(dim: true, color: .muted)) }
+        if selected { screen.restyle(row: row) { $0.reverse = true } }
+    }
+
     func drawRow(_ todo: TodoRow, selected: Bool, layout: RowLayout, _ screen: inout Screen, row: Int) {
+        if todo.isList {
+            drawListHeading(todo, selected: selected, &screen, row: row)
+            return
+        }
         let locked = !todo.canUpdate
         let base = (locked || todo.isCompleted) ? Style(dim: true) : Style.plain
         if selected { screen.put(RowGlyphs.selected, row: row, col: 0, style: Style(bold: true, color: .accent)) }
@@ -186,8 +213,19 @@ private struct Renderer {
                 lines = ["Signed out: your private todos are unavailable.", "Sign in to sync them; the Public tab stays readable."]
             case .todos:
                 lines = ["No todos — press a to add one"]
+            case .shared where state.status.isSignedOut:
+                lines = ["Signed out: lists shared with you are unavailable."]
+            case .shared where !state.status.invitations.isEmpty:
+                lines = [
+                    "Lists others share with you appear here.",
+                    "You have \(Formatting.counted(state.status.invitations.count, "invitation")): press i to accept.",
+                ]
             case .shared:
-                lines = ["Lists others share with you will appear here.", "Sharing arrives in a later version."]
+                lines = [
+                    "Lists others share with you appear here.",
+                    "When someone shares a list with you, accept it with i.",
+                    "Share your own lists with s on the Todos tab.",
+                ]
             case .public where state.status.isSignedOut:
                 lines = ["The public board is empty.", "Sign in to post on it."]
             case .public:
@@ -222,13 +260,15 @@ private struct Renderer {
         guard height > 0 else { return }
         let spacious = height >= 9
         var row = top
-        let heading = form.targetID == nil ? "New todo · \(Tab(form.scope).title)" : "Edit todo"
+        let noun = form.kind == .list ? "list" : "todo"
+        var heading = form.targetID == nil ? "New \(noun) · \(Tab(form.scope).title)" : (form.kind == .list ? "Rename list" : "Edit todo")
+        if form.targetID == nil, let listTitle = form.listTitle { heading += " › " + sanitize(listTitle) }
         screen.put(heading, row: row, col: 1, style: Style(bold: true, color: .accent))
         row += spacious ? 2 : 1
         let labelWidth = 9
         let fieldColumn = labelWidth + 2
         let fieldWidth = max(2, screen.width - fieldColumn - 1)
-        for field in FormField.allCases where row < top + height {
+        for field in form.fields where row < top + height {
             let focused = field == form.focus
             if focused { screen.put(">", row: row, col: 0, style: Style(bold: true, color: .accent)) }
             screen.put(padded(field.label, toWidth: labelWidth, alignRight: true), row: row, col: 1, style: focused ? .bold : .plain)
@@ -242,12 +282,89 @@ private struct Renderer {
             row += 1
         }
         if spacious { row += 1 }
-        if row < top + height {
+        if row < top + height, form.kind == .todo {
             screen.put(truncated("Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3", toWidth: screen.width - 2), row: row, col: 1, style: .muted)
             row += 1
         }
         if let error = form.error, row < top + height {
             screen.put(truncated(sanitize(error), toWidth: screen.width - 2), row: row, col: 1, style: .error)
+        }
+    }
+
+    func drawPicker(_ picker: ListPicker, _ screen: inout Screen, top: Int, height: Int) {
+        guard height > 0 else { return }
+        screen.put(truncated("Move '" + sanitize(picker.todoTitle) + "' to", toWidth: screen.width - 2), row: top, col: 1, style: Style(bold: true, color: .accent))
+        let room = max(0, height - 2)
+        let start = max(0, min(picker.selection - room + 1, picker.options.count - room))
+        for (offset, option) in picker.options.dropFirst(start).prefix(room).enumerated() {
+            let row = top + 2 + offset
+            let index = start + offset
+            var text = sanitize(option.title)
+            if let owner = option.owner { text += " · " + sanitize(owner) + "'s" }
+            screen.put(truncated(text, toWidth: screen.width - 4), row: row, col: 3, style: option.listID == nil ? .muted : .plain)
+            if index == picker.selection {
+                screen.put(RowGlyphs.selected, row: row, col: 1, style: Style(bold: true, color: .accent))
+                screen.restyle(row: row) { $0.reverse = true }
+            }
+        }
+    }
+
+    func drawShare(_ dialog: ShareDialog, _ screen: inout Screen, top: Int, height: Int) {
+        guard height > 0 else { return }
+        var row = top
+        screen.put(truncated("Share '" + sanitize(dialog.listTitle) + "'", toWidth: screen.width - 2), row: row, col: 1, style: Style(bold: true, color: .accent))
+        row += 2
+        guard row < top + height else { return }
+        let labelWidth = 8
+        let fieldColumn = labelWidth + 2
+        let fieldWidth = max(2, screen.width - fieldColumn - 1)
+        if dialog.focus == .invite { screen.put(">", row: row, col: 0, style: Style(bold: true, color: .accent)) }
+        screen.put(padded("With", toWidth: labelWidth, alignRight: true), row: row, col: 1, style: dialog.focus == .invite ? .bold : .plain)
+        let (text, cursor) = dialog.invite.visible(width: fieldWidth)
+        screen.fill(row: row, col: fieldColumn, count: fieldWidth, style: Style(underline: true))
+        screen.put(text, row: row, col: fieldColumn, style: Style(underline: true), maxWidth: fieldWidth)
+        if dialog.focus == .invite {
+            screen.cursor = Position(row: row, col: fieldColumn + cursor)
+            screen.restyle(row: row, col: fieldColumn + cursor, count: 1) { $0.reverse = true }
+        }
+        row += 1
+        guard row < top + height else { return }
+        screen.put(padded("Access", toWidth: labelWidth, alignRight: true), row: row, col: 1)
+        screen.put(dialog.access.rawValue, row: row, col: fieldColumn, style: .bold)
+        screen.put(" (Tab changes)", row: row, col: fieldColumn + dialog.access.rawValue.count, style: .muted)
+        row += 2
+        guard row < top + height else { return }
+        if dialog.participants.isEmpty {
+            screen.put("Not shared with anyone yet.", row: row, col: 1, style: .muted)
+            return
+        }
+        screen.put("People", row: row, col: 1, style: .bold)
+        row += 1
+        for (index, person) in dialog.participants.enumerated() where row < top + height {
+            let selected = dialog.focus == .people && index == dialog.selection
+            let name = padded(truncated(sanitize(person.account), toWidth: 24), toWidth: 24)
+            screen.put(name, row: row, col: 3)
+            screen.put(padded(person.access.rawValue, toWidth: 11), row: row, col: 28, style: person.access == .readOnly ? .muted : .plain)
+            screen.put(person.hasAccepted ? "accepted" : "invited", row: row, col: 40, style: person.hasAccepted ? Style(color: .success) : .muted)
+            if selected {
+                screen.put(RowGlyphs.selected, row: row, col: 1, style: Style(bold: true, color: .accent))
+                screen.restyle(row: row) { $0.reverse = true }
+            }
+            row += 1
+        }
+    }
+
+    func drawInvitations(selection: Int, _ screen: inout Screen, top: Int, height: Int) {
+        guard height > 0 else { return }
+        screen.put("Invitations", row: top, col: 1, style: Style(bold: true, color: .accent))
+        for (index, invitation) in state.status.invitations.enumerated() where 2 + index < height {
+            let row = top + 2 + index
+            let text = "'" + sanitize(invitation.listTitle) + "' from " + sanitize(invitation.owner) + " · " + invitation.access.rawValue
+            screen.put(truncated(text, toWidth: screen.width - 4), row: row, col: 3)
+            if index == selection {
+                screen.put(RowGlyphs.selected, row: row, col: 1, style: Style(bold: true, color: .accent))
+                screen.restyle(row: row) { $0.reverse = true }
+            }
         }
     }
 
@@ -257,9 +374,32 @@ private struct Renderer {
         let width = screen.width
         switch state.mode {
         case .confirmDelete(let id):
-            let title = state.row(id: id)?.title ?? ""
-            let prompt = "Delete '\(truncated(sanitize(title), toWidth: max(1, width - 20)))'? y/n"
-            screen.put(prompt, row: row, col: 0, style: Style(bold: true, color: .warning))
+            let target = state.row(id: id)
+            let title = truncated(sanitize(target?.title ?? ""), toWidth: max(1, width - 44))
+            let prompt = target?.isList == true
+                ? "Delete list '\(title)' and its \(Formatting.counted(state.todoCount(inList: id), "todo"))? y/n"
+                : "Delete '\(title)'? y/n"
+            screen.put(truncated(prompt, toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
+            return
+        case .confirmLeave(let id):
+            let title = truncated(sanitize(state.row(id: id)?.title ?? ""), toWidth: max(1, width - 40))
+            screen.put(truncated("Leave '\(title)'? Its todos leave this device. y/n", toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
+            return
+        case .pickList:
+            screen.put(truncated("j/k choose · Enter move · Esc cancel", toWidth: width), row: row, col: 0, style: .muted)
+            return
+        case .share(let dialog):
+            let hint = dialog.focus == .invite
+                ? "Enter invite · Tab read-write/read-only · ↓ people · Ctrl-X stop sharing · Esc close"
+                : "p access · x remove · ↑ invite · Ctrl-X stop sharing · Esc close"
+            if let message = state.message {
+                screen.put(truncated(sanitize(message.text), toWidth: width), row: row, col: 0, style: message.kind == .success ? Style(color: .success) : Style(bold: true, color: .warning))
+            } else {
+                screen.put(truncated(hint, toWidth: width), row: row, col: 0, style: .muted)
+            }
+            return
+        case .invitations:
+            screen.put(truncated("Enter accept · d decline · j/k choose · Esc close", toWidth: width), row: row, col: 0, style: .muted)
             return
         case .filter:
             let prefix = "/"

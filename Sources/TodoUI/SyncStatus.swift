@@ -42,6 +42,8 @@ public struct SyncStatus: Hashable, Sendable {
     public var progress: FetchProgress?
     /// The last sync error, shown in the status line when there is no other message.
     public var lastError: String?
+    /// Lists others invited the user to, waiting for an answer.
+    public var invitations: [Invitation] = []
 
     /// Creates a status.
     public init(
@@ -61,6 +63,26 @@ public struct SyncStatus: Hashable, Sendable {
     public var isSignedOut: Bool { connection == .signedOut || account == nil }
 }
 
+/// A list someone shared with the user, not accepted yet.
+public struct Invitation: Hashable, Sendable, Identifiable {
+    /// Identifies the share (opaque to the UI).
+    public var id: String
+    /// The list's title (untrusted).
+    public var listTitle: String
+    /// Who shares it.
+    public var owner: String
+    /// What the user would be allowed to do.
+    public var access: ShareAccess
+
+    /// Creates an invitation.
+    public init(id: String, listTitle: String, owner: String, access: ShareAccess) {
+        self.id = id
+        self.listTitle = listTitle
+        self.owner = owner
+        self.access = access
+    }
+}
+
 /// Something the executable must do on behalf of the UI.
 ///
 /// The reducer already applied the change to its own rows optimistically (marked pending);
@@ -76,6 +98,20 @@ public enum Effect: Hashable, Sendable {
     case delete(id: String)
     /// Set (true) or clear (false) `isTrashed` on a public record.
     case setTrashed(id: String, Bool)
+    /// Put a todo into another list (nil: into none).
+    case move(id: String, toList: String?)
+    /// Share a list with an account (or change their access).
+    case share(listID: String, account: String, ShareAccess)
+    /// Take one person off a list's share.
+    case removeParticipant(listID: String, account: String)
+    /// Stop sharing a list with everyone.
+    case stopSharing(listID: String)
+    /// Accept an invitation.
+    case accept(invitationID: String)
+    /// Decline an invitation.
+    case decline(invitationID: String)
+    /// Leave a list someone shared with the user.
+    case leave(listID: String)
     /// Fetch now.
     case refresh
     /// Leave the app.

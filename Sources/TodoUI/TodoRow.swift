@@ -20,6 +20,80 @@ public enum TrashBehaviour: Hashable, Sendable {
     case refuse(reason: String)
 }
 
+/// Whether a row is a todo or the heading of a list.
+public enum RowKind: UInt8, Hashable, Sendable {
+    /// A todo.
+    case todo
+    /// A `TodoList`: the heading of its todos.
+    case list
+}
+
+/// What a participant may do in a shared list, as the UI shows it.
+public enum ShareAccess: String, Hashable, Sendable {
+    /// Read only.
+    case readOnly = "read-only"
+    /// Read and write.
+    case readWrite = "read-write"
+
+    /// The other access.
+    public var toggled: ShareAccess { self == .readOnly ? .readWrite : .readOnly }
+}
+
+/// Someone a list is shared with.
+public struct ShareParticipant: Hashable, Sendable {
+    /// Their account name (untrusted text: sanitised when drawn).
+    public var account: String
+    /// What they may do.
+    public var access: ShareAccess
+    /// Whether they accepted the invitation yet.
+    public var hasAccepted: Bool
+
+    /// Creates a participant.
+    public init(account: String, access: ShareAccess, hasAccepted: Bool) {
+        self.account = account
+        self.access = access
+        self.hasAccepted = hasAccepted
+    }
+}
+
+/// How a list is shared: by the user with others, or with the user by its owner. Kept by reference so
+/// list rows stay small.
+public final class ListSharing: Hashable, Sendable {
+    /// The owner's account, for lists shared with the user (nil: the user owns it).
+    public let owner: String?
+    /// The user's access to a list shared with them.
+    public let access: ShareAccess?
+    /// The people the owner shares it with.
+    public let participants: [ShareParticipant]
+
+    /// Creates sharing information.
+    public init(owner: String? = nil, access: ShareAccess? = nil, participants: [ShareParticipant] = []) {
+        self.owner = owner
+        self.access = access
+        self.participants = participants
+    }
+
+    public static func == (lhs: ListSharing, rhs: ListSharing) -> Bool {
+        lhs.owner == rhs.owner && lhs.access == rhs.access && lhs.participants == rhs.participants
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(owner)
+        hasher.combine(access)
+        hasher.combine(participants)
+    }
+
+    /// One line for the list heading: "shared with bob, carol (invited)" or "alice's · read-only".
+    public var summary: String {
+        if let owner {
+            return "\(owner)'s · \(access?.rawValue ?? "access unknown")"
+        }
+        guard !participants.isEmpty else { return "" }
+        let names = participants.map { $0.account + ($0.access == .readOnly ? " (ro)" : "") + ($0.hasAccepted ? "" : " (invited)") }
+        return "shared with " + names.joined(separator: ", ")
+    }
+}
+
 /// One todo as the UI sees it: values plus the permissions the sync layer computed.
 public struct TodoRow: Hashable, Sendable, Identifiable {
     /// The record name.
@@ -48,13 +122,21 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
     public var isPending: Bool
     /// Display name of the owner or creator, for shared and public records.
     public var owner: String?
+    /// A todo, or a list heading.
+    public var kind: RowKind
+    /// The id of the list row this todo belongs to (nil: in no list).
+    public var listID: String?
+    /// For list rows: whether todos may be added to the list (false for lists shared read-only).
+    public var canAddItems: Bool
+    /// For list rows: how the list is shared, nil when it is not.
+    public var sharing: ListSharing?
 
     /// Creates a row; the defaults describe an own, confirmed, private todo.
     public init(
         id: String, title: String, notes: String = "", isCompleted: Bool = false, dueDate: Date? = nil,
         priority: Int = 0, scope: Scope = .private, canUpdate: Bool = true, canDelete: Bool = true,
         trashBehaviour: TrashBehaviour = .delete, lockReason: String? = nil, isPending: Bool = false,
-        owner: String? = nil
+        owner: String? = nil, kind: RowKind = .todo, listID: String? = nil, canAddItems: Bool = true, sharing: ListSharing? = nil
     ) {
         self.id = id
         self.title = title
@@ -69,11 +151,18 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
         self.lockReason = lockReason
         self.isPending = isPending
         self.owner = owner
+        self.kind = kind
+        self.listID = listID
+        self.canAddItems = canAddItems
+        self.sharing = sharing
     }
+
+    /// Whether this row is a list heading.
+    public var isList: Bool { kind == .list }
 
     /// The editable fields of this row.
     public var draft: TodoDraft {
-        TodoDraft(title: title, notes: notes, dueDate: dueDate, priority: priority, scope: scope)
+        TodoDraft(title: title, notes: notes, dueDate: dueDate, priority: priority, scope: scope, kind: kind, listID: listID)
     }
 }
 
@@ -89,14 +178,23 @@ public struct TodoDraft: Hashable, Sendable {
     public var priority: Int
     /// Where the record goes (private for the Todos tab, public for the Public tab).
     public var scope: Scope
+    /// A todo or a list.
+    public var kind: RowKind
+    /// The list row a new todo goes into (nil: none).
+    public var listID: String?
 
     /// Creates a draft.
-    public init(title: String, notes: String = "", dueDate: Date? = nil, priority: Int = 0, scope: Scope = .private) {
+    public init(
+        title: String, notes: String = "", dueDate: Date? = nil, priority: Int = 0, scope: Scope = .private,
+        kind: RowKind = .todo, listID: String? = nil
+    ) {
         self.title = title
         self.notes = notes
         self.dueDate = dueDate
         self.priority = priority
         self.scope = scope
+        self.kind = kind
+        self.listID = listID
     }
 }
 

@@ -256,20 +256,20 @@ struct ListGoldenTests {
               Ctrl-D PgDn          page down
               g Home               first todo
               G End                last todo
-              a                    add a todo
-              e Enter              edit the todo
+              a                    add a todo (to the selected list)
+              e Enter              edit the todo, rename the list
               Space                toggle done
-              d                    trash (delete asks first)
+              d                    trash; a list goes with its todos
               u                    undo last action
+              n                    new list
+              m                    move the todo to another list
+              s                    share the list (people, access)
+              i                    invitations to shared lists
+              x                    leave a list shared with you
               /                    filter as you type
               c                    show/hide completed
               Tab                  next tab
               Shift-Tab            previous tab
-              r                    refresh (fetch now)
-              ? F1                 help
-              q Ctrl-C             quit
-
-             Edit form
             j/k scroll · any other key closes help
             """)
         for binding in Keymap.bindings {
@@ -277,15 +277,16 @@ struct ListGoldenTests {
             #expect(all.contains(binding.description))
         }
         press(session, .char("j"), .char("j"), .char("j"), .char("j"), .char("j"), .char("j"), .char("j"))
+        press(session, .char("j"), .char("j"), .char("j"), .char("j"), .char("j"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
             [Todos 4]  Shared 1   Public 2
              Keys
-              a                    add a todo
-              e Enter              edit the todo
-              Space                toggle done
-              d                    trash (delete asks first)
-              u                    undo last action
+              n                    new list
+              m                    move the todo to another list
+              s                    share the list (people, access)
+              i                    invitations to shared lists
+              x                    leave a list shared with you
               /                    filter as you type
               c                    show/hide completed
               Tab                  next tab
@@ -377,9 +378,9 @@ struct ListGoldenTests {
             CloudTodo · alice · laptop · online · synced 2 s ago
              Todos 0  [Shared 0]  Public 0
 
-              Lists others share with you will appear here.
-              Sharing arrives in a later version.
-
+              Lists others share with you appear here.
+              When someone shares a list with you, accept it with i.
+              Share your own lists with s on the Todos tab.
 
 
 

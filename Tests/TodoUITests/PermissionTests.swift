@@ -91,7 +91,7 @@ struct PermissionTests {
         #expect(press(session, .char("d")) == [])
         #expect(terminal.lastScreen?.lines.last == "Can't trash: bob shared this list read-only.             1/1")
         #expect(press(session, .char("a")) == [])
-        #expect(terminal.lastScreen?.lines.last?.hasPrefix("Sharing arrives in a later version") == true)
+        #expect(terminal.lastScreen?.lines.last?.hasPrefix("Select a list shared with you to add to it.") == true)
     }
 
     @Test func publicOwnRowIsMarkedTrashedNotDeleted() {
