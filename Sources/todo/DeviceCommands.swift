@@ -129,6 +129,9 @@ struct Add: AsyncParsableCommand {
     @Flag(name: .customLong("public"), help: "Post to the public board instead of your private list.")
     var toPublicBoard = false
 
+    @Option(help: "The list to add it to (title or ID; yours or one shared with you read-write).")
+    var list: String?
+
     func validate() throws {
         guard (0...3).contains(priority) else { throw ValidationError("--priority must be 0 to 3") }
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title must not be empty") }
@@ -137,8 +140,15 @@ struct Add: AsyncParsableCommand {
     func run() async throws {
         let dueDate = try due.flatMap(parseDueDate)
         try await device.withSession { session in
-            let item = try await session.engine.add(
-                title: title, notes: notes, dueDate: dueDate, priority: priority, to: toPublicBoard ? .public : .private)
+            let item: TodoItem
+            if let list {
+                let target = try await session.list(named: list)
+                item = try await session.engine.add(
+                    title: title, notes: notes, dueDate: dueDate, priority: priority, toList: target.key)
+            } else {
+                item = try await session.engine.add(
+                    title: title, notes: notes, dueDate: dueDate, priority: priority, to: toPublicBoard ? .public : .private)
+            }
             print(item.shortID)
             await sendAndReport(session)
         }
@@ -160,20 +170,28 @@ struct List: AsyncParsableCommand {
     @Flag(name: .customLong("public"), help: "List the public board instead of your private todos.")
     var publicBoard = false
 
+    @Flag(help: "List todos of lists others share with you.")
+    var shared = false
+
     @Flag(help: "Do not ask the cloud; show the cache.")
     var offline = false
 
     func run() async throws {
         try await device.withSession { session in
             if !offline { await session.engine.sync(.manualRefresh) }
-            let scope: DatabaseScope = publicBoard ? .public : .private
+            let scope: DatabaseScope = publicBoard ? .public : shared ? .shared : .private
             let signedOut = await session.engine.snapshot().connection == .signedOut
             // Signed out, private data is unavailable (DESIGN.md §1); the public board stays readable.
-            let items = signedOut && scope != .public ? [] : try await session.store.todos(in: scope, includeTrashed: all)
+            let records = signedOut && scope != .public ? [] : try await session.store.todos(in: scope, includeTrashed: all)
+            let lists = Dictionary(records.filter(\.isList).map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
+            let items = records.filter { $0.recordType == TodoSchema.todoType }
+            func listTitle(_ item: TodoItem) -> String? {
+                item.listName.flatMap { lists[RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: $0)] }
+            }
             if json {
-                try printJSON(items)
+                try printJSON(items, listTitle: listTitle)
             } else {
-                for item in items { print(line(for: item)) }
+                for item in items { print(line(for: item, list: listTitle(item))) }
                 let snapshot = await session.engine.snapshot()
                 if snapshot.connection != .online || snapshot.pendingCount > 0 {
                     FileHandle.standardError.write(Data((snapshot.statusLine + "\n").utf8))
@@ -182,8 +200,9 @@ struct List: AsyncParsableCommand {
         }
     }
 
-    private func line(for item: TodoItem) -> String {
+    private func line(for item: TodoItem, list: String?) -> String {
         var parts = [item.isCompleted ? "[x]" : "[ ]", item.shortID]
+        if let list { parts.append("[\(list)]") }
         if item.priority > 0 { parts.append("P\(item.priority)") }
         if let due = item.dueDate { parts.append("due \(formatDay(due))") }
         if item.isTrashed { parts.append("(trashed)") }
@@ -192,7 +211,7 @@ struct List: AsyncParsableCommand {
         return parts.joined(separator: "  ")
     }
 
-    private func printJSON(_ items: [TodoItem]) throws {
+    private func printJSON(_ items: [TodoItem], listTitle: (TodoItem) -> String?) throws {
         struct Row: Encodable {
             var id: String
             var scope: String
@@ -206,13 +225,16 @@ struct List: AsyncParsableCommand {
             var recordChangeTag: String?
             var createdBy: String?
             var modifiedAt: Int64?
+            var list: String?
+            var listID: String?
         }
         let rows = items.map { item in
             Row(
                 id: item.key.recordName, scope: item.key.scope.rawValue, title: item.title, notes: item.notes,
                 isCompleted: item.isCompleted, dueDate: item.dueDate.map(formatDay), priority: item.priority,
                 isTrashed: item.isTrashed, pending: item.hasPendingChanges, recordChangeTag: item.system.changeTag,
-                createdBy: item.system.created?.userRecordName, modifiedAt: item.system.modified?.timestamp)
+                createdBy: item.system.created?.userRecordName, modifiedAt: item.system.modified?.timestamp,
+                list: listTitle(item), listID: item.listName)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

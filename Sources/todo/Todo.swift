@@ -9,7 +9,8 @@ struct Todo: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Open.self, Add.self, List.self, Done.self, Edit.self, Trash.self, Sync.self, Status.self, Push.self, SignOut.self,
-            SignIn.self, Import.self, Keys.self, ServerCommand.self,
+            SignIn.self, Import.self, Keys.self, Lists.self, NewList.self, Move.self, Share.self, Shares.self, Accept.self,
+            Unshare.self, Leave.self, ServerCommand.self,
         ],
         defaultSubcommand: Open.self
     )

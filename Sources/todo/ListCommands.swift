@@ -1,0 +1,244 @@
+import ArgumentParser
+import CloudModel
+import Foundation
+import TodoStore
+import TodoSync
+
+extension DeviceSession {
+    /// The list a command-line argument names: a record ID (prefix) or a title (case-insensitive), own or shared.
+    func list(named text: String) async throws -> TodoItem {
+        let lists = try await engine.lists()
+        if let byID = lists.first(where: { $0.key.recordName == text }) { return byID }
+        let byTitle = lists.filter { $0.title.caseInsensitiveCompare(text) == .orderedSame }
+        let byPrefix = lists.filter { $0.key.recordName.hasPrefix(text) }
+        let matches = byTitle.isEmpty ? byPrefix : byTitle
+        guard let first = matches.first else { throw DeviceCommandError("no list named '\(text)' (see todo lists)") }
+        guard matches.count == 1 else {
+            let ids = matches.map { "\($0.shortID) (\($0.key.scope.rawValue))" }.joined(separator: ", ")
+            throw DeviceCommandError("'\(text)' names several lists: \(ids); give the ID")
+        }
+        return first
+    }
+}
+
+/// `todo lists [--json]`: own lists and lists shared with you, with their todos counted.
+struct Lists: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show your lists and lists shared with you.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Flag(help: "Do not ask the cloud; show the cache.")
+    var offline = false
+
+    func run() async throws {
+        try await device.withSession { session in
+            if !offline { await session.engine.sync(.manualRefresh) }
+            let snapshot = await session.engine.snapshot()
+            for scope in [DatabaseScope.private, .shared] {
+                let items = snapshot.todos(in: scope)
+                let shares = items.compactMap(ShareState.init)
+                for list in items where list.isList {
+                    let count = items.count { !$0.isList && $0.key.zone == list.key.zone && $0.listName == list.key.recordName }
+                    var parts = [list.shortID, scope == .private ? "own" : "shared", "\(count) todo\(count == 1 ? "" : "s")"]
+                    let share = shares.first { $0.rootRecordName == list.key.recordName && $0.key.zone == list.key.zone }
+                    if scope == .shared {
+                        parts.append("from \(share?.ownerAccount ?? "?") (\(list.sharePermission.map(\.words) ?? "access unknown"))")
+                    } else if let share, !share.members.isEmpty {
+                        parts.append("shared with " + share.members.map(\.summary).joined(separator: ", "))
+                    }
+                    if list.hasPendingChanges { parts.append("*") }
+                    parts.append(list.title)
+                    print(parts.joined(separator: "  "))
+                }
+            }
+        }
+    }
+}
+
+/// `todo newlist TITLE`.
+struct NewList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "newlist", abstract: "Create a list.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The list's title.")
+    var title: String
+
+    func validate() throws {
+        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title must not be empty") }
+    }
+
+    func run() async throws {
+        try await device.withSession { session in
+            print(try await session.engine.addList(title: title).shortID)
+            await sendAndReport(session)
+        }
+    }
+}
+
+/// `todo move ID LIST`: puts a todo into another list (`none`: into none).
+struct Move: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Move a todo to another list (none: out of any list).")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The todo's ID (a unique prefix is enough).")
+    var id: String
+
+    @Argument(help: "The list's title or ID, or none.")
+    var list: String
+
+    func run() async throws {
+        try await device.withTodo(id) { session, item in
+            let target = list.lowercased() == "none" ? nil : try await session.list(named: list)
+            let moved = try await session.engine.move(item.key, toList: target?.key)
+            if moved.key != item.key { print(moved.shortID) }
+        }
+    }
+}
+
+/// `todo share LIST --with NAME [--read-only]`.
+struct Share: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Share a list with another account (or change their access).")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The list's title or ID.")
+    var list: String
+
+    @Option(name: .customLong("with"), help: "The account to share with.")
+    var account: String
+
+    @Flag(name: .customLong("read-only"), help: "They may read but not change it (default: read-write).")
+    var readOnly = false
+
+    func run() async throws {
+        try await device.withSession { session in
+            let item = try await session.list(named: list)
+            try await session.engine.share(list: item.key, with: account, permission: readOnly ? .readOnly : .readWrite)
+            print("shared '\(item.title)' with \(account) (\(readOnly ? "read-only" : "read-write")); they accept with: todo accept")
+        }
+    }
+}
+
+/// `todo unshare LIST [--with NAME]`.
+struct Unshare: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Stop sharing a list, with everyone or with one account.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The list's title or ID.")
+    var list: String
+
+    @Option(name: .customLong("with"), help: "Only take this account off the share.")
+    var account: String?
+
+    func run() async throws {
+        try await device.withSession { session in
+            let item = try await session.list(named: list)
+            if let account {
+                try await session.engine.removeParticipant(list: item.key, account: account)
+                print("'\(item.title)' is no longer shared with \(account)")
+            } else {
+                try await session.engine.stopSharing(list: item.key)
+                print("'\(item.title)' is no longer shared")
+            }
+        }
+    }
+}
+
+/// `todo shares`: what you share, and what others share with you (invitations included).
+struct Shares: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the lists you share and those shared with you.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    func run() async throws {
+        try await device.withSession { session in
+            await session.engine.sync(.manualRefresh)
+            let owned = try await session.engine.ownedShares()
+            let withMe = try await session.engine.sharedWithMe()
+            print("You share:" + (owned.isEmpty ? " nothing" : ""))
+            for share in owned {
+                let people = share.participants.map { person in
+                    let member = ShareMember(
+                        userRecordName: person.userRecordName, account: person.account ?? person.userRecordName,
+                        permission: SharePermission(person.permission), hasAccepted: person.acceptanceStatus == .accepted)
+                    return member.summary
+                }
+                print("  \(share.rootTitle ?? share.rootRecordName)  with " + (people.isEmpty ? "nobody" : people.joined(separator: ", ")))
+            }
+            print("Shared with you:" + (withMe.isEmpty ? " nothing" : ""))
+            for info in withMe {
+                let owner = info.share.owner.account ?? info.share.owner.userRecordName
+                let state = info.isAccepted ? "accepted" : "invitation: todo accept '\(info.share.rootTitle ?? info.share.rootRecordName)'"
+                print("  \(info.share.rootTitle ?? info.share.rootRecordName)  from \(owner)  \(info.permission.words)  \(state)")
+            }
+        }
+    }
+}
+
+/// `todo accept [LIST]`: accepts one invitation, or all of them.
+struct Accept: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Accept invitations to shared lists (all, or the one named).")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The shared list's title (default: every pending invitation).")
+    var list: String?
+
+    func run() async throws {
+        try await device.withSession { session in
+            let pending = try await session.engine.sharedWithMe().filter { !$0.isAccepted }
+            let chosen = list.map { name in pending.filter { ($0.share.rootTitle ?? "").caseInsensitiveCompare(name) == .orderedSame } } ?? pending
+            guard !chosen.isEmpty else {
+                throw DeviceCommandError(list.map { "no invitation to a list named '\($0)' (see todo shares)" } ?? "no invitations waiting")
+            }
+            for info in chosen {
+                try await session.engine.accept(info.reference)
+                print("accepted '\(info.share.rootTitle ?? info.share.rootRecordName)' from \(info.share.owner.account ?? "?")")
+            }
+        }
+    }
+}
+
+/// `todo leave LIST`: leaves a list someone shares with you (or declines the invitation).
+struct Leave: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Leave a list shared with you, or decline its invitation.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The shared list's title or ID.")
+    var list: String
+
+    func run() async throws {
+        try await device.withSession { session in
+            await session.engine.sync(.manualRefresh)
+            let all = try await session.engine.sharedWithMe()
+            if let item = try? await session.list(named: list), item.key.scope == .shared {
+                try await session.engine.leave(list: item.key)
+                print("left '\(item.title)'")
+                return
+            }
+            guard let info = all.first(where: { ($0.share.rootTitle ?? "").caseInsensitiveCompare(list) == .orderedSame }) else {
+                throw DeviceCommandError("no list named '\(list)' is shared with you (see todo shares)")
+            }
+            try await session.engine.leave(info.reference)
+            print(info.isAccepted ? "left '\(list)'" : "declined '\(list)'")
+        }
+    }
+}
+
+extension SharePermission {
+    /// "read-only" / "read-write".
+    var words: String { self == .readOnly ? "read-only" : "read-write" }
+}
+
+extension ShareMember {
+    /// "bob (read-only, invited)".
+    var summary: String {
+        var notes: [String] = [permission.words]
+        if !hasAccepted { notes.append("invited") }
+        return "\(account) (\(notes.joined(separator: ", ")))"
+    }
+}
