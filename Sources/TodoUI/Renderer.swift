@@ -390,8 +390,8 @@ private struct Renderer {
             return
         case .share(let dialog):
             let hint = dialog.focus == .invite
-                ? "Enter invite · Tab read-write/read-only · ↓ people · Ctrl-X stop sharing · Esc close"
-                : "p access · x remove · ↑ invite · Ctrl-X stop sharing · Esc close"
+                ? "Enter invite · Tab access · ↓ people · ^X stop sharing · Esc"
+                : "p access · x remove · ↑ invite · ^X stop sharing · Esc"
             if let message = state.message {
                 screen.put(truncated(sanitize(message.text), toWidth: width), row: row, col: 0, style: message.kind == .success ? Style(color: .success) : Style(bold: true, color: .warning))
             } else {
