@@ -17,10 +17,12 @@ do {
         try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
     case "ui":
         try await UIBench.run()
+    case "share":
+        try await ShareBench.run()
     case "server":
         try ServerBench.run(records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
     default:
-        print("usage: todo-bench server [RECORDS] | ui")
+        print("usage: todo-bench server [RECORDS] | ui | share")
         exit(2)
     }
 } catch {

@@ -83,6 +83,95 @@ struct TwoTerminalTests {
     }
 }
 
+/// Drives the real binary in tmux with two accounts: alice shares a list with bob, bob accepts and edits,
+/// alice lowers him to read-only, then stops sharing.
+@Suite("Two accounts share a list in tmux", .serialized)
+struct TwoAccountTerminalTests {
+    @Test func aSharedListReachesTheOtherAccountAndFollowsItsAccess() async throws {
+        let binary = try TodoBinary.path()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await CloudServer.start(
+            ServerConfiguration(
+                port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, logLevel: .critical,
+                passwordHashCost: 1))
+        let tmux = Tmux()
+        defer { tmux.run(["kill-server"]) }
+        func app(_ account: String) -> String {
+            [
+                "env", "LANG=C.UTF-8", "TERM=xterm-256color", binary, "--server", server.baseURL.absoluteString, "--data-dir",
+                directory.appendingPathComponent("devices").path, "--account", account, "--password", "e2e-\(account)", "--device", "main",
+            ].map { "'\($0)'" }.joined(separator: " ") + "; echo EXIT=$?; sleep 600"
+        }
+        tmux.run(["new-session", "-d", "-s", "share", "-x", "160", "-y", "20", app("bob")])
+        let bob = "share:0.0"
+        try await tmux.wait(bob, "online")
+        tmux.run(["split-window", "-h", "-t", "share", app("alice")])
+        let alice = "share:0.1"
+        try await tmux.wait(alice, "online")
+
+        // Alice makes a list with a todo and shares it with bob, read-write.
+        tmux.keys(alice, "n")
+        try await tmux.wait(alice, "New list")
+        tmux.type(alice, "Groceries")
+        tmux.keys(alice, "Enter")
+        try await tmux.wait(alice, "Groceries · 0 open")
+        tmux.keys(alice, "a")
+        try await tmux.wait(alice, "New todo · Todos › Groceries")
+        tmux.type(alice, "Apples")
+        tmux.keys(alice, "Enter")
+        try await tmux.wait(alice, "Groceries · 1 open")
+        tmux.keys(alice, "g")
+        tmux.keys(alice, "s")
+        try await tmux.wait(alice, "Share 'Groceries'")
+        tmux.type(alice, "bob")
+        tmux.keys(alice, "Enter")
+        try await tmux.wait(alice, "invited")
+        tmux.keys(alice, "Escape")
+
+        // Bob's header announces the invitation by itself; he accepts and the list shows on his Shared tab.
+        let invited = try await tmux.wait(bob, "1 invitation (i)")
+        print("e2e: invitation reached bob's pane in \(Int(invited * 1000)) ms")
+        tmux.keys(bob, "i")
+        try await tmux.wait(bob, "'Groceries' from alice")
+        tmux.keys(bob, "Enter")
+        tmux.keys(bob, "Tab")
+        let accepted = try await tmux.wait(bob, "Apples")
+        print("e2e: accepted list visible on bob's Shared tab after \(Int(accepted * 1000)) ms")
+        try await tmux.wait(bob, "alice's · read-write")
+
+        // Bob completes the todo; alice's pane shows it without a key press.
+        tmux.keys(bob, "j")
+        tmux.keys(bob, "Space")
+        let completed = try await tmux.wait(alice, "[x] Apples")
+        print("e2e: bob's completion reached alice's pane in \(Int(completed * 1000)) ms")
+        #expect(completed <= 1.0)
+
+        // Alice lowers bob to read-only: bob's pane shows the lock and refuses edits with the reason.
+        tmux.keys(alice, "s")
+        try await tmux.wait(alice, "People")
+        tmux.keys(alice, "Down")
+        tmux.keys(alice, "p")
+        try await tmux.wait(alice, "bob is now read-only")
+        tmux.keys(alice, "Escape")
+        try await tmux.wait(bob, "alice's · read-only")
+        tmux.keys(bob, "Space")
+        try await tmux.wait(bob, "Read-only: shared with you read-only")
+
+        // Alice stops sharing: the list leaves bob's device.
+        tmux.keys(alice, "s")
+        try await tmux.wait(alice, "Share 'Groceries'")
+        tmux.keys(alice, "C-x")
+        let revoked = try await tmux.wait(bob, "Lists others share with you appear here.")
+        print("e2e: revocation emptied bob's Shared tab after \(Int(revoked * 1000)) ms")
+
+        tmux.keys(alice, "q")
+        tmux.keys(bob, "q")
+        for pane in [alice, bob] { try await tmux.wait(pane, "EXIT=0") }
+        await server.shutdown()
+    }
+}
+
 /// The `todo` executable built beside this test bundle.
 enum TodoBinary {
     static func path() throws -> String {
