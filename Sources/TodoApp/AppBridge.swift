@@ -24,13 +24,17 @@ public final class AppBridge {
 
     private nonisolated static let separator: Character = "\u{1F}"
 
-    /// The id the UI uses for a record.
+    /// The id the UI uses for a record: its bare name in the private `Todos` zone (sharing the name's storage,
+    /// which matters with 100,000 rows), else scope, owner, zone and name joined.
     public nonisolated static func rowID(_ key: RecordKey) -> String {
-        [key.scope.rawValue, key.zoneOwner, key.zoneName, key.recordName].joined(separator: String(separator))
+        if key.zone == .privateTodos { return key.recordName }
+        return [key.scope.rawValue, key.zoneOwner, key.zoneName, key.recordName].joined(separator: String(separator))
     }
 
     /// The record key a row id stands for, if it is one `rowID` made.
     public nonisolated static func recordKey(_ id: String) -> RecordKey? {
+        guard !id.isEmpty else { return nil }
+        if !id.contains(separator) { return .privateTodo(id) }
         let parts = id.split(separator: separator, maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 4, let scope = DatabaseScope(rawValue: String(parts[0])) else { return nil }
         return RecordKey(scope: scope, zoneName: String(parts[2]), zoneOwner: String(parts[1]), recordName: String(parts[3]))
@@ -204,7 +208,7 @@ public final class AppBridge {
     }
 
     private func key(_ id: String) throws -> RecordKey {
-        guard let key = Self.recordKey(id) ?? created[id] else { throw DeviceSessionError("that record is no longer here") }
+        guard let key = created[id] ?? Self.recordKey(id) else { throw DeviceSessionError("that record is no longer here") }
         return key
     }
 }

@@ -79,11 +79,16 @@ public enum TerminalApp {
 
     /// The first frame's state from the cache, as the app draws it before connecting; nil on a first launch.
     public static func firstState(_ options: DeviceOptions, size: TerminalSize) async -> AppState? {
-        guard let cached = await cachedSnapshot(options) else { return nil }
-        var first = AppBridge.update(from: cached)
-        first.status.connection = .connecting
-        var state = AppState(status: first.status, size: size, makeID: { UUID().uuidString.lowercased() })
-        state.update(rows: first.rows, status: first.status)
+        // The snapshot's records are dropped as soon as they became rows, before the rows are sorted.
+        func cachedRows() async -> (rows: [TodoRow], status: SyncStatus)? {
+            guard let cached = await cachedSnapshot(options) else { return nil }
+            return AppBridge.update(from: cached)
+        }
+        guard let (rows, cachedStatus) = await cachedRows() else { return nil }
+        var status = cachedStatus
+        status.connection = .connecting
+        var state = AppState(status: status, size: size, makeID: { UUID().uuidString.lowercased() })
+        state.update(rows: consume rows, status: status)
         return state
     }
 }

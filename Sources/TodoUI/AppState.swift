@@ -83,22 +83,48 @@ struct TabRows: Sendable {
     var listOpenCounts: [String: Int] = [:]
     var openCount = 0
 
-    init(_ unsorted: [TodoRow] = []) {
-        for row in unsorted where row.isList { listGroups[row.id] = TabRows.groupKey(ofList: row) }
-        // Lowercase each title once; sort indices, then permute rows and keys together.
-        let lowered = unsorted.map { $0.title.lowercased() }
-        let groups = unsorted.map(group(of:))
-        let order = unsorted.indices.sorted {
-            TabRows.precedes(unsorted[$0], lowered[$0], groups[$0], unsorted[$1], lowered[$1], groups[$1])
-        }
-        rows = order.map { unsorted[$0] }
-        sortKeys = order.map { lowered[$0] }
-        groupKeys = order.map { groups[$0] }
-        searchKeys = order.map { TabRows.searchKey(unsorted[$0], loweredTitle: lowered[$0]) }
-        openCount = rows.count { !$0.isCompleted && !$0.isList }
+    init(_ unsorted: consuming [TodoRow] = []) {
+        var rows = unsorted
+        for row in rows where row.isList { listGroups[row.id] = TabRows.groupKey(ofList: row) }
+        // Lowercase each title once; sort indices, then permute rows and keys in place (no second copy of the rows).
+        var lowered = rows.map { $0.title.lowercased() }
+        var groups = rows.map(group(of:))
+        var order = Array(rows.indices)
+        order.sort { TabRows.precedes(rows[$0], lowered[$0], groups[$0], rows[$1], lowered[$1], groups[$1]) }
+        var placed = [Bool](repeating: false, count: order.count)
+        TabRows.permute(&rows, by: order, &placed)
+        TabRows.permute(&lowered, by: order, &placed)
+        TabRows.permute(&groups, by: order, &placed)
+        searchKeys = rows.indices.map { rows[$0].notes.isEmpty ? lowered[$0] : TabRows.searchKey(rows[$0], loweredTitle: lowered[$0]) }
+        self.rows = rows
+        sortKeys = lowered
+        groupKeys = groups
+        openCount = self.rows.count { !$0.isCompleted && !$0.isList }
         for row in rows where !row.isCompleted && !row.isList {
             if let listID = row.listID { listOpenCounts[listID, default: 0] += 1 }
         }
+    }
+
+    /// Rearranges `values` so that position `i` holds what was at `order[i]`, following the permutation's
+    /// cycles; `placed` is scratch space of the same length (left all false again).
+    static func permute<T>(_ values: inout [T], by order: [Int], _ placed: inout [Bool]) {
+        for start in order.indices where !placed[start] {
+            var current = start
+            var next = order[current]
+            if next == start {
+                continue
+            }
+            let first = values[start]
+            while next != start {
+                values[current] = values[next]
+                placed[current] = true
+                current = next
+                next = order[current]
+            }
+            values[current] = first
+            placed[current] = true
+        }
+        for index in placed.indices { placed[index] = false }
     }
 
     /// Whether the tab has any list headings.
@@ -285,11 +311,27 @@ public struct AppState: Sendable {
 
     /// Replaces every tab's rows (partitioned by scope) and the status, keeping the selection on
     /// the same record, the filter and the scroll offset.
-    public mutating func update(rows: [TodoRow], status: SyncStatus) {
+    public mutating func update(rows: consuming [TodoRow], status: SyncStatus) {
+        // Exact capacities: appending 100,000 rows would otherwise double the arrays' storage on the way.
+        var all = rows
+        var counts: [Tab: Int] = [:]
+        for row in all { counts[Tab(row.scope), default: 0] += 1 }
         var partitions: [Tab: [TodoRow]] = [:]
-        for row in rows { partitions[Tab(row.scope), default: []].append(row) }
+        if counts.count == 1, let only = counts.keys.first {
+            partitions[only] = all
+        } else {
+            for (tab, count) in counts {
+                var part: [TodoRow] = []
+                part.reserveCapacity(count)
+                partitions[tab] = part
+            }
+            for row in all { partitions[Tab(row.scope)]?.append(row) }
+        }
+        all = []
         let anchor = selection - scroll
-        for tab in Tab.allCases { tabs[tab] = TabRows(partitions[tab] ?? []) }
+        tabs.removeAll()  // the old rows go before the new ones are sorted
+        visible.removeAll()
+        for tab in Tab.allCases { tabs[tab] = TabRows(partitions.removeValue(forKey: tab) ?? []) }
         self.status = status
         if case .share(var dialog) = mode, let list = row(id: dialog.listID) {
             dialog.participants = list.sharing?.participants ?? []

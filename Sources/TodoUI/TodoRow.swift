@@ -102,34 +102,83 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
     public var title: String
     /// Notes, untrusted.
     public var notes: String
-    /// Done or not.
-    public var isCompleted: Bool
-    /// Due date, if any.
-    public var dueDate: Date?
-    /// Priority 0 (none) to 3 (high).
-    public var priority: Int
-    /// Where the record lives.
-    public var scope: Scope
-    /// Whether the user may edit it or toggle it.
-    public var canUpdate: Bool
-    /// Whether the user may delete it.
-    public var canDelete: Bool
-    /// What trash does.
-    public var trashBehaviour: TrashBehaviour
-    /// Why it is not editable (shown when an edit key is refused).
-    public var lockReason: String?
-    /// True while the change sits in the outbox, not yet confirmed by the server.
-    public var isPending: Bool
-    /// Display name of the owner or creator, for shared and public records.
-    public var owner: String?
-    /// A todo, or a list heading.
-    public var kind: RowKind
     /// The id of the list row this todo belongs to (nil: in no list).
     public var listID: String?
+    /// Due date, if any.
+    public var dueDate: Date?
+    /// Where the record lives.
+    public var scope: Scope
+    // 100,000 rows are kept sorted in memory: the booleans share one byte, and what few rows carry
+    // (lock reasons, owners, refusals, sharing) lives in one shared box, so a row is 80-odd bytes, not 184.
+    private var level: UInt8
+    private var flags: Flags
+    private var extras: RowExtras?
+
+    private struct Flags: OptionSet, Hashable, Sendable {
+        let rawValue: UInt8
+        static let completed = Flags(rawValue: 1 << 0)
+        static let readOnly = Flags(rawValue: 1 << 1)
+        static let undeletable = Flags(rawValue: 1 << 2)
+        static let pending = Flags(rawValue: 1 << 3)
+        static let list = Flags(rawValue: 1 << 4)
+        static let noAdding = Flags(rawValue: 1 << 5)
+    }
+
+    /// Done or not.
+    public var isCompleted: Bool {
+        get { flags.contains(.completed) }
+        set { set(.completed, newValue) }
+    }
+    /// Priority 0 (none) to 3 (high).
+    public var priority: Int {
+        get { Int(level) }
+        set { level = UInt8(min(3, max(0, newValue))) }
+    }
+    /// Whether the user may edit it or toggle it.
+    public var canUpdate: Bool {
+        get { !flags.contains(.readOnly) }
+        set { set(.readOnly, !newValue) }
+    }
+    /// Whether the user may delete it.
+    public var canDelete: Bool {
+        get { !flags.contains(.undeletable) }
+        set { set(.undeletable, !newValue) }
+    }
+    /// True while the change sits in the outbox, not yet confirmed by the server.
+    public var isPending: Bool {
+        get { flags.contains(.pending) }
+        set { set(.pending, newValue) }
+    }
+    /// A todo, or a list heading.
+    public var kind: RowKind {
+        get { flags.contains(.list) ? .list : .todo }
+        set { set(.list, newValue == .list) }
+    }
     /// For list rows: whether todos may be added to the list (false for lists shared read-only).
-    public var canAddItems: Bool
+    public var canAddItems: Bool {
+        get { !flags.contains(.noAdding) }
+        set { set(.noAdding, !newValue) }
+    }
+    /// What trash does.
+    public var trashBehaviour: TrashBehaviour {
+        get { extras?.trashBehaviour ?? .delete }
+        set { updateExtras { $0.trashBehaviour = newValue } }
+    }
+    /// Why it is not editable (shown when an edit key is refused).
+    public var lockReason: String? {
+        get { extras?.lockReason }
+        set { updateExtras { $0.lockReason = newValue } }
+    }
+    /// Display name of the owner or creator, for shared and public records.
+    public var owner: String? {
+        get { extras?.owner }
+        set { updateExtras { $0.owner = newValue } }
+    }
     /// For list rows: how the list is shared, nil when it is not.
-    public var sharing: ListSharing?
+    public var sharing: ListSharing? {
+        get { extras?.sharing }
+        set { updateExtras { $0.sharing = newValue } }
+    }
 
     /// Creates a row; the defaults describe an own, confirmed, private todo.
     public init(
@@ -141,20 +190,20 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
         self.id = id
         self.title = title
         self.notes = notes
-        self.isCompleted = isCompleted
+        self.listID = listID
         self.dueDate = dueDate
-        self.priority = min(3, max(0, priority))
         self.scope = scope
+        level = UInt8(min(3, max(0, priority)))
+        flags = []
+        extras = nil
+        self.isCompleted = isCompleted
         self.canUpdate = canUpdate
         self.canDelete = canDelete
-        self.trashBehaviour = trashBehaviour
-        self.lockReason = lockReason
         self.isPending = isPending
-        self.owner = owner
         self.kind = kind
-        self.listID = listID
         self.canAddItems = canAddItems
-        self.sharing = sharing
+        let boxed = RowExtras.Values(trashBehaviour: trashBehaviour, lockReason: lockReason, owner: owner, sharing: sharing)
+        if boxed != RowExtras.Values() { extras = RowExtras(boxed) }
     }
 
     /// Whether this row is a list heading.
@@ -164,6 +213,39 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
     public var draft: TodoDraft {
         TodoDraft(title: title, notes: notes, dueDate: dueDate, priority: priority, scope: scope, kind: kind, listID: listID)
     }
+
+    private mutating func set(_ flag: Flags, _ on: Bool) {
+        if on { flags.insert(flag) } else { flags.remove(flag) }
+    }
+
+    private mutating func updateExtras(_ change: (inout RowExtras.Values) -> Void) {
+        var values = extras?.values ?? RowExtras.Values()
+        change(&values)
+        extras = values == RowExtras.Values() ? nil : RowExtras(values)
+    }
+}
+
+/// The rarely set fields of a row, boxed (immutable, compared by value) so common rows stay small.
+final class RowExtras: Hashable, Sendable {
+    struct Values: Hashable, Sendable {
+        var trashBehaviour: TrashBehaviour = .delete
+        var lockReason: String?
+        var owner: String?
+        var sharing: ListSharing?
+    }
+
+    let values: Values
+
+    init(_ values: Values) { self.values = values }
+
+    var trashBehaviour: TrashBehaviour { values.trashBehaviour }
+    var lockReason: String? { values.lockReason }
+    var owner: String? { values.owner }
+    var sharing: ListSharing? { values.sharing }
+
+    static func == (lhs: RowExtras, rhs: RowExtras) -> Bool { lhs === rhs || lhs.values == rhs.values }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }
 
 /// The editable fields of a todo: what "add" creates and "edit" saves.

@@ -14,7 +14,8 @@ struct AppBridgeTests {
             RecordKey(scope: .shared, zoneName: "Todos", zoneOwner: "_owner", recordName: "x|y"),
         ]
         for key in keys { #expect(AppBridge.recordKey(AppBridge.rowID(key)) == key) }
-        #expect(AppBridge.recordKey("plain-uuid") == nil)
+        #expect(AppBridge.recordKey("plain-uuid") == .privateTodo("plain-uuid"))
+        #expect(AppBridge.recordKey("") == nil)
         // A private and a public record of the same name stay apart.
         #expect(AppBridge.rowID(.privateTodo("same")) != AppBridge.rowID(.publicRecord("same")))
     }
