@@ -147,6 +147,50 @@ public final class CloudClient: Sendable {
         return response.subscriptions
     }
 
+    // MARK: Shares
+
+    /// `private/shares/modify`: creates, replaces or revokes shares of root records; per-item results in order.
+    public func modifyShares(_ request: ModifySharesRequest) async throws -> [ShareResult] {
+        let response: SharesResponse = try await post(container.databasePath(.private, "shares/modify"), request)
+        return response.shares
+    }
+
+    /// `private/shares/list`: the shares the caller owns.
+    public func listOwnedShares() async throws -> [ShareInfo] {
+        let response: SharesResponse = try await get(container.databasePath(.private, "shares/list"))
+        return try Self.shares(response)
+    }
+
+    /// `shared/shares/list`: shares others made with the caller, pending and accepted.
+    public func listSharedWithMe() async throws -> [ShareInfo] {
+        let response: SharesResponse = try await get(container.databasePath(.shared, "shares/list"))
+        return try Self.shares(response)
+    }
+
+    /// `shared/shares/accept`: accepts invitations; per-item results in order.
+    public func acceptShares(_ shares: [ShareReference]) async throws -> [ShareResult] {
+        let response: SharesResponse = try await post(
+            container.databasePath(.shared, "shares/accept"), ShareReferenceRequest(shares: shares))
+        return response.shares
+    }
+
+    /// `shared/shares/leave`: removes the caller from shares; per-item results in order.
+    public func leaveShares(_ shares: [ShareReference]) async throws -> [ShareResult] {
+        let response: SharesResponse = try await post(
+            container.databasePath(.shared, "shares/leave"), ShareReferenceRequest(shares: shares))
+        return response.shares
+    }
+
+    /// The shares of a list answer; a list never carries per-item errors, so one is an unreadable answer.
+    private static func shares(_ response: SharesResponse) throws -> [ShareInfo] {
+        try response.shares.map { result in
+            switch result {
+            case .share(let share): return share
+            case .failure(let error): throw CloudError(error)
+            }
+        }
+    }
+
     // MARK: Push
 
     /// `tokens/create`: a new push token and the courier URL to long-poll.
