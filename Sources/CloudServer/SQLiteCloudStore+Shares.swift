@@ -39,6 +39,9 @@ extension SQLiteCloudStore {
 
 extension SQLiteStoreTransaction {
     /// A set of names bound as one JSON array, read in SQL with `json_each`.
+    // Without statistics SQLite prefers the primary key (zone_pk) to the partial root index and would
+    // scan a whole zone for a few shared records: the root queries name the index.
+
     private func jsonList(_ names: some Sequence<String>) -> SQLValue {
         var writer = JSONWriter(reserving: 64)
         writer.raw("[")
@@ -222,7 +225,8 @@ extension SQLiteStoreTransaction {
 
     func recordsUnder(zonePK: Int64, root: String) throws -> [(name: String, parent: String?)] {
         try db.query(
-            "SELECT record_name, parent FROM records WHERE zone_pk = ?1 AND root = ?2", [.int(zonePK), .text(root)]
+            "SELECT record_name, parent FROM records INDEXED BY records_root WHERE zone_pk = ?1 AND root = ?2",
+            [.int(zonePK), .text(root)]
         ) { (name: $0.text(0), parent: $0.optionalText(1)) }
     }
 
@@ -248,7 +252,7 @@ extension SQLiteStoreTransaction {
         let live = includeTombstones ? "" : "AND deleted = 0"
         var rows = try db.query(
             """
-            SELECT \(Self.recordColumns) FROM records
+            SELECT \(Self.recordColumns) FROM records INDEXED BY records_root
             WHERE zone_pk = ?1 AND root IN (SELECT value FROM json_each(?3)) AND seq > ?2 \(live) ORDER BY seq LIMIT ?4
             """, [.int(zonePK), .int(seq), list, .int(Int64(limit))], Self.storedRecord)
         guard includeTombstones else { return rows }
@@ -277,7 +281,7 @@ extension SQLiteStoreTransaction {
         guard !roots.isEmpty else { return [] }
         return try db.query(
             """
-            SELECT \(Self.recordColumns) FROM records
+            SELECT \(Self.recordColumns) FROM records INDEXED BY records_root
             WHERE zone_pk = ?1 AND root IN (SELECT value FROM json_each(?4)) AND record_type = ?2 AND modified_ts > ?3
               AND deleted = 0
             """, [.int(zonePK), .text(recordType), .int(modifiedAfter ?? Int64.min), jsonList(roots)], Self.storedRecord)
