@@ -241,13 +241,15 @@ struct SharingTests {
             let bobDelta = try await cloud.fullFeed(bobPhone, .shared, aliceZone, token: bobStart.token)
             #expect(names(bobDelta.records) == ["t1", "t2", "t3"])
 
-            // Alice's own edit reaches Bob's devices through the shared subscription.
+            // Alice's own edit reaches Bob's devices through the shared subscription and his database feed.
+            let bobDatabase = try await cloud.databaseFeed(bobPhone, .shared)
             var renamed = try await cloud.current(alice, "t3")
             renamed.fields = ["title": .string("Rye bread")]
             #expect(try await cloud.modify(alice, [RecordOperation(.update, renamed)]).first?.record != nil)
             #expect(try await cloud.poll(deskCourier, timeout: 5)?.scope == .shared)
             let bobLater = try await cloud.fullFeed(bobPhone, .shared, aliceZone, token: bobDelta.token)
             #expect(bobLater.records.map(\.recordName) == ["t3"])
+            #expect(try await cloud.databaseFeed(bobPhone, .shared, token: bobDatabase.syncToken).zones == [ZoneChange(zoneID: aliceZone)])
 
             // Conflicts work as in the owner's zone.
             var stale = completed
@@ -514,10 +516,12 @@ struct SharingTests {
             #expect(names(try await cloud.query(bob, .shared, aliceZone, "Todo")) == ["t1", "t2"])
             #expect(names(try await cloud.query(bob, .shared, aliceZone, "TodoList")) == ["L1"])
             #expect(names(try await cloud.query(bob, .shared, aliceZone, ShareSchema.recordType)) == ["share-L1"])
-            // Feeds, after changes outside the shared list (including a delete).
+            // Feeds, after changes outside the shared list (including a delete): no zone change, no record.
+            let database = try await cloud.databaseFeed(bob, .shared)
             _ = try await cloud.modify(
                 alice, [RecordOperation(.forceUpdate, under("L2", todo("s1", "Bigger party"))), RecordOperation(.forceDelete, todo("u1", ""))])
             #expect(try await cloud.zoneFeed(bob, .shared, aliceZone, token: start.token).records.isEmpty)
+            #expect(try await cloud.databaseFeed(bob, .shared, token: database.syncToken).zones.isEmpty)
             let legacy: RecordChangesResponse = try await cloud.post(
                 .shared, "records/changes", RecordChangesRequest(zoneID: aliceZone, syncToken: start.token), token: bob.token)
             #expect(legacy.records.isEmpty)
@@ -549,6 +553,47 @@ struct SharingTests {
             let (ownerless, _) = try await cloud.failure(.shared, "records/lookup", LookupRecordsRequest(recordNames: ["t1"], zoneID: todos), token: bob.token)
             #expect(ownerless == 404)
             #expect(try await cloud.shareAction("accept", alice, alice, "share-L1").first?.error?.serverErrorCode == .notFound)
+        }
+    }
+
+    @Test func zonesOfTwoOwnersWithOneNameStayApart() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            let carol = try await cloud.signIn("carol")
+            let bob = try await cloud.signIn("bob")
+            try await cloud.seed(alice)
+            try await cloud.seed(carol)
+            _ = try await cloud.modify(carol, [RecordOperation(.forceUpdate, under("L1", todo("t1", "Carol's milk")))])
+            _ = try await cloud.share(alice, "L1", with: [("bob", .readWrite)])
+            _ = try await cloud.share(carol, "L1", with: [("bob", .readOnly)])
+            _ = try await cloud.shareAction("accept", bob, alice, "share-L1")
+            _ = try await cloud.shareAction("accept", bob, carol, "share-L1")
+            let aliceZone = ZoneID(zoneName: "Todos", ownerRecordName: alice.user)
+            let carolZone = ZoneID(zoneName: "Todos", ownerRecordName: carol.user)
+
+            let feed = try await cloud.databaseFeed(bob, .shared)
+            #expect(Set(feed.zones.map(\.zoneID)) == [aliceZone, carolZone])
+            let zones: ZonesResponse = try await cloud.post(.shared, "zones/list", EmptyBody(), token: bob.token)
+            #expect(Set(zones.zones.compactMap(\.zone?.zoneID)) == [aliceZone, carolZone])
+            #expect(try await cloud.lookup(bob, .shared, carolZone, ["t1"]).first?.record?["title"] == .string("Carol's milk"))
+            #expect(try await cloud.lookup(bob, .shared, aliceZone, ["t1"]).first?.record?["title"] == .string("Milk"))
+            #expect(try await cloud.sharesList(bob, .shared).count == 2)
+            // Tokens are per zone: one owner's token does not read the other's zone.
+            let aliceFeed = try await cloud.fullFeed(bob, .shared, aliceZone)
+            #expect(try await cloud.zoneFeed(bob, .shared, carolZone, token: aliceFeed.token).serverErrorCode == .changeTokenExpired)
+            // The permission is per share: read-write in Alice's zone, read-only in Carol's.
+            let inCarols = try await cloud.modify(bob, [RecordOperation(.create, under("L1", todo("b1", "x")))], scope: .shared, zone: carolZone)
+            #expect(inCarols.first?.error?.serverErrorCode == .accessDenied)
+            let inAlices = try await cloud.modify(bob, [RecordOperation(.create, under("L1", todo("b1", "x")))], scope: .shared, zone: aliceZone)
+            #expect(inAlices.first?.record != nil)
+
+            // Carol revokes: only her zone goes.
+            let before = try await cloud.databaseFeed(bob, .shared)
+            _ = try await cloud.shareOperations(carol, [.init(.delete, zoneID: todos, rootRecordName: "L1")])
+            let after = try await cloud.databaseFeed(bob, .shared, token: before.syncToken)
+            #expect(after.zones == [ZoneChange(zoneID: carolZone, deleted: true)])
+            let left: ZonesResponse = try await cloud.post(.shared, "zones/list", EmptyBody(), token: bob.token)
+            #expect(left.zones.compactMap(\.zone?.zoneID) == [aliceZone])
         }
     }
 
