@@ -50,6 +50,10 @@ public struct ServerError: Error, Sendable, Hashable, Codable {
     public var recordName: String?
     public var zoneID: ZoneID?
     public var subscriptionID: String?
+    /// The root record of a failed `shares/modify` item (ours).
+    public var rootRecordName: String?
+    /// The share record of a failed accept or leave item (ours).
+    public var shareRecordName: String?
     /// The server's current record, for a `CONFLICT` (ours; CloudKit hands it to native clients).
     public var serverRecord: Record?
 

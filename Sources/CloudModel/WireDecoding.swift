@@ -143,6 +143,8 @@ extension ServerError {
         }
         recordName = try object.string("recordName", path)
         subscriptionID = try object.string("subscriptionID", path)
+        rootRecordName = try object.string("rootRecordName", path)
+        shareRecordName = try object.string("shareRecordName", path)
         if let zone = object["zoneID"], zone != .null { zoneID = try ZoneID(json: zone, path: "\(path).zoneID") }
         if let record = object["serverRecord"], record != .null { serverRecord = try Record(json: record, path: "\(path).serverRecord") }
     }

@@ -22,6 +22,7 @@ extension CloudService {
             throw ServerError(.badRequest, "the default zone has no change feed; use a custom zone")
         }
         let limit = min(max(query.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
+        if let view = try viewIfShared(tx, database, zone) { return try sharedZonePage(tx, view, query, limit: limit) }
         var after: Int64 = 0
         if let token = query.syncToken {
             let parsed = try FeedToken.parseZone(token)
@@ -120,16 +121,19 @@ extension CloudService {
                     throw ServerError(.changeTokenExpired, "the database change token expired; fetch every zone again")
                 }
             }
-            // The shared database lists other owners' zones; none is shared yet, so its feed is empty.
-            var entries = database.scope == .shared ? [] : try tx.databaseChanges(database, after: after, limit: limit + 1)
+            var entries = try tx.databaseChanges(database, after: after, limit: limit + 1)
             let moreComing = entries.count > limit
             if moreComing { entries.removeLast(entries.count - limit) }
             let latest = moreComing ? entries.last!.seq : max(after, try tx.latestDatabaseSequence(database))
             let owner = database.owner
             let next = FeedToken.database(seq: latest)
+            // The shared database's rows name other owners' zones (see `SharedZoneName`).
+            let zoneID: (String) -> ZoneID = { name in
+                database.scope == .shared ? SharedZoneName.decode(name) : ZoneID(zoneName: name, ownerRecordName: owner)
+            }
             if legacy {
                 let zones = entries.map { entry -> Zone in
-                    var zone = Zone(zoneID: ZoneID(zoneName: entry.zoneName, ownerRecordName: owner))
+                    var zone = Zone(zoneID: zoneID(entry.zoneName))
                     if entry.kind != .changed { zone.deleted = true }
                     if entry.kind == .purged { zone.purged = true }
                     return zone
@@ -138,7 +142,7 @@ extension CloudService {
             }
             let zones = entries.map { entry in
                 ZoneChange(
-                    zoneID: ZoneID(zoneName: entry.zoneName, ownerRecordName: owner),
+                    zoneID: zoneID(entry.zoneName),
                     deleted: entry.kind == .changed ? nil : true, purged: entry.kind == .purged ? true : nil)
             }
             return try .encode(DatabaseChangesResponse(zones: zones, syncToken: next, moreComing: moreComing))

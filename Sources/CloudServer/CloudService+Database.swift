@@ -36,7 +36,7 @@ extension CloudService {
     func database(
         _ request: ServiceRequest, container: String, scope: DatabaseScope, endpoint: String, caller: Caller
     ) async throws -> ServiceResponse {
-        let readOnlyGET: Set<String> = ["zones/list", "subscriptions/list", "users/caller", "users/current", "zones/changes"]
+        let readOnlyGET: Set<String> = ["zones/list", "subscriptions/list", "users/caller", "users/current", "zones/changes", "shares/list"]
         guard request.method == "POST" || (request.method == "GET" && readOnlyGET.contains(endpoint)) else {
             throw ServerError(.badRequest, "\(endpoint) wants POST with a JSON body")
         }
@@ -68,6 +68,13 @@ extension CloudService {
             return try await modifySubscriptions(try decode(ModifySubscriptionsRequest.self, from: request), database, caller)
         case "subscriptions/list":
             return try await listSubscriptions(database, caller)
+        case "shares/modify":
+            return try await modifyShares(try decode(ModifySharesRequest.self, from: request), database, caller)
+        case "shares/list":
+            return try await listShares(database, caller)
+        case "shares/accept", "shares/leave":
+            return try await acceptOrLeaveShares(
+                try decode(ShareReferenceRequest.self, from: request), database, caller, leave: endpoint == "shares/leave")
         case "users/caller", "users/current":
             let user = try caller.requireUser()
             let row = try await store.read { try $0.user(recordName: user) }
@@ -87,8 +94,8 @@ extension CloudService {
                 throw ServerError(.zoneNotFound, "the public database has only the default zone")
             }
         case .shared:
-            // Shared zones are other users' zones seen through a share; none is shared with this user.
-            throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' is not shared with you")
+            // Another user's zone, seen through the shares the caller accepted in it.
+            return try resolveSharedZone(tx, database, zoneID)
         case .private:
             if let owner = zoneID.ownerRecordName, owner != database.owner, owner != "__defaultOwner__" {
                 throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")

@@ -30,8 +30,10 @@ extension CloudService {
         let atomicRequested = request.atomic
         let operations = request.operations
         let outcomes: [ItemOutcome]
+        let sharing: ShareEffects
         do {
-            outcomes = try await store.write { tx in
+            (outcomes, sharing) = try await store.write { tx in
+                var shareBatch = ShareBatch(database: database, stamp: now)
                 var outcomes: [ItemOutcome] = []
                 var atomicZones = Set<Int64>()
                 var touchedZones = Set<String>()
@@ -54,10 +56,12 @@ extension CloudService {
                                 throw error
                             }
                         }
-                        if database.scope == .private && !zone.zoneID.isDefault && (atomicRequested ?? true) {
+                        if database.scope != .public && !zone.zoneID.isDefault && (atomicRequested ?? true) {
                             atomicZones.insert(zone.pk)
                         }
-                        let outcome = try self.apply(operation, in: zone, database: database, stamp: now, tx: tx)
+                        let outcome = try self.applySharing(operation, in: zone, batch: &shareBatch, tx: tx) {
+                            try self.apply(operation, in: zone, database: database, stamp: now, tx: tx)
+                        }
                         if !outcome.failed { touchedZones.insert(zone.name) }
                         outcomes.append(outcome)
                     } catch var error as ServerError {
@@ -72,7 +76,7 @@ extension CloudService {
                 for name in touchedZones where database.scope == .private && name != ZoneID.defaultZoneName {
                     try tx.noteZoneChange(database, zoneName: name, kind: .changed, seq: try tx.nextSequence(), now: now.timestamp)
                 }
-                return outcomes
+                return (outcomes, try self.finishSharing(shareBatch, tx: tx))
             }
         } catch let failure as AtomicFailure {
             let reported = failure.outcomes.enumerated().map { index, outcome -> ItemOutcome in
@@ -84,6 +88,7 @@ extension CloudService {
             return try respond(reported)
         }
         await notifyRecordChanges(outcomes, database: database, writer: caller)
+        await notifySharing(sharing, writer: caller)
         return try respond(outcomes)
     }
 
@@ -195,11 +200,14 @@ extension CloudService {
         let items = request.records
         let writer = try await store.read { tx -> JSONWriter in
             let zone = try self.resolveZone(tx, database, zoneID, create: false)
+            let view = try self.viewIfShared(tx, database, zone)
             var writer = JSONWriter(reserving: items.count * 300)
             writer.raw("{\"records\":[")
             for (index, item) in items.enumerated() {
                 writer.separator(index)
-                if let zone, let record = try tx.record(zonePK: zone.pk, name: item.recordName), !record.deleted {
+                if let zone, let record = try tx.record(zonePK: zone.pk, name: item.recordName), !record.deleted,
+                    try view.map({ try self.isVisible(tx, $0, recordName: record.recordName) }) ?? true
+                {
                     try writer.record(record, zoneID: zone.zoneID, desiredKeys: desired)
                 } else {
                     var error = ServerError(.notFound, "record '\(item.recordName)' not found")
@@ -233,7 +241,13 @@ extension CloudService {
             guard let zone = try self.resolveZone(tx, database, zoneID, create: false) else {
                 return try .encode(QueryResponse(records: [], continuationMarker: nil))
             }
-            let candidates = try tx.liveRecords(zonePK: zone.pk, recordType: query.recordType, modifiedAfter: evaluator.modifiedLowerBound)
+            let candidates =
+                if let view = try self.viewIfShared(tx, database, zone) {
+                    try tx.visibleLiveRecords(
+                        zonePK: zone.pk, recordType: query.recordType, modifiedAfter: evaluator.modifiedLowerBound, roots: view.rootNames)
+                } else {
+                    try tx.liveRecords(zonePK: zone.pk, recordType: query.recordType, modifiedAfter: evaluator.modifiedLowerBound)
+                }
             let matching = try evaluator.run(candidates, zoneID: zone.zoneID)
             let page = matching.dropFirst(offset).prefix(limit)
             var writer = JSONWriter(reserving: page.count * 300)

@@ -12,7 +12,7 @@ extension CloudService {
 
     /// `zones/list`: the default zone and, in the private database, the custom zones.
     func listZones(_ database: DatabaseKey) async throws -> ServiceResponse {
-        if database.scope == .shared { return try .encode(ZonesResponse(zones: [])) }
+        if database.scope == .shared { return try await listSharedZones(database) }
         let owner = database.scope == .public ? nil : database.owner
         let zones = try await store.read { tx -> [ZoneResult] in
             var results = [ZoneResult.zone(Zone(zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: owner), atomic: false))]
@@ -37,6 +37,7 @@ extension CloudService {
                     guard let zone = try self.resolveZone(tx, database, item.zoneID, create: false) else {
                         throw ServerError(.zoneNotFound, "zone '\(item.zoneID.zoneName)' not found")
                     }
+                    if let view = try self.viewIfShared(tx, database, zone) { return .zone(try self.sharedZoneJSON(tx, view)) }
                     return .zone(try self.zoneJSON(tx, zone))
                 } catch var error as ServerError {
                     error.zoneID = item.zoneID
@@ -57,8 +58,9 @@ extension CloudService {
         }
         let operations = request.operations
         let now = nowMillis
-        let (results, changed) = try await store.write { tx -> ([ZoneResult], Bool) in
+        let (results, changed, sharing) = try await store.write { tx -> ([ZoneResult], Bool, ShareEffects) in
             var changed = false
+            var sharing = ShareEffects()
             let results = try operations.map { operation -> ZoneResult in
                 let zoneID = operation.zone.zoneID
                 do {
@@ -80,6 +82,7 @@ extension CloudService {
                             throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
                         }
                         let purge = operation.operationType == .purge
+                        try self.noteZoneRemovedForParticipants(tx, zone, now: now, &sharing)
                         try tx.deleteZone(zone, purged: purge)
                         try tx.noteZoneChange(
                             database, zoneName: zone.name, kind: purge ? .purged : .deleted, seq: try tx.nextSequence(), now: now)
@@ -94,9 +97,10 @@ extension CloudService {
                     return .failure(error)
                 }
             }
-            return (results, changed)
+            return (results, changed, sharing)
         }
         if changed { await notifyDatabaseChange(database, writer: caller) }
+        await notifySharing(sharing, writer: caller)
         return try .encode(ZonesResponse(zones: results))
     }
 }

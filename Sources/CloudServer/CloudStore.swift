@@ -75,7 +75,7 @@ protocol CloudStore: Sendable {
 }
 
 /// The operations available inside a storage transaction.
-protocol StoreTransaction: AnyObject {
+protocol StoreTransaction: ShareStoreTransaction {
     /// The next value of the cloud-wide change sequence.
     func nextSequence() throws -> Int64
 

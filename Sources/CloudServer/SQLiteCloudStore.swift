@@ -25,6 +25,7 @@ actor SQLiteCloudStore: CloudStore {
                 return value
             } catch {
                 transaction.discardSequence()
+                transaction.shareZoneCache.removeAll()
                 throw error
             }
         }
@@ -81,17 +82,20 @@ actor SQLiteCloudStore: CloudStore {
                 container TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL, subscription_id TEXT NOT NULL,
                 body BLOB NOT NULL, PRIMARY KEY(container, scope, owner, subscription_id)) WITHOUT ROWID;
             """
-        )
+        ),
+        sharingMigration,
     ]
 }
 
 /// The transaction view of the SQLite store; used only inside the actor.
 final class SQLiteStoreTransaction: StoreTransaction {
-    private let db: SQLiteDatabase
+    let db: SQLiteDatabase
     private var sequence: Int64
     private var committedSequence: Int64
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
+    /// Whether a zone has shares, by zone row: asked on every write, changed only by share writes.
+    var shareZoneCache: [Int64: Bool] = [:]
 
     init(_ db: SQLiteDatabase) throws {
         self.db = db
@@ -236,12 +240,12 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     // MARK: Records
 
-    private static let recordColumns = """
+    static let recordColumns = """
         zone_pk, record_name, record_type, change_tag, seq, deleted, created_ts, created_user, created_device,
         modified_ts, modified_user, modified_device, parent, fields
         """
 
-    private static func storedRecord(_ row: Row) -> StoredRecord {
+    static func storedRecord(_ row: Row) -> StoredRecord {
         StoredRecord(
             zonePK: row.int(0), recordName: row.text(1), recordType: row.text(2), changeTag: row.text(3),
             seq: row.int(4), deleted: row.int(5) != 0,
@@ -363,5 +367,6 @@ final class SQLiteStoreTransaction: StoreTransaction {
                 WHERE kind <> 0 AND changed_at < ?1)) WHERE name = 'db_compacted'
             """, [.int(before)])
         try db.run("DELETE FROM zone_changes WHERE kind <> 0 AND changed_at < ?1", [.int(before)])
+        try compactRootExits(before: before)
     }
 }

@@ -1,0 +1,331 @@
+import CloudModel
+import Foundation
+
+extension CloudService {
+    // MARK: Routes
+
+    /// `private/shares/modify`: creates or replaces (`save`) and revokes (`delete`) shares of root records.
+    func modifyShares(_ request: ModifySharesRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        guard database.scope == .private else {
+            throw ServerError(.badRequest, "shares/modify works on the private database, where the owner's zones are")
+        }
+        let user = try caller.requireUser()
+        guard !request.operations.isEmpty, request.operations.count <= CloudLimits.maxOperationsPerRequest else {
+            throw ServerError(.badRequest, "send 1 to \(CloudLimits.maxOperationsPerRequest) share operations")
+        }
+        let operations = request.operations
+        let stamp = RecordStamp(timestamp: nowMillis, userRecordName: user, deviceID: caller.deviceID)
+        let (results, effects) = try await store.write { tx -> ([ShareResult], ShareEffects) in
+            var effects = ShareEffects()
+            var results: [ShareResult] = []
+            for operation in operations {
+                do {
+                    results.append(.share(try self.applyShareOperation(operation, database, stamp: stamp, tx: tx, &effects)))
+                } catch var error as ServerError {
+                    error.rootRecordName = operation.rootRecordName
+                    error.zoneID = operation.zoneID
+                    results.append(.failure(error))
+                }
+            }
+            return (results, effects)
+        }
+        await notifySharing(effects, writer: caller)
+        return try .encode(SharesResponse(shares: results))
+    }
+
+    /// `private/shares/list` (the shares the caller owns) and `shared/shares/list` (shares listing the caller).
+    func listShares(_ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        let user = try caller.requireUser()
+        let shares = try await store.read { tx -> [ShareResult] in
+            switch database.scope {
+            case .private:
+                return try tx.ownedShares(container: database.container, owner: user).map {
+                    .share(try self.shareInfo(tx, $0.zone, $0.share, currentUser: nil))
+                }
+            case .shared:
+                return try tx.sharesListing(container: database.container, participant: user).map {
+                    .share(try self.shareInfo(tx, $0.zone, $0.share, currentUser: user))
+                }
+            case .public:
+                throw ServerError(.badRequest, "the public database has no shares")
+            }
+        }
+        return try .encode(SharesResponse(shares: shares))
+    }
+
+    /// `shared/shares/accept` and `shared/shares/leave`: the caller accepts an invitation or removes themself.
+    func acceptOrLeaveShares(
+        _ request: ShareReferenceRequest, _ database: DatabaseKey, _ caller: Caller, leave: Bool
+    ) async throws -> ServiceResponse {
+        guard database.scope == .shared else {
+            throw ServerError(.badRequest, "shares/\(leave ? "leave" : "accept") works on the shared database")
+        }
+        let user = try caller.requireUser()
+        guard !request.shares.isEmpty, request.shares.count <= CloudLimits.maxOperationsPerRequest else {
+            throw ServerError(.badRequest, "name 1 to \(CloudLimits.maxOperationsPerRequest) shares")
+        }
+        let items = request.shares
+        let stamp = RecordStamp(timestamp: nowMillis, userRecordName: user, deviceID: caller.deviceID)
+        let (results, effects) = try await store.write { tx -> ([ShareResult], ShareEffects) in
+            var effects = ShareEffects()
+            var results: [ShareResult] = []
+            for item in items {
+                do {
+                    let share = try self.acceptOrLeave(item, database, stamp: stamp, leave: leave, tx: tx, &effects)
+                    results.append(.share(share))
+                } catch var error as ServerError {
+                    error.shareRecordName = item.shareRecordName
+                    error.zoneID = item.zoneID
+                    results.append(.failure(error))
+                }
+            }
+            return (results, effects)
+        }
+        await notifySharing(effects, writer: caller)
+        return try .encode(SharesResponse(shares: results))
+    }
+
+    // MARK: Operations
+
+    private func applyShareOperation(
+        _ operation: ModifySharesRequest.Operation, _ database: DatabaseKey, stamp: RecordStamp, tx: any StoreTransaction,
+        _ effects: inout ShareEffects
+    ) throws -> ShareInfo {
+        guard !operation.zoneID.isDefault else {
+            throw ServerError(.badRequest, "the default zone cannot be shared: sharing needs a custom zone such as 'Todos'")
+        }
+        guard let zone = try resolveZone(tx, database, operation.zoneID, create: false) else {
+            throw ServerError(.zoneNotFound, "zone '\(operation.zoneID.zoneName)' not found")
+        }
+        let rootName = operation.rootRecordName
+        guard !rootName.isEmpty, rootName.utf8.count <= 255, !Validation.hasControlCharacters(rootName) else {
+            throw ServerError(.badRequest, "rootRecordName must be 1 to 255 bytes without control characters")
+        }
+        let now = stamp.timestamp
+        switch operation.operationType {
+        case .delete:
+            guard let share = try tx.share(zonePK: zone.pk, root: rootName) else {
+                throw ServerError(.notFound, "'\(rootName)' is not shared")
+            }
+            var info = try shareInfo(tx, zone, share, currentUser: nil)
+            info.recordChangeTag = try revokeShare(tx, zone, share, stamp: stamp, &effects)
+            info.participants = []
+            return info
+
+        case .save:
+            let invited = operation.participants ?? []
+            guard invited.count <= ShareSchema.maxParticipants else {
+                throw ServerError(.limitExceeded, "a share lists at most \(ShareSchema.maxParticipants) participants")
+            }
+            guard let root = try tx.record(zonePK: zone.pk, name: rootName), !root.deleted else {
+                throw ServerError(.notFound, "record '\(rootName)' not found")
+            }
+            guard root.recordType != ShareSchema.recordType else {
+                throw ServerError(.badRequest, "'\(rootName)' is a share; share the record it roots instead")
+            }
+            if let parent = root.parent {
+                throw ServerError(
+                    .badRequest, "'\(rootName)' has a parent ('\(parent)'): only a root record (a list) can be shared")
+            }
+            var chosen: [(user: String, permission: ShareParticipantPermission)] = []
+            var seen: Set<String> = []
+            for participant in invited {
+                guard let row = try tx.user(account: participant.account) else {
+                    throw ServerError(.notFound, "no account named '\(participant.account.prefix(64))'")
+                }
+                guard row.userRecordName != database.owner else {
+                    throw ServerError(.badRequest, "you cannot share with yourself ('\(row.account)')")
+                }
+                guard seen.insert(row.userRecordName).inserted else {
+                    throw ServerError(.badRequest, "'\(row.account)' is listed twice")
+                }
+                chosen.append((row.userRecordName, participant.permission))
+            }
+
+            // Everything is checked: from here on the operation writes.
+            let existing = try tx.share(zonePK: zone.pk, root: rootName)
+            let share = existing ?? ShareRow(zonePK: zone.pk, recordName: ShareSchema.recordName(forRoot: rootName), rootRecordName: rootName)
+            var old: [ParticipantRow] = []
+            if existing == nil {
+                if let clash = try tx.record(zonePK: zone.pk, name: share.recordName), !clash.deleted {
+                    throw ServerError(.exists, "a record named '\(share.recordName)' already exists in '\(zone.name)'")
+                }
+                let first = !(try tx.zoneHasShares(zonePK: zone.pk))
+                try tx.insertShare(share)
+                if first { try computeAllRoots(tx, zonePK: zone.pk) }
+            } else {
+                old = try tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
+            }
+            let before = Dictionary(old.map { ($0.userRecordName, $0) }, uniquingKeysWith: { first, _ in first })
+            let participants = chosen.map {
+                ParticipantRow(userRecordName: $0.user, permission: $0.permission, accepted: before[$0.user]?.accepted ?? false)
+            }
+            try tx.setParticipants(zonePK: zone.pk, shareRecordName: share.recordName, participants)
+            try writeShareRecord(tx, zone, share, participants, stamp: stamp)
+            try noteOwnerZone(tx, zone, now: now, &effects)
+
+            let kept = Set(participants.map(\.userRecordName))
+            for gone in old where !kept.contains(gone.userRecordName) {
+                if gone.accepted {
+                    try participantViewChanged(tx, zone, gone.userRecordName, now: now, &effects)
+                } else {
+                    effects.push(sharedDatabase(of: gone.userRecordName, zone), zone: zone.name)
+                }
+            }
+            for participant in participants {
+                if participant.accepted {
+                    try noteParticipantZone(tx, zone, participant.userRecordName, kind: .changed, now: now, &effects)
+                } else if before[participant.userRecordName] != participant {
+                    effects.push(sharedDatabase(of: participant.userRecordName, zone), zone: zone.name)  // an invitation
+                }
+            }
+            return try shareInfo(tx, zone, share, currentUser: nil)
+        }
+    }
+
+    private func acceptOrLeave(
+        _ item: ShareReference, _ database: DatabaseKey, stamp: RecordStamp, leave: Bool, tx: any StoreTransaction,
+        _ effects: inout ShareEffects
+    ) throws -> ShareInfo {
+        let user = database.owner
+        guard let owner = item.zoneID.ownerRecordName, !owner.isEmpty else {
+            throw ServerError(.badRequest, "zoneID.ownerRecordName must name the owner of the shared zone")
+        }
+        let notFound = ServerError(.notFound, "no share '\(item.shareRecordName.prefix(300))' of that zone lists you")
+        guard owner != user,
+            let zone = try tx.zone(DatabaseKey(container: database.container, scope: .private, owner: owner), name: item.zoneID.zoneName),
+            let share = try tx.share(zonePK: zone.pk, recordName: item.shareRecordName)
+        else { throw notFound }
+        var participants = try tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
+        guard let index = participants.firstIndex(where: { $0.userRecordName == user }) else { throw notFound }
+        let now = stamp.timestamp
+
+        if leave {
+            let me = participants.remove(at: index)
+            try tx.setParticipants(zonePK: zone.pk, shareRecordName: share.recordName, participants)
+            try writeShareRecord(tx, zone, share, participants, stamp: stamp)
+            try noteOwnerZone(tx, zone, now: now, &effects)
+            for other in participants where other.accepted {
+                try noteParticipantZone(tx, zone, other.userRecordName, kind: .changed, now: now, &effects)
+            }
+            if me.accepted {
+                try participantViewChanged(tx, zone, user, now: now, &effects)
+            } else {
+                effects.push(sharedDatabase(of: user, zone), zone: zone.name)
+            }
+            var info = try shareInfo(tx, zone, share, currentUser: nil)
+            info.currentUserParticipant = try participantInfo(tx, me)
+            return info
+        }
+
+        if !participants[index].accepted {
+            participants[index].accepted = true
+            try tx.setParticipants(zonePK: zone.pk, shareRecordName: share.recordName, participants)
+            try writeShareRecord(tx, zone, share, participants, stamp: stamp)
+            try noteOwnerZone(tx, zone, now: now, &effects)
+            for other in participants where other.accepted && other.userRecordName != user {
+                try noteParticipantZone(tx, zone, other.userRecordName, kind: .changed, now: now, &effects)
+            }
+            // The caller's view of the zone grew: the zone appears (or their older tokens expire).
+            try participantViewChanged(tx, zone, user, now: now, &effects)
+        }
+        return try shareInfo(tx, zone, share, currentUser: user)
+    }
+
+    /// Removes a share: its record becomes a tombstone in the owner's feed, and every participant loses
+    /// access at once. Answers the tombstone's change tag.
+    @discardableResult
+    func revokeShare(
+        _ tx: any StoreTransaction, _ zone: StoredZone, _ share: ShareRow, stamp: RecordStamp, _ effects: inout ShareEffects
+    ) throws -> ChangeTag? {
+        let participants = try tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
+        var tag: ChangeTag?
+        if var tombstone = try tx.record(zonePK: zone.pk, name: share.recordName), !tombstone.deleted {
+            let seq = try tx.nextSequence()
+            tombstone.deleted = true
+            tombstone.seq = seq
+            tombstone.changeTag = String(seq, radix: 36)
+            tombstone.modified = stamp
+            tombstone.fieldsJSON = Data("{}".utf8)
+            try tx.putRecord(tombstone)
+            try tx.setRoot(zonePK: zone.pk, name: share.recordName, root: share.rootRecordName)
+            tag = tombstone.changeTag
+        }
+        try tx.deleteShare(zonePK: zone.pk, recordName: share.recordName)
+        try noteOwnerZone(tx, zone, now: stamp.timestamp, &effects)
+        for participant in participants {
+            if participant.accepted {
+                try participantViewChanged(tx, zone, participant.userRecordName, now: stamp.timestamp, &effects)
+            } else {
+                effects.push(sharedDatabase(of: participant.userRecordName, zone), zone: zone.name)
+            }
+        }
+        return tag
+    }
+
+    /// Before an owner zone is deleted: its participants see it deleted from their shared databases.
+    func noteZoneRemovedForParticipants(_ tx: any StoreTransaction, _ zone: StoredZone, now: Int64, _ effects: inout ShareEffects) throws {
+        guard try tx.zoneHasShares(zonePK: zone.pk) else { return }
+        for (participant, accepted) in try tx.participantsOfZone(zonePK: zone.pk) {
+            if accepted {
+                try noteParticipantZone(tx, zone, participant, kind: .deleted, now: now, &effects)
+            } else {
+                effects.push(sharedDatabase(of: participant, zone), zone: zone.name)
+            }
+        }
+    }
+
+    // MARK: The share record and its JSON
+
+    /// Writes the `cloudkit.share` record of a share from its participant list (owner zone, root as its root).
+    private func writeShareRecord(
+        _ tx: any StoreTransaction, _ zone: StoredZone, _ share: ShareRow, _ participants: [ParticipantRow], stamp: RecordStamp
+    ) throws {
+        let owner = zone.database.owner
+        let accounts = try participants.map { try tx.user(recordName: $0.userRecordName)?.account ?? "" }
+        let fields: [String: FieldValue] = [
+            ShareSchema.rootRecordField: .reference(Reference(recordName: share.rootRecordName, action: ReferenceAction.none)),
+            ShareSchema.participantUserRecordNamesField: .list(.string, participants.map { .string($0.userRecordName) }),
+            ShareSchema.participantAccountsField: .list(.string, accounts.map { .string($0) }),
+            ShareSchema.participantPermissionsField: .list(.string, participants.map { .string($0.permission.rawValue) }),
+            ShareSchema.participantStatusesField: .list(
+                .string, participants.map { .string(($0.accepted ? ShareAcceptanceStatus.accepted : .pending).rawValue) }),
+            ShareSchema.ownerUserRecordNameField: .string(owner),
+            ShareSchema.ownerAccountField: .string(try tx.user(recordName: owner)?.account ?? ""),
+        ]
+        var writer = JSONWriter(reserving: 512)
+        writer.fields(fields)
+        let existing = try tx.record(zonePK: zone.pk, name: share.recordName).flatMap { $0.deleted ? nil : $0 }
+        let seq = try tx.nextSequence()
+        try tx.putRecord(
+            StoredRecord(
+                zonePK: zone.pk, recordName: share.recordName, recordType: ShareSchema.recordType,
+                changeTag: String(seq, radix: 36), seq: seq, deleted: false, created: existing?.created ?? stamp,
+                modified: stamp, parent: nil, fieldsJSON: Data(writer.bytes)))
+        try tx.setRoot(zonePK: zone.pk, name: share.recordName, root: share.rootRecordName)
+    }
+
+    private func participantInfo(_ tx: any StoreTransaction, _ row: ParticipantRow) throws -> ShareParticipantInfo {
+        ShareParticipantInfo(
+            userRecordName: row.userRecordName, account: try tx.user(recordName: row.userRecordName)?.account,
+            permission: row.permission, acceptanceStatus: row.accepted ? .accepted : .pending)
+    }
+
+    /// A share as the routes answer it; `currentUser` fills in `currentUserParticipant`.
+    func shareInfo(_ tx: any StoreTransaction, _ zone: StoredZone, _ share: ShareRow, currentUser: String?) throws -> ShareInfo {
+        let rows = try tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
+        let participants = try rows.map { try participantInfo(tx, $0) }
+        let owner = zone.database.owner
+        var title: String?
+        if let root = try tx.record(zonePK: zone.pk, name: share.rootRecordName), !root.deleted {
+            title = try root.decodedFields()["title"]?.stringValue
+        }
+        let record = try tx.record(zonePK: zone.pk, name: share.recordName)
+        return ShareInfo(
+            shareRecordName: share.recordName, zoneID: zone.zoneID, rootRecordName: share.rootRecordName, rootTitle: title,
+            recordChangeTag: record?.changeTag,
+            owner: ShareOwnerInfo(userRecordName: owner, account: try tx.user(recordName: owner)?.account),
+            participants: participants,
+            currentUserParticipant: currentUser.flatMap { user in participants.first { $0.userRecordName == user } })
+    }
+}
