@@ -11,14 +11,11 @@ public enum TerminalApp {
     @MainActor
     public static func run(_ options: DeviceOptions) async throws {
         let inbox = UpdateInbox()
-        var state = AppState(
-            status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
-            makeID: { UUID().uuidString.lowercased() })
-        if let cached = await cachedSnapshot(options) {
-            var first = AppBridge.update(from: cached)
-            first.status.connection = .connecting
-            state.update(rows: first.rows, status: first.status)
-        }
+        let state =
+            await firstState(options, size: TerminalSize(width: 80, height: 24))
+            ?? AppState(
+                status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
+                makeID: { UUID().uuidString.lowercased() })
         let terminal = NcursesTerminal()
         defer { terminal.shutdown() }
         let ui = UISession(terminal: terminal, state: state)
@@ -29,6 +26,8 @@ public enum TerminalApp {
             do {
                 return try await DeviceSession.open(options)
             } catch {
+                // Not signed in: say why, and stop claiming to connect.
+                inbox.post(.status(SyncStatus(account: nil, device: options.device, connection: .signedOut, lastError: "\(error)")))
                 inbox.post(.message(StatusMessage("\(error)", kind: .error)))
                 return nil
             }

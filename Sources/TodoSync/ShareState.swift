@@ -81,7 +81,7 @@ enum SharePermissions {
         }
         for index in items.indices {
             let item = items[index]
-            let root = item.isList ? item.key.recordName : (item.listName ?? item.key.recordName)
+            let root = ShareState(item)?.rootRecordName ?? (item.isList ? item.key.recordName : (item.listName ?? item.key.recordName))
             let rootKey = RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: root)
             items[index].sharePermission = grants[rootKey]
         }

@@ -94,7 +94,10 @@ extension SyncEngine {
     public func canDelete(_ item: TodoItem) -> Bool { RecordPermissions.canDelete(item, permissionContext) }
 
     /// One record by key, as the cache has it.
-    public func todo(_ key: RecordKey) async throws -> TodoItem? { try await store.todo(key) }
+    public func todo(_ key: RecordKey) async throws -> TodoItem? {
+        guard let item = try await store.todo(key) else { return nil }
+        return try await withSharePermission(item)
+    }
 
     /// The record whose ID starts with `prefix`.
     public func todo(matchingID prefix: String) async throws -> TodoItem { try await store.todo(matchingID: prefix) }

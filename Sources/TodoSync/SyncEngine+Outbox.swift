@@ -155,7 +155,7 @@ extension SyncEngine {
                     try await store.discardPendingChange(change.key)
                     try await store.restartZoneFetch(change.key.zone)
                     round.revertedZones.insert(change.key.zone)
-                    lastError = "'\(title)' was not saved and was reverted: \(error.reason)"
+                    notice = "'\(title)' was not saved and was reverted: \(error.reason)"
                     round.progressed = true
                 case .fatal(let words):
                     lastError = "\(change.key.recordName.prefix(8)): \(words)"

@@ -68,6 +68,10 @@ extension SyncEngine {
             try? await store.setLastSyncAt(clock.nowMilliseconds())
             if failedCount == 0 { lastError = nil }  // transient trouble (busy, offline) is over
         }
+        if let notice {
+            lastError = notice
+            self.notice = nil
+        }
         isSyncing = false
         progress = nil
         completedPasses += 1

@@ -72,6 +72,8 @@ public actor SyncEngine {
     var needsFullReload = true
     var pendingCount = 0
     var failedCount = 0
+    /// Words for the user that outlive the pass that produced them (an edit reverted because access was lowered).
+    var notice: String?
     /// Lists others invited the user to, not accepted yet (refreshed on launch, refresh and shared pushes).
     var invitations: [SharedListInfo] = []
     var observers: [UUID: AsyncStream<SyncSnapshot>.Continuation] = [:]

@@ -100,7 +100,7 @@ struct TwoAccountTerminalTests {
         func app(_ account: String) -> String {
             [
                 "env", "LANG=C.UTF-8", "TERM=xterm-256color", binary, "--server", server.baseURL.absoluteString, "--data-dir",
-                directory.appendingPathComponent("devices").path, "--account", account, "--password", "e2e-\(account)", "--device", "main",
+                directory.appendingPathComponent("devices").path, "--account", account, "--password", "e2e-password-\(account)", "--device", "main",
             ].map { "'\($0)'" }.joined(separator: " ") + "; echo EXIT=$?; sleep 600"
         }
         tmux.run(["new-session", "-d", "-s", "share", "-x", "160", "-y", "20", app("bob")])
