@@ -158,22 +158,11 @@ public enum ZoneResult: Sendable, Hashable, Codable {
     case zone(Zone)
     case failure(ServerError)
 
-    private enum Probe: String, CodingKey { case serverErrorCode }
-
     public init(from decoder: any Decoder) throws {
-        if try decoder.container(keyedBy: Probe.self).contains(.serverErrorCode) {
-            self = .failure(try ServerError(from: decoder))
-        } else {
-            self = .zone(try Zone(from: decoder))
-        }
+        self = try PerItem.decode(decoder, failure: ZoneResult.failure, success: ZoneResult.zone)
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .zone(let zone): try zone.encode(to: encoder)
-        case .failure(let error): try error.encode(to: encoder)
-        }
-    }
+    public func encode(to encoder: any Encoder) throws { try PerItem.encode(zone, error, to: encoder) }
 
     /// The zone, when the item succeeded.
     public var zone: Zone? { if case .zone(let z) = self { z } else { nil } }

@@ -77,26 +77,32 @@ public enum RecordResult: Sendable, Hashable, Codable {
     case record(Record)
     case failure(ServerError)
 
-    private enum Probe: String, CodingKey { case serverErrorCode }
-
     public init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: Probe.self)
-        if probe.contains(.serverErrorCode) {
-            self = .failure(try ServerError(from: decoder))
-        } else {
-            self = .record(try Record(from: decoder))
-        }
+        self = try PerItem.decode(decoder, failure: RecordResult.failure, success: RecordResult.record)
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .record(let record): try record.encode(to: encoder)
-        case .failure(let error): try error.encode(to: encoder)
-        }
-    }
+    public func encode(to encoder: any Encoder) throws { try PerItem.encode(record, error, to: encoder) }
 
     /// The record, when the item succeeded.
     public var record: Record? { if case .record(let r) = self { r } else { nil } }
     /// The error, when the item failed.
     public var error: ServerError? { if case .failure(let e) = self { e } else { nil } }
+}
+
+/// The entries of per-item result arrays (`records`, `zones`, `subscriptions`, `shares`): an item, or its error.
+enum PerItem {
+    private enum Probe: String, CodingKey { case serverErrorCode }
+
+    /// Decodes an entry: an error when it carries `serverErrorCode`, else the item.
+    static func decode<Result, Value: Decodable>(
+        _ decoder: any Decoder, failure: (ServerError) -> Result, success: (Value) -> Result
+    ) throws -> Result {
+        try decoder.container(keyedBy: Probe.self).contains(.serverErrorCode)
+            ? failure(try ServerError(from: decoder)) : success(try Value(from: decoder))
+    }
+
+    /// Encodes an entry: the item when there is one, else the error.
+    static func encode(_ value: (any Encodable)?, _ error: ServerError?, to encoder: any Encoder) throws {
+        if let value { try value.encode(to: encoder) } else { try error?.encode(to: encoder) }
+    }
 }

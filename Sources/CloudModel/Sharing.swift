@@ -166,22 +166,11 @@ public enum ShareResult: Sendable, Hashable, Codable {
     case share(ShareInfo)
     case failure(ServerError)
 
-    private enum Probe: String, CodingKey { case serverErrorCode }
-
     public init(from decoder: any Decoder) throws {
-        if try decoder.container(keyedBy: Probe.self).contains(.serverErrorCode) {
-            self = .failure(try ServerError(from: decoder))
-        } else {
-            self = .share(try ShareInfo(from: decoder))
-        }
+        self = try PerItem.decode(decoder, failure: ShareResult.failure, success: ShareResult.share)
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .share(let share): try share.encode(to: encoder)
-        case .failure(let error): try error.encode(to: encoder)
-        }
-    }
+    public func encode(to encoder: any Encoder) throws { try PerItem.encode(share, error, to: encoder) }
 
     /// The share, when the item succeeded.
     public var share: ShareInfo? { if case .share(let s) = self { s } else { nil } }

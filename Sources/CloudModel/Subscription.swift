@@ -74,23 +74,14 @@ public enum SubscriptionResult: Sendable, Hashable, Codable {
     case subscription(Subscription)
     case failure(ServerError)
 
-    private enum Probe: String, CodingKey { case serverErrorCode }
-
     public init(from decoder: any Decoder) throws {
-        if try decoder.container(keyedBy: Probe.self).contains(.serverErrorCode) {
-            self = .failure(try ServerError(from: decoder))
-        } else {
-            self = .subscription(try Subscription(from: decoder))
-        }
+        self = try PerItem.decode(decoder, failure: SubscriptionResult.failure, success: SubscriptionResult.subscription)
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .subscription(let s): try s.encode(to: encoder)
-        case .failure(let e): try e.encode(to: encoder)
-        }
-    }
+    public func encode(to encoder: any Encoder) throws { try PerItem.encode(subscription, error, to: encoder) }
 
+    /// The subscription, when the item succeeded.
+    public var subscription: Subscription? { if case .subscription(let s) = self { s } else { nil } }
     /// The error, when the item failed.
     public var error: ServerError? { if case .failure(let e) = self { e } else { nil } }
 }
