@@ -117,7 +117,9 @@ extension TestCloud {
 
 private func names(_ records: [Record]) -> Set<String> { Set(records.map(\.recordName)) }
 
-@Suite("Sharing: shares, the shared database, participants' rules")
+/// Serialized: each test runs a cloud and three accounts; nine at once on a 2-core machine starve the
+/// latency-bound tmux test that runs beside this suite.
+@Suite("Sharing: shares, the shared database, participants' rules", .serialized)
 struct SharingTests {
     @Test func inviteAcceptAndSeeExactlyTheSharedList() async throws {
         try await withCloud { cloud in
