@@ -10,24 +10,13 @@ import Testing
 @Suite("Two terminals in tmux", .serialized)
 struct TwoTerminalTests {
     @Test func editsInOnePaneShowInTheOtherWithoutAKeyPress() async throws {
-        let binary = try TodoBinary.path()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await CloudServer.start(
-            ServerConfiguration(
-                port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, logLevel: .critical,
-                passwordHashCost: 1))
-        let tmux = Tmux()
-        defer {
-            tmux.run(["kill-server"])
-        }
+        let stage = try await E2EStage.start()
+        defer { stage.tearDown() }
+        let tmux = stage.tmux
         func device(_ name: String) -> String {
             // After the app exits, the pane reports its exit code and whether the terminal is back in cooked mode.
-            let command = [
-                "env", "LANG=C.UTF-8", "TERM=xterm-256color", binary, "--server", server.baseURL.absoluteString, "--data-dir",
-                directory.appendingPathComponent("devices").path, "--account", "alice", "--password", "e2e-password", "--device", name,
-            ].map { "'\($0)'" }.joined(separator: " ")
-            return "\(command); echo EXIT=$?; echo \"TTY $(stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' ')END\"; sleep 600"
+            stage.app(account: "alice", device: name)
+                + "; echo EXIT=$?; echo \"TTY $(stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' ')END\"; sleep 600"
         }
         tmux.run(["new-session", "-d", "-s", "e2e", "-x", "160", "-y", "20", device("laptop")])
         let laptop = "e2e:0.0"
@@ -79,7 +68,7 @@ struct TwoTerminalTests {
             #expect(screen.contains("icanon echo") || screen.contains("echo icanon"), "terminal not restored:\n\(screen)")
             #expect(!screen.contains("-icanon") && !screen.contains("-echo"), "terminal not restored:\n\(screen)")
         }
-        await server.shutdown()
+        await stage.server.shutdown()
     }
 }
 
@@ -88,21 +77,10 @@ struct TwoTerminalTests {
 @Suite("Two accounts share a list in tmux", .serialized)
 struct TwoAccountTerminalTests {
     @Test func aSharedListReachesTheOtherAccountAndFollowsItsAccess() async throws {
-        let binary = try TodoBinary.path()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await CloudServer.start(
-            ServerConfiguration(
-                port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, logLevel: .critical,
-                passwordHashCost: 1))
-        let tmux = Tmux()
-        defer { tmux.run(["kill-server"]) }
-        func app(_ account: String) -> String {
-            [
-                "env", "LANG=C.UTF-8", "TERM=xterm-256color", binary, "--server", server.baseURL.absoluteString, "--data-dir",
-                directory.appendingPathComponent("devices").path, "--account", account, "--password", "e2e-password-\(account)", "--device", "main",
-            ].map { "'\($0)'" }.joined(separator: " ") + "; echo EXIT=$?; sleep 600"
-        }
+        let stage = try await E2EStage.start()
+        defer { stage.tearDown() }
+        let tmux = stage.tmux
+        func app(_ account: String) -> String { stage.app(account: account, device: "main") + "; echo EXIT=$?; sleep 600" }
         tmux.run(["new-session", "-d", "-s", "share", "-x", "160", "-y", "20", app("bob")])
         let bob = "share:0.0"
         try await tmux.wait(bob, "online")
@@ -168,7 +146,40 @@ struct TwoAccountTerminalTests {
         tmux.keys(alice, "q")
         tmux.keys(bob, "q")
         for pane in [alice, bob] { try await tmux.wait(pane, "EXIT=0") }
-        await server.shutdown()
+        await stage.server.shutdown()
+    }
+}
+
+/// What an end-to-end test runs on: the real cloud on a loopback port, a temporary data directory, a private tmux.
+struct E2EStage {
+    let binary: String
+    let directory: URL
+    let server: RunningCloudServer
+    let tmux = Tmux()
+
+    static func start() async throws -> E2EStage {
+        let binary = try TodoBinary.path()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
+        let server = try await CloudServer.start(
+            ServerConfiguration(
+                port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, logLevel: .critical,
+                passwordHashCost: 1))
+        return E2EStage(binary: binary, directory: directory, server: server)
+    }
+
+    /// The shell command that opens the app for an account and device against this cloud, in UTF-8.
+    func app(account: String, device: String) -> String {
+        [
+            "env", "LANG=C.UTF-8", "TERM=xterm-256color", binary, "--server", server.baseURL.absoluteString, "--data-dir",
+            directory.appendingPathComponent("devices").path, "--account", account, "--password", "e2e-password-\(account)",
+            "--device", device,
+        ].map { "'\($0)'" }.joined(separator: " ")
+    }
+
+    /// Stops tmux and removes the files (the server is shut down by the test, which can await).
+    func tearDown() {
+        tmux.run(["kill-server"])
+        try? FileManager.default.removeItem(at: directory)
     }
 }
 
