@@ -93,6 +93,45 @@ import TodoSync
         await cloud.shutdown()
     }
 
+    @Test func aReadWriteParticipantsOfflineEditsSyncLikeAnyOther() async throws {
+        let cloud = try await TestCloud.start()
+        let alice = try await cloud.device("laptop", account: "alice")
+        let bob = try await cloud.device("phone", account: "bob")
+        let chores = try await alice.engine.addList(title: "Chores")
+        let dishes = try await alice.engine.add(title: "Dishes", toList: chores.key)
+        try await alice.engine.share(list: chores.key, with: "bob", permission: .readWrite)
+        let invitation = try #require(try await bob.engine.sharedWithMe().first)
+        try await bob.engine.accept(invitation.reference)
+
+        // Bob goes offline: his edits wait in the outbox and show at once.
+        bob.transport.isOffline = true
+        let bobsDishes = sharedKey(dishes.key.recordName, owner: alice)
+        try await bob.engine.edit(bobsDishes, TodoEdit(notes: "with the good soap"))
+        let laundry = try await bob.engine.add(title: "Laundry", toList: sharedKey(chores.key.recordName, owner: alice))
+        await bob.engine.waitUntilIdle()
+        #expect(await bob.engine.snapshot().connection == .offline)
+        #expect(try await bob.store.pendingCount() == 2)
+        // Meanwhile alice edits another field of the same todo.
+        try await alice.engine.edit(dishes.key, TodoEdit(priority: 3))
+        await alice.engine.waitUntilIdle()
+
+        // Back online: bob's edits merge field by field with alice's and reach her.
+        bob.transport.isOffline = false
+        bob.clock.advance(by: 100)
+        #expect(
+            try await eventually {
+                let online = await bob.engine.snapshot().connection == .online
+                return try await bob.store.pendingCount() == 0 && online
+            })
+        await bob.engine.waitUntilIdle()
+        await alice.engine.sync(.manualRefresh)
+        let merged = try #require(try await alice.store.todo(dishes.key))
+        #expect(merged.notes == "with the good soap")
+        #expect(merged.priority == 3)
+        #expect(try await alice.store.todo(.privateTodo(laundry.key.recordName))?.listName == chores.key.recordName)
+        await cloud.shutdown()
+    }
+
     @Test func leavingAndDecliningRemoveTheShareFromTheParticipant() async throws {
         let cloud = try await TestCloud.start()
         let alice = try await cloud.device("laptop", account: "alice")
