@@ -76,13 +76,16 @@ enum UIBench {
         keys += [.char("G"), .char("g"), .pageDown, .pageDown, .pageDown, .pageUp, .char("c"), .char("c"), .tab, .tab, .tab]
         keys += [.char("/"), .char("m"), .char("i"), .char("l"), .char("k"), .backspace, .backspace, .escape, .char("?"), .escape]
         var samples: [Double] = []
+        var slowest: (key: Key, ms: Double) = (.escape, 0)
         for key in keys {
             let keyStart = ContinuousClock.now
             _ = state.reduce(key)
             var next = Screen(width: size.width, height: size.height)
             render(state, into: &next)
             screen = next
-            samples.append(seconds(since: keyStart) * 1000)
+            let ms = seconds(since: keyStart) * 1000
+            samples.append(ms)
+            if ms > slowest.ms { slowest = (key, ms) }
         }
         samples.sort()
         let firstRSS = peakRSS(pid: getpid())
@@ -101,8 +104,8 @@ enum UIBench {
         } else {
             print(String(format: "first frame from a cache of %6d todos:  %.1f ms", count, first))
         }
-        print(String(format: "key -> frame with %6d todos (%d keys): p50 %.2f ms, max %.2f ms  (target <= 10 ms)", count, samples.count,
-                     percentile(samples, 0.5), samples.last ?? 0))
+        print(String(format: "key -> frame with %6d todos (%d keys): p50 %.2f ms, max %.2f ms (key %@)  (target <= 10 ms)", count, samples.count,
+                     percentile(samples, 0.5), samples.last ?? 0, slowest.key.label))
         print(String(format: "peak RSS of the app process with %6d todos: %.1f MB up to the first frame, %.1f MB running (engine + UI)  (target <= 80 MB at 100,000)", count, firstRSS, rss))
         await session.engine.stop()
         await session.close()
