@@ -189,7 +189,8 @@ extension CloudService {
             deleted: false, created: existing?.created ?? stamp, modified: stamp,
             parent: incoming.parent?.recordName ?? (type == .update || type == .forceUpdate ? existing?.parent : nil),
             fieldsJSON: json)
-        try tx.putRecord(record)
+        // With no row at all (not even a tombstone), a plain insert does: cheaper than the replace.
+        if found == nil { try tx.insertRecord(record) } else { try tx.putRecord(record) }
         return .saved(record, zone.zoneID, event: existing == nil ? .create : .update)
     }
 
