@@ -16,6 +16,12 @@ public struct EncodedFields: Sendable, Hashable {
     /// No fields.
     public init() {}
 
+    /// No fields yet, with room for `count` fields of `bytes` bytes of JSON in all.
+    init(reserving count: Int, bytes: Int) {
+        items.reserveCapacity(count)
+        storage.reserveCapacity(bytes)
+    }
+
     /// The canonical form of decoded values; a `null` value (`.unknown(_, .null)`) is a removal.
     public init(_ fields: [String: FieldValue]) {
         for (name, value) in fields { append(name, value) }
@@ -67,9 +73,17 @@ public struct EncodedFields: Sendable, Hashable {
     /// The fields object, keys sorted, removed fields left out: the same bytes `JSONWriter.fields` writes for
     /// the dictionary these fields amount to.
     public func json() -> [UInt8] {
-        // Sort by name, the later of equal names last; keep only that last one.
-        let order = items.indices.sorted { a, b in
-            items[a].name == items[b].name ? a < b : items[a].name < items[b].name
+        // Sort by name, the later of equal names last (an insertion sort is stable, and records have few
+        // fields); keep only that last one.
+        var order = Array(items.indices)
+        for position in order.indices.dropFirst() {
+            let index = order[position]
+            var slot = position
+            while slot > 0, items[index].name < items[order[slot - 1]].name {
+                order[slot] = order[slot - 1]
+                slot -= 1
+            }
+            order[slot] = index
         }
         var writer = JSONWriter(reserving: storage.count + items.count * 16 + 2)
         writer.raw("{")

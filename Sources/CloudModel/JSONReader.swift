@@ -190,7 +190,7 @@ extension JSONReader {
     /// A `fields` object with each value kept as canonical JSON. The common shapes are checked and copied as
     /// they are scanned; any other value is read as a `FieldValue` (with the same errors) and written canonically.
     mutating func readEncodedFields(at path: @autoclosure () -> String) throws -> EncodedFields {
-        var fields = EncodedFields()
+        var fields = EncodedFields(reserving: 8, bytes: 512)
         try readObject(at: path()) { reader, name in
             let start = reader.cursor.index
             if reader.copyCommonField(name, into: &fields) { return }

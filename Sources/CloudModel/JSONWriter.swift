@@ -51,12 +51,13 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ value: String) {
         bytes.append(0x22)
         var utf8 = value.utf8
-        // Fast path: nothing to escape, copy the bytes whole.
+        // Fast path: nothing to escape, copy the bytes whole (checked and copied from the same buffer).
         let clean = utf8.withContiguousStorageIfAvailable { buffer in
-            !buffer.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+            guard !buffer.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            bytes.append(contentsOf: buffer)
+            return true
         }
         if clean == true {
-            bytes.append(contentsOf: utf8)
             bytes.append(0x22)
             return
         }

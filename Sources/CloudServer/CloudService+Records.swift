@@ -178,7 +178,7 @@ extension CloudService {
                 throw ServerError(.badRequest, "invalid field name '\(key.prefix(64))'")
             }
         }
-        fields.merge(changes)  // later values win; null values remove
+        if fields.isEmpty { fields = changes } else { fields.merge(changes) }  // later values win; null values remove
         let json = Data(fields.json())
         guard json.count <= CloudLimits.maxRecordBytes else {
             throw ServerError(

@@ -96,14 +96,14 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// Runs a statement from `statement(_:)` that returns no rows, with arguments: for hot statements a caller
     /// keeps, so the SQL text is not looked up again on every use.
     public func run(_ statement: Statement, _ arguments: [SQLValue]) throws {
-        statement.reset()
+        statement.rewind(rebinding: arguments.count)
         try statement.bind(arguments)
         while try statement.step() {}
     }
 
     /// The first row of a statement from `statement(_:)`, mapped (see `run(_:_:)` with a statement).
     public func first<T>(_ statement: Statement, _ arguments: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
-        statement.reset()
+        statement.rewind(rebinding: arguments.count)
         try statement.bind(arguments)
         defer { statement.reset() }
         return try statement.step() ? map(Row(statement: statement)) : nil
@@ -180,6 +180,12 @@ public final class Statement {
     public func reset() {
         sqlite3_reset(raw)
         sqlite3_clear_bindings(raw)
+    }
+
+    /// Rewinds before `count` arguments are bound; the old bindings are cleared only if some would survive.
+    func rewind(rebinding count: Int) {
+        sqlite3_reset(raw)
+        if count < Int(sqlite3_bind_parameter_count(raw)) { sqlite3_clear_bindings(raw) }
     }
 
     /// Binds arguments to `?1…?n`.
