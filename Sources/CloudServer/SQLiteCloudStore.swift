@@ -291,12 +291,12 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try db.run("DELETE FROM records WHERE zone_pk = ?1 AND record_name = ?2", [.int(zonePK), .text(name)])
     }
 
+    private static let changesSQL = "SELECT \(recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3"
+    private static let liveChangesSQL =
+        "SELECT \(recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 AND deleted = 0 ORDER BY seq LIMIT ?3"
+
     func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord] {
-        let sql =
-            includeTombstones
-            ? "SELECT \(Self.recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3"
-            : "SELECT \(Self.recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 AND deleted = 0 ORDER BY seq LIMIT ?3"
-        return try db.query(sql, [.int(zonePK), .int(seq), .int(Int64(limit))], Self.storedRecord)
+        try db.query(includeTombstones ? Self.changesSQL : Self.liveChangesSQL, [.int(zonePK), .int(seq), .int(Int64(limit))], Self.storedRecord)
     }
 
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord] {
