@@ -17,6 +17,37 @@ public enum JSONParser {
         }
     }
 
+    /// Whether `bytes` is well-formed UTF-8 (Unicode table 3-7: no overlong forms, no surrogates, nothing past
+    /// U+10FFFF, no truncated sequences): exactly what `String(validating:as:)` accepts, without its generic overhead.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let count = bytes.count
+        while i < count {
+            let lead = bytes[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xED: length = 3; high = 0x9F
+            case 0xE1...0xEF: length = 3
+            case 0xF0: length = 4; low = 0x90
+            case 0xF4: length = 4; high = 0x8F
+            case 0xF1...0xF3: length = 4
+            default: return false
+            }
+            guard count - i >= length, (low...high).contains(bytes[i + 1]) else { return false }
+            for offset in 2..<length where bytes[i + offset] & 0xC0 != 0x80 { return false }
+            i += length
+        }
+        return true
+    }
+
     struct Cursor {
         let buffer: UnsafeBufferPointer<UInt8>
         var index = 0
@@ -114,17 +145,19 @@ public enum JSONParser {
         mutating func string() throws(JSONParseError) -> String {
             index += 1
             let start = index
-            // Fast path: no escapes.
+            // Fast path: no escapes. ASCII needs no UTF-8 check; anything else is checked once, then copied.
+            var high: UInt8 = 0
             while index < buffer.count {
                 let byte = buffer[index]
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
                     index += 1
-                    guard let text = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
-                    return text
+                    guard high < 0x80 || JSONParser.isValidUTF8(slice) else { throw error("invalid UTF-8 in string") }
+                    return String(decoding: slice, as: UTF8.self)
                 }
                 if byte == UInt8(ascii: "\\") { break }
                 if byte < 0x20 { throw error("control character in string") }
+                high |= byte
                 index += 1
             }
             var bytes = Array(buffer[start..<index])
@@ -133,8 +166,8 @@ public enum JSONParser {
                 switch byte {
                 case UInt8(ascii: "\""):
                     index += 1
-                    guard let text = String(validating: bytes, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
-                    return text
+                    guard bytes.withUnsafeBufferPointer(JSONParser.isValidUTF8) else { throw error("invalid UTF-8 in string") }
+                    return String(decoding: bytes, as: UTF8.self)
                 case UInt8(ascii: "\\"):
                     index += 1
                     guard index < buffer.count else { throw error("unexpected end of JSON") }
@@ -174,6 +207,64 @@ public enum JSONParser {
                 }
             }
             throw error("unterminated string")
+        }
+
+        /// At a `"`: a string without escapes or control characters, in valid UTF-8, whose bytes are then
+        /// exactly its value. Answers the range of its contents (quotes excluded) and moves past it, or nil (the
+        /// position is then unspecified) for any other string.
+        mutating func plainString() -> Range<Int>? {
+            index += 1
+            let start = index
+            var high: UInt8 = 0
+            while index < buffer.count {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: "\"") {
+                    let range = start..<index
+                    index += 1
+                    guard high < 0x80 || JSONParser.isValidUTF8(UnsafeBufferPointer(rebasing: buffer[range])) else { return nil }
+                    return range
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                high |= byte
+                index += 1
+            }
+            return nil
+        }
+
+        /// Whether the bytes in `range` are exactly `word`.
+        func spells(_ range: Range<Int>, _ word: StaticString) -> Bool {
+            guard range.count == word.utf8CodeUnitCount else { return false }
+            for offset in 0..<range.count where buffer[range.lowerBound + offset] != word.utf8Start[offset] { return false }
+            return true
+        }
+
+        /// An integer without fraction or exponent that fits in 64 bits, as `number()` would read it; nil (the
+        /// position is then unspecified) for any other number or text.
+        mutating func plainInteger() -> Int64? {
+            let negative = index < buffer.count && buffer[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            let start = index
+            var value: Int64 = 0
+            while index < buffer.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(buffer[index]) {
+                let digit = Int64(buffer[index] - UInt8(ascii: "0"))
+                // Accumulate downwards so Int64.min fits too.
+                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (next, overflow2) = times10.subtractingReportingOverflow(digit)
+                guard !overflow1, !overflow2 else { return nil }
+                value = next
+                index += 1
+            }
+            let digits = index - start
+            guard digits > 0, digits == 1 || buffer[start] != UInt8(ascii: "0") else { return nil }
+            if index < buffer.count {
+                switch buffer[index] {
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+                default: break
+                }
+            }
+            if negative { return value }
+            guard value != Int64.min else { return nil }
+            return -value
         }
 
         mutating func hex4() throws(JSONParseError) -> UInt32 {

@@ -187,8 +187,97 @@ extension JSONReader {
         return try FieldValue(json: .object(object), path: path())
     }
 
+    /// A `fields` object with each value kept as canonical JSON. The common shapes are checked and copied as
+    /// they are scanned; any other value is read as a `FieldValue` (with the same errors) and written canonically.
+    mutating func readEncodedFields(at path: @autoclosure () -> String) throws -> EncodedFields {
+        var fields = EncodedFields(reserving: 8, bytes: 512)
+        try readObject(at: path()) { reader, name in
+            let start = reader.cursor.index
+            if reader.copyCommonField(name, into: &fields) { return }
+            reader.cursor.index = start
+            fields.append(name, try reader.readField(at: "\(path()).\(name)"))
+        }
+        return fields
+    }
+
+    /// The fast path of `readEncodedFields`: `{"type":T,"value":V}` with the keys in either order, T one of
+    /// STRING, INT64, TIMESTAMP and V a string without escapes (STRING) or a plain integer (INT64, TIMESTAMP).
+    /// Appends the canonical JSON and answers true; for anything else answers false, having appended nothing,
+    /// and the caller rewinds and reads the value the general way.
+    private mutating func copyCommonField(_ name: String, into fields: inout EncodedFields) -> Bool {
+        guard next == UInt8(ascii: "{") else { return false }
+        cursor.index += 1
+        var type: FieldType?
+        var text: Range<Int>?
+        var integer: Int64?
+        while true {
+            guard next == UInt8(ascii: "\""), let key = cursor.plainString() else { return false }
+            guard next == UInt8(ascii: ":") else { return false }
+            cursor.index += 1
+            if cursor.spells(key, "type") {
+                guard type == nil, next == UInt8(ascii: "\""), let name = cursor.plainString() else { return false }
+                if cursor.spells(name, "STRING") {
+                    type = .string
+                } else if cursor.spells(name, "INT64") {
+                    type = .int64
+                } else if cursor.spells(name, "TIMESTAMP") {
+                    type = .timestamp
+                } else {
+                    return false
+                }
+            } else if cursor.spells(key, "value") {
+                guard text == nil, integer == nil else { return false }
+                if next == UInt8(ascii: "\"") {
+                    guard let range = cursor.plainString() else { return false }
+                    text = range
+                } else {
+                    guard let value = cursor.plainInteger() else { return false }
+                    integer = value
+                }
+            } else {
+                return false
+            }
+            switch next {
+            case UInt8(ascii: ","): cursor.index += 1
+            case UInt8(ascii: "}"):
+                cursor.index += 1
+                switch type {
+                case .string?:
+                    guard let text else { return false }
+                    let quoted = cursor.buffer[(text.lowerBound - 1)..<(text.upperBound + 1)]
+                    fields.append(name) { bytes in
+                        bytes.append(contentsOf: #"{"type":"STRING","value":"#.utf8)
+                        bytes.append(contentsOf: quoted)
+                        bytes.append(UInt8(ascii: "}"))
+                    }
+                case let integerType? where integerType == .int64 || integerType == .timestamp:
+                    guard let integer else { return false }
+                    fields.append(name) { bytes in
+                        bytes.append(contentsOf: integerType == .int64 ? #"{"type":"INT64","value":"#.utf8 : #"{"type":"TIMESTAMP","value":"#.utf8)
+                        JSONWriter.appendDecimal(integer, to: &bytes)
+                        bytes.append(UInt8(ascii: "}"))
+                    }
+                default:
+                    return false
+                }
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
     /// A record in the web services' shape.
     mutating func readRecord(at path: @autoclosure () -> String) throws -> Record {
+        var unused: EncodedFields?
+        return try readRecord(at: path(), encodingFields: false, into: &unused)
+    }
+
+    /// A record in the web services' shape; with `encodingFields`, its `fields` go to `encoded` as canonical
+    /// JSON and `record.fields` stays nil.
+    mutating func readRecord(
+        at path: @autoclosure () -> String, encodingFields: Bool, into encoded: inout EncodedFields?
+    ) throws -> Record {
         var record = Record(recordName: "")
         var hasName = false
         try readObject(at: path()) { reader, key in
@@ -198,6 +287,9 @@ extension JSONReader {
                 hasName = true
             case "recordType": record.recordType = try reader.readString(at: "\(path()).recordType")
             case "recordChangeTag": record.recordChangeTag = try reader.readString(at: "\(path()).recordChangeTag")
+            case "fields" where encodingFields:
+                if try reader.readNull() { return }
+                encoded = try reader.readEncodedFields(at: "\(path()).fields")
             case "fields":
                 if try reader.readNull() { return }
                 var fields: [String: FieldValue] = [:]
@@ -234,17 +326,36 @@ extension JSONReader {
 extension ModifyRecordsRequest {
     /// Reads a `records/modify` body straight from its bytes.
     public init(bytes: some Collection<UInt8>) throws {
-        self = try JSONReader.read(bytes) { reader in
+        self = try Self.read(bytes, encodingFields: false).request
+    }
+
+    /// Reads a `records/modify` body for storage: each record's `fields` are validated (with the same errors as
+    /// `init(bytes:)`) and kept as canonical JSON in `fields[i]` for operation `i`; `record.fields` stays nil.
+    public static func readForStorage(bytes: some Collection<UInt8>) throws -> (request: ModifyRecordsRequest, fields: [EncodedFields?]) {
+        try read(bytes, encodingFields: true)
+    }
+
+    private static func read(
+        _ bytes: some Collection<UInt8>, encodingFields: Bool
+    ) throws -> (request: ModifyRecordsRequest, fields: [EncodedFields?]) {
+        // Room for the operations a body of this size can hold, so the list is not copied as it grows.
+        let expected = min(CloudLimits.maxOperationsPerRequest, bytes.count / 128 + 1)
+        return try JSONReader.read(bytes) { reader in
             var operations: [RecordOperation]?
+            var encoded: [EncodedFields?] = []
             var request = ModifyRecordsRequest(operations: [])
             try reader.readObject(at: "$") { reader, key in
                 switch key {
                 case "operations":
                     var list: [RecordOperation] = []
+                    var fieldList: [EncodedFields?] = []
+                    list.reserveCapacity(expected)
+                    if encodingFields { fieldList.reserveCapacity(expected) }
                     try reader.readArray(at: "operations") { reader, index in
                         let path = "operations[\(index)]"
                         var type: RecordOperationType?
                         var record: Record?
+                        var fields: EncodedFields?
                         var desired: [String]?
                         try reader.readObject(at: path) { reader, key in
                             switch key {
@@ -254,7 +365,9 @@ extension ModifyRecordsRequest {
                                     throw WireFormatError(path: "\(path).operationType", message: "unknown operation type '\(name)'")
                                 }
                                 type = known
-                            case "record": record = try reader.readRecord(at: "\(path).record")
+                            case "record":
+                                fields = nil
+                                record = try reader.readRecord(at: "\(path).record", encodingFields: encodingFields, into: &fields)
                             case "desiredKeys":
                                 if case .array(let keys) = try reader.readValue() {
                                     desired = keys.compactMap { if case .string(let s) = $0 { s } else { nil } }
@@ -265,8 +378,10 @@ extension ModifyRecordsRequest {
                         guard let type else { throw WireFormatError(path: "\(path).operationType", message: "missing") }
                         guard let record else { throw WireFormatError(path: "\(path).record", message: "missing") }
                         list.append(RecordOperation(type, record, desiredKeys: desired))
+                        if encodingFields { fieldList.append(fields) }
                     }
                     operations = list
+                    encoded = fieldList
                 case "zoneID": if !(try reader.readNull()) { request.zoneID = try reader.readZoneID(at: "zoneID") }
                 case "atomic": request.atomic = try reader.readBool(at: "atomic")
                 case "numbersAsStrings": request.numbersAsStrings = try reader.readBool(at: "numbersAsStrings")
@@ -279,7 +394,7 @@ extension ModifyRecordsRequest {
             }
             guard let operations else { throw WireFormatError(path: "operations", message: "missing") }
             request.operations = operations
-            return request
+            return (request, encoded)
         }
     }
 }

@@ -14,13 +14,35 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends JSON bytes verbatim.
-    public mutating func raw(_ data: Data) { bytes.append(contentsOf: data) }
+    public mutating func raw(_ data: Data) { data.withUnsafeBytes { bytes.append(contentsOf: $0) } }
 
     /// Appends JSON bytes verbatim.
     public mutating func raw(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
+    /// Appends JSON bytes verbatim.
+    public mutating func raw(_ other: ArraySlice<UInt8>) { bytes.append(contentsOf: other) }
+
     /// Appends an integer.
-    public mutating func int(_ value: Int64) { bytes.append(contentsOf: String(value).utf8) }
+    public mutating func int(_ value: Int64) { Self.appendDecimal(value, to: &bytes) }
+
+    /// Appends the decimal digits of `value` (with `-` when negative), as `String(value)` spells them.
+    public static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: room for 20 digits
+        var magnitude = value.magnitude
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[32 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                count += 1
+                buffer[32 - count] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(32 - count)...]))
+        }
+    }
 
     /// Appends `true` or `false`.
     public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
@@ -29,12 +51,13 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ value: String) {
         bytes.append(0x22)
         var utf8 = value.utf8
-        // Fast path: nothing to escape, copy the bytes whole.
+        // Fast path: nothing to escape, copy the bytes whole (checked and copied from the same buffer).
         let clean = utf8.withContiguousStorageIfAvailable { buffer in
-            !buffer.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+            guard !buffer.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            bytes.append(contentsOf: buffer)
+            return true
         }
         if clean == true {
-            bytes.append(contentsOf: utf8)
             bytes.append(0x22)
             return
         }

@@ -138,7 +138,10 @@ struct CloudResponder: HTTPResponder {
     }
 
     private static func segments(_ path: String) -> [String] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map { String($0).removingPercentEncoding ?? String($0) }
+        // Most segments have nothing to decode: only those with a "%" go through Foundation.
+        path.split(separator: "/", omittingEmptySubsequences: true).map {
+            $0.contains("%") ? String($0).removingPercentEncoding ?? String($0) : String($0)
+        }
     }
 
     private static func query(_ query: String?) -> [String: String] {

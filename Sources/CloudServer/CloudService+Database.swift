@@ -45,7 +45,9 @@ extension CloudService {
             container: container, scope: scope, owner: scope == .public ? DatabaseKey.publicOwner : (caller.userRecordName ?? ""))
         switch endpoint {
         case "records/modify":
-            return try await modifyRecords(try ModifyRecordsRequest(bytes: request.body), database, caller)
+            // Fields stay canonical JSON from the request to the row: validated, never decoded and encoded again.
+            let body = try ModifyRecordsRequest.readForStorage(bytes: request.body)
+            return try await modifyRecords(body.request, database, caller, encodedFields: body.fields)
         case "records/lookup":
             return try await lookupRecords(try decode(LookupRecordsRequest.self, from: request), database, caller)
         case "records/query":

@@ -17,7 +17,10 @@ struct AtomicFailure: Error {
 
 extension CloudService {
     /// `records/modify`: applies operations with change-tag checks, atomically in custom zones.
-    func modifyRecords(_ request: ModifyRecordsRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+    /// `encodedFields[i]`, when given, holds operation `i`'s fields as canonical JSON (its `record.fields` is then nil).
+    func modifyRecords(
+        _ request: ModifyRecordsRequest, _ database: DatabaseKey, _ caller: Caller, encodedFields: [EncodedFields?]? = nil
+    ) async throws -> ServiceResponse {
         let user = try caller.requireUser()
         guard !request.operations.isEmpty else { throw ServerError(.badRequest, "operations is empty") }
         guard request.operations.count <= CloudLimits.maxOperationsPerRequest else {
@@ -35,10 +38,11 @@ extension CloudService {
             (outcomes, sharing) = try await store.write { tx in
                 var shareBatch = ShareBatch(database: database, stamp: now)
                 var outcomes: [ItemOutcome] = []
+                outcomes.reserveCapacity(operations.count)
                 var atomicZones = Set<Int64>()
                 var touchedZones = Set<String>()
                 var zones: [ZoneID: Result<StoredZone, ServerError>] = [:]
-                for operation in operations {
+                for (index, operation) in operations.enumerated() {
                     let zoneID = zoneFromRequest ?? operation.record.zoneID ?? .default
                     do {
                         let zone: StoredZone
@@ -59,8 +63,9 @@ extension CloudService {
                         if database.scope != .public && !zone.zoneID.isDefault && (atomicRequested ?? true) {
                             atomicZones.insert(zone.pk)
                         }
+                        let encoded = encodedFields.flatMap { index < $0.count ? $0[index] : nil }
                         let outcome = try self.applySharing(operation, in: zone, batch: &shareBatch, tx: tx) {
-                            try self.apply(operation, in: zone, database: database, stamp: now, tx: tx)
+                            try self.apply(operation, encodedFields: encoded, in: zone, database: database, stamp: now, tx: tx)
                         }
                         if !outcome.failed { touchedZones.insert(zone.name) }
                         outcomes.append(outcome)
@@ -93,7 +98,10 @@ extension CloudService {
     }
 
     private func respond(_ outcomes: [ItemOutcome]) throws -> ServiceResponse {
-        var writer = JSONWriter(reserving: outcomes.count * 300)
+        // A saved record echoes its fields plus about 400 bytes of system fields: reserve that, so the buffer is not regrown.
+        var capacity = 16
+        for case .saved(let record, _, _) in outcomes { capacity += record.fieldsJSON.count + 400 }
+        var writer = JSONWriter(reserving: max(capacity, outcomes.count * 300))
         writer.raw("{\"records\":[")
         for (index, outcome) in outcomes.enumerated() {
             writer.separator(index)
@@ -114,9 +122,10 @@ extension CloudService {
             modified: stamp, parent: nil, fieldsJSON: Data())
     }
 
-    /// Applies one operation inside the write transaction.
+    /// Applies one operation inside the write transaction; `encodedFields` stand for `operation.record.fields`.
     private func apply(
-        _ operation: RecordOperation, in zone: StoredZone, database: DatabaseKey, stamp: RecordStamp, tx: any StoreTransaction
+        _ operation: RecordOperation, encodedFields: EncodedFields?, in zone: StoredZone, database: DatabaseKey, stamp: RecordStamp,
+        tx: any StoreTransaction
     ) throws -> ItemOutcome {
         let incoming = operation.record
         let name = incoming.recordName
@@ -164,19 +173,18 @@ extension CloudService {
 
         guard let recordType = incoming.recordType ?? existing?.recordType, !recordType.isEmpty, recordType.utf8.count <= 255
         else { throw ServerError(.badRequest, "recordType is required to save '\(name)'") }
-        var fields: [String: FieldValue] = [:]
+        var fields = EncodedFields()
         if let existing, type == .update || type == .forceUpdate {
-            fields = try existing.decodedFields()
+            fields = EncodedFields(try existing.decodedFields())
         }
-        for (key, value) in incoming.fields ?? [:] {
+        let changes = encodedFields ?? incoming.fields.map { EncodedFields($0) } ?? EncodedFields()
+        for key in changes.names {
             guard Validation.isName(key, maxLength: 255, extra: "_", letterFirst: true) else {
                 throw ServerError(.badRequest, "invalid field name '\(key.prefix(64))'")
             }
-            if case .unknown(_, .null) = value { fields[key] = nil } else { fields[key] = value }
         }
-        var writer = JSONWriter(reserving: 512)
-        writer.fields(fields)
-        let json = Data(writer.bytes)
+        if fields.isEmpty { fields = changes } else { fields.merge(changes) }  // later values win; null values remove
+        let json = Data(fields.json())
         guard json.count <= CloudLimits.maxRecordBytes else {
             throw ServerError(
                 .limitExceeded, "record '\(name)' is \(json.count) bytes; the limit is \(CloudLimits.maxRecordBytes) (1 MB)")
@@ -186,7 +194,8 @@ extension CloudService {
             deleted: false, created: existing?.created ?? stamp, modified: stamp,
             parent: incoming.parent?.recordName ?? (type == .update || type == .forceUpdate ? existing?.parent : nil),
             fieldsJSON: json)
-        try tx.putRecord(record)
+        // With no row at all (not even a tombstone), a plain insert does: cheaper than the replace.
+        if found == nil { try tx.insertRecord(record) } else { try tx.putRecord(record) }
         return .saved(record, zone.zoneID, event: existing == nil ? .create : .update)
     }
 

@@ -104,6 +104,8 @@ protocol StoreTransaction: ShareStoreTransaction {
 
     func record(zonePK: Int64, name: String) throws -> StoredRecord?
     func putRecord(_ record: StoredRecord) throws
+    /// Writes a record that has no row yet, not even a tombstone (cheaper than `putRecord`).
+    func insertRecord(_ record: StoredRecord) throws
     func removeRecord(zonePK: Int64, name: String) throws
     /// Records and tombstones of a zone after a sequence, in order, at most `limit`.
     func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord]

@@ -97,10 +97,18 @@ final class SQLiteStoreTransaction: StoreTransaction {
     /// Whether a zone has shares, by zone row: asked on every write, changed only by share writes.
     var shareZoneCache: [Int64: Bool] = [:]
 
+    /// The statements every record write runs, prepared once and kept.
+    private let selectRecordStatement: Statement
+    private let insertRecordStatement: Statement
+    private let replaceRecordStatement: Statement
+
     init(_ db: SQLiteDatabase) throws {
         self.db = db
         sequence = try db.first("SELECT value FROM counters WHERE name = 'seq'") { $0.int(0) } ?? 0
         committedSequence = sequence
+        selectRecordStatement = try db.statement(Self.selectRecordSQL)
+        insertRecordStatement = try db.statement(Self.insertRecordSQL)
+        replaceRecordStatement = try db.statement(Self.replaceRecordSQL)
     }
 
     func flushSequence() throws {
@@ -254,34 +262,45 @@ final class SQLiteStoreTransaction: StoreTransaction {
             parent: row.optionalText(12), fieldsJSON: row.blob(13))
     }
 
+    private static let selectRecordSQL = "SELECT \(recordColumns) FROM records WHERE zone_pk = ?1 AND record_name = ?2"
+    private static let recordValues = "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+    private static let replaceRecordSQL = "INSERT OR REPLACE INTO records(\(recordColumns)) VALUES \(recordValues)"
+    // No conflict clause: a row that is there after all aborts the statement instead of being replaced.
+    private static let insertRecordSQL = "INSERT INTO records(\(recordColumns)) VALUES \(recordValues)"
+
     func record(zonePK: Int64, name: String) throws -> StoredRecord? {
-        try db.first(
-            "SELECT \(Self.recordColumns) FROM records WHERE zone_pk = ?1 AND record_name = ?2",
-            [.int(zonePK), .text(name)], Self.storedRecord)
+        try db.first(selectRecordStatement, [.int(zonePK), .text(name)], Self.storedRecord)
     }
 
     func putRecord(_ r: StoredRecord) throws {
-        try db.run(
-            "INSERT OR REPLACE INTO records(\(Self.recordColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-            [
-                .int(r.zonePK), .text(r.recordName), .text(r.recordType), .text(r.changeTag), .int(r.seq),
-                .int(r.deleted ? 1 : 0), .int(r.created.timestamp), .text(r.created.userRecordName),
-                r.created.deviceID.map(SQLValue.text) ?? .null, .int(r.modified.timestamp),
-                .text(r.modified.userRecordName), r.modified.deviceID.map(SQLValue.text) ?? .null,
-                r.parent.map(SQLValue.text) ?? .null, .blob(r.fieldsJSON),
-            ])
+        try db.run(replaceRecordStatement, Self.arguments(r))
+    }
+
+    func insertRecord(_ r: StoredRecord) throws {
+        try db.run(insertRecordStatement, Self.arguments(r))
+    }
+
+    /// A record's columns in `recordColumns` order.
+    private static func arguments(_ r: StoredRecord) -> [SQLValue] {
+        [
+            .int(r.zonePK), .text(r.recordName), .text(r.recordType), .text(r.changeTag), .int(r.seq),
+            .int(r.deleted ? 1 : 0), .int(r.created.timestamp), .text(r.created.userRecordName),
+            r.created.deviceID.map(SQLValue.text) ?? .null, .int(r.modified.timestamp),
+            .text(r.modified.userRecordName), r.modified.deviceID.map(SQLValue.text) ?? .null,
+            r.parent.map(SQLValue.text) ?? .null, .blob(r.fieldsJSON),
+        ]
     }
 
     func removeRecord(zonePK: Int64, name: String) throws {
         try db.run("DELETE FROM records WHERE zone_pk = ?1 AND record_name = ?2", [.int(zonePK), .text(name)])
     }
 
+    private static let changesSQL = "SELECT \(recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3"
+    private static let liveChangesSQL =
+        "SELECT \(recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 AND deleted = 0 ORDER BY seq LIMIT ?3"
+
     func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord] {
-        let sql =
-            includeTombstones
-            ? "SELECT \(Self.recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3"
-            : "SELECT \(Self.recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 AND deleted = 0 ORDER BY seq LIMIT ?3"
-        return try db.query(sql, [.int(zonePK), .int(seq), .int(Int64(limit))], Self.storedRecord)
+        try db.query(includeTombstones ? Self.changesSQL : Self.liveChangesSQL, [.int(zonePK), .int(seq), .int(Int64(limit))], Self.storedRecord)
     }
 
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord] {

@@ -3,16 +3,18 @@ enum Validation {
     /// Whether `text` is 1 to `maxLength` ASCII letters, digits or `extra` characters,
     /// starting with a letter (or also a digit when `letterFirst` is false).
     static func isName(_ text: String, maxLength: Int, extra: String, letterFirst: Bool = false) -> Bool {
-        let bytes = Array(text.utf8)
+        // Runs for every field of every record written: no copies, no sets.
+        let bytes = text.utf8
         guard !bytes.isEmpty, bytes.count <= maxLength else { return false }
-        let allowedExtra = Set(extra.utf8)
-        for (index, byte) in bytes.enumerated() {
+        var isFirst = true
+        for byte in bytes {
             let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
             let isDigit = byte >= 0x30 && byte <= 0x39
-            if index == 0 {
+            if isFirst {
                 guard isLetter || (!letterFirst && isDigit) else { return false }
+                isFirst = false
             } else {
-                guard isLetter || isDigit || allowedExtra.contains(byte) else { return false }
+                guard isLetter || isDigit || extra.utf8.contains(byte) else { return false }
             }
         }
         return true

@@ -93,6 +93,22 @@ public final class SQLiteDatabase: @unchecked Sendable {
         while try statement.step() {}
     }
 
+    /// Runs a statement from `statement(_:)` that returns no rows, with arguments: for hot statements a caller
+    /// keeps, so the SQL text is not looked up again on every use.
+    public func run(_ statement: Statement, _ arguments: [SQLValue]) throws {
+        statement.rewind(rebinding: arguments.count)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// The first row of a statement from `statement(_:)`, mapped (see `run(_:_:)` with a statement).
+    public func first<T>(_ statement: Statement, _ arguments: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
+        statement.rewind(rebinding: arguments.count)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        return try statement.step() ? map(Row(statement: statement)) : nil
+    }
+
     /// Runs a query and maps each row.
     public func query<T>(_ sql: String, _ arguments: [SQLValue] = [], _ map: (Row) throws -> T) throws -> [T] {
         let statement = try statement(sql)
@@ -157,10 +173,19 @@ public final class Statement {
 
     deinit { sqlite3_finalize(raw) }
 
+    /// A valid pointer for binding empty text (a nil pointer would bind NULL).
+    private static var emptyText: UnsafeRawPointer { UnsafeRawPointer(bitPattern: 1)! }
+
     /// Clears bindings and rewinds.
     public func reset() {
         sqlite3_reset(raw)
         sqlite3_clear_bindings(raw)
+    }
+
+    /// Rewinds before `count` arguments are bound; the old bindings are cleared only if some would survive.
+    func rewind(rebinding count: Int) {
+        sqlite3_reset(raw)
+        if count < Int(sqlite3_bind_parameter_count(raw)) { sqlite3_clear_bindings(raw) }
     }
 
     /// Binds arguments to `?1…?n`.
@@ -172,7 +197,13 @@ public final class Statement {
             case .null: rc = sqlite3_bind_null(raw, index)
             case .int(let v): rc = sqlite3_bind_int64(raw, index, v)
             case .double(let v): rc = sqlite3_bind_double(raw, index, v)
-            case .text(let v): rc = sqlite3_bind_text(raw, index, v, -1, csqlite_transient())
+            case .text(let v):
+                // The string's own UTF-8 with its length: no C-string copy, no strlen.
+                var text = v
+                rc = text.withUTF8 { utf8 -> Int32 in
+                    let start = utf8.baseAddress.map(UnsafeRawPointer.init) ?? Statement.emptyText
+                    return sqlite3_bind_text(raw, index, start.assumingMemoryBound(to: CChar.self), Int32(utf8.count), csqlite_transient())
+                }
             case .blob(let v):
                 rc = v.withUnsafeBytes { bytes in
                     sqlite3_bind_blob(raw, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), csqlite_transient())

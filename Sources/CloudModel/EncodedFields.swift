@@ -1,0 +1,112 @@
+/// A record's `fields` as the server stores them: each value already in its canonical JSON form
+/// (`{"type":…,"value":…}`, byte for byte what `JSONWriter.field` writes), so a request's fields can be
+/// validated and stored without being decoded into `FieldValue`s and encoded again.
+public struct EncodedFields: Sendable, Hashable {
+    /// One field as given: its name and where its canonical JSON lies in `storage`, or nil when it is removed.
+    private struct Item: Sendable, Hashable {
+        var name: String
+        var range: Range<Int>?
+    }
+
+    /// The canonical JSON of every value, back to back.
+    private var storage: [UInt8] = []
+    /// The fields in the order given; a later item for a name replaces an earlier one.
+    private var items: [Item] = []
+
+    /// No fields.
+    public init() {}
+
+    /// No fields yet, with room for `count` fields of `bytes` bytes of JSON in all.
+    init(reserving count: Int, bytes: Int) {
+        items.reserveCapacity(count)
+        storage.reserveCapacity(bytes)
+    }
+
+    /// The canonical form of decoded values; a `null` value (`.unknown(_, .null)`) is a removal.
+    public init(_ fields: [String: FieldValue]) {
+        for (name, value) in fields { append(name, value) }
+    }
+
+    /// The names given, in order, duplicates included.
+    public var names: [String] { items.map(\.name) }
+
+    /// Whether no field was given.
+    public var isEmpty: Bool { items.isEmpty }
+
+    /// Sets `name` to `value` (a `null` value removes it), after everything appended before.
+    public mutating func append(_ name: String, _ value: FieldValue) {
+        if case .unknown(_, .null) = value {
+            items.append(Item(name: name, range: nil))
+            return
+        }
+        var writer = JSONWriter(reserving: 64)
+        writer.field(value)
+        append(name, canonical: writer.bytes)
+    }
+
+    /// Sets `name` to a value given as canonical JSON; the caller vouches for the bytes.
+    mutating func append(_ name: String, canonical bytes: some Collection<UInt8>) {
+        let start = storage.count
+        storage.append(contentsOf: bytes)
+        items.append(Item(name: name, range: start..<storage.count))
+    }
+
+    /// Appends the canonical JSON of one value piece by piece through `write`; the caller vouches for the bytes.
+    mutating func append(_ name: String, writing write: (inout [UInt8]) -> Void) {
+        let start = storage.count
+        write(&storage)
+        items.append(Item(name: name, range: start..<storage.count))
+    }
+
+    /// Applies `other` on top of these fields: its values win, its removals remove.
+    public mutating func merge(_ other: EncodedFields) {
+        storage.reserveCapacity(storage.count + other.storage.count)
+        for item in other.items {
+            if let range = item.range {
+                append(item.name, canonical: other.storage[range])
+            } else {
+                items.append(item)
+            }
+        }
+    }
+
+    /// The fields object, keys sorted, removed fields left out: the same bytes `JSONWriter.fields` writes for
+    /// the dictionary these fields amount to.
+    public func json() -> [UInt8] {
+        // Sort by name, the later of equal names last (an insertion sort is stable, and records have few
+        // fields); keep only that last one.
+        var order = Array(items.indices)
+        for position in order.indices.dropFirst() {
+            let index = order[position]
+            var slot = position
+            while slot > 0, items[index].name < items[order[slot - 1]].name {
+                order[slot] = order[slot - 1]
+                slot -= 1
+            }
+            order[slot] = index
+        }
+        var writer = JSONWriter(reserving: storage.count + items.count * 16 + 2)
+        writer.raw("{")
+        var written = 0
+        for (position, index) in order.enumerated() {
+            if position + 1 < order.count, items[order[position + 1]].name == items[index].name { continue }
+            guard let range = items[index].range else { continue }
+            writer.separator(written)
+            writer.string(items[index].name)
+            writer.raw(":")
+            writer.raw(storage[range])
+            written += 1
+        }
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// The fields decoded into values (removed fields left out).
+    public func decoded() throws -> [String: FieldValue] {
+        var fields: [String: FieldValue] = [:]
+        for (name, value) in try JSONParser.parse(json()).object(at: "fields") {
+            fields[name] = try FieldValue(json: value, path: "fields.\(name)")
+        }
+        return fields
+    }
+}
