@@ -120,6 +120,8 @@ public enum JSONParser {
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
                     index += 1
+                    // ASCII is valid UTF-8: the common case skips the validation (generic, and slow in the stdlib).
+                    if !slice.contains(where: { $0 >= 0x80 }) { return String(decoding: slice, as: UTF8.self) }
                     guard let text = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
                     return text
                 }
