@@ -13,7 +13,7 @@ public final class CloudClient: Sendable {
 
     /// A client of the cloud at `baseURL`, signed in when `authToken` is given.
     public init(
-        baseURL: URL, container: ContainerAddress = .default, transport: any HTTPTransport = URLSessionTransport(),
+        baseURL: URL, container: ContainerAddress = .default, transport: any HTTPTransport = SocketTransport(),
         authToken: String? = nil
     ) {
         self.baseURL = baseURL
@@ -66,13 +66,13 @@ public final class CloudClient: Sendable {
 
     /// `records/modify`: the per-item results, in the order of the operations.
     public func modifyRecords(_ scope: DatabaseScope, _ request: ModifyRecordsRequest) async throws -> [RecordResult] {
-        // Hot path: written with JSONWriter and read with JSONParser, not Codable.
+        // Hot path: written with JSONWriter and read with the streaming reader, not Codable.
         let body = WireBodies.modifyRecords(request)
         let response = try await send(
             HTTPRequest(
                 method: "POST", url: url(container.databasePath(scope, "records/modify")), headers: headers(authenticated: true),
                 body: body))
-        return try decodeFast("RecordsResponse", response) { try RecordsResponse(json: JSONParser.parse($0)) }.records
+        return try decodeFast("RecordsResponse", response) { try RecordsResponse(bytes: $0) }.records
     }
 
     /// `records/lookup`: the per-item results, in the order asked.

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// One HTTP request as the client sends it.
 public struct HTTPRequest: Sendable, Hashable {
     public var method: String
@@ -51,45 +47,4 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
 public protocol HTTPTransport: Sendable {
     /// Sends a request and returns the response, or throws `TransportError` when the network failed.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
-}
-
-/// The real transport: Foundation's `URLSession` (libcurl on Linux).
-public final class URLSessionTransport: HTTPTransport {
-    private let session: URLSession
-
-    /// A transport over its own ephemeral session.
-    public init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 8
-        configuration.timeoutIntervalForRequest = 120
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
-    }
-
-    deinit { session.finishTasksAndInvalidate() }
-
-    /// Sends the request with `URLSession`, mapping any URL error to `TransportError`.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
-        urlRequest.httpMethod = request.method
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        urlRequest.httpBody = request.body
-        do {
-            let (data, response) = try await session.data(for: urlRequest)
-            guard let http = response as? HTTPURLResponse else { throw TransportError("not an HTTP response") }
-            var headers: [String: String] = [:]
-            for (key, value) in http.allHeaderFields {
-                if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
-            }
-            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
-        } catch let error as TransportError {
-            throw error
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            throw TransportError("\(request.url.host ?? "cloud") unreachable: \(error.localizedDescription)")
-        }
-    }
 }

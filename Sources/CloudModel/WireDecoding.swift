@@ -149,26 +149,3 @@ extension ServerError {
         if let record = object["serverRecord"], record != .null { serverRecord = try Record(json: record, path: "\(path).serverRecord") }
     }
 }
-
-extension RecordResult {
-    /// Reads a record or a per-item error.
-    public init(json: JSONValue, path: String) throws(WireFormatError) {
-        if case .object(let object) = json, object["serverErrorCode"] != nil {
-            self = .failure(try ServerError(json: json, path: path))
-        } else {
-            self = .record(try Record(json: json, path: path))
-        }
-    }
-}
-
-extension RecordsResponse {
-    /// Reads a `records` result list.
-    public init(json: JSONValue) throws(WireFormatError) {
-        let object = try json.object(at: "$")
-        var results: [RecordResult] = []
-        for (index, item) in try (object["records"] ?? .array([])).array(at: "records").enumerated() {
-            results.append(try RecordResult(json: item, path: "records[\(index)]"))
-        }
-        self.init(records: results)
-    }
-}

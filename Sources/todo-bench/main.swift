@@ -2,7 +2,7 @@ import CloudServer
 import Foundation
 import Logging
 
-// `todo-bench <suite>`: benchmarks that print figures. Run with `swift run -c release todo-bench server`.
+// `todo-bench <suite>`: benchmarks that print figures. Run with `swift run -c release todo-bench server` (or device, ui).
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -15,6 +15,19 @@ do {
                 logLevel: ProcessInfo.processInfo.environment["BENCH_SERVER_LOG"] == nil ? .error : .info))
     case "_ui-frame":
         try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
+    case "_peak-rss":
+        exit(measurePeakRSS(Array(arguments.dropFirst())))
+    case "_device-parts":
+        // The device's own share of an upload, without a network, repeated: for profilers.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-parts-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for _ in 0..<(arguments.dropFirst().first.flatMap(Int.init) ?? 3) {
+            try? FileManager.default.removeItem(at: directory)
+            print(try await DeviceBench.deviceParts(count: 10_000, in: directory))
+        }
+    case "device":
+        let counts = arguments.dropFirst().compactMap { Int($0) }
+        try await DeviceBench.run(count: counts.first ?? 10_000, largeCount: counts.dropFirst().first ?? 100_000)
     case "ui":
         try await UIBench.run()
     case "share":
@@ -22,7 +35,7 @@ do {
     case "server":
         try ServerBench.run(records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
     default:
-        print("usage: todo-bench server [RECORDS] | ui | share")
+        print("usage: todo-bench server [RECORDS] | device [TODOS [LARGE-TODOS]] | ui | share")
         exit(2)
     }
 } catch {

@@ -1,17 +1,15 @@
+import CloudClient
 import CloudServer
 import Foundation
 
 #if canImport(Glibc)
 import Glibc
 #endif
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Starts `todo server` as a daemon in its own session, logging to a file, and waits until it answers.
 enum Daemon {
     /// Re-executes this binary without `--detach`, detached from the terminal, then polls `/health`.
-    static func detach(configuration: ServerConfiguration, arguments: [String]) throws {
+    static func detach(configuration: ServerConfiguration, arguments: [String]) async throws {
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let logPath = directory.appendingPathComponent("server.log").path
@@ -36,10 +34,10 @@ enum Daemon {
         guard status == 0 else { throw DaemonError("could not start the server: \(String(cString: strerror(status)))") }
 
         let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
-        let health = URL(string: "http://\(host):\(configuration.port)/health")!
+        let client = CloudClient(baseURL: URL(string: "http://\(host):\(configuration.port)")!)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            if isHealthy(health) {
+            if await client.isHealthy(timeout: 1) {
                 print("cloudtodo server running (pid \(pid)) on http://\(host):\(configuration.port), log: \(logPath)")
                 return
             }
@@ -52,32 +50,10 @@ enum Daemon {
         throw DaemonError("the server did not answer within 15 s; see \(logPath)")
     }
 
-    /// Whether GET `url` answers 200 within a second.
-    static func isHealthy(_ url: URL) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        let result = HealthResult()
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 1
-        URLSession.shared.dataTask(with: request) { _, response, _ in
-            result.set((response as? HTTPURLResponse)?.statusCode == 200)
-            done.signal()
-        }.resume()
-        done.wait()
-        return result.value
-    }
-
     private static func currentExecutable() throws -> String {
         let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         return path
     }
-}
-
-/// A thread-safe boolean box for a completion handler.
-private final class HealthResult: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = false
-    var value: Bool { lock.withLock { stored } }
-    func set(_ value: Bool) { lock.withLock { stored = value } }
 }
 
 /// A daemon start-up failure, said plainly.

@@ -62,7 +62,7 @@ struct ServerCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = serverConfiguration
         if detach {
-            try Daemon.detach(configuration: configuration, arguments: Array(CommandLine.arguments.dropFirst()))
+            try await Daemon.detach(configuration: configuration, arguments: Array(CommandLine.arguments.dropFirst()))
             return
         }
         signal(SIGHUP, SIG_IGN)

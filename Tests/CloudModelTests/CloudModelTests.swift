@@ -116,6 +116,23 @@ struct StreamingDecoderTests {
         }
     }
 
+    @Test func modifyAnswerDecodesTheSameBothWays() throws {
+        let json = #"{"records":[{"recordName":"a","recordType":"Todo","recordChangeTag":"2","fields":{"title":{"type":"STRING","value":"A"},"priority":{"value":2,"type":"INT64"},"due":{"type":"TIMESTAMP","value":17}},"created":{"timestamp":5,"userRecordName":"_u"},"modified":{"timestamp":6,"userRecordName":"_u","deviceID":"d"},"zoneID":{"zoneName":"Todos"},"parent":{"recordName":"L"}},{"serverErrorCode":"CONFLICT","reason":"changed","recordName":"b","serverRecord":{"recordName":"b","recordChangeTag":"9","fields":{"title":{"type":"STRING","value":"B"}}},"uuid":"u1"},{"recordName":"c","serverErrorCode":"THROTTLED","reason":"slow down","retryAfter":1.5},{"recordName":"d","deleted":true}]}"#
+        let streamed = try RecordsResponse(bytes: Array(json.utf8))
+        let codable = try JSONDecoder().decode(RecordsResponse.self, from: Data(json.utf8))
+        #expect(streamed == codable)
+        #expect(streamed.records.count == 4)
+        guard case .failure(let conflict) = streamed.records[1] else { Issue.record("expected an error"); return }
+        #expect(conflict.serverErrorCode == .conflict)
+        #expect(conflict.serverRecord?.recordChangeTag == "9")
+        guard case .failure(let throttled) = streamed.records[2] else { Issue.record("expected an error"); return }
+        #expect(throttled.retryAfter == 1.5)
+        #expect(try RecordsResponse(bytes: Array(#"{"records":[]}"#.utf8)).records.isEmpty)
+        for bad in [#"{"records":[{"recordType":"Todo"}]}"#, #"{"records":[{"serverErrorCode":"NOPE"}]}"#, #"{"records":null}"#, #"{"records":["#] {
+            #expect(throws: (any Error).self) { try RecordsResponse(bytes: Array(bad.utf8)) }
+        }
+    }
+
     @Test func changesPageDecodesTheSameBothWays() throws {
         let json = #"{"zones":[{"zoneID":{"zoneName":"Todos"},"records":[{"recordName":"a","recordType":"Todo","recordChangeTag":"1","fields":{"title":{"type":"STRING","value":"A"}},"created":{"timestamp":5,"userRecordName":"_u"},"modified":{"timestamp":6,"userRecordName":"_u","deviceID":"d"},"deleted":false,"zoneID":{"zoneName":"Todos","ownerRecordName":"_u"}},{"recordName":"b","deleted":true}],"syncToken":"Z1","moreComing":true},{"zoneID":{"zoneName":"Gone"},"records":[],"moreComing":false,"serverErrorCode":"ZONE_NOT_FOUND","reason":"nope"}]}"#
         let streamed = try ZoneChangesResponse(bytes: Array(json.utf8))

@@ -112,7 +112,7 @@ final class TestCloud: Sendable {
     func device(
         _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true
     ) async throws -> TestDevice {
-        let transport = FaultInjectingTransport(wrapping: URLSessionTransport())
+        let transport = FaultInjectingTransport(wrapping: SocketTransport())
         let client = CloudClient(baseURL: baseURL, transport: transport)
         do {
             _ = try await client.createAccount(account: account, password: "password-\(account)")

@@ -1,0 +1,139 @@
+// Streaming decoding of the `records/modify` answer, the device's hot path when it sends its outbox.
+
+extension RecordsResponse {
+    /// Reads a `records` result list straight from its bytes: each item a record or a per-item error.
+    ///
+    /// Same results and strictness as decoding the `JSONParser` tree with `init(json:)`, without building the tree.
+    public init(bytes: some Collection<UInt8>) throws {
+        self = try JSONReader.read(bytes) { reader in
+            var results: [RecordResult] = []
+            try reader.readObject(at: "$") { reader, key in
+                guard key == "records" else {
+                    _ = try reader.readValue()
+                    return
+                }
+                results.reserveCapacity(CloudLimits.maxOperationsPerRequest)
+                try reader.readArray(at: "records") { reader, index in
+                    results.append(try reader.readRecordResult(at: "records[\(index)]"))
+                }
+            }
+            return RecordsResponse(records: results)
+        }
+    }
+}
+
+extension JSONReader {
+    /// One item of a result list: a record, or (when it names a `serverErrorCode`) a per-item error.
+    mutating func readRecordResult(at path: @autoclosure () -> String) throws -> RecordResult {
+        var record = Record(recordName: "")
+        var hasName = false
+        var name: String?
+        var isError = false
+        var code: String?
+        var reason: String?
+        var uuid: String?
+        var retryAfter: Double?
+        var subscriptionID: String?
+        var serverRecord: Record?
+        try readObject(at: path()) { reader, key in
+            switch key {
+            case "serverErrorCode":
+                isError = true
+                code = try reader.readString(at: "\(path()).serverErrorCode")
+            case "reason": reason = try reader.readString(at: "\(path()).reason")
+            case "uuid": uuid = try reader.readString(at: "\(path()).uuid")
+            case "retryAfter":
+                switch try reader.readValue() {
+                case .int(let i): retryAfter = Double(i)
+                case .double(let d): retryAfter = d
+                default: break
+                }
+            case "subscriptionID": subscriptionID = try reader.readString(at: "\(path()).subscriptionID")
+            case "serverRecord":
+                if !(try reader.readNull()) { serverRecord = try reader.readRecord(at: "\(path()).serverRecord") }
+            case "recordName":
+                name = try reader.readString(at: "\(path()).recordName")
+                record.recordName = name ?? ""
+                hasName = true
+            case "recordType": record.recordType = try reader.readString(at: "\(path()).recordType")
+            case "recordChangeTag": record.recordChangeTag = try reader.readString(at: "\(path()).recordChangeTag")
+            case "fields":
+                if try reader.readNull() { return }
+                var fields: [String: FieldValue] = [:]
+                try reader.readObject(at: "\(path()).fields") { reader, name in
+                    fields[name] = try reader.readTypedField(at: "\(path()).fields.\(name)")
+                }
+                record.fields = fields
+            case "created": if !(try reader.readNull()) { record.created = try reader.readStamp(at: "\(path()).created") }
+            case "modified": if !(try reader.readNull()) { record.modified = try reader.readStamp(at: "\(path()).modified") }
+            case "deleted": record.deleted = try reader.readBool(at: "\(path()).deleted")
+            case "zoneID": if !(try reader.readNull()) { record.zoneID = try reader.readZoneID(at: "\(path()).zoneID") }
+            case "parent":
+                if try reader.readNull() { return }
+                var name: String?
+                try reader.readObject(at: "\(path()).parent") { reader, key in
+                    if key == "recordName" { name = try reader.readString(at: "\(path()).parent.recordName") } else { _ = try reader.readValue() }
+                }
+                guard let name else { throw WireFormatError(path: "\(path()).parent.recordName", message: "missing") }
+                record.parent = ParentReference(recordName: name)
+            case "share":
+                let value = try reader.readValue()
+                if value != .null {
+                    record.share = try FieldValue(json: .object(["value": value, "type": .string("REFERENCE")]), path: "\(path()).share")
+                        .referenceValue
+                }
+            default:
+                _ = try reader.readValue()
+            }
+        }
+        if isError {
+            guard let code else { throw WireFormatError(path: "\(path()).serverErrorCode", message: "missing") }
+            guard let known = ServerErrorCode(rawValue: code) else {
+                throw WireFormatError(path: "\(path()).serverErrorCode", message: "unknown error code")
+            }
+            var error = ServerError(known, reason ?? known.rawValue, uuid: uuid)
+            error.retryAfter = retryAfter
+            error.recordName = name
+            error.subscriptionID = subscriptionID
+            error.zoneID = record.zoneID
+            error.serverRecord = serverRecord
+            return .failure(error)
+        }
+        guard hasName else { throw WireFormatError(path: "\(path()).recordName", message: "missing") }
+        return .record(record)
+    }
+}
+
+extension JSONReader {
+    /// A field value, like `readField`, with every scalar type read without building an object tree first.
+    mutating func readTypedField(at path: @autoclosure () -> String) throws -> FieldValue {
+        var type: String?
+        var typeIsString = true
+        var raw: JSONValue?
+        var sawKey = false
+        do {
+            try readObject(at: path()) { reader, key in
+                sawKey = true
+                switch key {
+                case "type":
+                    switch try reader.readValue() {
+                    case .string(let name): type = name
+                    case .null: type = nil
+                    default: typeIsString = false
+                    }
+                case "value": raw = try reader.readValue()
+                default: _ = try reader.readValue()
+                }
+            }
+        } catch let error as WireFormatError where !sawKey && error.message == "expected an object" {
+            return try FieldValue(json: try readValue(), path: path())  // a bare value (older clients)
+        }
+        guard typeIsString else { throw WireFormatError(path: "\(path()).type", message: "expected a type name") }
+        guard let raw else { throw WireFormatError(path: path(), message: "a field value needs a \"value\"") }
+        if let value = try? FieldValue.make(typeName: type, raw: raw) { return value }
+        // Refused: let the tree decoder say why, in its words.
+        var object: [String: JSONValue] = ["value": raw]
+        if let type { object["type"] = .string(type) }
+        return try FieldValue(json: .object(object), path: path())
+    }
+}

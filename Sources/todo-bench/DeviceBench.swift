@@ -1,0 +1,416 @@
+import CloudClient
+import CloudModel
+import Foundation
+import TodoStore
+import TodoSync
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `todo-bench device`: the device figures of issue 3, against a cloud in a process of its own.
+///
+/// Devices A (uploads), B (fresh, syncs) and C (listens for pushes) run in this process; the peak RSS of an initial
+/// sync is measured on the real `todo sync` binary in a child process, which does nothing else.
+enum DeviceBench {
+    static let password = "bench-password"
+
+    static func run(count: Int = 10_000, largeCount: Int = 100_000, edits: Int = 500) async throws {
+        print("== device benchmark (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores, cloud in its own process) ==")
+        let todo = try todoExecutable()
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-devbench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+
+        // Upload: A queues `count` new todos offline, then sends them.
+        var timing: TimingTransport?
+        let a = try await open("upload", device: "A", server: server, in: scratch) { base in
+            let wrapped = TimingTransport(wrapping: base)
+            timing = wrapped
+            return wrapped
+        }
+        guard let timing else { throw BenchError("no timing transport") }
+        await a.engine.start(listenForPushes: false)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let items = (0..<count).map { index in
+            TodoItem(
+                key: .privateTodo(String(format: "bench-%06d", index)), title: "Todo number \(index) with a realistic title",
+                notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)
+        }
+        try await a.store.saveLocalEdits(items, at: now)
+        timing.reset()
+        let cpuBefore = processCPUSeconds()
+        let serverBefore = cpuSeconds(pid: server.process.processIdentifier)
+        let start = ContinuousClock.now
+        await a.engine.sync(.localEdit)
+        let upload = seconds(since: start)
+        let uploadCPU = processCPUSeconds() - cpuBefore
+        let serverCPU = cpuSeconds(pid: server.process.processIdentifier) - serverBefore
+        let inFlight = timing.busySeconds()
+        let left = try await a.store.pendingCount()
+        guard left == 0 else { throw BenchError("upload left \(left) changes queued") }
+        let floor = try serverAlone(server, count: count)
+        let parts = try await deviceParts(count: count, in: scratch)
+        print(String(format: "upload of %d offline edits:            %.3f s  (target <= 0.35 s)", count, upload))
+        print(String(format: "  device CPU %.3f s, cloud CPU %.3f s; a request in flight %.3f s, none in flight %.3f s (%d requests)",
+                     uploadCPU, serverCPU, inFlight, upload - inFlight, timing.requests))
+        print("  device alone (no network, CPU): \(parts)")
+        print(String(format: "  cloud alone: the same %d records as %d pre-encoded requests, <= 3 in flight: %.3f s", count,
+                     (count + 199) / 200, floor))
+
+        // Initial sync of `count` todos: peak RSS (and time) of `todo sync` in a process that does only that.
+        var rss: [Double] = []
+        var walls: [Double] = []
+        for run in 0..<3 {
+            let directory = scratch.appendingPathComponent("rss-\(run)")
+            let measured = try peakRSSOfChild(todo, [
+                "sync", "--account", "upload", "--password", password, "--device", "rss\(run)", "--server", server.baseURL,
+                "--data-dir", directory.path,
+            ])
+            guard measured.status == 0 else { throw BenchError("todo sync exited with \(measured.status)") }
+            rss.append(measured.megabytes)
+            walls.append(measured.seconds)
+        }
+        let b = try await open("upload", device: "B", server: server, in: scratch)
+        await b.engine.loadFromStore()
+        let initialStart = ContinuousClock.now
+        await b.engine.sync(.launch)
+        let initial = seconds(since: initialStart)
+        let held = try await b.store.recordCount()
+        guard held == count else { throw BenchError("B holds \(held) of \(count) todos") }
+        print(String(format: "initial sync of %d todos (in process):  %.3f s  (target <= 1 s)", count, initial))
+        print(String(format: "  peak RSS of `todo sync` doing it:     %.1f–%.1f MB  (target <= 45 MB; 3 runs, whole process %.2f–%.2f s)",
+                     rss.min() ?? 0, rss.max() ?? 0, walls.min() ?? 0, walls.max() ?? 0))
+
+        // A sync with nothing to do, on the full device.
+        var idle: [Double] = []
+        for _ in 0..<21 {
+            let idleStart = ContinuousClock.now
+            await b.engine.sync(.push(.private))
+            idle.append(seconds(since: idleStart) * 1000)
+        }
+        idle.sort()
+        print(String(format: "sync with nothing to do, %d todos:     %.1f ms median, %.1f–%.1f ms  (target <= 10 ms; 21 runs)", count,
+                     percentile(idle, 0.5), idle.first ?? 0, idle.last ?? 0))
+
+        // Edit on A → applied in C's store, carried by a push.
+        let c = try await open("upload", device: "C", server: server, in: scratch)
+        await c.engine.start(listenForPushes: true)
+        let target = items[0].key
+        var latencies: [Double] = []
+        for index in 0..<edits {
+            let sent = ContinuousClock.now
+            _ = try await a.engine.edit(target, TodoEdit(title: "edit \(index)"))
+            await a.engine.sync(.localEdit)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while try await c.store.todo(target)?.title != "edit \(index)" {
+                guard ContinuousClock.now < deadline else { throw BenchError("edit \(index) never reached C") }
+                try await Task.sleep(nanoseconds: 200_000)
+            }
+            latencies.append(seconds(since: sent) * 1000)
+        }
+        latencies.sort()
+        print(String(format: "edit on A -> applied in C's store (push, %d edits): p50 %.1f ms, p99 %.1f ms  (targets <= 20 ms, <= 60 ms)",
+                     edits, percentile(latencies, 0.5), percentile(latencies, 0.99)))
+        await c.close()
+        await b.close()
+        await a.close()
+
+        // The large device: `largeCount` todos written straight to the cloud, then one fresh device's initial sync.
+        if largeCount > 0 {
+            try UIBench.upload(largeCount, to: server, account: "large")
+            let large = try await open("large", device: "fresh", server: server, in: scratch)
+            await large.engine.loadFromStore()
+            let largeStart = ContinuousClock.now
+            await large.engine.sync(.launch)
+            let elapsed = seconds(since: largeStart)
+            let got = try await large.store.recordCount()
+            guard got == largeCount else { throw BenchError("large device holds \(got) of \(largeCount) todos") }
+            print(String(format: "initial sync of %d todos (in process): %.3f s  (target <= 10 s)", largeCount, elapsed))
+            await large.close()
+        }
+    }
+
+    /// The `todo` executable built beside this one.
+    static func todoExecutable() throws -> String {
+        let me = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let todo = me.deletingLastPathComponent().appendingPathComponent("todo").path
+        guard FileManager.default.isExecutableFile(atPath: todo) else {
+            throw BenchError("no todo executable at \(todo); build it first: swift build -c release --product todo")
+        }
+        return todo
+    }
+
+    /// A signed-in device of `account` with its cache under `directory`.
+    static func open(
+        _ account: String, device: String, server: ServerProcess, in directory: URL,
+        wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
+    ) async throws -> DeviceSession {
+        var options = DeviceOptions(
+            account: account, device: device, server: URL(string: server.baseURL), dataDirectory: directory, password: password,
+            startsLocalServer: false, sendsAutomatically: false)
+        options.transport = wrap(options.transport)
+        return try await DeviceSession.open(options)
+    }
+
+    /// Seconds the cloud takes for `count` new records as pre-encoded 200-record requests, at most three in flight.
+    static func serverAlone(_ server: ServerProcess, count: Int) throws -> Double {
+        let device = try BenchAccounts.signIn(server.baseURL, account: "floor", device: "raw")
+        _ = try HTTP.shared.post(
+            server.baseURL + ContainerAddress.default.databasePath(.private, "zones/modify"),
+            ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: device.token,
+            as: ZonesResponse.self)
+        let bodies: [[UInt8]] = stride(from: 0, to: count, by: 200).map { batch in
+            var writer = JSONWriter(reserving: 64 * 1024)
+            writer.raw("{\"operations\":[")
+            for index in batch..<min(batch + 200, count) {
+                writer.separator(index - batch)
+                writer.raw("{\"operationType\":\"create\",\"record\":")
+                writer.record(benchTodo(index))
+                writer.raw("}")
+            }
+            writer.raw("],\"zoneID\":{\"zoneName\":\"Todos\"},\"atomic\":false}")
+            return writer.bytes
+        }
+        let path = ContainerAddress.default.databasePath(.private, "records/modify")
+        let port = server.port
+        let next = LockedCounter()
+        let failures = LockedCounter()
+        let done = DispatchGroup()
+        let start = ContinuousClock.now
+        for _ in 0..<3 {
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                guard let connection = try? RawHTTPConnection(port: port) else {
+                    _ = failures.increment()
+                    return
+                }
+                while true {
+                    let index = next.increment() - 1
+                    guard index < bodies.count else { break }
+                    let answer = try? connection.request("POST", path, body: bodies[index], token: device.token)
+                    if answer?.status != 200 { _ = failures.increment() }
+                }
+            }
+        }
+        done.wait()
+        let elapsed = seconds(since: start)
+        guard failures.value == 0 else { throw BenchError("\(failures.value) raw writes failed") }
+        return elapsed
+    }
+
+    /// The device's own work for an upload of `count` edits, without a network, in CPU seconds: reading the outbox,
+    /// encoding the requests and decoding canned answers, and applying the acknowledgements in one transaction per batch.
+    static func deviceParts(count: Int, in directory: URL) async throws -> DeviceParts {
+        let store = try TodoStore(url: directory.appendingPathComponent("parts.sqlite"))
+        let items = (0..<count).map { index in
+            TodoItem(key: .privateTodo(String(format: "part-%06d", index)), title: "Todo number \(index) with a realistic title",
+                     notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)
+        }
+        try await store.saveLocalEdits(items, at: 1_790_000_000_000)
+
+        var parts = DeviceParts()
+        let canned = CannedTransport()
+        let client = CloudClient(baseURL: URL(string: "http://127.0.0.1:9")!, transport: canned, authToken: "token")
+        // As the engine goes: a chunk of the outbox, its batches sent (here: answered at once), each batch acknowledged.
+        // Process CPU time, not wall time: nothing else runs in this process meanwhile, and other processes on the
+        // machine do not inflate it.
+        while true {
+            var start = processCPUSeconds()
+            let pending = try await store.pendingChanges(limit: CloudLimits.maxOperationsPerRequest * 10)
+            parts.reads += processCPUSeconds() - start
+            if pending.isEmpty { break }
+            start = processCPUSeconds()
+            let batches = OutboxBatcher.batches(pending)
+            let requests = batches.map(\.request)
+            parts.batching += processCPUSeconds() - start
+            for (batch, request) in zip(batches, requests) {
+                canned.prepare(answeringFor: request)
+                start = processCPUSeconds()
+                let results = try await client.modifyRecords(.private, request)
+                let end = processCPUSeconds()
+                let called = canned.lastCalledCPU ?? end
+                parts.encode += called - start
+                parts.decode += end - called
+                start = processCPUSeconds()
+                var confirmed: [SentChange] = []
+                confirmed.reserveCapacity(batch.changes.count)
+                for (change, result) in zip(batch.changes, results) {
+                    if case .record(let saved) = result {
+                        confirmed.append(SentChange(key: change.key, revision: change.revision, result: .saved(saved)))
+                    }
+                }
+                try await store.confirm(confirmed)
+                parts.acks += processCPUSeconds() - start
+            }
+        }
+        let left = try await store.pendingCount()
+        guard left == 0 else { throw BenchError("acknowledgements left \(left) changes queued") }
+        await store.close()
+        return parts
+    }
+}
+
+/// CPU seconds the device's own steps of an upload took.
+struct DeviceParts: CustomStringConvertible {
+    var reads = 0.0
+    var batching = 0.0
+    var encode = 0.0
+    var decode = 0.0
+    var acks = 0.0
+
+    var description: String {
+        String(
+            format: "outbox reads %.3f s, batching %.3f s, request encode %.3f s, answer decode %.3f s, acknowledgements %.3f s",
+            reads, batching, encode, decode, acks)
+    }
+}
+
+/// Answers every `records/modify` with the records it was given, saved with a change tag (prepared in advance, in order).
+final class CannedTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [Data] = []
+    private var called: Double?
+
+    /// The process CPU time when the last request reached the transport (its body encoded).
+    var lastCalledCPU: Double? { lock.withLock { called } }
+
+    /// Prepares the answer to one request, as the cloud would write it.
+    func prepare(answeringFor request: ModifyRecordsRequest) {
+        var writer = JSONWriter(reserving: 300 * request.operations.count)
+        writer.raw("{\"records\":[")
+        for (index, operation) in request.operations.enumerated() {
+            writer.separator(index)
+            var record = operation.record
+            record.recordChangeTag = "t\(index)"
+            record.created = RecordStamp(timestamp: 1_790_000_000_000, userRecordName: "_bench", deviceID: "device")
+            record.modified = record.created
+            writer.record(record)
+        }
+        writer.raw("]}")
+        lock.withLock { answers.append(Data(writer.bytes)) }
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let cpu = processCPUSeconds()
+        let body = lock.withLock {
+            called = cpu
+            return answers.isEmpty ? Data() : answers.removeFirst()
+        }
+        return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body)
+    }
+}
+
+/// Passes requests on and keeps when each was in flight, to tell waiting for the cloud from the device's own work.
+final class TimingTransport: HTTPTransport, @unchecked Sendable {
+    private let base: any HTTPTransport
+    private let lock = NSLock()
+    private var intervals: [(ContinuousClock.Instant, ContinuousClock.Instant)] = []
+
+    init(wrapping base: any HTTPTransport) { self.base = base }
+
+    func reset() { lock.withLock { intervals.removeAll() } }
+
+    var requests: Int { lock.withLock { intervals.count } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let start = ContinuousClock.now
+        defer {
+            let end = ContinuousClock.now
+            lock.withLock { intervals.append((start, end)) }
+        }
+        return try await base.send(request)
+    }
+
+    /// Seconds during which at least one request was in flight (the union of the intervals).
+    func busySeconds() -> Double {
+        let sorted = lock.withLock { intervals }.sorted { $0.0 < $1.0 }
+        var total = Duration.zero
+        var current: (ContinuousClock.Instant, ContinuousClock.Instant)?
+        for interval in sorted {
+            if let open = current, interval.0 <= open.1 {
+                current = (open.0, max(open.1, interval.1))
+            } else {
+                if let open = current { total += open.1 - open.0 }
+                current = interval
+            }
+        }
+        if let open = current { total += open.1 - open.0 }
+        return Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
+    }
+}
+
+/// A counter shared by threads.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Adds one and answers the new value.
+    func increment() -> Int { lock.withLock { count += 1; return count } }
+
+    var value: Int { lock.withLock { count } }
+}
+
+/// User + system CPU seconds of this process.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// User + system CPU seconds of another process, from `/proc/PID/stat` (clock-tick resolution).
+func cpuSeconds(pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // After the command name: state is field 3, utime 14 and stime 15 (1-based in proc(5)).
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// Runs `executable` with `arguments` through `todo-bench _peak-rss` and answers its peak RSS, exit status and wall time.
+///
+/// The measuring helper forks a small process of its own and execs the program in it, so the figure is the program's
+/// own high-water mark and not this (large) process's, which a spawned child would inherit until its exec.
+func peakRSSOfChild(_ executable: String, _ arguments: [String]) throws -> (megabytes: Double, status: Int32, seconds: Double) {
+    let helper = Process()
+    helper.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    helper.arguments = ["_peak-rss", executable] + arguments
+    let pipe = Pipe()
+    helper.standardOutput = pipe
+    let start = ContinuousClock.now
+    try helper.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    helper.waitUntilExit()
+    let elapsed = seconds(since: start)
+    let words = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+    guard helper.terminationStatus == 0, words.count >= 2, let kb = Double(words[0]), let status = Int32(words[1]) else {
+        throw BenchError("_peak-rss failed: \(String(decoding: output, as: UTF8.self))")
+    }
+    return (kb / 1024, status, elapsed)
+}
+
+/// `todo-bench _peak-rss EXE ARGS...`: fork, exec, wait; prints the child's peak RSS in kB and its exit status.
+///
+/// Its own output is discarded; only this helper's two numbers reach standard output.
+func measurePeakRSS(_ arguments: [String]) -> Int32 {
+    guard let executable = arguments.first else { return 2 }
+    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    let devnull = open("/dev/null", O_WRONLY)
+    let pid = fork()
+    if pid == 0 {
+        dup2(devnull, 1)
+        execv(executable, argv)
+        _exit(127)
+    }
+    guard pid > 0 else { return 1 }
+    var status: Int32 = 0
+    var usage = rusage()
+    guard wait4(pid, &status, 0, &usage) == pid else { return 1 }
+    let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    print("\(usage.ru_maxrss) \(exited)")
+    return 0
+}
