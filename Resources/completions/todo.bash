@@ -173,13 +173,13 @@ _todo() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|server|help)
+    open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|server|help)
         # Offer subcommand argument completions
         "_todo_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'open add list done edit trash sync status push signout signin import keys server help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'open add list done edit trash sync status push signout signin import keys lists newlist move share shares accept unshare leave server help' -- "${cur}"))
         ;;
     esac
 }
@@ -215,7 +215,7 @@ _todo_add() {
     repeating_flags=()
     non_repeating_flags=(--public --version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password --due --priority --notes)
+    non_repeating_options=(--account --device --server --data-dir --password --due --priority --notes --list)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -244,12 +244,15 @@ _todo_add() {
     '--notes')
         return
         ;;
+    '--list')
+        return
+        ;;
     esac
 }
 
 _todo_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --all --public --offline --version -h --help)
+    non_repeating_flags=(--json --all --public --shared --offline --version -h --help)
     repeating_options=()
     non_repeating_options=(--account --device --server --data-dir --password)
     __todo_offer_flags_options 0
@@ -535,6 +538,228 @@ _todo_keys() {
     repeating_options=()
     non_repeating_options=()
     __todo_offer_flags_options 0
+}
+
+_todo_lists() {
+    repeating_flags=()
+    non_repeating_flags=(--offline --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --data-dir --password)
+    __todo_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    esac
+}
+
+_todo_newlist() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --data-dir --password)
+    __todo_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    esac
+}
+
+_todo_move() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --data-dir --password)
+    __todo_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    esac
+}
+
+_todo_share() {
+    repeating_flags=()
+    non_repeating_flags=(--read-only --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --data-dir --password --with)
+    __todo_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    '--with')
+        return
+        ;;
+    esac
+}
+
+_todo_shares() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --data-dir --password)
+    __todo_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    esac
+}
+
+_todo_accept() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --data-dir --password)
+    __todo_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    esac
+}
+
+_todo_unshare() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --data-dir --password --with)
+    __todo_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    '--with')
+        return
+        ;;
+    esac
+}
+
+_todo_leave() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --data-dir --password)
+    __todo_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    esac
 }
 
 _todo_server() {

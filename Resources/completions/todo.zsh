@@ -63,6 +63,14 @@ _todo() {
             'signin:Sign this device in (again).'
             'import:Add todos from a JSON file: [{"title", "notes"?, "due"?, "priority"?, "done"?}].'
             'keys:List the terminal app'\''s keys (Markdown table).'
+            'lists:Show your lists and lists shared with you.'
+            'newlist:Create a list.'
+            'move:Move a todo to another list (none: out of any list).'
+            'share:Share a list with another account (or change their access).'
+            'shares:Show the lists you share and those shared with you.'
+            'accept:Accept invitations to shared lists (all, or the one named).'
+            'unshare:Stop sharing a list, with everyone or with one account.'
+            'leave:Leave a list shared with you, or decline its invitation.'
             'server:Run the CloudKit-compatible cloud (started on demand by the app).'
             'help:Show subcommand help information.'
         )
@@ -70,7 +78,7 @@ _todo() {
         ;;
     arg)
         case "${words[1]}" in
-        open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|server|help)
+        open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|server|help)
             "_todo_${words[1]}" && ret=0
             ;;
         esac
@@ -109,6 +117,7 @@ _todo_add() {
         '--priority[Priority, 0 (none) to 3 (high).]:priority:'
         '--notes[Notes.]:notes:'
         '--public[Post to the public board instead of your private list.]'
+        '--list[The list to add it to (title or ID; yours or one shared with you read-write).]:list:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -128,6 +137,7 @@ _todo_list() {
         '--json[Print JSON for scripts.]'
         '--all[Include trashed records.]'
         '--public[List the public board instead of your private todos.]'
+        '--shared[List todos of lists others share with you.]'
         '--offline[Do not ask the cloud; show the cache.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -294,6 +304,145 @@ _todo_import() {
 _todo_keys() {
     local -i ret=1
     local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_lists() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--offline[Do not ask the cloud; show the cache.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_newlist() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':title:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_move() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':id:'
+        ':list:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_share() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':list:'
+        '--with[The account to share with.]:with:'
+        '--read-only[They may read but not change it (default\: read-write).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_shares() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_accept() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':list:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_unshare() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':list:'
+        '--with[Only take this account off the share.]:with:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_leave() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':list:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

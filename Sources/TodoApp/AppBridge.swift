@@ -193,10 +193,14 @@ public final class AppBridge {
     /// Runs a call that waits on the cloud without holding up the keyboard; a failure becomes a message.
     private func inBackground(_ what: String, _ call: @escaping @Sendable () async throws -> Void) {
         let inbox = inbox
+        let engine = session.engine
         Task {
             do {
                 try await call()
             } catch {
+                // Undo what the screen assumed (an invited name, a removed invitation): show the engine's truth again.
+                let update = Self.update(from: await engine.snapshot())
+                inbox.post(.data(rows: update.rows, status: update.status))
                 inbox.post(.message(StatusMessage("Failed \(what): \(error)", kind: .error)))
             }
         }

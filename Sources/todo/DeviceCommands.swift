@@ -57,7 +57,7 @@ extension DeviceOptionGroup {
         try await withSession { session in
             let item = try await session.engine.todo(matchingID: id)
             try await body(session, item)
-            await sendAndReport(session)
+            try await sendAndReport(session)
         }
     }
 }
@@ -98,13 +98,16 @@ func formatDay(_ date: Date) -> String {
 }
 
 /// Sends what waits and says so when the cloud is out of reach.
-func sendAndReport(_ session: DeviceSession) async {
+func sendAndReport(_ session: DeviceSession) async throws {
     await session.engine.sync(.localEdit)
     let snapshot = await session.engine.snapshot()
     if snapshot.connection != .online || snapshot.pendingCount > 0 {
         var line = snapshot.statusLine
         if let error = snapshot.lastError { line += " (\(error))" }
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    } else if let error = snapshot.lastError {
+        // Sent, but the cloud refused something (e.g. access lowered meanwhile: the edit was reverted).
+        throw DeviceCommandError(error)
     }
 }
 
@@ -150,7 +153,7 @@ struct Add: AsyncParsableCommand {
                     title: title, notes: notes, dueDate: dueDate, priority: priority, to: toPublicBoard ? .public : .private)
             }
             print(item.shortID)
-            await sendAndReport(session)
+            try await sendAndReport(session)
         }
     }
 }
@@ -460,7 +463,7 @@ struct Import: AsyncParsableCommand {
                 if entry.done == true { _ = try await session.engine.setCompleted(item.key, true) }
             }
             print("added \(entries.count) todos")
-            await sendAndReport(session)
+            try await sendAndReport(session)
         }
     }
 }

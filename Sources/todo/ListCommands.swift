@@ -7,6 +7,14 @@ import TodoSync
 extension DeviceSession {
     /// The list a command-line argument names: a record ID (prefix) or a title (case-insensitive), own or shared.
     func list(named text: String) async throws -> TodoItem {
+        let list = try await cachedList(named: text)
+        guard list.key.scope == .shared else { return list }
+        // Someone else's list: fetch first, so its access (and existence) is the cloud's current word.
+        await engine.sync(.manualRefresh)
+        return try await cachedList(named: text)
+    }
+
+    private func cachedList(named text: String) async throws -> TodoItem {
         let lists = try await engine.lists()
         if let byID = lists.first(where: { $0.key.recordName == text }) { return byID }
         let byTitle = lists.filter { $0.title.caseInsensitiveCompare(text) == .orderedSame }
@@ -71,7 +79,7 @@ struct NewList: AsyncParsableCommand {
     func run() async throws {
         try await device.withSession { session in
             print(try await session.engine.addList(title: title).shortID)
-            await sendAndReport(session)
+            try await sendAndReport(session)
         }
     }
 }
@@ -116,7 +124,9 @@ struct Share: AsyncParsableCommand {
         try await device.withSession { session in
             let item = try await session.list(named: list)
             try await session.engine.share(list: item.key, with: account, permission: readOnly ? .readOnly : .readWrite)
-            print("shared '\(item.title)' with \(account) (\(readOnly ? "read-only" : "read-write")); they accept with: todo accept")
+            let share = try await session.engine.ownedShares().first { $0.rootRecordName == item.key.recordName }
+            let accepted = share?.participants.contains { $0.account == account && $0.acceptanceStatus == .accepted } ?? false
+            print("shared '\(item.title)' with \(account) (\(readOnly ? "read-only" : "read-write"))" + (accepted ? "" : "; they accept with: todo accept"))
         }
     }
 }

@@ -20,10 +20,10 @@ struct TwoTerminalTests {
         }
         tmux.run(["new-session", "-d", "-s", "e2e", "-x", "160", "-y", "20", device("laptop")])
         let laptop = "e2e:0.0"
-        try await tmux.wait(laptop, "online")
+        try await tmux.wait(laptop, "synced")  // the launch pass is over
         tmux.run(["split-window", "-h", "-t", "e2e", device("tablet")])
         let tablet = "e2e:0.1"
-        try await tmux.wait(tablet, "online")
+        try await tmux.wait(tablet, "synced")
 
         // Add on the laptop; the tablet shows it by itself.
         tmux.keys(laptop, "a")
@@ -83,10 +83,10 @@ struct TwoAccountTerminalTests {
         func app(_ account: String) -> String { stage.app(account: account, device: "main") + "; echo EXIT=$?; sleep 600" }
         tmux.run(["new-session", "-d", "-s", "share", "-x", "160", "-y", "20", app("bob")])
         let bob = "share:0.0"
-        try await tmux.wait(bob, "online")
+        try await tmux.wait(bob, "synced")  // the launch pass is over
         tmux.run(["split-window", "-h", "-t", "share", app("alice")])
         let alice = "share:0.1"
-        try await tmux.wait(alice, "online")
+        try await tmux.wait(alice, "synced")
 
         // Alice makes a list with a todo and shares it with bob, read-write.
         tmux.keys(alice, "n")
