@@ -104,8 +104,9 @@ protocol StoreTransaction: AnyObject {
 
     func record(zonePK: Int64, name: String) throws -> StoredRecord?
     func putRecord(_ record: StoredRecord) throws
-    /// Writes a record that has no row yet, not even a tombstone (cheaper than `putRecord`).
-    func insertRecord(_ record: StoredRecord) throws
+    /// Writes a record unless its name already has a row (live or a tombstone); false, writing nothing, if it has.
+    /// Cheaper than `putRecord` when the name is new.
+    func insertRecord(_ record: StoredRecord) throws -> Bool
     func removeRecord(zonePK: Int64, name: String) throws
     /// Records and tombstones of a zone after a sequence, in order, at most `limit`.
     func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord]

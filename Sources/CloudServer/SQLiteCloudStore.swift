@@ -261,8 +261,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
     private static let selectRecordSQL = "SELECT \(recordColumns) FROM records WHERE zone_pk = ?1 AND record_name = ?2"
     private static let recordValues = "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
     private static let replaceRecordSQL = "INSERT OR REPLACE INTO records(\(recordColumns)) VALUES \(recordValues)"
-    // No conflict clause: a row that is there after all aborts the statement instead of being replaced.
-    private static let insertRecordSQL = "INSERT INTO records(\(recordColumns)) VALUES \(recordValues)"
+    private static let insertRecordSQL =
+        "INSERT INTO records(\(recordColumns)) VALUES \(recordValues) ON CONFLICT(zone_pk, record_name) DO NOTHING"
 
     func record(zonePK: Int64, name: String) throws -> StoredRecord? {
         try db.first(selectRecordStatement, [.int(zonePK), .text(name)], Self.storedRecord)
@@ -272,8 +272,9 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try db.run(replaceRecordStatement, Self.arguments(r))
     }
 
-    func insertRecord(_ r: StoredRecord) throws {
+    func insertRecord(_ r: StoredRecord) throws -> Bool {
         try db.run(insertRecordStatement, Self.arguments(r))
+        return db.changes > 0
     }
 
     /// A record's columns in `recordColumns` order.
