@@ -8,6 +8,9 @@ public struct JSONWriter: Sendable {
     /// An empty writer with room for `capacity` bytes.
     public init(reserving capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
+    /// Makes room for `count` more bytes at once, so appending them does not grow the buffer step by step.
+    public mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
+
     /// Appends literal JSON text.
     public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }

@@ -40,10 +40,13 @@ extension CloudService {
     }
 
     private func writePage(_ page: ZonePage, into writer: inout JSONWriter, desired: Set<String>?) throws {
+        // A record takes its fields plus 450-odd bytes of system fields: make room for the page at once.
+        writer.reserve(page.records.reduce(64) { $0 + $1.fieldsJSON.count + 512 })
         writer.raw("\"records\":[")
+        var cache = RecordJSONCache()
         for (index, record) in page.records.enumerated() {
             writer.separator(index)
-            try writer.record(record, zoneID: page.zoneID, desiredKeys: desired)
+            try writer.record(record, zoneID: page.zoneID, desiredKeys: desired, cache: &cache)
         }
         writer.raw("],\"syncToken\":")
         writer.string(page.token.rawValue)

@@ -93,16 +93,17 @@ extension CloudService {
     }
 
     private func respond(_ outcomes: [ItemOutcome]) throws -> ServiceResponse {
-        // A saved record echoes its fields plus about 400 bytes of system fields: reserve that, so the buffer is not regrown.
+        // A saved record echoes its fields plus 450-odd bytes of system fields: reserve that, so the buffer is not regrown.
         var capacity = 16
-        for case .saved(let record, _, _) in outcomes { capacity += record.fieldsJSON.count + 400 }
+        for case .saved(let record, _, _) in outcomes { capacity += record.fieldsJSON.count + 512 }
         var writer = JSONWriter(reserving: max(capacity, outcomes.count * 300))
+        var cache = RecordJSONCache()
         writer.raw("{\"records\":[")
         for (index, outcome) in outcomes.enumerated() {
             writer.separator(index)
             switch outcome {
-            case .saved(let record, let zoneID, _): try writer.record(record, zoneID: zoneID)
-            case .deleted(let name, let zoneID): try writer.record(Self.tombstone(name), zoneID: zoneID)
+            case .saved(let record, let zoneID, _): try writer.record(record, zoneID: zoneID, cache: &cache)
+            case .deleted(let name, let zoneID): try writer.record(Self.tombstone(name), zoneID: zoneID, cache: &cache)
             case .failed(let error): try writer.encodable(error)
             }
         }
