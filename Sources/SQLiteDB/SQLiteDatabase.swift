@@ -297,4 +297,15 @@ public struct Row {
     }
     /// Column `i` as optional bytes.
     public func optionalBlob(_ i: Int32) -> Data? { isNull(i) ? nil : blob(i) }
+    /// Runs `body` over column `i`'s text as UTF-8 bytes, without copying them (empty when NULL); the bytes are
+    /// valid only inside `body`.
+    public func withText<T>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let start = sqlite3_column_text(statement.handle, i)
+        return try body(UnsafeBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(statement.handle, i))))
+    }
+    /// Runs `body` over column `i`'s bytes without copying them (empty when NULL); valid only inside `body`.
+    public func withBlob<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let start = sqlite3_column_blob(statement.handle, i)
+        return try body(UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(statement.handle, i))))
+    }
 }
