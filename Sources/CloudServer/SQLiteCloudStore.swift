@@ -31,8 +31,9 @@ actor SQLiteCloudStore: CloudStore {
     }
 
     func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try database.execute("BEGIN")
-        defer { try? database.execute("COMMIT") }
+        // Prepared once and kept (run, not execute): every request opens at least one of these.
+        try database.run("BEGIN")
+        defer { try? database.run("COMMIT") }
         return try body(transaction)
     }
 

@@ -135,10 +135,11 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it commits, or none of it.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        // Kept prepared (run, not execute): no parsing on every transaction.
+        try run("BEGIN IMMEDIATE")
         do {
             let value = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return value
         } catch {
             try? execute("ROLLBACK")
