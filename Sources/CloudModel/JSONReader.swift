@@ -10,14 +10,16 @@ struct JSONReader {
 
     /// Runs `body` over the bytes of `data`, then checks nothing but whitespace follows.
     static func read<T>(_ bytes: some Collection<UInt8>, _ body: (inout JSONReader) throws -> T) throws -> T {
-        let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { buffer in
+        func read(_ buffer: UnsafeBufferPointer<UInt8>) throws -> T {
             var reader = JSONReader(buffer)
             let value = try body(&reader)
             reader.cursor.skipWhitespace()
             guard reader.cursor.index == buffer.count else { throw reader.cursor.error("unexpected data after the JSON value") }
             return value
         }
+        // Contiguous bytes (a request's Data, an array) are read in place; others are copied once.
+        if let value = try bytes.withContiguousStorageIfAvailable(read) { return value }
+        return try Array(bytes).withUnsafeBufferPointer(read)
     }
 
     private var next: UInt8? {
@@ -210,6 +212,7 @@ extension JSONReader {
         var type: FieldType?
         var text: Range<Int>?
         var integer: Int64?
+        var integerToken = 0..<0
         while true {
             guard next == UInt8(ascii: "\""), let key = cursor.plainString() else { return false }
             guard next == UInt8(ascii: ":") else { return false }
@@ -231,8 +234,10 @@ extension JSONReader {
                     guard let range = cursor.plainString() else { return false }
                     text = range
                 } else {
+                    let start = cursor.index
                     guard let value = cursor.plainInteger() else { return false }
                     integer = value
+                    integerToken = start..<cursor.index
                 }
             } else {
                 return false
@@ -252,9 +257,11 @@ extension JSONReader {
                     }
                 case let integerType? where integerType == .int64 || integerType == .timestamp:
                     guard let integer else { return false }
+                    // A plain integer token is already how the number is written, except for "-0".
+                    let token = cursor.buffer[integerToken]
                     fields.append(name) { bytes in
                         bytes.append(contentsOf: integerType == .int64 ? #"{"type":"INT64","value":"#.utf8 : #"{"type":"TIMESTAMP","value":"#.utf8)
-                        JSONWriter.appendDecimal(integer, to: &bytes)
+                        if integer == 0 { bytes.append(UInt8(ascii: "0")) } else { bytes.append(contentsOf: token) }
                         bytes.append(UInt8(ascii: "}"))
                     }
                 default:

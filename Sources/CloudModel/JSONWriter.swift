@@ -8,6 +8,9 @@ public struct JSONWriter: Sendable {
     /// An empty writer with room for `capacity` bytes.
     public init(reserving capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
+    /// Makes room for `count` more bytes at once, so appending them does not grow the buffer step by step.
+    public mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
+
     /// Appends literal JSON text.
     public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -21,6 +24,9 @@ public struct JSONWriter: Sendable {
 
     /// Appends JSON bytes verbatim.
     public mutating func raw(_ other: ArraySlice<UInt8>) { bytes.append(contentsOf: other) }
+
+    /// Appends JSON bytes verbatim.
+    public mutating func raw(_ buffer: UnsafeRawBufferPointer) { bytes.append(contentsOf: buffer) }
 
     /// Appends an integer.
     public mutating func int(_ value: Int64) { Self.appendDecimal(value, to: &bytes) }
@@ -80,6 +86,23 @@ public struct JSONWriter: Sendable {
             }
         }
         bytes.append(0x22)
+    }
+
+    /// A JSON string literal from UTF-8 bytes, as `string(_:)` writes the `String` they spell (bytes that are
+    /// not valid UTF-8 are first repaired the way `String(decoding:as:)` repairs them).
+    public mutating func string(utf8 buffer: UnsafeBufferPointer<UInt8>) {
+        guard buffer.allSatisfy({ $0 < 0x80 }) || JSONParser.isValidUTF8(buffer) else {
+            string(String(decoding: buffer, as: UTF8.self))
+            return
+        }
+        bytes.append(0x22)
+        guard buffer.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+            bytes.append(contentsOf: buffer)
+            bytes.append(0x22)
+            return
+        }
+        bytes.removeLast()
+        string(String(decoding: buffer, as: UTF8.self))
     }
 
     /// Any Encodable value, through JSONEncoder.

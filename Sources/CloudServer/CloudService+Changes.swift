@@ -9,9 +9,32 @@ struct ZonePage: Sendable {
     var moreComing: Bool
 }
 
+/// Where a page of a zone's change feed starts.
+struct ZoneFeedStart {
+    var zone: StoredZone
+    /// The sequence the page starts after.
+    var after: Int64
+    var limit: Int
+    var includeTombstones: Bool
+}
+
 extension CloudService {
     /// Reads one page of a zone's changes after a token, inside a read transaction.
     func zonePage(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> ZonePage {
+        let start = try zoneFeedStart(tx, database, query)
+        let zone = start.zone
+        let after = start.after
+        let limit = start.limit
+        var rows = try tx.changes(zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: start.includeTombstones)
+        let moreComing = rows.count > limit
+        if moreComing { rows.removeLast(rows.count - limit) }
+        let last = moreComing ? rows.last!.seq : max(after, try tx.latestSequence(zonePK: zone.pk))
+        return ZonePage(zoneID: zone.zoneID, records: rows, token: FeedToken.zone(pk: zone.pk, seq: last), moreComing: moreComing)
+    }
+
+    /// Checks a zone's page request (zone, token, limit) and says where the page starts; every refusal is thrown
+    /// here, before anything is written.
+    func zoneFeedStart(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> ZoneFeedStart {
         if database.scope == .public {
             throw ServerError(.badRequest, "the public database has no change feed; poll it with records/query")
         }
@@ -33,18 +56,35 @@ extension CloudService {
             after = parsed.seq
         }
         // From scratch there is nothing to delete on the device: tombstones are left out.
-        var rows = try tx.changes(zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: query.syncToken != nil)
-        let moreComing = rows.count > limit
-        if moreComing { rows.removeLast(rows.count - limit) }
-        let last = moreComing ? rows.last!.seq : max(after, try tx.latestSequence(zonePK: zone.pk))
-        return ZonePage(zoneID: zone.zoneID, records: rows, token: FeedToken.zone(pk: zone.pk, seq: last), moreComing: moreComing)
+        return ZoneFeedStart(zone: zone, after: after, limit: limit, includeTombstones: query.syncToken != nil)
+    }
+
+    /// Writes one page of a zone's changes as `writePage` writes what `zonePage` reads, the records straight from
+    /// storage (for pages of whole records, without `desiredKeys`).
+    private func writeZonePage(
+        _ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery, into writer: inout JSONWriter
+    ) throws {
+        let start = try zoneFeedStart(tx, database, query)
+        writer.reserve(start.limit * 1024)
+        writer.raw("\"records\":[")
+        let written = try tx.writeChanges(
+            zonePK: start.zone.pk, after: start.after, limit: start.limit, includeTombstones: start.includeTombstones,
+            zoneID: start.zone.zoneID, into: &writer)
+        let last = written.moreComing ? written.lastSeq ?? start.after : max(start.after, try tx.latestSequence(zonePK: start.zone.pk))
+        writer.raw("],\"syncToken\":")
+        writer.string(FeedToken.zone(pk: start.zone.pk, seq: last).rawValue)
+        writer.raw(",\"moreComing\":")
+        writer.bool(written.moreComing)
     }
 
     private func writePage(_ page: ZonePage, into writer: inout JSONWriter, desired: Set<String>?) throws {
+        // A record takes its fields plus 450-odd bytes of system fields: make room for the page at once.
+        writer.reserve(page.records.reduce(64) { $0 + $1.fieldsJSON.count + 512 })
         writer.raw("\"records\":[")
+        var cache = RecordJSONCache()
         for (index, record) in page.records.enumerated() {
             writer.separator(index)
-            try writer.record(record, zoneID: page.zoneID, desiredKeys: desired)
+            try writer.record(record, zoneID: page.zoneID, desiredKeys: desired, cache: &cache)
         }
         writer.raw("],\"syncToken\":")
         writer.string(page.token.rawValue)
@@ -70,8 +110,12 @@ extension CloudService {
                 writer.zoneID(query.zoneID)
                 writer.raw(",")
                 do {
-                    let page = try self.zonePage(tx, database, query)
-                    try self.writePage(page, into: &writer, desired: query.desiredKeys.map(Set.init))
+                    if query.desiredKeys == nil {
+                        try self.writeZonePage(tx, database, query, into: &writer)
+                    } else {
+                        let page = try self.zonePage(tx, database, query)
+                        try self.writePage(page, into: &writer, desired: query.desiredKeys.map(Set.init))
+                    }
                 } catch let error as ServerError {
                     writer.raw("\"records\":[],\"moreComing\":false,\"serverErrorCode\":")
                     writer.string(error.serverErrorCode.rawValue)

@@ -98,16 +98,17 @@ extension CloudService {
     }
 
     private func respond(_ outcomes: [ItemOutcome]) throws -> ServiceResponse {
-        // A saved record echoes its fields plus about 400 bytes of system fields: reserve that, so the buffer is not regrown.
+        // A saved record echoes its fields plus 450-odd bytes of system fields: reserve that, so the buffer is not regrown.
         var capacity = 16
-        for case .saved(let record, _, _) in outcomes { capacity += record.fieldsJSON.count + 400 }
+        for case .saved(let record, _, _) in outcomes { capacity += record.fieldsJSON.count + 512 }
         var writer = JSONWriter(reserving: max(capacity, outcomes.count * 300))
+        var cache = RecordJSONCache()
         writer.raw("{\"records\":[")
         for (index, outcome) in outcomes.enumerated() {
             writer.separator(index)
             switch outcome {
-            case .saved(let record, let zoneID, _): try writer.record(record, zoneID: zoneID)
-            case .deleted(let name, let zoneID): try writer.record(Self.tombstone(name), zoneID: zoneID)
+            case .saved(let record, let zoneID, _): try writer.record(record, zoneID: zoneID, cache: &cache)
+            case .deleted(let name, let zoneID): try writer.record(Self.tombstone(name), zoneID: zoneID, cache: &cache)
             case .failed(let error): try writer.encodable(error)
             }
         }
@@ -130,6 +131,17 @@ extension CloudService {
         let incoming = operation.record
         let name = incoming.recordName
         guard !name.isEmpty, name.utf8.count <= 255, !Validation.hasControlCharacters(name) else { throw ServerError(.badRequest, "recordName must be 1 to 255 bytes without control characters") }
+        // A create in the owner's private database almost always names a record that has no row yet: with no row
+        // there is nothing to check against, so the insert goes first and the row is looked up only when it turns
+        // out to be there (or when the record is invalid, so the error is the one the lookup path reports).
+        // Checks that depend on an existing row belong below; anything every save needs belongs in recordToSave.
+        if operation.operationType == .create, database.scope == .private,
+            var record = try? recordToSave(operation, encodedFields: encodedFields, existing: nil, zone: zone, stamp: stamp)
+        {
+            record.seq = try tx.nextSequence()
+            record.changeTag = String(record.seq, radix: 36)
+            if try tx.insertRecord(record) { return .saved(record, zone.zoneID, event: .create) }
+        }
         let found = try tx.record(zonePK: zone.pk, name: name)
         let existing = found.flatMap { $0.deleted ? nil : $0 }
         let type = operation.operationType
@@ -171,6 +183,25 @@ extension CloudService {
             return .deleted(name, zone.zoneID)
         }
 
+        var record = try recordToSave(operation, encodedFields: encodedFields, existing: existing, zone: zone, stamp: stamp)
+        record.seq = seq
+        record.changeTag = String(seq, radix: 36)
+        if found == nil {
+            // Only a row added since the lookup could make this fail; none can be inside this transaction.
+            guard try tx.insertRecord(record) else { throw ServerError(.internalError, "record '\(name)' appeared while it was saved") }
+        } else {
+            try tx.putRecord(record)
+        }
+        return .saved(record, zone.zoneID, event: existing == nil ? .create : .update)
+    }
+
+    /// The record a save writes, checked (type, field names, size) but without its sequence and change tag yet.
+    private func recordToSave(
+        _ operation: RecordOperation, encodedFields: EncodedFields?, existing: StoredRecord?, zone: StoredZone, stamp: RecordStamp
+    ) throws -> StoredRecord {
+        let incoming = operation.record
+        let name = incoming.recordName
+        let type = operation.operationType
         guard let recordType = incoming.recordType ?? existing?.recordType, !recordType.isEmpty, recordType.utf8.count <= 255
         else { throw ServerError(.badRequest, "recordType is required to save '\(name)'") }
         var fields = EncodedFields()
@@ -189,14 +220,11 @@ extension CloudService {
             throw ServerError(
                 .limitExceeded, "record '\(name)' is \(json.count) bytes; the limit is \(CloudLimits.maxRecordBytes) (1 MB)")
         }
-        let record = StoredRecord(
-            zonePK: zone.pk, recordName: name, recordType: recordType, changeTag: String(seq, radix: 36), seq: seq,
+        return StoredRecord(
+            zonePK: zone.pk, recordName: name, recordType: recordType, changeTag: "", seq: 0,
             deleted: false, created: existing?.created ?? stamp, modified: stamp,
             parent: incoming.parent?.recordName ?? (type == .update || type == .forceUpdate ? existing?.parent : nil),
             fieldsJSON: json)
-        // With no row at all (not even a tombstone), a plain insert does: cheaper than the replace.
-        if found == nil { try tx.insertRecord(record) } else { try tx.putRecord(record) }
-        return .saved(record, zone.zoneID, event: existing == nil ? .create : .update)
     }
 
     /// `records/lookup`: live records by name; `NOT_FOUND` per missing item.

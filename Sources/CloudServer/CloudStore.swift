@@ -66,6 +66,21 @@ struct PushTokenRow: Sendable {
     var deviceID: String?
 }
 
+extension StoreTransaction {
+    /// The general form: the records as values, then written.
+    func writeChanges(
+        zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool, zoneID: ZoneID, into writer: inout JSONWriter
+    ) throws -> (lastSeq: Int64?, moreComing: Bool) {
+        let rows = try changes(zonePK: zonePK, after: seq, limit: limit + 1, includeTombstones: includeTombstones)
+        var cache = RecordJSONCache()
+        for (index, record) in rows.prefix(limit).enumerated() {
+            writer.separator(index)
+            try writer.record(record, zoneID: zoneID, cache: &cache)
+        }
+        return (rows.prefix(limit).last?.seq, rows.count > limit)
+    }
+}
+
 /// The cloud's storage: everything that must survive a restart. SQLite today, PostgreSQL later.
 protocol CloudStore: Sendable {
     /// Runs `body` in one write transaction: all of it commits, or none of it.
@@ -104,11 +119,17 @@ protocol StoreTransaction: ShareStoreTransaction {
 
     func record(zonePK: Int64, name: String) throws -> StoredRecord?
     func putRecord(_ record: StoredRecord) throws
-    /// Writes a record that has no row yet, not even a tombstone (cheaper than `putRecord`).
-    func insertRecord(_ record: StoredRecord) throws
+    /// Writes a record unless its name already has a row (live or a tombstone); false, writing nothing, if it has.
+    /// Cheaper than `putRecord` when the name is new.
+    func insertRecord(_ record: StoredRecord) throws -> Bool
     func removeRecord(zonePK: Int64, name: String) throws
     /// Records and tombstones of a zone after a sequence, in order, at most `limit`.
     func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord]
+    /// What `changes` answers, written straight into `writer` as a comma-separated list, each record as
+    /// `JSONWriter.record(_:zoneID:)` writes it; the sequence of the last one written, and whether more follow.
+    func writeChanges(
+        zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool, zoneID: ZoneID, into writer: inout JSONWriter
+    ) throws -> (lastSeq: Int64?, moreComing: Bool)
     /// Live records of a type, optionally modified after a time, for queries.
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord]
     /// The highest sequence a zone's change feed has handed out.

@@ -1,14 +1,30 @@
 import CloudModel
 import Foundation
 
+/// The parts consecutive records of one response usually share (their zone; a writer, device and time),
+/// kept as written JSON so each is written once and copied after.
+struct RecordJSONCache {
+    fileprivate var zone: ZoneID?
+    fileprivate var zoneJSON: [UInt8] = []
+    fileprivate var stamp: RecordStamp?
+    fileprivate var stampJSON: [UInt8] = []
+}
+
 extension JSONWriter {
     /// A stored record in the web services' record shape; a tombstone as `{recordName, deleted: true}`.
     mutating func record(_ record: StoredRecord, zoneID zone: ZoneID, desiredKeys: Set<String>? = nil) throws {
+        var cache = RecordJSONCache()
+        try self.record(record, zoneID: zone, desiredKeys: desiredKeys, cache: &cache)
+    }
+
+    /// A stored record as `record(_:zoneID:desiredKeys:)` writes it, reusing what `cache` holds from the
+    /// records before it in the same response.
+    mutating func record(_ record: StoredRecord, zoneID zone: ZoneID, desiredKeys: Set<String>? = nil, cache: inout RecordJSONCache) throws {
         raw("{\"recordName\":")
         string(record.recordName)
         if record.deleted {
             raw(",\"deleted\":true,\"zoneID\":")
-            zoneID(zone)
+            cachedZoneID(zone, &cache)
             raw("}")
             return
         }
@@ -24,11 +40,11 @@ extension JSONWriter {
             raw(record.fieldsJSON)
         }
         raw(",\"created\":")
-        stamp(record.created)
+        cachedStamp(record.created, &cache)
         raw(",\"modified\":")
-        stamp(record.modified)
+        cachedStamp(record.modified, &cache)
         raw(",\"deleted\":false,\"zoneID\":")
-        zoneID(zone)
+        cachedZoneID(zone, &cache)
         if let parent = record.parent {
             raw(",\"parent\":{\"recordName\":")
             string(parent)
@@ -37,6 +53,25 @@ extension JSONWriter {
         raw("}")
     }
 
+    private mutating func cachedZoneID(_ zone: ZoneID, _ cache: inout RecordJSONCache) {
+        if cache.zone != zone {
+            var writer = JSONWriter(reserving: 96)
+            writer.zoneID(zone)
+            cache.zone = zone
+            cache.zoneJSON = writer.bytes
+        }
+        raw(cache.zoneJSON)
+    }
+
+    private mutating func cachedStamp(_ stamp: RecordStamp, _ cache: inout RecordJSONCache) {
+        if cache.stamp != stamp {
+            var writer = JSONWriter(reserving: 128)
+            writer.stamp(stamp)
+            cache.stamp = stamp
+            cache.stampJSON = writer.bytes
+        }
+        raw(cache.stampJSON)
+    }
 
 }
 

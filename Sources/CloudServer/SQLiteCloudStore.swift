@@ -32,8 +32,9 @@ actor SQLiteCloudStore: CloudStore {
     }
 
     func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try database.execute("BEGIN")
-        defer { try? database.execute("COMMIT") }
+        // Prepared once and kept (run, not execute): every request opens at least one of these.
+        try database.run("BEGIN")
+        defer { try? database.run("COMMIT") }
         return try body(transaction)
     }
 
@@ -85,6 +86,41 @@ actor SQLiteCloudStore: CloudStore {
         ),
         sharingMigration,
     ]
+}
+
+/// The last `created`/`modified` stamp written from a row, with the column bytes it came from: rows of one
+/// write batch share it, and then copy the JSON instead of writing it again.
+struct RowStampCache {
+    private var key: [UInt8] = []
+    private var json: [UInt8] = []
+    private var scratch: [UInt8] = []
+
+    /// Writes the stamp in columns `timestamp`, `user`, `device` as `JSONWriter.stamp` writes the `RecordStamp`.
+    mutating func write(_ row: Row, timestamp: Int32, user: Int32, device: Int32, into writer: inout JSONWriter) {
+        // The key: the timestamp's 8 bytes, the user's bytes, a separator that cannot be in UTF-8, the device's.
+        scratch.removeAll(keepingCapacity: true)
+        withUnsafeBytes(of: row.int(timestamp)) { scratch.append(contentsOf: $0) }
+        row.withText(user) { scratch.append(contentsOf: $0) }
+        if !row.isNull(device) {
+            scratch.append(0xFF)
+            row.withText(device) { scratch.append(contentsOf: $0) }
+        }
+        if scratch != key {
+            var stamp = JSONWriter(reserving: 128)
+            stamp.raw("{\"timestamp\":")
+            stamp.int(row.int(timestamp))
+            stamp.raw(",\"userRecordName\":")
+            row.withText(user) { stamp.string(utf8: $0) }
+            if !row.isNull(device) {
+                stamp.raw(",\"deviceID\":")
+                row.withText(device) { stamp.string(utf8: $0) }
+            }
+            stamp.raw("}")
+            swap(&key, &scratch)
+            json = stamp.bytes
+        }
+        writer.raw(json)
+    }
 }
 
 /// The transaction view of the SQLite store; used only inside the actor.
@@ -265,8 +301,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
     private static let selectRecordSQL = "SELECT \(recordColumns) FROM records WHERE zone_pk = ?1 AND record_name = ?2"
     private static let recordValues = "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
     private static let replaceRecordSQL = "INSERT OR REPLACE INTO records(\(recordColumns)) VALUES \(recordValues)"
-    // No conflict clause: a row that is there after all aborts the statement instead of being replaced.
-    private static let insertRecordSQL = "INSERT INTO records(\(recordColumns)) VALUES \(recordValues)"
+    private static let insertRecordSQL =
+        "INSERT INTO records(\(recordColumns)) VALUES \(recordValues) ON CONFLICT(zone_pk, record_name) DO NOTHING"
 
     func record(zonePK: Int64, name: String) throws -> StoredRecord? {
         try db.first(selectRecordStatement, [.int(zonePK), .text(name)], Self.storedRecord)
@@ -276,8 +312,9 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try db.run(replaceRecordStatement, Self.arguments(r))
     }
 
-    func insertRecord(_ r: StoredRecord) throws {
+    func insertRecord(_ r: StoredRecord) throws -> Bool {
         try db.run(insertRecordStatement, Self.arguments(r))
+        return db.changes > 0
     }
 
     /// A record's columns in `recordColumns` order.
@@ -301,6 +338,61 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord] {
         try db.query(includeTombstones ? Self.changesSQL : Self.liveChangesSQL, [.int(zonePK), .int(seq), .int(Int64(limit))], Self.storedRecord)
+    }
+
+    func writeChanges(
+        zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool, zoneID: ZoneID, into writer: inout JSONWriter
+    ) throws -> (lastSeq: Int64?, moreComing: Bool) {
+        // Each row is written from SQLite's own bytes: no record value, no strings, no copies of the fields.
+        var zoneWriter = JSONWriter(reserving: 96)
+        zoneWriter.zoneID(zoneID)
+        let zoneJSON = zoneWriter.bytes
+        var stamps = RowStampCache()
+        var count = 0
+        var lastSeq: Int64?
+        var moreComing = false
+        _ = try db.query(includeTombstones ? Self.changesSQL : Self.liveChangesSQL, [.int(zonePK), .int(seq), .int(Int64(limit + 1))]) {
+            row -> Void in
+            guard count < limit else {
+                moreComing = true
+                return
+            }
+            writer.separator(count)
+            Self.writeRecord(row, zoneJSON: zoneJSON, stamps: &stamps, into: &writer)
+            lastSeq = row.int(4)
+            count += 1
+        }
+        return (lastSeq, moreComing)
+    }
+
+    /// A row (in `recordColumns` order) as `JSONWriter.record(_:zoneID:)` writes the record `storedRecord` makes of it.
+    private static func writeRecord(_ row: Row, zoneJSON: [UInt8], stamps: inout RowStampCache, into writer: inout JSONWriter) {
+        writer.raw("{\"recordName\":")
+        row.withText(1) { writer.string(utf8: $0) }
+        if row.int(5) != 0 {
+            writer.raw(",\"deleted\":true,\"zoneID\":")
+            writer.raw(zoneJSON)
+            writer.raw("}")
+            return
+        }
+        writer.raw(",\"recordType\":")
+        row.withText(2) { writer.string(utf8: $0) }
+        writer.raw(",\"recordChangeTag\":")
+        row.withText(3) { writer.string(utf8: $0) }
+        writer.raw(",\"fields\":")
+        row.withBlob(13) { writer.raw($0) }
+        writer.raw(",\"created\":")
+        stamps.write(row, timestamp: 6, user: 7, device: 8, into: &writer)
+        writer.raw(",\"modified\":")
+        stamps.write(row, timestamp: 9, user: 10, device: 11, into: &writer)
+        writer.raw(",\"deleted\":false,\"zoneID\":")
+        writer.raw(zoneJSON)
+        if !row.isNull(12) {
+            writer.raw(",\"parent\":{\"recordName\":")
+            row.withText(12) { writer.string(utf8: $0) }
+            writer.raw("}")
+        }
+        writer.raw("}")
     }
 
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord] {

@@ -37,6 +37,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// Opens (creating if needed) a database file; `":memory:"` for a private in-memory one.
     public init(path: String, readOnly: Bool = false) throws {
+        _ = Self.configured
         self.path = path
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
         var db: OpaquePointer?
@@ -55,6 +56,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
         cache.removeAll()
         sqlite3_close_v2(handle)
     }
+
+    /// Process-wide settings, applied once before the first connection opens: no memory statistics (we never
+    /// read them, and keeping them costs a global lock per allocation).
+    private static let configured: Void = { _ = csqlite_disable_memory_statistics() }()
 
     /// Turns on WAL journaling with the durability our acknowledgements promise.
     public func configureForDurableWAL() throws {
@@ -97,16 +102,18 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// keeps, so the SQL text is not looked up again on every use.
     public func run(_ statement: Statement, _ arguments: [SQLValue]) throws {
         statement.rewind(rebinding: arguments.count)
-        try statement.bind(arguments)
-        while try statement.step() {}
+        try statement.withBorrowedBindings(arguments) {
+            while try statement.step() {}
+        }
     }
 
     /// The first row of a statement from `statement(_:)`, mapped (see `run(_:_:)` with a statement).
     public func first<T>(_ statement: Statement, _ arguments: [SQLValue], _ map: (Row) throws -> T) throws -> T? {
         statement.rewind(rebinding: arguments.count)
-        try statement.bind(arguments)
         defer { statement.reset() }
-        return try statement.step() ? map(Row(statement: statement)) : nil
+        return try statement.withBorrowedBindings(arguments) {
+            try statement.step() ? map(Row(statement: statement)) : nil
+        }
     }
 
     /// Runs a query and maps each row.
@@ -128,10 +135,11 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: all of it commits, or none of it.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        // Kept prepared (run, not execute): no parsing on every transaction.
+        try run("BEGIN IMMEDIATE")
         do {
             let value = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return value
         } catch {
             try? execute("ROLLBACK")
@@ -213,6 +221,39 @@ public final class Statement {
         }
     }
 
+    /// Binds `values` to `?1…?n` without SQLite copying text and blobs, and runs `body` (which must do all the
+    /// stepping) while they are valid. Borrowed values are read only by `sqlite3_step`: once `body` returns they
+    /// are never read again, because every later use binds all parameters anew (or clears them) first.
+    fileprivate func withBorrowedBindings<T>(_ values: [SQLValue], from start: Int = 0, _ body: () throws -> T) throws -> T {
+        var offset = start
+        while offset < values.count {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch values[offset] {
+            case .null: rc = sqlite3_bind_null(raw, index)
+            case .int(let v): rc = sqlite3_bind_int64(raw, index, v)
+            case .double(let v): rc = sqlite3_bind_double(raw, index, v)
+            case .text(let v):
+                var text = v
+                return try text.withUTF8 { utf8 in
+                    let start = utf8.baseAddress.map(UnsafeRawPointer.init) ?? Statement.emptyText
+                    let rc = sqlite3_bind_text(raw, index, start.assumingMemoryBound(to: CChar.self), Int32(utf8.count), nil)
+                    guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: database.lastMessage, sql: sql) }
+                    return try withBorrowedBindings(values, from: offset + 1, body)
+                }
+            case .blob(let v):
+                return try v.withUnsafeBytes { bytes in
+                    let rc = sqlite3_bind_blob(raw, index, bytes.baseAddress ?? Statement.emptyText, Int32(bytes.count), nil)
+                    guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: database.lastMessage, sql: sql) }
+                    return try withBorrowedBindings(values, from: offset + 1, body)
+                }
+            }
+            guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: database.lastMessage, sql: sql) }
+            offset += 1
+        }
+        return try body()
+    }
+
     /// Advances; true while there is a row.
     public func step() throws -> Bool {
         let rc = sqlite3_step(raw)
@@ -257,4 +298,15 @@ public struct Row {
     }
     /// Column `i` as optional bytes.
     public func optionalBlob(_ i: Int32) -> Data? { isNull(i) ? nil : blob(i) }
+    /// Runs `body` over column `i`'s text as UTF-8 bytes, without copying them (empty when NULL); the bytes are
+    /// valid only inside `body`.
+    public func withText<T>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let start = sqlite3_column_text(statement.handle, i)
+        return try body(UnsafeBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(statement.handle, i))))
+    }
+    /// Runs `body` over column `i`'s bytes without copying them (empty when NULL); valid only inside `body`.
+    public func withBlob<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let start = sqlite3_column_blob(statement.handle, i)
+        return try body(UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(statement.handle, i))))
+    }
 }

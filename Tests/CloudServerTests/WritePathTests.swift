@@ -1,0 +1,105 @@
+import CloudModel
+import Foundation
+import Testing
+
+/// The fast write path (fields kept as canonical JSON, creates inserted before any lookup) answers as the
+/// lookup-first path always did.
+@Suite("records/modify fast paths")
+struct WritePathTests {
+    @Test func createsAnswerAsTheLookupPathDid() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            try await cloud.createTodosZone(alice)
+            let first = try #require(try await cloud.modify(alice, [RecordOperation(.create, todo("kept", "First"))]).first?.record)
+
+            // Over a live record: EXISTS with the server's copy, even when the new record is also invalid.
+            var typeless = todo("kept", "Second")
+            typeless.recordType = nil
+            for record in [todo("kept", "Second"), typeless, todo("kept", "Third", extra: ["bad name": .int64(1)])] {
+                let error = try #require(try await cloud.modify(alice, [RecordOperation(.create, record)], atomic: false).first?.error)
+                #expect(error.serverErrorCode == .exists)
+                #expect(error.serverRecord?["title"] == .string("First"))
+                #expect(error.serverRecord?.recordChangeTag == first.recordChangeTag)
+            }
+
+            // A new record that is invalid: the same errors as before.
+            var missingType = todo("new", "x")
+            missingType.recordType = nil
+            let noType = try #require(try await cloud.modify(alice, [RecordOperation(.create, missingType)], atomic: false).first?.error)
+            #expect(noType.serverErrorCode == .badRequest)
+            #expect(noType.reason.contains("recordType"))
+            let badField = try #require(
+                try await cloud.modify(alice, [RecordOperation(.create, todo("new", "x", extra: ["9lives": .int64(1)]))], atomic: false).first?.error)
+            #expect(badField.serverErrorCode == .badRequest)
+            #expect(badField.reason.contains("invalid field name"))
+
+            // The same name twice in one batch: the second finds the first.
+            let twice = try await cloud.modify(
+                alice, [RecordOperation(.create, todo("twice", "One")), RecordOperation(.create, todo("twice", "Two"))], atomic: false)
+            #expect(twice[0].record?["title"] == .string("One"))
+            #expect(twice[1].error?.serverErrorCode == .exists)
+            #expect(twice[1].error?.serverRecord?["title"] == .string("One"))
+
+            // Over a tombstone: the create succeeds, as a new record, and the change feed shows it live.
+            let before: ZoneChangesResponse = try await cloud.post(
+                .private, "changes/zone", ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos)]), token: alice.token)
+            let token = try #require(before.zones.first?.syncToken)
+            let deleted = try await cloud.modify(alice, [RecordOperation(.delete, Record(recordName: "kept", recordChangeTag: first.recordChangeTag))])
+            #expect(deleted.first?.record?.isDeleted == true)
+            let again = try #require(try await cloud.modify(alice, [RecordOperation(.create, todo("kept", "Reborn"))]).first?.record)
+            #expect(again["title"] == .string("Reborn"))
+            #expect(again.recordChangeTag != first.recordChangeTag)
+            let after: ZoneChangesResponse = try await cloud.post(
+                .private, "changes/zone", ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos, syncToken: token)]), token: alice.token)
+            let kept = try #require(after.zones.first?.records.first { $0.recordName == "kept" })
+            #expect(kept.isDeleted == false)
+            #expect(kept["title"] == .string("Reborn"))
+
+            // An atomic batch with a duplicate still writes nothing.
+            let atomic = try await cloud.modify(alice, [RecordOperation(.create, todo("fresh", "F")), RecordOperation(.create, todo("twice", "T"))])
+            #expect(atomic.map { $0.error?.serverErrorCode } == [.atomicError, .exists])
+            let lookup: RecordsResponse = try await cloud.post(
+                .private, "records/lookup", LookupRecordsRequest(recordNames: ["fresh"], zoneID: todos), token: alice.token)
+            #expect(lookup.records.first?.error?.serverErrorCode == .notFound)
+        }
+    }
+
+    @Test func fieldsOfEveryKindComeBackAsSent() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            try await cloud.createTodosZone(alice)
+            let fields: [String: FieldValue] = [
+                "title": .string("Milk \u{1B}[2J \"quoted\" / 牛奶 🥛"), "plain": .string("plain"), "empty": .string(""),
+                "n": .int64(-9_223_372_036_854_775_808), "due": .timestamp(1_790_000_000_000), "d": .double(2.5),
+                "tags": .list(.string, [.string("a"), .string("b")]), "blob": .bytes(Data([0, 1, 254, 255])),
+                "list": .reference(Reference(recordName: "L", zoneID: todos, action: .deleteSelf)),
+                "loc": .unknown(type: "LOCATION", value: .object(["latitude": .double(1.5), "longitude": .double(-3.25)])),
+            ]
+            let saved = try #require(
+                try await cloud.modify(alice, [RecordOperation(.create, Record(recordName: "all", recordType: "Todo", fields: fields))]).first?.record)
+            #expect(saved.fields == fields)
+            let lookup: RecordsResponse = try await cloud.post(
+                .private, "records/lookup", LookupRecordsRequest(recordNames: ["all"], zoneID: todos), token: alice.token)
+            #expect(lookup.records.first?.record?.fields == fields)
+
+            // An update merges into the stored fields and a null value removes one.
+            var change = Record(recordName: "all", recordType: "Todo", recordChangeTag: saved.recordChangeTag, fields: ["plain": .string("changed")])
+            change["empty"] = .unknown(type: "STRING", value: .null)
+            let updated = try #require(try await cloud.modify(alice, [RecordOperation(.update, change)]).first?.record)
+            var expected = fields
+            expected["plain"] = .string("changed")
+            expected["empty"] = nil
+            #expect(updated.fields == expected)
+
+            // Malformed field values are refused whole, with a clear error.
+            let modify = cloud.address.databasePath(.private, "records/modify")
+            for value in [#"{"type":"INT64","value":"x"}"#, #"{"type":"INT64","value":1.5}"#, #"{"type":"STRING","value":7}"#, #"{"type":"STRING"}"#] {
+                let body = #"{"zoneID":{"zoneName":"Todos"},"operations":[{"operationType":"create","record":{"recordName":"bad","recordType":"Todo","fields":{"f":\#(value)}}}]}"#
+                let answer = try await cloud.raw("POST", modify, body: Data(body.utf8), token: alice.token)
+                #expect(answer.status == 400, "\(value)")
+                let error = try JSONDecoder().decode(ServerError.self, from: answer.body)
+                #expect(error.reason.contains("operations[0].record.fields.f"), "\(error.reason)")
+            }
+        }
+    }
+}
