@@ -185,27 +185,51 @@ extension TodoStore {
     public func confirm(_ changes: [SentChange]) throws {
         guard !changes.isEmpty else { return }
         try write { db in
+            // The two statements of the usual case, looked up once for the batch rather than once per record.
+            let statements = AckStatements(
+                clearSent: try db.statement(Self.deleteSentOutboxSQL), rewrite: try db.statement(Self.updateSQL))
             for change in changes {
                 switch change.result {
-                case .saved(let record): try Self.confirmSaved(change.key, revision: change.revision, serverRecord: record, db: db)
+                case .saved(let record):
+                    try Self.confirmSaved(change.key, revision: change.revision, serverRecord: record, db: db, statements)
                 case .deleted:
-                    try db.run(
-                        "DELETE FROM outbox WHERE \(Self.keyWhere) AND revision = ?5 AND action = 'delete'",
-                        Self.keyArguments(change.key) + [.int(change.revision)])
+                    try db.run(Self.deleteSentDeleteSQL, Self.keyArguments(change.key) + [.int(change.revision)])
                 }
             }
         }
     }
 
-    static func confirmSaved(_ key: RecordKey, revision: Int64, serverRecord: Record, db: SQLiteDatabase) throws {
+    /// Prepared statements an acknowledgement reuses for every record of its batch.
+    struct AckStatements {
+        /// `deleteSentOutboxSQL`.
+        var clearSent: Statement
+        /// `updateSQL`.
+        var rewrite: Statement
+
+        /// Runs `statement` with `arguments`; answers the rows it changed.
+        func run(_ statement: Statement, _ arguments: [SQLValue], _ db: SQLiteDatabase) throws -> Int {
+            statement.reset()
+            try statement.bind(arguments)
+            while try statement.step() {}
+            return db.changes
+        }
+    }
+
+    static func confirmSaved(
+        _ key: RecordKey, revision: Int64, serverRecord: Record, db: SQLiteDatabase, _ statements: AckStatements
+    ) throws {
         // The usual case: no edit since (the entry still has the revision sent). Clear it, adopt the server's copy.
-        try db.run(Self.deleteSentOutboxSQL, keyArguments(key) + [.int(revision)])
-        if db.changes > 0 {
+        if try statements.run(statements.clearSent, keyArguments(key) + [.int(revision)], db) > 0 {
             var saved = TodoItem(record: serverRecord, scope: key.scope)
             saved.key = key
-            if try updateExisting(saved, in: db) { return }  // share permission kept
+            if try statements.run(statements.rewrite, try rowArguments(saved), db) > 0 { return }  // share permission kept
             // Deleted locally meanwhile: fall through, the delete must go out with the new tag.
         }
+        try confirmSavedAfterEdit(key, revision: revision, serverRecord: serverRecord, db: db)
+    }
+
+    /// The rare case: the record was edited or deleted locally while its save was in flight.
+    static func confirmSavedAfterEdit(_ key: RecordKey, revision: Int64, serverRecord: Record, db: SQLiteDatabase) throws {
         let current = try db.first(Self.outboxRevisionSQL, keyArguments(key)) { $0.int(0) }
         guard var item = try fetchItem(key, in: db) else {
             // Deleted locally while the save was in flight: the delete must go out, with the new tag.
@@ -240,6 +264,7 @@ extension TodoStore {
     static let outboxRevisionSQL = "SELECT revision FROM outbox WHERE \(keyWhere)"
     static let deleteOutboxSQL = "DELETE FROM outbox WHERE \(keyWhere)"
     static let deleteSentOutboxSQL = "DELETE FROM outbox WHERE \(keyWhere) AND revision = ?5"
+    static let deleteSentDeleteSQL = "DELETE FROM outbox WHERE \(keyWhere) AND revision = ?5 AND action = 'delete'"
 
     /// A save of `key` conflicted: merge against the server copy and make the server's tag the one to send next.
     ///
