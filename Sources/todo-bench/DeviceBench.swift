@@ -23,41 +23,7 @@ enum DeviceBench {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-devbench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
 
-        // Upload: A queues `count` new todos offline, then sends them.
-        var timing: TimingTransport?
-        let a = try await open("upload", device: "A", server: server, in: scratch) { base in
-            let wrapped = TimingTransport(wrapping: base)
-            timing = wrapped
-            return wrapped
-        }
-        guard let timing else { throw BenchError("no timing transport") }
-        await a.engine.start(listenForPushes: false)
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let items = (0..<count).map { index in
-            TodoItem(
-                key: .privateTodo(String(format: "bench-%06d", index)), title: "Todo number \(index) with a realistic title",
-                notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)
-        }
-        try await a.store.saveLocalEdits(items, at: now)
-        timing.reset()
-        let cpuBefore = processCPUSeconds()
-        let serverBefore = cpuSeconds(pid: server.process.processIdentifier)
-        let start = ContinuousClock.now
-        await a.engine.sync(.localEdit)
-        let upload = seconds(since: start)
-        let uploadCPU = processCPUSeconds() - cpuBefore
-        let serverCPU = cpuSeconds(pid: server.process.processIdentifier) - serverBefore
-        let inFlight = timing.busySeconds()
-        let left = try await a.store.pendingCount()
-        guard left == 0 else { throw BenchError("upload left \(left) changes queued") }
-        let floor = try serverAlone(server, count: count)
-        let parts = try await deviceParts(count: count, in: scratch)
-        print(String(format: "upload of %d offline edits:            %.3f s  (target <= 0.35 s)", count, upload))
-        print(String(format: "  device CPU %.3f s, cloud CPU %.3f s; a request in flight %.3f s, none in flight %.3f s (%d requests)",
-                     uploadCPU, serverCPU, inFlight, upload - inFlight, timing.requests))
-        print("  device alone (no network, CPU): \(parts)")
-        print(String(format: "  cloud alone: the same %d records as %d pre-encoded requests, <= 3 in flight: %.3f s", count,
-                     (count + 199) / 200, floor))
+        let (a, items) = try await upload(count: count, server: server, in: scratch)
 
         // Initial sync of `count` todos: peak RSS (and time) of `todo sync` in a process that does only that.
         var rss: [Double] = []
@@ -130,6 +96,46 @@ enum DeviceBench {
             print(String(format: "initial sync of %d todos (in process): %.3f s  (target <= 10 s)", largeCount, elapsed))
             await large.close()
         }
+    }
+
+    /// Device A queues `count` new todos offline, then sends them; prints the figures and answers A and its todos.
+    static func upload(count: Int, server: ServerProcess, in scratch: URL) async throws -> (DeviceSession, [TodoItem]) {
+        var timing: TimingTransport?
+        let a = try await open("upload", device: "A", server: server, in: scratch) { base in
+            let wrapped = TimingTransport(wrapping: base)
+            timing = wrapped
+            return wrapped
+        }
+        guard let timing else { throw BenchError("no timing transport") }
+        await a.engine.start(listenForPushes: false)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let items = (0..<count).map { index in
+            TodoItem(
+                key: .privateTodo(String(format: "bench-%06d", index)), title: "Todo number \(index) with a realistic title",
+                notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)
+        }
+        try await a.store.saveLocalEdits(items, at: now)
+        timing.reset()
+        let cpuBefore = processCPUSeconds()
+        let serverBefore = cpuSeconds(pid: server.process.processIdentifier)
+        let start = ContinuousClock.now
+        await a.engine.sync(.localEdit)
+        let upload = seconds(since: start)
+        let uploadCPU = processCPUSeconds() - cpuBefore
+        let serverCPU = cpuSeconds(pid: server.process.processIdentifier) - serverBefore
+        let inFlight = timing.busySeconds()
+        let left = try await a.store.pendingCount()
+        guard left == 0 else { throw BenchError("upload left \(left) changes queued") }
+        let floor = try serverAlone(server, count: count)
+        let parts = try await deviceParts(count: count, in: scratch)
+        print(String(format: "upload of %d offline edits:            %.3f s  (target <= 0.35 s)", count, upload))
+        print(String(format: "  device CPU %.3f s, cloud CPU %.3f s; a request in flight %.3f s, none in flight %.3f s (%d requests)",
+                     uploadCPU, serverCPU, inFlight, upload - inFlight, timing.requests))
+        print("  device alone (no network, CPU): \(parts)")
+        print(String(format: "  cloud alone: the same %d records as %d pre-encoded requests, <= 3 in flight: %.3f s", count,
+                     (count + 199) / 200, floor))
+
+        return (a, items)
     }
 
     /// The `todo` executable built beside this one.
