@@ -20,14 +20,20 @@ public struct PendingChange: Sendable, Hashable {
     public var revision: Int64
     /// Set when the cloud refused the change for good; not resent automatically.
     public var failedReason: String?
+    /// Its place in the queue (later edits of the record keep it); 0 for a change not read from the store.
+    public var sequence: Int64
 
     /// A pending change.
-    public init(key: RecordKey, action: Action, baseFields: [String: FieldValue]?, revision: Int64, failedReason: String? = nil) {
+    public init(
+        key: RecordKey, action: Action, baseFields: [String: FieldValue]?, revision: Int64, failedReason: String? = nil,
+        sequence: Int64 = 0
+    ) {
         self.key = key
         self.action = action
         self.baseFields = baseFields
         self.revision = revision
         self.failedReason = failedReason
+        self.sequence = sequence
     }
 
     /// Whether this is a delete.
@@ -119,28 +125,31 @@ extension TodoStore {
 
     // MARK: The outbox
 
-    /// Pending changes in the order they were first queued; failed ones only when asked.
-    public func pendingChanges(limit: Int = Int.max, includeFailed: Bool = false) throws -> [PendingChange] {
+    /// Pending changes in the order they were first queued, after the one at `sequence` when given; failed ones only when asked.
+    public func pendingChanges(limit: Int = Int.max, includeFailed: Bool = false, after sequence: Int64? = nil) throws -> [PendingChange] {
         try read { db in
             // One pass: each outbox row with its record (a LEFT JOIN; a save whose record is gone is skipped).
             let sql = includeFailed ? Self.pendingAllSQL : Self.pendingUnfailedSQL
             var changes: [PendingChange] = []
-            let rows = try db.query(sql, [.int(Int64(min(limit, Int(Int64.max))))]) { row -> PendingChange? in
+            let arguments: [SQLValue] = [.int(Int64(min(limit, Int(Int64.max)))), .int(sequence ?? Int64.min)]
+            let rows = try db.query(sql, arguments) { row -> PendingChange? in
                 let key = RecordKey(
                     scope: DatabaseScope(rawValue: row.text(0)) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1),
                     recordName: row.text(3))
                 let baseFields = try row.optionalText(7).map { try Self.decodeJSON([String: FieldValue].self, $0) }
                 let revision = row.int(8)
                 let failed = row.optionalText(9)
+                let sequence = row.int(10)
                 if row.text(4) == "delete" {
                     return PendingChange(
                         key: key, action: .delete(recordType: row.text(5), changeTag: row.optionalText(6)), baseFields: baseFields,
-                        revision: revision, failedReason: failed)
+                        revision: revision, failedReason: failed, sequence: sequence)
                 }
-                guard !row.isNull(10) else { return nil }
-                var item = try Self.item(from: row, offset: 10)
+                guard !row.isNull(11) else { return nil }
+                var item = try Self.item(from: row, offset: 11)
                 item.hasPendingChanges = true
-                return PendingChange(key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed)
+                return PendingChange(
+                    key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed, sequence: sequence)
             }
             changes.reserveCapacity(rows.count)
             for case let change? in rows { changes.append(change) }
@@ -151,10 +160,10 @@ extension TodoStore {
     static func pendingSQL(includeFailed: Bool) -> String {
         """
         SELECT o.scope, o.zone_owner, o.zone_name, o.record_name, o.action, o.record_type, o.change_tag, o.base_fields,
-            o.revision, o.failed_reason, \(plainRecordColumns(prefix: "r."))
+            o.revision, o.failed_reason, o.seq, \(plainRecordColumns(prefix: "r."))
         FROM outbox o LEFT JOIN records r ON r.scope = o.scope AND r.zone_owner = o.zone_owner AND r.zone_name = o.zone_name
             AND r.record_name = o.record_name
-        \(includeFailed ? "" : "WHERE o.failed_reason IS NULL") ORDER BY o.seq LIMIT ?1
+        WHERE o.seq > ?2 \(includeFailed ? "" : "AND o.failed_reason IS NULL") ORDER BY o.seq LIMIT ?1
         """
     }
 
