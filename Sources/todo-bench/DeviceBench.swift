@@ -99,7 +99,11 @@ enum DeviceBench {
     }
 
     /// Device A queues `count` new todos offline, then sends them; prints the figures and answers A and its todos.
-    static func upload(count: Int, server: ServerProcess, in scratch: URL) async throws -> (DeviceSession, [TodoItem]) {
+    ///
+    /// With `details`, also the device's steps without a network and the cloud alone on the same writes.
+    static func upload(
+        count: Int, server: ServerProcess, in scratch: URL, details: Bool = true
+    ) async throws -> (DeviceSession, [TodoItem]) {
         var timing: TimingTransport?
         let a = try await open("upload", device: "A", server: server, in: scratch) { base in
             let wrapped = TimingTransport(wrapping: base)
@@ -126,11 +130,12 @@ enum DeviceBench {
         let inFlight = timing.busySeconds()
         let left = try await a.store.pendingCount()
         guard left == 0 else { throw BenchError("upload left \(left) changes queued") }
-        let floor = try serverAlone(server, count: count)
-        let parts = try await deviceParts(count: count, in: scratch)
         print(String(format: "upload of %d offline edits:            %.3f s  (target <= 0.35 s)", count, upload))
         print(String(format: "  device CPU %.3f s, cloud CPU %.3f s; a request in flight %.3f s, none in flight %.3f s (%d requests)",
                      uploadCPU, serverCPU, inFlight, upload - inFlight, timing.requests))
+        guard details else { return (a, items) }
+        let floor = try serverAlone(server, count: count)
+        let parts = try await deviceParts(count: count, in: scratch)
         print("  device alone (no network, CPU): \(parts)")
         print(String(format: "  cloud alone: the same %d records as %d pre-encoded requests, <= 3 in flight: %.3f s", count,
                      (count + 199) / 200, floor))

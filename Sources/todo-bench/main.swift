@@ -33,7 +33,8 @@ do {
         defer { server.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-upload-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (device, _) = try await DeviceBench.upload(count: arguments.dropFirst().first.flatMap(Int.init) ?? 10_000, server: server, in: directory)
+        let count = arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
+        let (device, _) = try await DeviceBench.upload(count: count, server: server, in: directory, details: false)
         await device.close()
     case "device":
         let counts = arguments.dropFirst().compactMap { Int($0) }
