@@ -181,11 +181,12 @@ public struct JSONWriter: Sendable {
     /// Appends an object with its keys sorted, so equal dictionaries encode to equal bytes.
     public mutating func sortedObject<Value>(_ object: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
         raw("{")
-        for (index, key) in object.keys.sorted().enumerated() {
+        // The entries sorted as pairs: no second hash lookup per key.
+        for (index, entry) in object.sorted(by: { $0.key < $1.key }).enumerated() {
             separator(index)
-            string(key)
+            string(entry.key)
             raw(":")
-            write(&self, object[key]!)
+            write(&self, entry.value)
         }
         raw("}")
     }

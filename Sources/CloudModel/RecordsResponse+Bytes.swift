@@ -60,6 +60,7 @@ extension JSONReader {
             case "fields":
                 if try reader.readNull() { return }
                 var fields: [String: FieldValue] = [:]
+                fields.reserveCapacity(8)  // a todo's fields, without growing the table on the way
                 try reader.readObject(at: "\(path()).fields") { reader, name in
                     fields[name] = try reader.readTypedField(at: "\(path()).fields.\(name)")
                 }

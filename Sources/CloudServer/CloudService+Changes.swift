@@ -21,10 +21,10 @@ struct ZoneFeedStart {
 extension CloudService {
     /// Reads one page of a zone's changes after a token, inside a read transaction.
     func zonePage(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> ZonePage {
-        let start = try zoneFeedStart(tx, database, query)
-        let zone = start.zone
+        let (zone, limit) = try feedZone(tx, database, query)
+        if let view = try viewIfShared(tx, database, zone) { return try sharedZonePage(tx, view, query, limit: limit) }
+        let start = try feedStart(zone, query, limit: limit)
         let after = start.after
-        let limit = start.limit
         var rows = try tx.changes(zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: start.includeTombstones)
         let moreComing = rows.count > limit
         if moreComing { rows.removeLast(rows.count - limit) }
@@ -32,9 +32,8 @@ extension CloudService {
         return ZonePage(zoneID: zone.zoneID, records: rows, token: FeedToken.zone(pk: zone.pk, seq: last), moreComing: moreComing)
     }
 
-    /// Checks a zone's page request (zone, token, limit) and says where the page starts; every refusal is thrown
-    /// here, before anything is written.
-    func zoneFeedStart(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> ZoneFeedStart {
+    /// Checks a zone's page request (database, zone, limit); every refusal is thrown here, before anything is written.
+    func feedZone(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> (StoredZone, limit: Int) {
         if database.scope == .public {
             throw ServerError(.badRequest, "the public database has no change feed; poll it with records/query")
         }
@@ -44,8 +43,11 @@ extension CloudService {
         if zone.zoneID.isDefault {
             throw ServerError(.badRequest, "the default zone has no change feed; use a custom zone")
         }
-        let limit = min(max(query.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
-        if let view = try viewIfShared(tx, database, zone) { return try sharedZonePage(tx, view, query, limit: limit) }
+        return (zone, min(max(query.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage))
+    }
+
+    /// Where a page of the owner's own zone feed starts, from the query's token (expired tokens are refused).
+    func feedStart(_ zone: StoredZone, _ query: ZoneChangesQuery, limit: Int) throws -> ZoneFeedStart {
         var after: Int64 = 0
         if let token = query.syncToken {
             let parsed = try FeedToken.parseZone(token)
@@ -60,11 +62,17 @@ extension CloudService {
     }
 
     /// Writes one page of a zone's changes as `writePage` writes what `zonePage` reads, the records straight from
-    /// storage (for pages of whole records, without `desiredKeys`).
+    /// storage (for pages of whole records, without `desiredKeys`). A participant's view of a shared zone, which
+    /// filters what it reads, goes through `zonePage`.
     private func writeZonePage(
         _ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery, into writer: inout JSONWriter
     ) throws {
-        let start = try zoneFeedStart(tx, database, query)
+        let (zone, limit) = try feedZone(tx, database, query)
+        if let view = try viewIfShared(tx, database, zone) {
+            try writePage(try sharedZonePage(tx, view, query, limit: limit), into: &writer, desired: nil)
+            return
+        }
+        let start = try feedStart(zone, query, limit: limit)
         writer.reserve(start.limit * 1024)
         writer.raw("\"records\":[")
         let written = try tx.writeChanges(

@@ -101,6 +101,7 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     /// Every field, known and kept, as the wire spells them.
     public var fields: [String: FieldValue] {
         var fields = extraFields
+        fields.reserveCapacity(extraFields.count + 7)
         fields[Field.title] = .string(title)
         fields[Field.notes] = .string(notes)
         fields[Field.isCompleted] = .int64(isCompleted ? 1 : 0)

@@ -20,14 +20,20 @@ public struct PendingChange: Sendable, Hashable {
     public var revision: Int64
     /// Set when the cloud refused the change for good; not resent automatically.
     public var failedReason: String?
+    /// Its place in the queue (later edits of the record keep it); 0 for a change not read from the store.
+    public var sequence: Int64
 
     /// A pending change.
-    public init(key: RecordKey, action: Action, baseFields: [String: FieldValue]?, revision: Int64, failedReason: String? = nil) {
+    public init(
+        key: RecordKey, action: Action, baseFields: [String: FieldValue]?, revision: Int64, failedReason: String? = nil,
+        sequence: Int64 = 0
+    ) {
         self.key = key
         self.action = action
         self.baseFields = baseFields
         self.revision = revision
         self.failedReason = failedReason
+        self.sequence = sequence
     }
 
     /// Whether this is a delete.
@@ -129,28 +135,31 @@ extension TodoStore {
 
     // MARK: The outbox
 
-    /// Pending changes in the order they were first queued; failed ones only when asked.
-    public func pendingChanges(limit: Int = Int.max, includeFailed: Bool = false) throws -> [PendingChange] {
+    /// Pending changes in the order they were first queued, after the one at `sequence` when given; failed ones only when asked.
+    public func pendingChanges(limit: Int = Int.max, includeFailed: Bool = false, after sequence: Int64? = nil) throws -> [PendingChange] {
         try read { db in
             // One pass: each outbox row with its record (a LEFT JOIN; a save whose record is gone is skipped).
             let sql = includeFailed ? Self.pendingAllSQL : Self.pendingUnfailedSQL
             var changes: [PendingChange] = []
-            let rows = try db.query(sql, [.int(Int64(min(limit, Int(Int64.max))))]) { row -> PendingChange? in
+            let arguments: [SQLValue] = [.int(Int64(min(limit, Int(Int64.max)))), .int(sequence ?? Int64.min)]
+            let rows = try db.query(sql, arguments) { row -> PendingChange? in
                 let key = RecordKey(
                     scope: DatabaseScope(rawValue: row.text(0)) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1),
                     recordName: row.text(3))
                 let baseFields = try row.optionalText(7).map { try Self.decodeJSON([String: FieldValue].self, $0) }
                 let revision = row.int(8)
                 let failed = row.optionalText(9)
+                let sequence = row.int(10)
                 if row.text(4) == "delete" {
                     return PendingChange(
                         key: key, action: .delete(recordType: row.text(5), changeTag: row.optionalText(6)), baseFields: baseFields,
-                        revision: revision, failedReason: failed)
+                        revision: revision, failedReason: failed, sequence: sequence)
                 }
-                guard !row.isNull(10) else { return nil }
-                var item = try Self.item(from: row, offset: 10)
+                guard !row.isNull(11) else { return nil }
+                var item = try Self.item(from: row, offset: 11)
                 item.hasPendingChanges = true
-                return PendingChange(key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed)
+                return PendingChange(
+                    key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed, sequence: sequence)
             }
             changes.reserveCapacity(rows.count)
             for case let change? in rows { changes.append(change) }
@@ -161,10 +170,10 @@ extension TodoStore {
     static func pendingSQL(includeFailed: Bool) -> String {
         """
         SELECT o.scope, o.zone_owner, o.zone_name, o.record_name, o.action, o.record_type, o.change_tag, o.base_fields,
-            o.revision, o.failed_reason, \(plainRecordColumns(prefix: "r."))
+            o.revision, o.failed_reason, o.seq, \(plainRecordColumns(prefix: "r."))
         FROM outbox o LEFT JOIN records r ON r.scope = o.scope AND r.zone_owner = o.zone_owner AND r.zone_name = o.zone_name
             AND r.record_name = o.record_name
-        \(includeFailed ? "" : "WHERE o.failed_reason IS NULL") ORDER BY o.seq LIMIT ?1
+        WHERE o.seq > ?2 \(includeFailed ? "" : "AND o.failed_reason IS NULL") ORDER BY o.seq LIMIT ?1
         """
     }
 
@@ -195,27 +204,51 @@ extension TodoStore {
     public func confirm(_ changes: [SentChange]) throws {
         guard !changes.isEmpty else { return }
         try write { db in
+            // The two statements of the usual case, looked up once for the batch rather than once per record.
+            let statements = AckStatements(
+                clearSent: try db.statement(Self.deleteSentOutboxSQL), rewrite: try db.statement(Self.updateSQL))
             for change in changes {
                 switch change.result {
-                case .saved(let record): try Self.confirmSaved(change.key, revision: change.revision, serverRecord: record, db: db)
+                case .saved(let record):
+                    try Self.confirmSaved(change.key, revision: change.revision, serverRecord: record, db: db, statements)
                 case .deleted:
-                    try db.run(
-                        "DELETE FROM outbox WHERE \(Self.keyWhere) AND revision = ?5 AND action = 'delete'",
-                        Self.keyArguments(change.key) + [.int(change.revision)])
+                    try db.run(Self.deleteSentDeleteSQL, Self.keyArguments(change.key) + [.int(change.revision)])
                 }
             }
         }
     }
 
-    static func confirmSaved(_ key: RecordKey, revision: Int64, serverRecord: Record, db: SQLiteDatabase) throws {
+    /// Prepared statements an acknowledgement reuses for every record of its batch.
+    struct AckStatements {
+        /// `deleteSentOutboxSQL`.
+        var clearSent: Statement
+        /// `updateSQL`.
+        var rewrite: Statement
+
+        /// Runs `statement` with `arguments`; answers the rows it changed.
+        func run(_ statement: Statement, _ arguments: [SQLValue], _ db: SQLiteDatabase) throws -> Int {
+            statement.reset()
+            try statement.bind(arguments)
+            while try statement.step() {}
+            return db.changes
+        }
+    }
+
+    static func confirmSaved(
+        _ key: RecordKey, revision: Int64, serverRecord: Record, db: SQLiteDatabase, _ statements: AckStatements
+    ) throws {
         // The usual case: no edit since (the entry still has the revision sent). Clear it, adopt the server's copy.
-        try db.run(Self.deleteSentOutboxSQL, keyArguments(key) + [.int(revision)])
-        if db.changes > 0 {
+        if try statements.run(statements.clearSent, keyArguments(key) + [.int(revision)], db) > 0 {
             var saved = TodoItem(record: serverRecord, scope: key.scope)
             saved.key = key
-            if try updateExisting(saved, in: db) { return }  // share permission kept
+            if try statements.run(statements.rewrite, try rowArguments(saved), db) > 0 { return }  // share permission kept
             // Deleted locally meanwhile: fall through, the delete must go out with the new tag.
         }
+        try confirmSavedAfterEdit(key, revision: revision, serverRecord: serverRecord, db: db)
+    }
+
+    /// The rare case: the record was edited or deleted locally while its save was in flight.
+    static func confirmSavedAfterEdit(_ key: RecordKey, revision: Int64, serverRecord: Record, db: SQLiteDatabase) throws {
         let current = try db.first(Self.outboxRevisionSQL, keyArguments(key)) { $0.int(0) }
         guard var item = try fetchItem(key, in: db) else {
             // Deleted locally while the save was in flight: the delete must go out, with the new tag.
@@ -250,6 +283,7 @@ extension TodoStore {
     static let outboxRevisionSQL = "SELECT revision FROM outbox WHERE \(keyWhere)"
     static let deleteOutboxSQL = "DELETE FROM outbox WHERE \(keyWhere)"
     static let deleteSentOutboxSQL = "DELETE FROM outbox WHERE \(keyWhere) AND revision = ?5"
+    static let deleteSentDeleteSQL = "DELETE FROM outbox WHERE \(keyWhere) AND revision = ?5 AND action = 'delete'"
 
     /// A save of `key` conflicted: merge against the server copy and make the server's tag the one to send next.
     ///

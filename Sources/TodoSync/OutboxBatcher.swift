@@ -34,21 +34,36 @@ public enum OutboxBatcher {
     /// Batches of at most `limit` (≤ 200) changes, one zone each, later entries of a record replacing earlier ones.
     public static func batches(_ changes: [PendingChange], limit: Int = CloudLimits.maxOperationsPerRequest) -> [OutboxBatch] {
         let limit = max(1, min(limit, CloudLimits.maxOperationsPerRequest))
-        var latest: [RecordKey: PendingChange] = [:]
-        var order: [RecordKey] = []
+        // One entry per record, in the order each was first seen, holding its latest change (one hash per change).
+        var slot: [RecordKey: Int] = [:]
+        slot.reserveCapacity(changes.count)
+        var unique: [PendingChange] = []
+        unique.reserveCapacity(changes.count)
         for change in changes {
-            if latest.updateValue(change, forKey: change.key) == nil { order.append(change.key) }
+            if let index = slot[change.key] {
+                unique[index] = change
+            } else {
+                slot[change.key] = unique.count
+                unique.append(change)
+            }
         }
+        // By zone, zones in order of first appearance (usually just the one).
         var zoneOrder: [ZoneKey] = []
         var byZone: [ZoneKey: [PendingChange]] = [:]
-        for key in order {
-            guard let change = latest[key] else { continue }
-            if byZone[key.zone] == nil { zoneOrder.append(key.zone) }
-            byZone[key.zone, default: []].append(change)
+        if let first = unique.first?.key.zone, unique.allSatisfy({ $0.key.zone == first }) {
+            zoneOrder = [first]
+            byZone[first] = unique
+        } else {
+            for change in unique {
+                let zone = change.key.zone
+                if byZone[zone] == nil { zoneOrder.append(zone) }
+                byZone[zone, default: []].append(change)
+            }
         }
         var batches: [OutboxBatch] = []
+        batches.reserveCapacity(unique.count / limit + zoneOrder.count)
         for zone in zoneOrder {
-            let all = byZone[zone] ?? []
+            let all = byZone.removeValue(forKey: zone) ?? []
             var start = 0
             while start < all.count {
                 let end = min(start + limit, all.count)

@@ -19,6 +19,9 @@ extension SyncEngine {
     /// How many `records/modify` requests may be in flight at once (the server parses them while it writes another).
     static let maximumBatchesInFlight = 3
 
+    /// Outbox rows read at a time (ten full requests).
+    static let outboxChunk = CloudLimits.maxOperationsPerRequest * 10
+
     /// Sends one batch, waiting and retrying on throttling as the policy says.
     func sendBatch(_ scope: DatabaseScope, _ request: ModifyRecordsRequest) async throws -> [RecordResult] {
         try await withRetries { try await client.modifyRecords(scope, request) }
@@ -26,27 +29,39 @@ extension SyncEngine {
 
     /// Sends the outbox in batches of at most 200 per zone until it is empty or nothing more can be done now.
     ///
-    /// Up to `maximumBatchesInFlight` batches travel at once; each is still confirmed in its own transaction when
-    /// its answer comes. A batch never names a record twice and a round never names it in two batches.
+    /// A round goes through the whole outbox in queue order, reading the next chunk while batches are in flight (by
+    /// queue position, so nothing in flight is read again); up to `maximumBatchesInFlight` batches travel at once and
+    /// each is confirmed in its own transaction when its answer comes, in launch order. A batch never names a record
+    /// twice and a round never names it in two batches; what a round leaves (edited meanwhile, merged after a
+    /// conflict, throttled) goes in the next.
     func sendOutbox(_ sequence: inout SyncSequence) async throws {
         var conflicts: [RecordKey: Int] = [:]
         var idleRounds = 0
         while true {
-            let pending = try await store.pendingChanges(limit: CloudLimits.maxOperationsPerRequest * 10)
-            if pending.isEmpty { return }
             var round = OutboxRound()
-            let batches = OutboxBatcher.batches(pending).filter {
-                $0.zone.scope == .private || $0.zone.scope == .public || $0.zone.scope == .shared
-            }
+            var queued: [OutboxBatch] = []
+            var position: Int64?
+            var exhausted = false
+            var chunks = 0
             // A window of requests in flight, answered and confirmed in launch order.
             var inFlight: [(batch: OutboxBatch, task: Task<[RecordResult], any Error>)] = []
-            var next = 0
-            while next < batches.count || !inFlight.isEmpty {
-                while round.keepsSending && inFlight.count < Self.maximumBatchesInFlight && next < batches.count {
-                    let batch = batches[next]
+            while true {
+                if !exhausted && round.keepsReading && queued.count < Self.maximumBatchesInFlight {
+                    let chunk = try await store.pendingChanges(limit: Self.outboxChunk, after: position)
+                    if chunk.isEmpty && chunks == 0 { return }  // nothing to send
+                    exhausted = chunk.count < Self.outboxChunk
+                    position = chunk.last?.sequence ?? position
+                    queued += OutboxBatcher.batches(chunk)
+                    if chunks > 0 {
+                        try await reloadCounts()
+                        publish()
+                    }
+                    chunks += 1
+                }
+                while round.keepsSending && inFlight.count < Self.maximumBatchesInFlight && !queued.isEmpty {
+                    let batch = queued.removeFirst()
                     let request = batch.request
                     inFlight.append((batch, Task { try await self.sendBatch(batch.zone.scope, request) }))
-                    next += 1
                 }
                 guard !inFlight.isEmpty else { break }
                 let (batch, task) = inFlight.removeFirst()
@@ -60,6 +75,7 @@ extension SyncEngine {
                 } catch {
                     if round.thrown == nil { round.thrown = error }
                 }
+                invalidate(batch.changes.lazy.map(\.key))
                 if Task.isCancelled, round.thrown == nil { round.thrown = CancellationError() }
             }
             if let thrown = round.thrown { throw thrown }
@@ -68,7 +84,6 @@ extension SyncEngine {
                 return
             }
             for zone in round.revertedZones { try await fetchZone(zone, &sequence) }
-            invalidate(pending.map(\.key))
             try await reloadCounts()
             publish()
             if let wait = round.wait {
@@ -185,5 +200,8 @@ struct OutboxRound {
 
     /// Whether more batches may be launched this round.
     var keepsSending: Bool { !zoneMissing && thrown == nil }
+
+    /// Whether more of the outbox may be read this round (not once the cloud asked to wait).
+    var keepsReading: Bool { keepsSending && wait == nil }
 }
 

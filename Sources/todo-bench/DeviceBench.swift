@@ -23,41 +23,7 @@ enum DeviceBench {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-devbench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
 
-        // Upload: A queues `count` new todos offline, then sends them.
-        var timing: TimingTransport?
-        let a = try await open("upload", device: "A", server: server, in: scratch) { base in
-            let wrapped = TimingTransport(wrapping: base)
-            timing = wrapped
-            return wrapped
-        }
-        guard let timing else { throw BenchError("no timing transport") }
-        await a.engine.start(listenForPushes: false)
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let items = (0..<count).map { index in
-            TodoItem(
-                key: .privateTodo(String(format: "bench-%06d", index)), title: "Todo number \(index) with a realistic title",
-                notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)
-        }
-        try await a.store.saveLocalEdits(items, at: now)
-        timing.reset()
-        let cpuBefore = processCPUSeconds()
-        let serverBefore = cpuSeconds(pid: server.process.processIdentifier)
-        let start = ContinuousClock.now
-        await a.engine.sync(.localEdit)
-        let upload = seconds(since: start)
-        let uploadCPU = processCPUSeconds() - cpuBefore
-        let serverCPU = cpuSeconds(pid: server.process.processIdentifier) - serverBefore
-        let inFlight = timing.busySeconds()
-        let left = try await a.store.pendingCount()
-        guard left == 0 else { throw BenchError("upload left \(left) changes queued") }
-        let floor = try serverAlone(server, count: count)
-        let parts = try await deviceParts(count: count, in: scratch)
-        print(String(format: "upload of %d offline edits:            %.3f s  (target <= 0.35 s)", count, upload))
-        print(String(format: "  device CPU %.3f s, cloud CPU %.3f s; a request in flight %.3f s, none in flight %.3f s (%d requests)",
-                     uploadCPU, serverCPU, inFlight, upload - inFlight, timing.requests))
-        print("  device alone (no network, CPU): \(parts)")
-        print(String(format: "  cloud alone: the same %d records as %d pre-encoded requests, <= 3 in flight: %.3f s", count,
-                     (count + 199) / 200, floor))
+        let (a, items) = try await upload(count: count, server: server, in: scratch)
 
         // Initial sync of `count` todos: peak RSS (and time) of `todo sync` in a process that does only that.
         var rss: [Double] = []
@@ -130,6 +96,74 @@ enum DeviceBench {
             print(String(format: "initial sync of %d todos (in process): %.3f s  (target <= 10 s)", largeCount, elapsed))
             await large.close()
         }
+    }
+
+    /// Device A queues `count` new todos offline, then sends them; prints the figures and answers A and its todos.
+    ///
+    /// With `details`, also the device's steps without a network and the cloud alone on the same writes.
+    static func upload(
+        count: Int, server: ServerProcess, in scratch: URL, details: Bool = true
+    ) async throws -> (DeviceSession, [TodoItem]) {
+        var timing: TimingTransport?
+        let a = try await open("upload", device: "A", server: server, in: scratch) { base in
+            let wrapped = TimingTransport(wrapping: base)
+            timing = wrapped
+            return wrapped
+        }
+        guard let timing else { throw BenchError("no timing transport") }
+        await a.engine.start(listenForPushes: false)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let items = (0..<count).map { index in
+            TodoItem(
+                key: .privateTodo(String(format: "bench-%06d", index)), title: "Todo number \(index) with a realistic title",
+                notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)
+        }
+        try await a.store.saveLocalEdits(items, at: now)
+        timing.reset()
+        let cpuBefore = processCPUSeconds()
+        let serverBefore = cpuSeconds(pid: server.process.processIdentifier)
+        let start = ContinuousClock.now
+        await a.engine.sync(.localEdit)
+        let upload = seconds(since: start)
+        let uploadCPU = processCPUSeconds() - cpuBefore
+        let serverCPU = cpuSeconds(pid: server.process.processIdentifier) - serverBefore
+        let inFlight = timing.busySeconds()
+        let left = try await a.store.pendingCount()
+        guard left == 0 else { throw BenchError("upload left \(left) changes queued") }
+        print(String(format: "upload of %d offline edits:            %.3f s  (target <= 0.35 s)", count, upload))
+        print(String(format: "  device CPU %.3f s, cloud CPU %.3f s; a request in flight %.3f s, none in flight %.3f s (%d requests)",
+                     uploadCPU, serverCPU, inFlight, upload - inFlight, timing.requests))
+        guard details else { return (a, items) }
+        let alone = try await engineAlone(items, server: server, in: scratch)
+        print(String(format: "  device alone, the same upload against instant canned answers: %.3f s (CPU %.3f s)", alone.wall, alone.cpu))
+        let parts = try await deviceParts(count: count, in: scratch)
+        print("  its steps (CPU): \(parts)")
+        let floor = try serverAlone(server, count: count)
+        print(String(format: "  cloud alone: the same %d records as %d pre-encoded requests, <= 3 in flight: %.3f s", count,
+                     (count + 199) / 200, floor))
+
+        return (a, items)
+    }
+
+    /// The whole upload through the engine of a second device whose `records/modify` answers are canned in advance:
+    /// what the device spends with no network and no cloud (other requests still go to the cloud).
+    static func engineAlone(_ items: [TodoItem], server: ServerProcess, in scratch: URL) async throws -> (wall: Double, cpu: Double) {
+        let canned = CannedTransport()
+        let device = try await open("canned", device: "A2", server: server, in: scratch) { base in CannedModify(canned, base) }
+        await device.engine.start(listenForPushes: false)
+        try await device.store.saveLocalEdits(items, at: Int64(Date().timeIntervalSince1970 * 1000))
+        // The answers, as the cloud would give them, for every batch the outbox can make.
+        let pending = try await device.store.pendingChanges()
+        for batch in OutboxBatcher.batches(pending) { canned.prepare(answeringFor: batch.request) }
+        let cpuBefore = processCPUSeconds()
+        let start = ContinuousClock.now
+        await device.engine.sync(.localEdit)
+        let wall = seconds(since: start)
+        let cpu = processCPUSeconds() - cpuBefore
+        let left = try await device.store.pendingCount()
+        guard left == 0 else { throw BenchError("the canned upload left \(left) changes queued") }
+        await device.close()
+        return (wall, cpu)
     }
 
     /// The `todo` executable built beside this one.
@@ -268,10 +302,11 @@ struct DeviceParts: CustomStringConvertible {
     }
 }
 
-/// Answers every `records/modify` with the records it was given, saved with a change tag (prepared in advance, in order).
+/// Answers `records/modify` with the records it was given, saved with a change tag: answers prepared in advance,
+/// found by the request's first record name (so the engine's batching need not be known here).
 final class CannedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
-    private var answers: [Data] = []
+    private var answers: [String: Data] = [:]
     private var called: Double?
 
     /// The process CPU time when the last request reached the transport (its body encoded).
@@ -290,16 +325,48 @@ final class CannedTransport: HTTPTransport, @unchecked Sendable {
             writer.record(record)
         }
         writer.raw("]}")
-        lock.withLock { answers.append(Data(writer.bytes)) }
+        let name = request.operations.first?.record.recordName ?? ""
+        lock.withLock { answers[name] = Data(writer.bytes) }
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let cpu = processCPUSeconds()
+        let name = Self.firstRecordName(request.body ?? Data())
         let body = lock.withLock {
             called = cpu
-            return answers.isEmpty ? Data() : answers.removeFirst()
+            return answers.removeValue(forKey: name)
         }
+        guard let body else { return HTTPResponse(status: 500, body: Data("no canned answer for \(name)".utf8)) }
         return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body)
+    }
+
+    /// The value of the first `"recordName":"…"` in a request body (near its start).
+    static func firstRecordName(_ body: Data) -> String {
+        let bytes = [UInt8](body.prefix(1024))
+        let needle = Array(#""recordName":""#.utf8)
+        guard bytes.count > needle.count else { return "" }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] && Array(bytes[start..<start + needle.count]) == needle {
+            let from = start + needle.count
+            let end = bytes[from...].firstIndex(of: 0x22) ?? bytes.count
+            return String(decoding: bytes[from..<end], as: UTF8.self)
+        }
+        return ""
+    }
+}
+
+/// Serves `records/modify` from canned answers and passes every other request on.
+final class CannedModify: HTTPTransport, @unchecked Sendable {
+    private let canned: CannedTransport
+    private let base: any HTTPTransport
+
+    init(_ canned: CannedTransport, _ base: any HTTPTransport) {
+        self.canned = canned
+        self.base = base
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if request.url.path.hasSuffix("records/modify") { return try await canned.send(request) }
+        return try await base.send(request)
     }
 }
 

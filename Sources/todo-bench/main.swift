@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import Logging
+import TodoSync
 
 // `todo-bench <suite>`: benchmarks that print figures. Run with `swift run -c release todo-bench server` (or device, ui).
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -25,6 +26,16 @@ do {
             try? FileManager.default.removeItem(at: directory)
             print(try await DeviceBench.deviceParts(count: 10_000, in: directory))
         }
+    case "_upload":
+        // Only the upload, for profilers (the cloud runs in a child process; this process is the device).
+        print("device process \(getpid())")
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-upload-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let count = arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
+        let (device, _) = try await DeviceBench.upload(count: count, server: server, in: directory, details: false)
+        await device.close()
     case "device":
         let counts = arguments.dropFirst().compactMap { Int($0) }
         try await DeviceBench.run(count: counts.first ?? 10_000, largeCount: counts.dropFirst().first ?? 100_000)

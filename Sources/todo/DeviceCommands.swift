@@ -100,7 +100,7 @@ func formatDay(_ date: Date) -> String {
 /// Sends what waits and says so when the cloud is out of reach.
 func sendAndReport(_ session: DeviceSession) async throws {
     await session.engine.sync(.localEdit)
-    let snapshot = await session.engine.snapshot()
+    let snapshot = await session.engine.status()
     if snapshot.connection != .online || snapshot.pendingCount > 0 {
         var line = snapshot.statusLine
         if let error = snapshot.lastError { line += " (\(error))" }
@@ -327,7 +327,7 @@ struct Sync: AsyncParsableCommand {
     func run() async throws {
         try await device.withSession { session in
             await session.engine.refresh()
-            let snapshot = await session.engine.snapshot()
+            let snapshot = await session.engine.status()
             print(snapshot.statusLine)
             if let error = snapshot.lastError { FileHandle.standardError.write(Data("last error: \(error)\n".utf8)) }
             if snapshot.connection != .online { throw ExitCode(2) }

@@ -107,6 +107,24 @@ func serverRecord(
         }
     }
 
+    @Test func pendingChangesPageByQueuePosition() async throws {
+        try await withTemporaryStore { store, _ in
+            let items = (0..<5).map { TodoItem(key: .privateTodo("p\($0)"), title: "t\($0)") }
+            try await store.saveLocalEdits(items, at: 1_000)
+            let first = try await store.pendingChanges(limit: 2)
+            #expect(first.map(\.key.recordName) == ["p0", "p1"])
+            #expect(first[0].sequence < first[1].sequence)
+            // Editing a queued record again keeps its place: a reader past it does not see it twice.
+            var again = items[0]
+            again.title = "edited"
+            try await store.saveLocalEdit(again, at: 2_000)
+            let rest = try await store.pendingChanges(limit: 10, after: first.last?.sequence)
+            #expect(rest.map(\.key.recordName) == ["p2", "p3", "p4"])
+            #expect(try await store.pendingChanges().map(\.key.recordName) == ["p0", "p1", "p2", "p3", "p4"])
+            #expect(try await store.pendingChanges(after: rest.last?.sequence).isEmpty)
+        }
+    }
+
     @Test func deleteOfANeverUploadedRecordLeavesNothingToSend() async throws {
         try await withTemporaryStore { store, _ in
             try await store.saveLocalEdit(TodoItem(key: .privateTodo("new"), title: "Draft"), at: 1)

@@ -56,8 +56,7 @@ final class ScriptedServer: @unchecked Sendable {
 
     /// Stops accepting and shuts every open connection (under the lock, so no descriptor is shut after reuse).
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        shutdown(listener, Int32(SHUT_RDWR))  // the accept loop closes it, so no other test's socket gets its number meanwhile
         lock.withLock {
             for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
         }
@@ -73,7 +72,10 @@ final class ScriptedServer: @unchecked Sendable {
     private func acceptLoop() {
         while true {
             let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return }
+            guard fd >= 0 else {
+                close(listener)
+                return
+            }
             lock.withLock {
                 connectionCount += 1
                 open.append(fd)

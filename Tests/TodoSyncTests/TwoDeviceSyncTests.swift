@@ -355,6 +355,20 @@ import TodoSync
         await cloud.shutdown()
     }
 
+    @Test func anOutboxLargerThanOneReadGoesOutInOneSync() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        let items = (0..<2_345).map { TodoItem(key: .privateTodo(String(format: "big-%05d", $0)), title: "todo \($0)") }
+        try await a.store.saveLocalEdits(items, at: a.clock.nowMilliseconds())
+        await a.engine.sync(.localEdit)
+        #expect(try await a.store.pendingCount() == 0)
+        #expect(try await a.store.todos().allSatisfy { $0.system.changeTag != nil && !$0.hasPendingChanges })
+        #expect(await a.engine.snapshot().pendingCount == 0)
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        #expect(try await b.store.recordCount() == items.count)
+        await cloud.shutdown()
+    }
+
     @Test func manyBatchesInFlightAreAllConfirmedAndALostAnswerIsResent() async throws {
         let cloud = try await TestCloud.start()
         let a = try await cloud.device("A", sendsAutomatically: false)
