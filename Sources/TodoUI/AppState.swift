@@ -79,6 +79,8 @@ struct TabRows: Sendable {
     var groupKeys: [String] = []
     /// The group key of each list row by id.
     var listGroups: [String: String] = [:]
+    /// Per row, whether it is a list heading (read in the filter pass without touching the rows).
+    var headings: [Bool] = []
     /// Incomplete todos per list id.
     var listOpenCounts: [String: Int] = [:]
     var openCount = 0
@@ -96,6 +98,7 @@ struct TabRows: Sendable {
         TabRows.permute(&lowered, by: order, &placed)
         TabRows.permute(&groups, by: order, &placed)
         searchKeys = rows.indices.map { rows[$0].notes.isEmpty ? lowered[$0] : TabRows.searchKey(rows[$0], loweredTitle: lowered[$0]) }
+        headings = rows.map(\.isList)
         self.rows = rows
         sortKeys = lowered
         groupKeys = groups
@@ -175,6 +178,7 @@ struct TabRows: Sendable {
         rows.insert(row, at: low)
         sortKeys.insert(key, at: low)
         groupKeys.insert(group, at: low)
+        headings.insert(false, at: low)
         searchKeys.insert(TabRows.searchKey(row), at: low)
         if !row.isCompleted {
             openCount += 1
@@ -194,6 +198,7 @@ struct TabRows: Sendable {
         rows.remove(at: index)
         sortKeys.remove(at: index)
         groupKeys.remove(at: index)
+        headings.remove(at: index)
         searchKeys.remove(at: index)
         if !row.isCompleted {
             openCount -= 1
@@ -376,24 +381,42 @@ public struct AppState: Sendable {
         let needle = Array(filter.text.lowercased().utf8)
         var result: [Int] = []
         result.reserveCapacity(data.rows.count)
-        // A heading shows when there is no filter, when it matches, or (just before it) when one of its todos does.
+        if !data.hasLists {
+            // No headings: only the filters decide, as fast as a scan of the search keys.
+            for index in data.searchKeys.indices {
+                if !showCompleted, data.rows[index].isCompleted { continue }
+                if !needle.isEmpty, !utf8Contains(data.searchKeys[index], needle) { continue }
+                result.append(index)
+            }
+        } else {
+            appendVisibleWithHeadings(data, needle, &result)
+        }
+        visible = result
+        finishRecompute(data, selectedID: selectedID, oldSelection: oldSelection, hint: hint, anchor: anchor)
+    }
+
+    /// The filter pass of a tab with lists: a heading shows when there is no filter, when it matches, or (just
+    /// before it) when one of its todos does.
+    private func appendVisibleWithHeadings(_ data: TabRows, _ needle: [UInt8], _ result: inout [Int]) {
         var waitingHeading: Int?
-        // Fields are read in place: copying a row per iteration costs a retain per string, 100,000 times.
-        for index in data.rows.indices {
-            if data.rows[index].isList {
+        for index in data.headings.indices {
+            if data.headings[index] {
                 waitingHeading = nil
                 if needle.isEmpty || utf8Contains(data.searchKeys[index], needle) { result.append(index) } else { waitingHeading = index }
                 continue
             }
             if !showCompleted, data.rows[index].isCompleted { continue }
             if !needle.isEmpty, !utf8Contains(data.searchKeys[index], needle) { continue }
-            if let heading = waitingHeading, data.rows[index].listID == data.rows[heading].id {
+            if let heading = waitingHeading, data.groupKeys[index] == data.groupKeys[heading] {
                 result.append(heading)
                 waitingHeading = nil
             }
             result.append(index)
         }
-        visible = result
+    }
+
+    /// Finds the selected record again in the new `visible`, keeping its place on screen when `anchor` says.
+    private mutating func finishRecompute(_ data: TabRows, selectedID: String?, oldSelection: Int, hint: Int?, anchor: Int?) {
         if let selectedID, let found = position(of: selectedID, in: data, hint: hint) {
             selection = found
         } else {
