@@ -7,7 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The real transport: HTTP/1.1 over plain TCP, keep-alive connections reused, each exchange on a thread of its own.
+/// The real transport: HTTP/1.1 over plain TCP, keep-alive connections reused, each exchange on a thread of its own
+/// (threads are kept for the next exchanges).
 ///
 /// Written against POSIX sockets so a device process needs no HTTP library (on Linux, URLSession brings libcurl with
 /// its TLS and authentication libraries into every process: about 9 MB of resident memory before the first request).
@@ -41,9 +42,7 @@ public final class SocketTransport: HTTPTransport {
                     continuation.resume(
                         with: Result(catching: { try self.perform(head, body: body, target: target, deadline: deadline, exchange) }))
                 }
-                let thread = Thread(block: job)
-                thread.stackSize = 256 * 1024
-                thread.start()
+                ExchangeThreads.shared.run(job)
             }
         } onCancel: {
             exchange.cancel()
@@ -115,6 +114,57 @@ public final class SocketTransport: HTTPTransport {
         }
         text += "\r\n"
         return Array(text.utf8)
+    }
+}
+
+/// The threads exchanges block on: kept a while after use, so a request wakes a sleeping thread (which the scheduler
+/// runs at once) rather than starting a new one (which it queues behind whatever else runs on a busy machine).
+final class ExchangeThreads: @unchecked Sendable {
+    static let shared = ExchangeThreads()
+
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    /// Threads waiting for a job, and how many of them were signalled and have not woken yet.
+    private var idle = 0
+    private var signalled = 0
+    /// Seconds an idle thread waits for work before it ends.
+    private let keepAlive: Double = 30
+
+    /// Runs `job` on an idle thread, or on a new one when none is idle.
+    func run(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        if idle > signalled {
+            signalled += 1
+            condition.signal()
+            condition.unlock()
+            return
+        }
+        condition.unlock()
+        let thread = Thread { [self] in work() }
+        thread.stackSize = 256 * 1024
+        thread.start()
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            if !jobs.isEmpty {
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job()
+                condition.lock()
+                continue
+            }
+            idle += 1
+            let woken = condition.wait(until: Date(timeIntervalSinceNow: keepAlive))
+            idle -= 1
+            if signalled > 0 { signalled -= 1 }
+            if !woken && jobs.isEmpty {
+                condition.unlock()
+                return
+            }
+        }
     }
 }
 

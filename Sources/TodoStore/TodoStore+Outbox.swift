@@ -200,10 +200,10 @@ extension TodoStore {
         try confirm([SentChange(key: key, revision: revision, result: .deleted)])
     }
 
-    /// Applies the confirmations of a whole batch in ONE transaction.
+    /// Applies the confirmations of a whole batch in ONE transaction (one the disk is not waited for: see `writeRepeatable`).
     public func confirm(_ changes: [SentChange]) throws {
         guard !changes.isEmpty else { return }
-        try write { db in
+        try writeRepeatable { db in
             // The two statements of the usual case, looked up once for the batch rather than once per record.
             let statements = AckStatements(
                 clearSent: try db.statement(Self.deleteSentOutboxSQL), rewrite: try db.statement(Self.updateSQL))

@@ -31,6 +31,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 /// The only owner of its database; every method is one transaction, named after what it is for.
 public actor TodoStore {
     var database: SQLiteDatabase?
+    /// Whether the connection was left committing without waiting for the disk (see `writeRepeatable`).
+    var commitsRelaxed = false
     /// The file this store keeps, or `:memory:`.
     public nonisolated let path: String
 
@@ -116,9 +118,30 @@ public actor TodoStore {
         return database
     }
 
-    /// Runs `body` in one transaction, turning SQLite failures into `StoreError`.
+    /// Runs `body` in one transaction, turning SQLite failures into `StoreError`; its commit waits for the disk.
     func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         let db = try db()
+        if commitsRelaxed {
+            // A repeatable write could not put the setting back: do it before anything durable is written.
+            try Self.mapErrors { try db.execute("PRAGMA synchronous = FULL") }
+            commitsRelaxed = false
+        }
+        return try Self.mapErrors { try db.transaction { try body(db) } }
+    }
+
+    /// Runs `body` in one transaction whose commit does not wait for the disk (WAL, `synchronous = NORMAL`).
+    ///
+    /// Only for writes that merely record what the cloud already holds, so a power cut that undoes them makes the
+    /// device repeat work, never lose any: the acknowledgements of sent changes (their entries come back and are sent
+    /// again, and the cloud's copies settle them). A process crash loses nothing either way, and the next durable
+    /// commit (every local edit is one) makes these durable too.
+    func writeRepeatable<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        let db = try db()
+        try Self.mapErrors { try db.execute("PRAGMA synchronous = NORMAL") }
+        commitsRelaxed = true
+        defer {
+            if (try? db.execute("PRAGMA synchronous = FULL")) != nil { commitsRelaxed = false }
+        }
         return try Self.mapErrors { try db.transaction { try body(db) } }
     }
 
