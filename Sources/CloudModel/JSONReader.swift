@@ -274,6 +274,35 @@ extension JSONReader {
         }
     }
 
+    /// Reads one of a record's own members (all but `recordName` and `fields`, which callers read their own way)
+    /// into `record`; false when `key` is not one of them.
+    mutating func readRecordMember(_ key: String, into record: inout Record, at path: () -> String) throws -> Bool {
+        switch key {
+        case "recordType": record.recordType = try readString(at: "\(path()).recordType")
+        case "recordChangeTag": record.recordChangeTag = try readString(at: "\(path()).recordChangeTag")
+        case "created": if !(try readNull()) { record.created = try readStamp(at: "\(path()).created") }
+        case "modified": if !(try readNull()) { record.modified = try readStamp(at: "\(path()).modified") }
+        case "deleted": record.deleted = try readBool(at: "\(path()).deleted")
+        case "zoneID": if !(try readNull()) { record.zoneID = try readZoneID(at: "\(path()).zoneID") }
+        case "parent":
+            if try readNull() { return true }
+            var name: String?
+            try readObject(at: "\(path()).parent") { reader, key in
+                if key == "recordName" { name = try reader.readString(at: "\(path()).parent.recordName") } else { _ = try reader.readValue() }
+            }
+            guard let name else { throw WireFormatError(path: "\(path()).parent.recordName", message: "missing") }
+            record.parent = ParentReference(recordName: name)
+        case "share":
+            let value = try readValue()
+            if value != .null {
+                record.share = try FieldValue(json: .object(["value": value, "type": .string("REFERENCE")]), path: "\(path()).share").referenceValue
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
     /// A record in the web services' shape.
     mutating func readRecord(at path: @autoclosure () -> String) throws -> Record {
         var unused: EncodedFields?
@@ -292,8 +321,6 @@ extension JSONReader {
             case "recordName":
                 record.recordName = try reader.readString(at: "\(path()).recordName") ?? ""
                 hasName = true
-            case "recordType": record.recordType = try reader.readString(at: "\(path()).recordType")
-            case "recordChangeTag": record.recordChangeTag = try reader.readString(at: "\(path()).recordChangeTag")
             case "fields" where encodingFields:
                 if try reader.readNull() { return }
                 encoded = try reader.readEncodedFields(at: "\(path()).fields")
@@ -304,25 +331,8 @@ extension JSONReader {
                     fields[name] = try reader.readField(at: "\(path()).fields.\(name)")
                 }
                 record.fields = fields
-            case "created": if !(try reader.readNull()) { record.created = try reader.readStamp(at: "\(path()).created") }
-            case "modified": if !(try reader.readNull()) { record.modified = try reader.readStamp(at: "\(path()).modified") }
-            case "deleted": record.deleted = try reader.readBool(at: "\(path()).deleted")
-            case "zoneID": if !(try reader.readNull()) { record.zoneID = try reader.readZoneID(at: "\(path()).zoneID") }
-            case "parent":
-                if try reader.readNull() { return }
-                var name: String?
-                try reader.readObject(at: "\(path()).parent") { reader, key in
-                    if key == "recordName" { name = try reader.readString(at: "\(path()).parent.recordName") } else { _ = try reader.readValue() }
-                }
-                guard let name else { throw WireFormatError(path: "\(path()).parent.recordName", message: "missing") }
-                record.parent = ParentReference(recordName: name)
-            case "share":
-                let value = try reader.readValue()
-                if value != .null {
-                    record.share = try FieldValue(json: .object(["value": value, "type": .string("REFERENCE")]), path: "\(path()).share").referenceValue
-                }
             default:
-                _ = try reader.readValue()
+                if !(try reader.readRecordMember(key, into: &record, at: path)) { _ = try reader.readValue() }
             }
         }
         guard hasName else { throw WireFormatError(path: "\(path()).recordName", message: "missing") }

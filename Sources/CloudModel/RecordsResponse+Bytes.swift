@@ -55,8 +55,6 @@ extension JSONReader {
                 name = try reader.readString(at: "\(path()).recordName")
                 record.recordName = name ?? ""
                 hasName = true
-            case "recordType": record.recordType = try reader.readString(at: "\(path()).recordType")
-            case "recordChangeTag": record.recordChangeTag = try reader.readString(at: "\(path()).recordChangeTag")
             case "fields":
                 if try reader.readNull() { return }
                 var fields: [String: FieldValue] = [:]
@@ -65,26 +63,8 @@ extension JSONReader {
                     fields[name] = try reader.readTypedField(at: "\(path()).fields.\(name)")
                 }
                 record.fields = fields
-            case "created": if !(try reader.readNull()) { record.created = try reader.readStamp(at: "\(path()).created") }
-            case "modified": if !(try reader.readNull()) { record.modified = try reader.readStamp(at: "\(path()).modified") }
-            case "deleted": record.deleted = try reader.readBool(at: "\(path()).deleted")
-            case "zoneID": if !(try reader.readNull()) { record.zoneID = try reader.readZoneID(at: "\(path()).zoneID") }
-            case "parent":
-                if try reader.readNull() { return }
-                var name: String?
-                try reader.readObject(at: "\(path()).parent") { reader, key in
-                    if key == "recordName" { name = try reader.readString(at: "\(path()).parent.recordName") } else { _ = try reader.readValue() }
-                }
-                guard let name else { throw WireFormatError(path: "\(path()).parent.recordName", message: "missing") }
-                record.parent = ParentReference(recordName: name)
-            case "share":
-                let value = try reader.readValue()
-                if value != .null {
-                    record.share = try FieldValue(json: .object(["value": value, "type": .string("REFERENCE")]), path: "\(path()).share")
-                        .referenceValue
-                }
             default:
-                _ = try reader.readValue()
+                if !(try reader.readRecordMember(key, into: &record, at: path)) { _ = try reader.readValue() }
             }
         }
         if isError {
