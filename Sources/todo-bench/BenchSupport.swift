@@ -153,3 +153,27 @@ struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+/// `records/modify` bodies creating `benchTodo(0..<count)` in the Todos zone, 200 records each (non-atomic).
+func benchModifyBodies(count: Int) -> [[UInt8]] {
+    stride(from: 0, to: count, by: 200).map { batch in
+        var writer = JSONWriter(reserving: 64 * 1024)
+        writer.raw("{\"operations\":[")
+        for index in batch..<min(batch + 200, count) {
+            writer.separator(index - batch)
+            writer.raw("{\"operationType\":\"create\",\"record\":")
+            writer.record(benchTodo(index))
+            writer.raw("}")
+        }
+        writer.raw("],\"zoneID\":{\"zoneName\":\"Todos\"},\"atomic\":false}")
+        return writer.bytes
+    }
+}
+
+/// Creates the Todos zone of a bench account.
+func createBenchTodosZone(_ server: ServerProcess, token: String) throws {
+    _ = try HTTP.shared.post(
+        server.baseURL + ContainerAddress.default.databasePath(.private, "zones/modify"),
+        ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: token,
+        as: ZonesResponse.self)
+}

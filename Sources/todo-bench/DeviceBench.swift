@@ -191,22 +191,8 @@ enum DeviceBench {
     /// Seconds the cloud takes for `count` new records as pre-encoded 200-record requests, at most three in flight.
     static func serverAlone(_ server: ServerProcess, count: Int) throws -> Double {
         let device = try BenchAccounts.signIn(server.baseURL, account: "floor", device: "raw")
-        _ = try HTTP.shared.post(
-            server.baseURL + ContainerAddress.default.databasePath(.private, "zones/modify"),
-            ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: device.token,
-            as: ZonesResponse.self)
-        let bodies: [[UInt8]] = stride(from: 0, to: count, by: 200).map { batch in
-            var writer = JSONWriter(reserving: 64 * 1024)
-            writer.raw("{\"operations\":[")
-            for index in batch..<min(batch + 200, count) {
-                writer.separator(index - batch)
-                writer.raw("{\"operationType\":\"create\",\"record\":")
-                writer.record(benchTodo(index))
-                writer.raw("}")
-            }
-            writer.raw("],\"zoneID\":{\"zoneName\":\"Todos\"},\"atomic\":false}")
-            return writer.bytes
-        }
+        try createBenchTodosZone(server, token: device.token)
+        let bodies = benchModifyBodies(count: count)
         let path = ContainerAddress.default.databasePath(.private, "records/modify")
         let port = server.port
         let next = LockedCounter()

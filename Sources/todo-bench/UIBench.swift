@@ -39,23 +39,11 @@ enum UIBench {
     /// Writes `count` todos straight to the cloud as `account`.
     static func upload(_ count: Int, to server: ServerProcess, account: String) throws {
         let device = try BenchAccounts.signIn(server.baseURL, account: account, device: "uploader")
-        let address = ContainerAddress.default
-        _ = try HTTP.shared.post(
-            server.baseURL + address.databasePath(.private, "zones/modify"),
-            ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: device.token,
-            as: ZonesResponse.self)
+        try createBenchTodosZone(server, token: device.token)
         let connection = try RawHTTPConnection(port: server.port)
-        for batch in stride(from: 0, to: count, by: 200) {
-            var writer = JSONWriter(reserving: 64 * 1024)
-            writer.raw("{\"zoneID\":{\"zoneName\":\"Todos\"},\"operations\":[")
-            for index in batch..<min(batch + 200, count) {
-                writer.separator(index - batch)
-                writer.raw("{\"operationType\":\"create\",\"record\":")
-                writer.record(benchTodo(index))
-                writer.raw("}")
-            }
-            writer.raw("]}")
-            let answer = try connection.request("POST", address.databasePath(.private, "records/modify"), body: writer.bytes, token: device.token)
+        for body in benchModifyBodies(count: count) {
+            let answer = try connection.request(
+                "POST", ContainerAddress.default.databasePath(.private, "records/modify"), body: body, token: device.token)
             guard answer.status == 200 else { throw BenchError("upload failed: \(answer.status)") }
         }
     }
