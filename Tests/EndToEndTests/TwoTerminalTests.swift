@@ -179,6 +179,7 @@ struct E2EStage {
     /// Stops tmux and removes the files (the server is shut down by the test, which can await).
     func tearDown() {
         tmux.run(["kill-server"])
+        try? FileManager.default.removeItem(atPath: "/tmp/tmux-\(getuid())/\(tmux.socket)")
         try? FileManager.default.removeItem(at: directory)
     }
 }
@@ -213,10 +214,23 @@ final class Tmux: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The test process's threads block most signals, and a spawned child inherits that mask: the tmux server
+        // and every pane would then ignore SIGHUP, and kill-server would leave them running. Start with none blocked.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else { return "tmux could not be started" }
+        guard posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ) == 0 else { return "tmux could not be started" }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
