@@ -25,6 +25,17 @@ struct TwoTerminalTests {
         let tablet = "e2e:0.1"
         try await tmux.wait(tablet, "synced")
 
+        // Warm-up, not timed: a first change travels while the devices' push channels may still be registering.
+        tmux.keys(laptop, "a")
+        try await tmux.wait(laptop, "New todo")
+        tmux.type(laptop, "Warm-up")
+        tmux.keys(laptop, "Enter")
+        try await tmux.wait(tablet, "Warm-up")
+        tmux.keys(laptop, "d")
+        try await tmux.wait(laptop, "y/n")
+        tmux.keys(laptop, "y")
+        try await tmux.wait(tablet, "No todos")
+
         // Add on the laptop; the tablet shows it by itself.
         tmux.keys(laptop, "a")
         try await tmux.wait(laptop, "New todo")
