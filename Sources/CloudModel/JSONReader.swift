@@ -38,55 +38,49 @@ struct JSONReader {
 
     /// Reads an object, calling `body` with each key; `body` must read (or skip) the value.
     mutating func readObject(at path: @autoclosure () -> String, _ body: (inout JSONReader, String) throws -> Void) throws {
-        guard next == UInt8(ascii: "{") else { throw WireFormatError(path: path(), message: "expected an object") }
-        depth += 1
-        guard depth <= JSONParser.maxDepth else { throw cursor.error("JSON nested deeper than \(JSONParser.maxDepth)") }
-        cursor.index += 1
-        if next == UInt8(ascii: "}") {
-            cursor.index += 1
-            depth -= 1
-            return
-        }
-        while true {
+        guard try enter(UInt8(ascii: "{"), UInt8(ascii: "}"), expected: "expected an object", at: path) else { return }
+        repeat {
             guard next == UInt8(ascii: "\"") else { throw cursor.error("expected a key") }
             let key = try cursor.string()
             guard next == UInt8(ascii: ":") else { throw cursor.error("expected ':'") }
             cursor.index += 1
             try body(&self, key)
-            switch next {
-            case UInt8(ascii: ","): cursor.index += 1
-            case UInt8(ascii: "}"):
-                cursor.index += 1
-                depth -= 1
-                return
-            default: throw cursor.error("expected ',' or '}'")
-            }
-        }
+        } while try continues(UInt8(ascii: "}"), expected: "expected ',' or '}'")
     }
 
     /// Reads an array, calling `body` for each element with its index.
     mutating func readArray(at path: @autoclosure () -> String, _ body: (inout JSONReader, Int) throws -> Void) throws {
-        guard next == UInt8(ascii: "[") else { throw WireFormatError(path: path(), message: "expected an array") }
+        guard try enter(UInt8(ascii: "["), UInt8(ascii: "]"), expected: "expected an array", at: path) else { return }
+        var index = 0
+        repeat {
+            try body(&self, index)
+            index += 1
+        } while try continues(UInt8(ascii: "]"), expected: "expected ',' or ']'")
+    }
+
+    /// Steps into an object or array one level deeper; false when it is empty (and already left).
+    private mutating func enter(_ open: UInt8, _ close: UInt8, expected: String, at path: () -> String) throws -> Bool {
+        guard next == open else { throw WireFormatError(path: path(), message: expected) }
         depth += 1
         guard depth <= JSONParser.maxDepth else { throw cursor.error("JSON nested deeper than \(JSONParser.maxDepth)") }
         cursor.index += 1
-        if next == UInt8(ascii: "]") {
+        guard next == close else { return true }
+        cursor.index += 1
+        depth -= 1
+        return false
+    }
+
+    /// After a member: true when a comma says another follows, false when `close` ends the container (left).
+    private mutating func continues(_ close: UInt8, expected: String) throws -> Bool {
+        switch next {
+        case UInt8(ascii: ","):
+            cursor.index += 1
+            return true
+        case close:
             cursor.index += 1
             depth -= 1
-            return
-        }
-        var index = 0
-        while true {
-            try body(&self, index)
-            index += 1
-            switch next {
-            case UInt8(ascii: ","): cursor.index += 1
-            case UInt8(ascii: "]"):
-                cursor.index += 1
-                depth -= 1
-                return
-            default: throw cursor.error("expected ',' or ']'")
-            }
+            return false
+        default: throw cursor.error(expected)
         }
     }
 
