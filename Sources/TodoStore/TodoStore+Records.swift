@@ -213,6 +213,24 @@ extension TodoStore {
         }
     }
 
+    /// The records of one type (all zones, or one), trashed included: lists and shares without reading every todo.
+    public func records(ofType recordType: String, inZone zone: ZoneKey? = nil) throws -> [TodoItem] {
+        try read { db in
+            guard let zone else {
+                return try db.query(
+                    "SELECT \(Self.recordColumns) FROM records WHERE record_type = ?1 ORDER BY scope, record_name",
+                    [.text(recordType)]
+                ) { try Self.item(from: $0) }
+            }
+            return try db.query(
+                """
+                SELECT \(Self.recordColumns) FROM records
+                WHERE scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_type = ?4 ORDER BY record_name
+                """, Self.zoneArguments(zone) + [.text(recordType)]
+            ) { try Self.item(from: $0) }
+        }
+    }
+
     /// How many records the device holds (trashed included).
     public func recordCount(in scope: DatabaseScope? = nil) throws -> Int {
         try read { db in

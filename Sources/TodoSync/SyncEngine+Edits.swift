@@ -110,7 +110,7 @@ extension SyncEngine {
     /// The item with the permission its share grants this user (records of the shared database).
     func withSharePermission(_ item: TodoItem) async throws -> TodoItem {
         guard item.key.scope == .shared else { return item }
-        var items = [item] + (try await store.todos(inZone: item.key.zone).filter { $0.recordType == ShareSchema.recordType })
+        var items = [item] + (try await store.records(ofType: ShareSchema.recordType, inZone: item.key.zone))
         SharePermissions.apply(to: &items, user: userRecordName)
         return items[0]
     }

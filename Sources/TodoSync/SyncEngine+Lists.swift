@@ -88,7 +88,7 @@ extension SyncEngine {
 
     /// The lists the device knows, per scope (private: own; shared: others' lists shared with this user).
     public func lists() async throws -> [TodoItem] {
-        try await store.todos().filter(\.isList)
+        try await store.records(ofType: TodoSchema.listType).filter { !$0.isTrashed }
     }
 
     private func existingList(_ key: RecordKey) async throws -> TodoItem {

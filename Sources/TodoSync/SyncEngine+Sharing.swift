@@ -85,7 +85,7 @@ extension SyncEngine {
     /// Leaves the share a shared list came through.
     public func leave(list listKey: RecordKey) async throws {
         guard listKey.scope == .shared else { throw SyncEngineError.refused("only lists shared with you can be left") }
-        let shares = try await store.todos(inZone: listKey.zone).compactMap(ShareState.init)
+        let shares = try await store.records(ofType: ShareSchema.recordType, inZone: listKey.zone).compactMap(ShareState.init)
         guard let share = shares.first(where: { $0.rootRecordName == listKey.recordName }) else {
             throw SyncEngineError.notFound(listKey.recordName)
         }
