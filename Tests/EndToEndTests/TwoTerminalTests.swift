@@ -26,10 +26,7 @@ struct TwoTerminalTests {
         try await tmux.wait(tablet, "synced")
 
         // Warm-up, not timed: a first change travels while the devices' push channels may still be registering.
-        tmux.keys(laptop, "a")
-        try await tmux.wait(laptop, "New todo")
-        tmux.type(laptop, "Warm-up")
-        tmux.keys(laptop, "Enter")
+        try await tmux.submit(laptop, key: "a", opens: "New todo", text: "Warm-up")
         try await tmux.wait(tablet, "Warm-up")
         tmux.keys(laptop, "d")
         try await tmux.wait(laptop, "y/n")
@@ -37,10 +34,7 @@ struct TwoTerminalTests {
         try await tmux.wait(tablet, "No todos")
 
         // Add on the laptop; the tablet shows it by itself.
-        tmux.keys(laptop, "a")
-        try await tmux.wait(laptop, "New todo")
-        tmux.type(laptop, "E2E milk 牛奶")
-        tmux.keys(laptop, "Enter")
+        try await tmux.submit(laptop, key: "a", opens: "New todo", text: "E2E milk 牛奶")
         let added = try await tmux.wait(tablet, "E2E milk 牛奶")
         print("e2e: add reached the other pane in \(Int(added * 1000)) ms")
         #expect(added <= 1.0, "the other pane showed the new todo after \(added) s")
@@ -100,21 +94,12 @@ struct TwoAccountTerminalTests {
         try await tmux.wait(alice, "synced")
 
         // Alice makes a list with a todo and shares it with bob, read-write.
-        tmux.keys(alice, "n")
-        try await tmux.wait(alice, "New list")
-        tmux.type(alice, "Groceries")
-        tmux.keys(alice, "Enter")
+        try await tmux.submit(alice, key: "n", opens: "New list", text: "Groceries")
         try await tmux.wait(alice, "Groceries · 0 open")
-        tmux.keys(alice, "a")
-        try await tmux.wait(alice, "New todo · Todos › Groceries")
-        tmux.type(alice, "Apples")
-        tmux.keys(alice, "Enter")
+        try await tmux.submit(alice, key: "a", opens: "New todo · Todos › Groceries", text: "Apples")
         try await tmux.wait(alice, "Groceries · 1 open")
         tmux.keys(alice, "g")
-        tmux.keys(alice, "s")
-        try await tmux.wait(alice, "Share 'Groceries'")
-        tmux.type(alice, "bob")
-        tmux.keys(alice, "Enter")
+        try await tmux.submit(alice, key: "s", opens: "Share 'Groceries'", text: "bob")
         try await tmux.wait(alice, "invited")
         tmux.keys(alice, "Escape")
 
@@ -252,6 +237,14 @@ final class Tmux: Sendable {
     func type(_ pane: String, _ text: String) { run(["send-keys", "-t", pane, "-l", text]) }
 
     func capture(_ pane: String) -> String { run(["capture-pane", "-p", "-t", pane]) }
+
+    /// Presses `key`, waits until the pane shows the form or dialog `opens`, types `text` and presses Enter.
+    func submit(_ pane: String, key: String, opens: String, text: String) async throws {
+        keys(pane, key)
+        try await wait(pane, opens)
+        type(pane, text)
+        keys(pane, "Enter")
+    }
 
     /// Waits until the pane shows `text`; returns the seconds it took. Fails after 15 s with the screen.
     @discardableResult
