@@ -83,7 +83,7 @@ let package = Package(
         // Tests: one target per module, real SQLite and a real loopback server.
         .testTarget(name: "CloudModelTests", dependencies: ["CloudModel"], swiftSettings: strict),
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "CloudModel", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
-        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel"], swiftSettings: strict),
+        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel", "SQLiteDB"], swiftSettings: strict),
         .testTarget(
             name: "TodoSyncTests",
             dependencies: ["TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", .product(name: "Logging", package: "swift-log")],

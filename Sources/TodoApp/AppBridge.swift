@@ -13,13 +13,15 @@ import TodoUI
 public final class AppBridge {
     private let session: DeviceSession
     private let inbox: UpdateInbox
+    private let reader: ChangeReader
     /// Keys of records the UI created (with ids it chose) before a snapshot showed them.
     private var created: [String: RecordKey] = [:]
 
-    /// A bridge posting to `inbox` and acting on `session`.
-    public init(session: DeviceSession, inbox: UpdateInbox) {
+    /// A bridge posting to `inbox` what `reader` takes from `session`'s engine, and acting on the engine.
+    public init(session: DeviceSession, inbox: UpdateInbox, reader: ChangeReader) {
         self.session = session
         self.inbox = inbox
+        self.reader = reader
     }
 
     private nonisolated static let separator: Character = "\u{1F}"
@@ -40,21 +42,8 @@ public final class AppBridge {
         return RecordKey(scope: scope, zoneName: String(parts[2]), zoneOwner: String(parts[1]), recordName: String(parts[3]))
     }
 
-    /// The rows and status of a snapshot, with permissions decided by the sync layer.
-    public nonisolated static func update(from snapshot: SyncSnapshot) -> (rows: [TodoRow], status: SyncStatus) {
-        var rows: [TodoRow] = []
-        rows.reserveCapacity(snapshot.todos.values.reduce(0) { $0 + $1.count })
-        for scope in DatabaseScope.allCases {
-            let items = snapshot.todos(in: scope)
-            // Share records are not rows: they say how their lists are shared.
-            var shares: [RecordKey: ShareState] = [:]
-            for item in items where item.recordType == ShareSchema.recordType {
-                if let share = ShareState(item) { shares[share.rootKey] = share }
-            }
-            for item in items where item.recordType != ShareSchema.recordType {
-                rows.append(row(item, snapshot: snapshot, share: item.isList ? shares[item.key] : nil))
-            }
-        }
+    /// The status line's view of an engine state.
+    public nonisolated static func status(from snapshot: SyncSnapshot) -> SyncStatus {
         let connection: Connection
         switch snapshot.connection {
         case .online: connection = .online
@@ -70,25 +59,36 @@ public final class AppBridge {
                 id: invitationID($0.reference), listTitle: $0.share.rootTitle ?? "a list",
                 owner: $0.share.owner.account ?? $0.share.owner.userRecordName, access: ShareAccess($0.permission))
         }
-        return (rows, status)
+        return status
     }
 
-    private nonisolated static func row(_ item: TodoItem, snapshot: SyncSnapshot, share: ShareState?) -> TodoRow {
+    /// The UI's changes for the engine's: record keys become row ids.
+    public nonisolated static func rowChanges(_ changes: consuming VisibleChanges<TodoRow>) -> RowChanges {
+        RowChanges(
+            reloaded: Set(changes.reloadedScopes.map(Scope.init)), rows: changes.rows, removed: changes.removed.map(rowID))
+    }
+
+    /// The row a record becomes, with permissions decided by the sync layer; nil for share records, which are no
+    /// rows but say how their lists are shared.
+    @Sendable public nonisolated static func row(_ item: TodoItem, _ context: RowContext) -> TodoRow? {
+        guard item.recordType != ShareSchema.recordType else { return nil }
+        let permissions = context.permissions
         let trash: TrashBehaviour
-        switch snapshot.trashAction(item) {
+        switch RecordPermissions.trashAction(item, permissions) {
         case .delete: trash = .delete
         case .markTrashed: trash = .markTrashed
         case .refuse(let reason): trash = .refuse(reason: reason + (item.isList && item.key.scope == .shared ? " (x leaves it)" : ""))
         }
-        let canUpdate = snapshot.canUpdate(item)
+        let canUpdate = RecordPermissions.canUpdate(item, permissions)
         var row = TodoRow(
             id: rowID(item.key), title: item.title, notes: item.notes, isCompleted: item.isCompleted, dueDate: item.dueDate,
-            priority: item.priority, scope: Scope(item.key.scope), canUpdate: canUpdate, canDelete: snapshot.canDelete(item),
-            trashBehaviour: trash, lockReason: canUpdate ? nil : RecordPermissions.refusal(toUpdate: item, snapshot.permissionContext),
+            priority: item.priority, scope: Scope(item.key.scope), canUpdate: canUpdate, canDelete: RecordPermissions.canDelete(item, permissions),
+            trashBehaviour: trash, lockReason: canUpdate ? nil : RecordPermissions.refusal(toUpdate: item, permissions),
             isPending: item.hasPendingChanges)
         if item.isList {
+            let share = context.shares[item.key]
             row.kind = .list
-            row.canAddItems = RecordPermissions.refusal(toAddTo: item, snapshot.permissionContext) == nil
+            row.canAddItems = RecordPermissions.refusal(toAddTo: item, permissions) == nil
             switch item.key.scope {
             case .shared:
                 row.sharing = ListSharing(owner: share?.ownerAccount ?? "its owner", access: item.sharePermission.map(ShareAccess.init))
@@ -118,10 +118,15 @@ public final class AppBridge {
             shareRecordName: String(parts[2]), zoneID: ZoneID(zoneName: String(parts[1]), ownerRecordName: String(parts[0])))
     }
 
-    /// Shows a snapshot.
-    public func show(_ snapshot: SyncSnapshot) {
-        let update = Self.update(from: snapshot)
-        inbox.post(.data(rows: update.rows, status: update.status))
+    /// Takes what changed for the reader and posts it with the state the engine woke the reader with.
+    public func show(_ snapshot: SyncSnapshot) async {
+        do {
+            let changes = try await session.engine.takeChanges(reader, makeRow: Self.row)
+            inbox.post(.changes(Self.rowChanges(consume changes), status: Self.status(from: snapshot)))
+        } catch {
+            inbox.post(.status(Self.status(from: snapshot)))
+            inbox.post(.message(StatusMessage("cannot read the cache: \(error)", kind: .error)))
+        }
     }
 
     /// Performs one UI effect on the engine; failures become a status-line message.
@@ -164,22 +169,24 @@ public final class AppBridge {
                 _ = try await engine.move(try key(id), toList: try listID.map { try key($0) })
             case .share(let listID, let account, let access):
                 let list = try key(listID)
-                inBackground("sharing with \(account)") { try await engine.share(list: list, with: account, permission: SharePermission(access)) }
+                inBackground("sharing with \(account)", reread: [list]) {
+                    try await engine.share(list: list, with: account, permission: SharePermission(access))
+                }
             case .removeParticipant(let listID, let account):
                 let list = try key(listID)
-                inBackground("removing \(account)") { try await engine.removeParticipant(list: list, account: account) }
+                inBackground("removing \(account)", reread: [list]) { try await engine.removeParticipant(list: list, account: account) }
             case .stopSharing(let listID):
                 let list = try key(listID)
-                inBackground("stopping the share") { try await engine.stopSharing(list: list) }
+                inBackground("stopping the share", reread: [list]) { try await engine.stopSharing(list: list) }
             case .accept(let invitationID):
                 let share = try reference(invitationID)
-                inBackground("accepting") { try await engine.accept(share) }
+                inBackground("accepting", reread: []) { try await engine.accept(share) }
             case .decline(let invitationID):
                 let share = try reference(invitationID)
-                inBackground("declining") { try await engine.leave(share) }
+                inBackground("declining", reread: []) { try await engine.leave(share) }
             case .leave(let listID):
                 let list = try key(listID)
-                inBackground("leaving") { try await engine.leave(list: list) }
+                inBackground("leaving", reread: [list]) { try await engine.leave(list: list) }
             case .refresh:
                 await engine.refresh()
             case .quit:
@@ -190,17 +197,17 @@ public final class AppBridge {
         }
     }
 
-    /// Runs a call that waits on the cloud without holding up the keyboard; a failure becomes a message.
-    private func inBackground(_ what: String, _ call: @escaping @Sendable () async throws -> Void) {
+    /// Runs a call that waits on the cloud without holding up the keyboard; a failure becomes a message, and the
+    /// engine's truth about `reread` (an invited name, a removed invitation: the status) replaces what the screen assumed.
+    private func inBackground(_ what: String, reread keys: [RecordKey], _ call: @escaping @Sendable () async throws -> Void) {
         let inbox = inbox
         let engine = session.engine
+        let reader = reader
         Task {
             do {
                 try await call()
             } catch {
-                // Undo what the screen assumed (an invited name, a removed invitation): show the engine's truth again.
-                let update = Self.update(from: await engine.snapshot())
-                inbox.post(.data(rows: update.rows, status: update.status))
+                await engine.reread(reader, keys: keys)
                 inbox.post(.message(StatusMessage("Failed \(what): \(error)", kind: .error)))
             }
         }

@@ -11,14 +11,17 @@ public enum TerminalApp {
     @MainActor
     public static func run(_ options: DeviceOptions) async throws {
         let inbox = UpdateInbox()
+        let first = await firstState(options, size: TerminalSize(width: 80, height: 24))
+        // What the cached rows were made with: the engine then reports only what changed since.
+        let firstContext = first?.context
         let state =
-            await firstState(options, size: TerminalSize(width: 80, height: 24))
+            first?.state
             ?? AppState(
                 status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
                 makeID: { UUID().uuidString.lowercased() })
         let terminal = NcursesTerminal()
         defer { terminal.shutdown() }
-        let ui = UISession(terminal: terminal, state: state)
+        let ui = UISession(terminal: terminal, state: consume state)
         ui.redraw()
 
         // The network part: start the local cloud if needed, sign in, then sync and listen for pushes.
@@ -35,14 +38,13 @@ public enum TerminalApp {
         let sessionBox = SessionBox()
         let running = Task { @MainActor in
             guard let session = await connecting.value else { return }
+            // The reader is registered before the engine starts, so no change of the launch sync escapes it.
+            let (reader, wakeups) = await session.engine.changeReader(current: firstContext)
+            let bridge = AppBridge(session: session, inbox: inbox, reader: reader)
             sessionBox.session = session
-            let bridge = AppBridge(session: session, inbox: inbox)
             sessionBox.bridge = bridge
-            for await snapshot in await session.engine.snapshots() { bridge.show(snapshot) }
-        }
-        let syncing = Task {
-            guard let session = await connecting.value else { return }
-            await session.engine.start(listenForPushes: true)
+            sessionBox.syncing = Task { await session.engine.start(listenForPushes: true) }
+            for await snapshot in wakeups { await bridge.show(snapshot) }
         }
         await ui.run(inbox: inbox) { effect in
             guard let bridge = sessionBox.bridge else {
@@ -54,14 +56,16 @@ public enum TerminalApp {
         connecting.cancel()
         if let session = await connecting.value {
             await session.engine.stop()
-            await syncing.value
+            await sessionBox.syncing?.value
             running.cancel()
             await session.close()
         }
     }
 
-    /// What the cache held at the last run, read without touching the network; nil on a first launch.
-    public static func cachedSnapshot(_ options: DeviceOptions) async -> SyncSnapshot? {
+    /// The rows the cache held at the last run, read without touching the network; nil on a first launch.
+    ///
+    /// Records are read one at a time and become rows at once, so 100,000 todos never exist twice.
+    public static func cachedRows(_ options: DeviceOptions) async -> (changes: VisibleChanges<TodoRow>, status: SyncStatus)? {
         guard FileManager.default.fileExists(atPath: options.cacheFile.path),
             let kept = SecretFile.readJSON(Credentials.self, from: options.credentialsFile),
             let store = try? TodoStore(url: options.cacheFile)
@@ -71,31 +75,30 @@ public enum TerminalApp {
             client: client, store: store,
             configuration: SyncConfiguration(deviceName: options.device, deviceID: kept.deviceID, account: options.account))
         await engine.loadFromStore()
-        let snapshot = await engine.snapshot()
+        let changes = try? await engine.visibleRows(makeRow: AppBridge.row)
+        let status = AppBridge.status(from: await engine.status())
         await store.close()
-        return snapshot
+        return changes.map { ($0, status) }
     }
 
-    /// The first frame's state from the cache, as the app draws it before connecting; nil on a first launch.
-    public static func firstState(_ options: DeviceOptions, size: TerminalSize) async -> AppState? {
-        // The snapshot's records are dropped as soon as they became rows, before the rows are sorted.
-        func cachedRows() async -> (rows: [TodoRow], status: SyncStatus)? {
-            guard let cached = await cachedSnapshot(options) else { return nil }
-            return AppBridge.update(from: cached)
-        }
-        guard let (rows, cachedStatus) = await cachedRows() else { return nil }
+    /// The first frame's state from the cache, as the app draws it before connecting, and what its rows were made
+    /// with; nil on a first launch.
+    public static func firstState(_ options: DeviceOptions, size: TerminalSize) async -> (state: AppState, context: RowContext)? {
+        guard let (changes, cachedStatus) = await cachedRows(options) else { return nil }
         var status = cachedStatus
         status.connection = .connecting
+        let context = changes.context
+        let rows = (consume changes).rows  // the only reference left to the rows: sorting them in place copies nothing
         var state = AppState(status: status, size: size, makeID: { UUID().uuidString.lowercased() })
         state.update(rows: consume rows, status: status)
-        return state
+        return (state, context)
     }
 }
 
-/// The session and bridge once connected, read by the key loop on the main actor.
+/// The session, bridge and launch sync once connected, read by the key loop on the main actor.
 @MainActor
 final class SessionBox {
     var session: DeviceSession?
     var bridge: AppBridge?
+    var syncing: Task<Void, Never>?
 }
-

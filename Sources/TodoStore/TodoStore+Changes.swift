@@ -10,12 +10,15 @@ public struct AppliedChanges: Sendable, Hashable {
     public var deleted: Int
     /// Records left alone because a local edit of theirs is pending (it will be merged on send).
     public var keptForPendingEdit: Int
+    /// Of the deleted, those a from-scratch refetch did not see again: records no page named.
+    public var removedStale: Int
 
     /// Counts of what a page did.
-    public init(saved: Int = 0, deleted: Int = 0, keptForPendingEdit: Int = 0) {
+    public init(saved: Int = 0, deleted: Int = 0, keptForPendingEdit: Int = 0, removedStale: Int = 0) {
         self.saved = saved
         self.deleted = deleted
         self.keptForPendingEdit = keptForPendingEdit
+        self.removedStale = removedStale
     }
 }
 
@@ -69,6 +72,7 @@ extension TodoStore {
                         AND o.zone_name = records.zone_name AND o.record_name = records.record_name)
                     """, Self.zoneArguments(zone))
                 summary.deleted += db.changes
+                summary.removedStale = db.changes
                 try db.run(
                     """
                     UPDATE records INDEXED BY records_stale SET stale = 0, change_tag = NULL

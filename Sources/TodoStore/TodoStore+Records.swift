@@ -203,6 +203,21 @@ extension TodoStore {
         }
     }
 
+    /// Turns the visible (untrashed) records of a scope into values one at a time, in no particular order: a
+    /// reader that keeps its own rows gets them without a copy of every record existing at once.
+    public func mapTodos<T: Sendable>(in scope: DatabaseScope, _ transform: @Sendable (TodoItem) -> T?) throws -> [T] {
+        try read { db in
+            let arguments: [SQLValue] = [.text(scope.rawValue)]
+            var values: [T] = []
+            values.reserveCapacity(
+                Int(try db.first("SELECT count(*) FROM records WHERE scope = ?1 AND is_trashed = 0", arguments) { $0.int(0) } ?? 0))
+            _ = try db.query("SELECT \(Self.recordColumns) FROM records WHERE scope = ?1 AND is_trashed = 0", arguments) { row in
+                if let value = transform(try Self.item(from: row)) { values.append(value) }
+            }
+            return values
+        }
+    }
+
     /// The records of one zone, trashed included.
     public func todos(inZone zone: ZoneKey) throws -> [TodoItem] {
         try read { db in

@@ -74,16 +74,18 @@ public struct ShareState: Sendable, Hashable {
 enum SharePermissions {
     /// Sets `sharePermission` on each shared-scope item from the share records among them.
     static func apply(to items: inout [TodoItem], user: String?) {
-        var grants: [RecordKey: SharePermission] = [:]
+        var shares: [RecordKey: ShareState] = [:]
         for item in items {
-            guard let share = ShareState(item), let permission = share.permission(of: user) else { continue }
-            grants[share.rootKey] = permission
+            if let share = ShareState(item) { shares[share.rootKey] = share }
         }
-        for index in items.indices {
-            let item = items[index]
-            let root = ShareState(item)?.rootRecordName ?? (item.isList ? item.key.recordName : (item.listName ?? item.key.recordName))
-            let rootKey = RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: root)
-            items[index].sharePermission = grants[rootKey]
-        }
+        for index in items.indices { apply(shares, user: user, to: &items[index]) }
+    }
+
+    /// Sets `sharePermission` on a shared-scope item from the share (by the key of its root list) covering it.
+    static func apply(_ shares: [RecordKey: ShareState], user: String?, to item: inout TodoItem) {
+        guard item.key.scope == .shared else { return }
+        let root = ShareState(item)?.rootRecordName ?? (item.isList ? item.key.recordName : (item.listName ?? item.key.recordName))
+        let rootKey = RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: root)
+        item.sharePermission = shares[rootKey]?.permission(of: user)
     }
 }

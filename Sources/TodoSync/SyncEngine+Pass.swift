@@ -256,8 +256,8 @@ extension SyncEngine {
                 prefetched = Task { try await self.fetchZonePage(zone, after: next) }
             }
             let applied = try await store.applyZoneChanges(zone, records: page.records, token: page.syncToken, moreComing: page.moreComing)
-            if token == nil || !page.moreComing && applied.deleted > 0 {
-                invalidateAll()  // a refetch from scratch may have removed records not named in the page
+            if applied.removedStale > 0 {
+                invalidateAll()  // the end of a refetch from scratch removed records no page named
             } else {
                 invalidate(page.records.map { RecordKey(scope: zone.scope, zoneName: zone.zoneName, zoneOwner: zone.zoneOwner, recordName: $0.recordName) })
             }

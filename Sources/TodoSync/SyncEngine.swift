@@ -77,6 +77,8 @@ public actor SyncEngine {
     /// Lists others invited the user to, not accepted yet (refreshed on launch, refresh and shared pushes).
     var invitations: [SharedListInfo] = []
     var observers: [UUID: AsyncStream<SyncSnapshot>.Continuation] = [:]
+    /// Readers that keep their own rows and take changes (`changeReader`).
+    var readers: [UUID: ReaderState] = [:]
     var queuedReasons: Set<SyncReason> = []
     var syncTask: Task<Void, Never>?
     var pushTask: Task<Void, Never>?
@@ -126,6 +128,8 @@ public actor SyncEngine {
         if let syncTask { await syncTask.value }
         for observer in observers.values { observer.finish() }
         observers.removeAll()
+        for reader in readers.values { reader.wakeups.finish() }
+        readers.removeAll()
     }
 
     /// Reads what the cache holds, for a first snapshot before any network.
@@ -234,6 +238,10 @@ public actor SyncEngine {
     }
 
     func publish() {
+        if !readers.isEmpty {
+            let current = status()
+            for reader in readers.values { reader.wakeups.yield(current) }
+        }
         guard !observers.isEmpty else { return }
         let current = makeSnapshot()
         for observer in observers.values { observer.yield(current) }
@@ -247,13 +255,18 @@ public actor SyncEngine {
 
     /// Notes that records changed in the store, so their cached copies are read again.
     func invalidate<S: Sequence>(_ keys: S) where S.Element == RecordKey {
+        for id in readers.keys { readers[id]?.invalidate(keys) }
         guard !needsFullReload else { return }
         dirtyKeys.formUnion(keys)
-        if dirtyKeys.count > 2_000 { invalidateAll() }
+        if dirtyKeys.count > 2_000 {
+            needsFullReload = true
+            dirtyKeys.removeAll()
+        }
     }
 
     /// Notes that anything may have changed.
     func invalidateAll() {
+        for id in readers.keys { readers[id]?.invalidateAll() }
         needsFullReload = true
         dirtyKeys.removeAll()
     }

@@ -67,153 +67,6 @@ struct UndoEntry: Hashable, Sendable {
     var action: Action
 }
 
-/// The rows of one tab, kept sorted, with their lowercased search text.
-///
-/// Lists group their todos: todos in no list come first, then each list heading (by title) followed by its
-/// todos. Within a group rows keep the display order (`displayOrder`).
-struct TabRows: Sendable {
-    var rows: [TodoRow] = []
-    var searchKeys: [String] = []
-    var sortKeys: [String] = []
-    /// Per row, the sort key of its group: "" for todos in no list, else derived from the list's title and id.
-    var groupKeys: [String] = []
-    /// The group key of each list row by id.
-    var listGroups: [String: String] = [:]
-    /// Per row, whether it is a list heading (read in the filter pass without touching the rows).
-    var headings: [Bool] = []
-    /// Incomplete todos per list id.
-    var listOpenCounts: [String: Int] = [:]
-    var openCount = 0
-
-    init(_ unsorted: consuming [TodoRow] = []) {
-        var rows = unsorted
-        for row in rows where row.isList { listGroups[row.id] = TabRows.groupKey(ofList: row) }
-        // Lowercase each title once; sort indices, then permute rows and keys in place (no second copy of the rows).
-        var lowered = rows.map { $0.title.lowercased() }
-        var groups = rows.map(group(of:))
-        var order = Array(rows.indices)
-        order.sort { TabRows.precedes(rows[$0], lowered[$0], groups[$0], rows[$1], lowered[$1], groups[$1]) }
-        var placed = [Bool](repeating: false, count: order.count)
-        TabRows.permute(&rows, by: order, &placed)
-        TabRows.permute(&lowered, by: order, &placed)
-        TabRows.permute(&groups, by: order, &placed)
-        searchKeys = rows.indices.map { rows[$0].notes.isEmpty ? lowered[$0] : TabRows.searchKey(rows[$0], loweredTitle: lowered[$0]) }
-        headings = rows.map(\.isList)
-        self.rows = rows
-        sortKeys = lowered
-        groupKeys = groups
-        openCount = self.rows.count { !$0.isCompleted && !$0.isList }
-        for row in rows where !row.isCompleted && !row.isList {
-            if let listID = row.listID { listOpenCounts[listID, default: 0] += 1 }
-        }
-    }
-
-    /// Rearranges `values` so that position `i` holds what was at `order[i]`, following the permutation's
-    /// cycles; `placed` is scratch space of the same length (left all false again).
-    static func permute<T>(_ values: inout [T], by order: [Int], _ placed: inout [Bool]) {
-        for start in order.indices where !placed[start] {
-            var current = start
-            var next = order[current]
-            if next == start {
-                continue
-            }
-            let first = values[start]
-            while next != start {
-                values[current] = values[next]
-                placed[current] = true
-                current = next
-                next = order[current]
-            }
-            values[current] = first
-            placed[current] = true
-        }
-        for index in placed.indices { placed[index] = false }
-    }
-
-    /// Whether the tab has any list headings.
-    var hasLists: Bool { !listGroups.isEmpty }
-
-    static func groupKey(ofList row: TodoRow) -> String {
-        "\u{1}" + row.title.lowercased() + "\u{0}" + row.id
-    }
-
-    /// The group a row sorts in.
-    func group(of row: TodoRow) -> String {
-        if row.isList { return listGroups[row.id] ?? TabRows.groupKey(ofList: row) }
-        guard let listID = row.listID else { return "" }
-        return listGroups[listID] ?? ""
-    }
-
-    /// Group first, the heading before its todos, then the display order.
-    static func precedes(_ a: TodoRow, _ aKey: String, _ aGroup: String, _ b: TodoRow, _ bKey: String, _ bGroup: String) -> Bool {
-        if aGroup != bGroup { return aGroup < bGroup }
-        if a.kind != b.kind { return a.isList }
-        return displayOrder(a, aKey, b, bKey)
-    }
-
-    static func searchKey(_ row: TodoRow, loweredTitle: String? = nil) -> String {
-        let title = loweredTitle ?? row.title.lowercased()
-        return row.notes.isEmpty ? title : title + "\n" + row.notes.lowercased()
-    }
-
-    func index(of id: String) -> Int? {
-        rows.firstIndex { $0.id == id }
-    }
-
-    /// Inserts `row` at its sorted position (binary search).
-    mutating func insert(_ row: TodoRow) {
-        if row.isList {
-            // A new or renamed heading regroups its todos: rebuild (lists change rarely).
-            self = TabRows(rows.filter { $0.id != row.id } + [row])
-            return
-        }
-        let key = row.title.lowercased()
-        let group = group(of: row)
-        var low = 0
-        var high = rows.count
-        while low < high {
-            let mid = (low + high) / 2
-            if TabRows.precedes(rows[mid], sortKeys[mid], groupKeys[mid], row, key, group) { low = mid + 1 } else { high = mid }
-        }
-        rows.insert(row, at: low)
-        sortKeys.insert(key, at: low)
-        groupKeys.insert(group, at: low)
-        headings.insert(false, at: low)
-        searchKeys.insert(TabRows.searchKey(row), at: low)
-        if !row.isCompleted {
-            openCount += 1
-            if let listID = row.listID { listOpenCounts[listID, default: 0] += 1 }
-        }
-    }
-
-    @discardableResult
-    mutating func remove(id: String) -> TodoRow? {
-        guard let index = index(of: id) else { return nil }
-        let row = rows[index]
-        if row.isList {
-            // Its todos go with it (the engine deletes them in the same transaction).
-            self = TabRows(rows.filter { $0.id != id && $0.listID != id })
-            return row
-        }
-        rows.remove(at: index)
-        sortKeys.remove(at: index)
-        groupKeys.remove(at: index)
-        headings.remove(at: index)
-        searchKeys.remove(at: index)
-        if !row.isCompleted {
-            openCount -= 1
-            if let listID = row.listID { listOpenCounts[listID, default: 1] -= 1 }
-        }
-        return row
-    }
-
-    /// The lists of the tab, in display order.
-    var lists: [TodoRow] { rows.filter(\.isList) }
-
-    /// Number of todos in a list.
-    func count(inList id: String) -> Int { rows.count { $0.listID == id && !$0.isList } }
-}
-
 /// The whole UI state: data from the sync engine plus what the user is doing with it.
 ///
 /// Mutate it only through `reduce(_:)`, `update(rows:status:)`, `update(status:)`,
@@ -317,26 +170,75 @@ public struct AppState: Sendable {
     /// Replaces every tab's rows (partitioned by scope) and the status, keeping the selection on
     /// the same record, the filter and the scroll offset.
     public mutating func update(rows: consuming [TodoRow], status: SyncStatus) {
-        // Exact capacities: appending 100,000 rows would otherwise double the arrays' storage on the way.
+        var partitions = Self.partition(consume rows)
+        let anchor = selection - scroll
+        tabs.removeAll()  // the old rows go before the new ones are sorted
+        visible.removeAll()
+        for tab in Tab.allCases { tabs[tab] = TabRows(partitions.removeValue(forKey: tab) ?? []) }
+        finishUpdate(status: status, anchor: anchor)
+    }
+
+    /// Applies what changed since the last update (tabs of reloaded scopes are replaced, other rows are
+    /// replaced or removed one by one) and the status, keeping the selection, the filter and the scroll offset.
+    public mutating func apply(_ update: consuming RowChanges, status: SyncStatus) {
+        let anchor = selection - scroll
+        var changes = consume update
+        let rows = changes.rows
+        changes.rows = []
+        var incoming = Self.partition(consume rows)
+        let removed = Set(changes.removed)
+        for tab in Tab.allCases {
+            if changes.reloaded.contains(tab.scope) {
+                tabs[tab] = nil  // the old rows go before the new ones are sorted
+                tabs[tab] = TabRows(incoming.removeValue(forKey: tab) ?? [])
+                continue
+            }
+            let changed = incoming.removeValue(forKey: tab) ?? []
+            guard var data = tabs.removeValue(forKey: tab) else {
+                if !changed.isEmpty { tabs[tab] = TabRows(changed) }
+                continue
+            }
+            var dropped = removed
+            for row in changed { dropped.insert(row.id) }
+            // One by one when few todos change; lists regroup their todos, and many changes cost less as one sort.
+            if dropped.count + changed.count > 16 || changed.contains(where: \.isList) || dropped.contains(where: { data.listGroups[$0] != nil }) {
+                var rows = data.rows
+                data = TabRows()
+                rows.removeAll { dropped.contains($0.id) }
+                rows.append(contentsOf: changed)
+                data = TabRows(rows)
+            } else {
+                for id in dropped { data.remove(id: id) }
+                for row in changed { data.insert(row) }
+            }
+            tabs[tab] = data
+        }
+        finishUpdate(status: status, anchor: anchor)
+    }
+
+    /// Rows by tab. Exact capacities, and no copy at all when every row belongs to one tab: 100,000 rows appended
+    /// one by one would double their arrays' storage on the way.
+    private static func partition(_ rows: consuming [TodoRow]) -> [Tab: [TodoRow]] {
         var all = rows
         var counts: [Tab: Int] = [:]
         for row in all { counts[Tab(row.scope), default: 0] += 1 }
         var partitions: [Tab: [TodoRow]] = [:]
         if counts.count == 1, let only = counts.keys.first {
-            partitions[only] = all
-        } else {
-            for (tab, count) in counts {
-                var part: [TodoRow] = []
-                part.reserveCapacity(count)
-                partitions[tab] = part
-            }
-            for row in all { partitions[Tab(row.scope)]?.append(row) }
+            partitions[only] = consume all
+            return partitions
         }
+        for (tab, count) in counts {
+            var part: [TodoRow] = []
+            part.reserveCapacity(count)
+            partitions[tab] = part
+        }
+        for row in all { partitions[Tab(row.scope)]?.append(row) }
         all = []
-        let anchor = selection - scroll
-        tabs.removeAll()  // the old rows go before the new ones are sorted
-        visible.removeAll()
-        for tab in Tab.allCases { tabs[tab] = TabRows(partitions.removeValue(forKey: tab) ?? []) }
+        return partitions
+    }
+
+    /// The end of every data update: the status, the share dialog's people, the visible rows.
+    private mutating func finishUpdate(status: SyncStatus, anchor: Int) {
         self.status = status
         if case .share(var dialog) = mode, let list = row(id: dialog.listID) {
             dialog.participants = list.sharing?.participants ?? []
@@ -379,35 +281,35 @@ public struct AppState: Sendable {
         let data = tabs[tab] ?? TabRows()
         let hint = visible.indices.contains(oldSelection) ? visible[oldSelection] : nil
         let needle = Array(filter.text.lowercased().utf8)
+        let matches = data.search.rows(containing: needle)
         var result: [Int] = []
-        result.reserveCapacity(data.rows.count)
         if !data.hasLists {
-            // No headings: only the filters decide, as fast as a scan of the search keys.
-            for index in data.searchKeys.indices {
-                if !showCompleted, data.rows[index].isCompleted { continue }
-                if !needle.isEmpty, !utf8Contains(data.searchKeys[index], needle) { continue }
-                result.append(index)
-            }
+            // No headings: only the filters decide.
+            result = showCompleted ? matches : matches.filter { !data.rows[$0].isCompleted }
         } else {
-            appendVisibleWithHeadings(data, needle, &result)
+            appendVisibleWithHeadings(data, matches, needle, &result)
         }
         visible = result
         finishRecompute(data, selectedID: selectedID, oldSelection: oldSelection, hint: hint, anchor: anchor)
     }
 
     /// The filter pass of a tab with lists: a heading shows when there is no filter, when it matches, or (just
-    /// before it) when one of its todos does.
-    private func appendVisibleWithHeadings(_ data: TabRows, _ needle: [UInt8], _ result: inout [Int]) {
+    /// before it) when one of its todos does. `matches` are the rows whose text contains `needle`, ascending.
+    private func appendVisibleWithHeadings(_ data: TabRows, _ matches: [Int], _ needle: [UInt8], _ result: inout [Int]) {
+        result.reserveCapacity(matches.count)
         var waitingHeading: Int?
+        var nextMatch = 0
         for index in data.headings.indices {
+            while nextMatch < matches.count && matches[nextMatch] < index { nextMatch += 1 }
+            let matched = nextMatch < matches.count && matches[nextMatch] == index
             if data.headings[index] {
                 waitingHeading = nil
-                if needle.isEmpty || utf8Contains(data.searchKeys[index], needle) { result.append(index) } else { waitingHeading = index }
+                if needle.isEmpty || matched { result.append(index) } else { waitingHeading = index }
                 continue
             }
             if !showCompleted, data.rows[index].isCompleted { continue }
-            if !needle.isEmpty, !utf8Contains(data.searchKeys[index], needle) { continue }
-            if let heading = waitingHeading, data.groupKeys[index] == data.groupKeys[heading] {
+            if !matched { continue }
+            if let heading = waitingHeading, data.rows[index].listID == data.rows[heading].id {
                 result.append(heading)
                 waitingHeading = nil
             }
@@ -439,7 +341,7 @@ public struct AppState: Sendable {
         let needle = Array(filter.text.lowercased().utf8)
         let selectedID = selectedIDs[tab]
         let hint = visible.indices.contains(selection) ? visible[selection] : nil
-        visible.removeAll { !utf8Contains(data.searchKeys[$0], needle) }
+        visible.removeAll { !data.search.row($0, contains: needle) }
         if let selectedID, let found = position(of: selectedID, in: data, hint: hint) {
             selection = found
         } else {
@@ -563,26 +465,5 @@ public struct AppState: Sendable {
             if let data = tabs[tab], let index = data.index(of: id) { return data.rows[index] }
         }
         return nil
-    }
-}
-
-/// Whether `haystack` contains the UTF-8 bytes `needle` (both already lowercased): libc's `memchr` finds
-/// candidates and `memcmp` checks them, much faster than `String.contains` over 100,000 rows.
-func utf8Contains(_ haystack: String, _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first else { return true }
-    var haystack = haystack
-    return haystack.withUTF8 { bytes in
-        guard bytes.count >= needle.count, let base = bytes.baseAddress else { return false }
-        return needle.withUnsafeBytes { wanted in
-            var offset = 0
-            let last = bytes.count - needle.count
-            while offset <= last {
-                guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
-                let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-                if let wantedBase = wanted.baseAddress, memcmp(hit, wantedBase, needle.count) == 0 { return true }
-                offset = at + 1
-            }
-            return false
-        }
     }
 }

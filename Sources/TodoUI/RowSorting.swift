@@ -1,16 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Sorts rows for display: incomplete first, then priority (high first), due date (soonest
 /// first, none last), title (case-insensitive), and record name to make the order total.
-///
-/// Each title is lowercased once, so sorting 100,000 rows costs one sort, not one lowercase
-/// per comparison.
 public func sortedForDisplay(_ rows: [TodoRow]) -> [TodoRow] {
-    let keys = rows.map { $0.title.lowercased() }
-    let order = rows.indices.sorted { displayOrder(rows[$0], keys[$0], rows[$1], keys[$1]) }
-    return order.map { rows[$0] }
+    TabRows(rows.filter { !$0.isList }).rows
 }
 
 /// True when `a` (whose lowercased title is `aKey`) is listed before `b`.
-func displayOrder(_ a: TodoRow, _ aKey: String, _ b: TodoRow, _ bKey: String) -> Bool {
+func displayOrder(_ a: TodoRow, _ aKey: UnsafeBufferPointer<UInt8>, _ b: TodoRow, _ bKey: UnsafeBufferPointer<UInt8>) -> Bool {
     if a.isCompleted != b.isCompleted { return !a.isCompleted }
     if a.priority != b.priority { return a.priority > b.priority }
     switch (a.dueDate, b.dueDate) {
@@ -19,6 +18,17 @@ func displayOrder(_ a: TodoRow, _ aKey: String, _ b: TodoRow, _ bKey: String) ->
     case (nil, .some): return false
     default: break
     }
-    if aKey != bKey { return aKey < bKey }
+    let titles = compareBytes(aKey, bKey)
+    if titles != 0 { return titles < 0 }
     return a.id < b.id
+}
+
+/// Byte-wise order of two UTF-8 strings (the order of their code points): negative, zero or positive.
+func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+    let shared = min(a.count, b.count)
+    if shared > 0, let x = a.baseAddress, let y = b.baseAddress {
+        let order = memcmp(x, y, shared)
+        if order != 0 { return Int(order) }
+    }
+    return a.count - b.count
 }

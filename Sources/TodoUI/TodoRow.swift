@@ -248,6 +248,26 @@ final class RowExtras: Hashable, Sendable {
     func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }
 
+/// Rows that changed since the last update, as the sync layer reports them.
+public struct RowChanges: Sendable {
+    /// Scopes whose rows are all in `rows`: what their tabs showed is replaced.
+    public var reloaded: Set<Scope>
+    /// New and changed rows, and every row of a reloaded scope.
+    public var rows: [TodoRow]
+    /// Ids of rows that went away (in scopes not reloaded).
+    public var removed: [String]
+
+    /// Changes: whole scopes reloaded, rows new or changed, rows removed.
+    public init(reloaded: Set<Scope> = [], rows: [TodoRow] = [], removed: [String] = []) {
+        self.reloaded = reloaded
+        self.rows = rows
+        self.removed = removed
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { reloaded.isEmpty && rows.isEmpty && removed.isEmpty }
+}
+
 /// The editable fields of a todo: what "add" creates and "edit" saves.
 public struct TodoDraft: Hashable, Sendable {
     /// Title, trimmed, never empty when saved.

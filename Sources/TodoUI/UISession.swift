@@ -5,6 +5,8 @@ public import Terminal
 public enum UIUpdate: Sendable {
     /// Every row (all scopes) and the status.
     case data(rows: [TodoRow], status: SyncStatus)
+    /// What changed since the last update, and the status.
+    case changes(RowChanges, status: SyncStatus)
     /// The status only.
     case status(SyncStatus)
     /// A status-line message (e.g. an effect failed).
@@ -23,8 +25,15 @@ public final class UpdateInbox: @unchecked Sendable {
     public func post(_ update: UIUpdate) {
         lock.lock()
         defer { lock.unlock() }
-        // Only the latest full data matters: drop older snapshots still waiting.
-        if case .data = update { queue.removeAll { if case .data = $0 { true } else { false } } }
+        // Full data replaces everything before it: drop older data and changes still waiting.
+        if case .data = update {
+            queue.removeAll {
+                switch $0 {
+                case .data, .changes: true
+                case .status, .message: false
+                }
+            }
+        }
         queue.append(update)
     }
 
@@ -50,10 +59,9 @@ public final class UISession {
     private let clock: () -> Date
 
     /// Creates a session, sized to the terminal; `clock` supplies "now" for each frame.
-    public init(terminal: any TerminalDriver, state: AppState, clock: @escaping () -> Date = Date.init) {
+    public init(terminal: any TerminalDriver, state: consuming AppState, clock: @escaping () -> Date = Date.init) {
         self.terminal = terminal
         self.clock = clock
-        var state = state
         state.resize(to: terminal.size)
         self.state = state
         screen = Screen(width: terminal.size.width, height: terminal.size.height)
@@ -131,6 +139,7 @@ public final class UISession {
     private func apply(_ update: UIUpdate, draw: Bool) {
         switch update {
         case .data(let rows, let status): state.update(rows: rows, status: status)
+        case .changes(let changes, let status): state.apply(changes, status: status)
         case .status(let status): state.update(status: status)
         case .message(let message): state.post(message)
         }

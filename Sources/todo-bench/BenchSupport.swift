@@ -1,9 +1,6 @@
 import CloudModel
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A `todo server` child process on a free loopback port with a throwaway data directory.
 final class ServerProcess {
@@ -50,17 +47,14 @@ func peakRSS(pid: Int32) -> Double {
     return 0
 }
 
-/// A tiny synchronous JSON-over-HTTP client for benchmarks.
+/// A tiny synchronous JSON-over-HTTP client for benchmarks, over pooled keep-alive sockets.
+///
+/// No URLSession: linking FoundationNetworking (libcurl, TLS and Kerberos libraries) would add megabytes to every
+/// bench process, the measured app child included, that the `todo` binary does not carry.
 final class HTTP: @unchecked Sendable {
     static let shared = HTTP()
-    let session: URLSession
-
-    init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 120
-        configuration.httpMaximumConnectionsPerHost = 8
-        session = URLSession(configuration: configuration)
-    }
+    private let lock = NSLock()
+    private var idle: [Int: [RawHTTPConnection]] = [:]
 
     struct Answer {
         var status: Int
@@ -70,23 +64,23 @@ final class HTTP: @unchecked Sendable {
     func get(_ url: String) throws -> Answer { try send("GET", url, body: nil, token: nil) }
 
     func send(_ method: String, _ url: String, body: Data?, token: String?) throws -> Answer {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let done = DispatchSemaphore(value: 0)
-        let box = Box()
-        session.dataTask(with: request) { data, response, error in
-            box.answer = (response as? HTTPURLResponse).map { Answer(status: $0.statusCode, body: data ?? Data()) }
-            box.error = error
-            done.signal()
-        }.resume()
-        done.wait()
-        if let error = box.error { throw error }
-        guard let answer = box.answer else { throw BenchError("no response from \(url)") }
-        return answer
+        guard let components = URLComponents(string: url), let port = components.port else { throw BenchError("bad URL \(url)") }
+        let path = components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        let bytes = body.map { [UInt8]($0) } ?? []
+        // A pooled connection the server closed meanwhile fails once; a fresh one does not.
+        if let pooled = take(port), let answer = try? pooled.request(method, path, body: bytes, token: token) {
+            give(pooled, port)
+            return Answer(status: answer.status, body: Data(answer.body))
+        }
+        let connection = try RawHTTPConnection(port: port)
+        let answer = try connection.request(method, path, body: bytes, token: token)
+        give(connection, port)
+        return Answer(status: answer.status, body: Data(answer.body))
     }
+
+    private func take(_ port: Int) -> RawHTTPConnection? { lock.withLock { idle[port]?.popLast() } }
+
+    private func give(_ connection: RawHTTPConnection, _ port: Int) { lock.withLock { idle[port, default: []].append(connection) } }
 
     func post<T: Encodable, A: Decodable>(_ url: String, _ body: T, token: String?, as: A.Type) throws -> A {
         let answer = try send("POST", url, body: try JSONEncoder().encode(body), token: token)
@@ -94,11 +88,6 @@ final class HTTP: @unchecked Sendable {
             throw BenchError("\(url) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self).prefix(300))")
         }
         return try JSONDecoder().decode(A.self, from: answer.body)
-    }
-
-    private final class Box: @unchecked Sendable {
-        var answer: Answer?
-        var error: (any Error)?
     }
 }
 

@@ -31,9 +31,8 @@ struct AppBridgeTests {
         board.system = SystemFields(changeTag: "2", created: RecordStamp(timestamp: 1, userRecordName: "_alice"))
         var others = TodoItem(key: .publicRecord("board-bob"), title: "Board, Bob's")
         others.system = SystemFields(changeTag: "3", created: RecordStamp(timestamp: 1, userRecordName: "_bob"))
-        snapshot.todos = [.private: [own], .public: [board, others]]
-
-        let rows = Dictionary(uniqueKeysWithValues: AppBridge.update(from: snapshot).rows.map { ($0.title, $0) })
+        let context = RowContext(permissions: snapshot.permissionContext, hidesPrivateData: false)
+        let rows = Dictionary(uniqueKeysWithValues: [own, board, others].compactMap { AppBridge.row($0, context) }.map { ($0.title, $0) })
         #expect(rows["Mine"]?.trashBehaviour == .delete)
         #expect(rows["Mine"]?.canUpdate == true)
         #expect(rows["Board, mine"]?.trashBehaviour == .markTrashed)
@@ -45,6 +44,6 @@ struct AppBridgeTests {
         } else {
             Issue.record("someone else's public record must refuse trash")
         }
-        #expect(AppBridge.update(from: snapshot).status.connection == .online)
+        #expect(AppBridge.status(from: snapshot).connection == .online)
     }
 }

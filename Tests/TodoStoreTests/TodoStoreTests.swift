@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import SQLiteDB
 import Testing
 import TodoStore
 
@@ -29,13 +30,32 @@ func serverRecord(
 @Suite("TodoStore") struct TodoStoreTests {
     @Test func migrationsCreateTheSchemaAndReopenKeepsData() async throws {
         try await withTemporaryStore { store, url in
-            #expect(try await store.schemaVersion() == 1)
+            #expect(try await store.schemaVersion() == TodoStore.currentSchemaVersion)
             try await store.applyZoneChanges(.privateTodos, records: [serverRecord("a", title: "Milk")], token: ChangeToken(rawValue: "z1"), moreComing: false)
             await store.close()
             let reopened = try TodoStore(url: url)
-            #expect(try await reopened.schemaVersion() == 1)
+            #expect(try await reopened.schemaVersion() == TodoStore.currentSchemaVersion)
             #expect(try await reopened.todos().map(\.title) == ["Milk"])
             #expect(try await reopened.zoneToken(.privateTodos) == ChangeToken(rawValue: "z1"))
+        }
+    }
+
+    @Test func aFirstVersionCacheIsUpgradedInPlace() async throws {
+        try await withTemporaryStore { store, url in
+            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("a", title: "Milk")], token: ChangeToken(rawValue: "z1"), moreComing: false)
+            await store.close()
+            // Make the file what the first release left: its schema only.
+            do {
+                let raw = try SQLiteDatabase(path: url.path)
+                try raw.execute("DROP INDEX records_type; PRAGMA user_version = 1;")
+            }
+            let upgraded = try TodoStore(url: url)
+            #expect(try await upgraded.schemaVersion() == TodoStore.currentSchemaVersion)
+            #expect(try await upgraded.todos().map(\.title) == ["Milk"])
+            await upgraded.close()
+            let check = try SQLiteDatabase(path: url.path)
+            let indexes = try check.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'records_type'") { $0.text(0) }
+            #expect(indexes == ["records_type"])
         }
     }
 

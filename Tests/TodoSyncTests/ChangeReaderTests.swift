@@ -1,0 +1,161 @@
+import CloudModel
+import Foundation
+import Testing
+import TodoStore
+import TodoSync
+
+/// What a reader keeps per record in these tests: enough to see titles, permissions and sharing change.
+struct ReaderRow: Sendable, Hashable {
+    var key: RecordKey
+    var title: String
+    var canUpdate: Bool
+    var sharePermission: SharePermission?
+    var sharedWith: [String]
+
+    @Sendable static func make(_ item: TodoItem, _ context: RowContext) -> ReaderRow? {
+        guard item.recordType != ShareSchema.recordType else { return nil }
+        return ReaderRow(
+            key: item.key, title: item.title, canUpdate: RecordPermissions.canUpdate(item, context.permissions),
+            sharePermission: item.sharePermission, sharedWith: context.shares[item.key]?.members.map(\.account) ?? [])
+    }
+}
+
+/// A reader's own copy of the rows, kept only by applying the changes it takes, as the terminal UI does.
+struct ReaderModel {
+    /// The reader's wakeups; the reader is registered while they are kept.
+    var wakeups: AsyncStream<SyncSnapshot>?
+    var rows: [RecordKey: ReaderRow] = [:]
+    var takes = 0
+    var reloads: [Set<DatabaseScope>] = []
+
+    mutating func apply(_ changes: VisibleChanges<ReaderRow>) {
+        takes += 1
+        if !changes.reloadedScopes.isEmpty { reloads.append(changes.reloadedScopes) }
+        rows = rows.filter { !changes.reloadedScopes.contains($0.key.scope) }
+        for key in changes.removed { rows[key] = nil }
+        for row in changes.rows { rows[row.key] = row }
+    }
+
+    mutating func take(_ engine: SyncEngine, _ reader: ChangeReader) async throws {
+        apply(try await engine.takeChanges(reader, makeRow: ReaderRow.make))
+    }
+
+    func titles(_ scope: DatabaseScope = .private) -> [String] { rows.values.filter { $0.key.scope == scope }.map(\.title).sorted() }
+}
+
+@Suite("Change readers: one copy of the rows, kept by changes") struct ChangeReaderTests {
+    @Test func aReaderKeptByChangesMatchesTheStoreAndReloadsOnlyAtFirst() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A")
+        let b = try await cloud.device("B", listen: true)
+        let milk = try await a.engine.add(title: "Milk")
+        let bread = try await a.engine.add(title: "Bread")
+        _ = try await a.engine.add(title: "Eggs")
+        await a.engine.waitUntilIdle()
+        #expect(try await eventually { try await b.titles().count == 3 })
+
+        let (reader, wakeups) = await b.engine.changeReader()
+        var model = ReaderModel(wakeups: wakeups)
+        try await model.take(b.engine, reader)
+        #expect(model.reloads == [Set(DatabaseScope.allCases)])
+        #expect(model.titles() == ["Bread", "Eggs", "Milk"])
+        // Nothing written since: nothing to take.
+        let nothing = try await b.engine.takeChanges(reader, makeRow: ReaderRow.make)
+        #expect(nothing.rows.isEmpty && nothing.removed.isEmpty && nothing.reloadedScopes.isEmpty)
+
+        // Another device edits, adds and deletes; B fetches by push, and the reader's copy follows key by key.
+        try await a.engine.edit(milk.key, TodoEdit(title: "Oat milk"))
+        _ = try await a.engine.add(title: "Jam")
+        try await a.engine.delete(bread.key)
+        await a.engine.waitUntilIdle()
+        #expect(try await eventually {
+            try await model.take(b.engine, reader)
+            return model.titles() == ["Eggs", "Jam", "Oat milk"]
+        })
+        // And a local edit on B.
+        try await b.engine.setCompleted(milk.key)
+        try await model.take(b.engine, reader)
+        #expect(model.titles() == (try await b.titles()))
+        #expect(model.reloads.count == 1)
+
+        await a.engine.stop()
+        await b.engine.stop()
+        await cloud.shutdown()
+    }
+
+    @Test func rowsReadForAFirstFrameNeedNoReloadAfterwards() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A")
+        _ = try await a.engine.add(title: "First")
+        _ = try await a.engine.add(title: "Second")
+        await a.engine.waitUntilIdle()
+
+        let cached = try await a.engine.visibleRows(makeRow: ReaderRow.make)
+        var model = ReaderModel()
+        model.apply(cached)
+        #expect(model.titles() == ["First", "Second"])
+        let (reader, wakeups) = await a.engine.changeReader(current: cached.context)
+        model.wakeups = wakeups
+        try await model.take(a.engine, reader)
+        #expect(model.reloads == [Set(DatabaseScope.allCases)])  // only the first frame's own read
+
+        let third = try await a.engine.add(title: "Third")
+        let changes = try await a.engine.takeChanges(reader, makeRow: ReaderRow.make)
+        #expect(changes.reloadedScopes.isEmpty)
+        #expect(changes.rows.map(\.key) == [third.key])
+        await a.engine.stop()
+        await cloud.shutdown()
+    }
+
+    @Test func sharesReachTheirListsAndGrantsAndSigningOutHidesPrivateRows() async throws {
+        let cloud = try await TestCloud.start()
+        let alice = try await cloud.device("laptop", account: "alice", listen: true)
+        let bob = try await cloud.device("phone", account: "bob", listen: true)
+        let (alicesReader, alicesWakeups) = await alice.engine.changeReader()
+        let (bobsReader, bobsWakeups) = await bob.engine.changeReader()
+        var alicesModel = ReaderModel(wakeups: alicesWakeups)
+        var bobsModel = ReaderModel(wakeups: bobsWakeups)
+        try await alicesModel.take(alice.engine, alicesReader)
+        try await bobsModel.take(bob.engine, bobsReader)
+
+        let trip = try await alice.engine.addList(title: "Trip")
+        let tickets = try await alice.engine.add(title: "Tickets", toList: trip.key)
+        await alice.engine.waitUntilIdle()
+        try await alicesModel.take(alice.engine, alicesReader)
+        #expect(alicesModel.rows[trip.key]?.sharedWith == [])
+
+        // Sharing writes only the share record; the owner's list row learns whom it is shared with.
+        try await alice.engine.share(list: trip.key, with: "bob", permission: .readWrite)
+        try await alicesModel.take(alice.engine, alicesReader)
+        #expect(alicesModel.rows[trip.key]?.sharedWith == ["bob"])
+
+        // Bob accepts: the list and its todo arrive with the grant of the share.
+        #expect(try await eventually { await bob.engine.snapshot().invitations.count == 1 })
+        let invitation = try #require(await bob.engine.snapshot().invitations.first)
+        try await bob.engine.accept(invitation.reference)
+        try await bobsModel.take(bob.engine, bobsReader)
+        let bobsTickets = RecordKey(
+            scope: .shared, zoneName: TodoSchema.zoneName, zoneOwner: alice.session.userRecordName, recordName: tickets.key.recordName)
+        #expect(bobsModel.rows[bobsTickets]?.sharePermission == .readWrite)
+        #expect(bobsModel.rows[bobsTickets]?.canUpdate == true)
+
+        // Alice lowers him to read-only: only the share record changes, yet every row of the list follows.
+        try await alice.engine.share(list: trip.key, with: "bob", permission: .readOnly)
+        #expect(try await eventually {
+            try await bobsModel.take(bob.engine, bobsReader)
+            return bobsModel.rows[bobsTickets]?.sharePermission == .readOnly
+        })
+        #expect(bobsModel.rows[bobsTickets]?.canUpdate == false)
+        #expect(bobsModel.reloads.last == [.shared])
+
+        // Signing out hides private and shared rows; nothing of them stays in the reader's copy.
+        await alice.engine.signedOut("signed out for the test")
+        try await alicesModel.take(alice.engine, alicesReader)
+        #expect(alicesModel.rows.keys.allSatisfy { $0.scope == .public })
+        #expect(alicesModel.rows[tickets.key] == nil)
+
+        await alice.engine.stop()
+        await bob.engine.stop()
+        await cloud.shutdown()
+    }
+}
