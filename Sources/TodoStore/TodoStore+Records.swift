@@ -218,6 +218,25 @@ extension TodoStore {
         }
     }
 
+    /// Turns the records of `keys` into values in one read; keys the device does not hold, or whose value is nil,
+    /// come back as `absent`.
+    public func mapTodos<T: Sendable>(
+        keys: [RecordKey], _ transform: @Sendable (TodoItem) -> T?
+    ) throws -> (values: [T], absent: [RecordKey]) {
+        try read { db in
+            var values: [T] = []
+            var absent: [RecordKey] = []
+            for key in keys {
+                if let item = try Self.fetchItem(key, in: db), let value = transform(item) {
+                    values.append(value)
+                } else {
+                    absent.append(key)
+                }
+            }
+            return (values, absent)
+        }
+    }
+
     /// The records of one zone, trashed included.
     public func todos(inZone zone: ZoneKey) throws -> [TodoItem] {
         try read { db in

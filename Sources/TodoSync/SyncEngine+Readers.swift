@@ -50,11 +50,12 @@ struct ReaderState {
     /// What the reader's rows were made with; nil before its first take.
     var seen: RowContext?
 
-    /// Notes written records; past a few thousand a reload is cheaper than key by key.
+    /// Notes written records. Past 20,000 (a large refetch) reading everything again costs less than key by key;
+    /// below, the reader's rows stay and only the written ones are made again.
     mutating func invalidate<S: Sequence>(_ written: S) where S.Element == RecordKey {
         guard !reloadAll else { return }
         keys.formUnion(written)
-        if keys.count > 2_000 { invalidateAll() }
+        if keys.count > 20_000 { invalidateAll() }
     }
 
     mutating func invalidateAll() {
@@ -125,16 +126,16 @@ extension SyncEngine {
                 }
             }
             try await read(scopes: changes.reloadedScopes, context, makeRow, into: &changes.rows)
-            for key in changedKeys where !changes.reloadedScopes.contains(key.scope) && context.shows(key.scope) {
-                if var item = try await store.todo(key), !item.isTrashed {
-                    SharePermissions.apply(context.shares, user: context.permissions.userRecordName, to: &item)
-                    if let row = makeRow(item, context) {
-                        changes.rows.append(row)
-                        continue
-                    }
-                }
-                changes.removed.append(key)
+            let wanted = changedKeys.filter { !changes.reloadedScopes.contains($0.scope) && context.shows($0.scope) }
+            let user = context.permissions.userRecordName
+            let (rows, absent) = try await store.mapTodos(keys: Array(wanted)) { item -> Row? in
+                guard !item.isTrashed else { return nil }
+                var item = item
+                SharePermissions.apply(context.shares, user: user, to: &item)
+                return makeRow(item, context)
             }
+            changes.rows.append(contentsOf: rows)
+            changes.removed = absent
             readers[reader.id]?.seen = context
             return changes
         } catch {

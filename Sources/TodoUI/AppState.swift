@@ -200,13 +200,15 @@ public struct AppState: Sendable {
             }
             var dropped = removed
             for row in changed { dropped.insert(row.id) }
-            // One by one when few todos change; lists regroup their todos, and many changes cost less as one sort.
-            if dropped.count + changed.count > 16 || changed.contains(where: \.isList) || dropped.contains(where: { data.listGroups[$0] != nil }) {
+            if changed.contains(where: \.isList) || dropped.contains(where: { data.listGroups[$0] != nil }) {
+                // Lists regroup their todos: sort everything again (lists change rarely).
                 var rows = data.rows
                 data = TabRows()
                 rows.removeAll { dropped.contains($0.id) }
                 rows.append(contentsOf: changed)
                 data = TabRows(rows)
+            } else if dropped.count + changed.count > 16 {
+                data.merge(dropping: dropped, adding: changed)
             } else {
                 for id in dropped { data.remove(id: id) }
                 for row in changed { data.insert(row) }

@@ -164,7 +164,58 @@ struct TabRows: Sendable {
         TabRows.permute(&rows, by: order, &placed)
         headings = rows.map(\.isList)
         self.rows = rows
-        for row in self.rows where !row.isCompleted && !row.isList {
+        countOpen()
+    }
+
+    /// Removes the rows whose ids are in `dropped` and adds `added` (todos only; lists regroup, see `insert`), in one
+    /// pass: the added rows are sorted among themselves and merged into the kept ones, whose search text is copied,
+    /// not lowercased again.
+    mutating func merge(dropping dropped: Set<String>, adding added: [TodoRow]) {
+        var addedText = SearchText()
+        for row in added { addedText.append(row) }
+        let addedGroups = added.map(group(of:))
+        var order = Array(added.indices)
+        addedText.withTitleKeys { key in
+            order.sort { TabRows.precedes(added[$0], key($0), addedGroups[$0], added[$1], key($1), addedGroups[$1]) }
+        }
+        var merged: [TodoRow] = []
+        merged.reserveCapacity(rows.count + added.count)
+        var mergedText = SearchText()
+        mergedText.reserve(rows: rows.count + added.count, bytes: search.bytes.count + addedText.bytes.count)
+        var next = 0
+        search.withTitleKeys { oldKey in
+            addedText.withTitleKeys { addedKey in
+                for index in rows.indices where !dropped.contains(rows[index].id) {
+                    let row = rows[index]
+                    let rowGroup = group(of: row)
+                    while next < order.count {
+                        let candidate = order[next]
+                        guard TabRows.precedes(added[candidate], addedKey(candidate), addedGroups[candidate], row, oldKey(index), rowGroup)
+                        else { break }
+                        merged.append(added[candidate])
+                        mergedText.append(row: candidate, of: addedText)
+                        next += 1
+                    }
+                    merged.append(row)
+                    mergedText.append(row: index, of: search)
+                }
+            }
+        }
+        for candidate in order[next...] {
+            merged.append(added[candidate])
+            mergedText.append(row: candidate, of: addedText)
+        }
+        rows = merged
+        search = mergedText
+        headings = rows.map(\.isList)
+        countOpen()
+    }
+
+    /// Counts the incomplete todos, in all and per list.
+    private mutating func countOpen() {
+        openCount = 0
+        listOpenCounts.removeAll()
+        for row in rows where !row.isCompleted && !row.isList {
             openCount += 1
             if let listID = row.listID { listOpenCounts[listID, default: 0] += 1 }
         }

@@ -1,0 +1,79 @@
+import Foundation
+import Terminal
+import Testing
+import TodoUI
+
+/// Changes applied to a state must leave exactly what a state built from the final rows shows, whichever way they
+/// are applied (row by row, merged, or regrouped because a list changed).
+@Suite("Applying changes equals rebuilding")
+struct ChangeApplyTests {
+    /// Rows with clashing titles, priorities, due dates, completion, notes and wide text, so every sort key matters.
+    static func rows(_ count: Int, seed: Int, lists: [String] = []) -> [TodoRow] {
+        let titles = ["Buy milk", "buy MILK", "Renew passport", "写周报", "Ärger melden", "Call plumber", "zebra", "Äpfel"]
+        return (0..<count).map { index in
+            let mix = (index * 7919 + seed * 104_729) % 1_000_003
+            return TodoRow(
+                id: "r\(index)", title: "\(titles[mix % titles.count]) \(mix % 5)", notes: mix % 3 == 0 ? "Note \(mix % 11)" : "",
+                isCompleted: mix % 4 == 0, dueDate: mix % 6 == 0 ? nil : Date(timeIntervalSince1970: Double(mix % 9) * 86_400),
+                priority: mix % 4, listID: lists.isEmpty || mix % 2 == 0 ? nil : lists[mix % lists.count])
+        }
+    }
+
+    static func state(_ rows: [TodoRow]) -> AppState {
+        var state = AppState(status: Fixture.online, now: Fixture.now, calendar: Fixture.utc)
+        state.update(rows: rows, status: Fixture.online)
+        return state
+    }
+
+    /// Applies `changes` to a state of `before` and compares it with a state of `after`, also through a filter.
+    static func check(before: [TodoRow], after: [TodoRow], _ changes: RowChanges) {
+        var applied = state(before)
+        applied.apply(changes, status: Fixture.online)
+        var rebuilt = state(after)
+        #expect(applied.rows(in: .todos).map(\.id) == rebuilt.rows(in: .todos).map(\.id))
+        #expect(applied.rows(in: .todos) == rebuilt.rows(in: .todos), "same rows, same values")
+        #expect(applied.openCount(in: .todos) == rebuilt.openCount(in: .todos))
+        #expect(applied.visibleRows.map(\.id) == rebuilt.visibleRows.map(\.id))
+        for key in [Key.char("/"), .char("m"), .char("i")] {
+            _ = applied.reduce(key)
+            _ = rebuilt.reduce(key)
+        }
+        #expect(applied.visibleRows.map(\.id) == rebuilt.visibleRows.map(\.id))
+        #expect(!applied.visibleRows.isEmpty)
+    }
+
+    @Test(arguments: [3, 40, 400])
+    func editsAddsAndRemovalsMatchARebuild(changing count: Int) {
+        let before = Self.rows(1_000, seed: 1)
+        var after = before
+        var changed: [TodoRow] = []
+        for index in stride(from: 0, to: count, by: 2) {
+            var row = after[index * 2]
+            row.title = "Edited \(index) milk"
+            row.isCompleted.toggle()
+            after[index * 2] = row
+            changed.append(row)
+        }
+        let added = (0..<(count / 4 + 1)).map { TodoRow(id: "new\($0)", title: "Added \($0) mint", priority: $0 % 4) }
+        let removed = (0..<(count / 4 + 1)).map { after[after.count - 1 - $0 * 3].id }
+        after.removeAll { removed.contains($0.id) }
+        changed.removeAll { removed.contains($0.id) }  // a record is either changed or gone, never both
+        after += added
+        Self.check(before: before, after: after, RowChanges(rows: changed + added, removed: removed))
+    }
+
+    @Test func aRenamedListRegroupsItsTodos() {
+        let lists = [TodoRow(id: "L1", title: "Groceries", kind: .list), TodoRow(id: "L2", title: "Work", kind: .list)]
+        let before = lists + Self.rows(300, seed: 2, lists: ["L1", "L2"])
+        var after = before
+        after[0].title = "Zoo trip"
+        Self.check(before: before, after: after, RowChanges(rows: [after[0]]))
+    }
+
+    @Test func aReloadedScopeReplacesItsTabAndKeepsTheOthers() {
+        let publicRows = [TodoRow(id: "p1", title: "Board milk", scope: .public)]
+        let before = Self.rows(200, seed: 3) + publicRows
+        let after = Self.rows(150, seed: 4) + publicRows
+        Self.check(before: before, after: after, RowChanges(reloaded: [.private], rows: Self.rows(150, seed: 4)))
+    }
+}
