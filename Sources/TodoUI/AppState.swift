@@ -109,7 +109,7 @@ public struct AppState: Sendable {
     /// Creates an empty state; `makeID` names new records (UUIDs by default).
     public init(
         status: SyncStatus, size: TerminalSize = TerminalSize(width: 80, height: 24), now: Date = Date(),
-        calendar: Calendar = .current, makeID: @escaping @Sendable () -> String = { UUID().uuidString }
+        calendar: Calendar = Formatting.isoCalendar, makeID: @escaping @Sendable () -> String = { UUID().uuidString }
     ) {
         self.status = status
         self.size = size

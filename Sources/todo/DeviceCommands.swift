@@ -4,6 +4,7 @@ import CloudModel
 import Foundation
 import TodoStore
 import TodoSync
+import TodoUI
 
 /// The options every device verb shares: which account, which device, which cloud, where the data lives.
 struct DeviceOptionGroup: ParsableArguments {
@@ -71,7 +72,7 @@ struct DeviceCommandError: Error, CustomStringConvertible {
 /// Parses `YYYY-MM-DD`, a full ISO 8601 time, `today`, `tomorrow`, or `+Nd`; nil for `none`.
 func parseDueDate(_ text: String) throws -> Date? {
     let lowered = text.lowercased()
-    let calendar = Calendar.current
+    let calendar = Formatting.isoCalendar
     switch lowered {
     case "none", "": return nil
     case "today": return calendar.startOfDay(for: Date())
@@ -93,7 +94,7 @@ func parseDueDate(_ text: String) throws -> Date? {
 
 /// `YYYY-MM-DD` in the local calendar.
 func formatDay(_ date: Date) -> String {
-    let components = Calendar.current.dateComponents([.year, .month, .day], from: date)
+    let components = Formatting.isoCalendar.dateComponents([.year, .month, .day], from: date)
     return String(format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 0, components.day ?? 0)
 }
 
