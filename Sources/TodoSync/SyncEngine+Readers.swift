@@ -71,7 +71,9 @@ extension SyncEngine {
     /// `takeChanges`. The reader stays registered while its wakeups stream is kept. When `current` is the context of rows the reader already holds (made by `visibleRows` from
     /// this device's cache, with nothing written since), its first take reports only what changed; otherwise it
     /// reloads every scope.
-    public func changeReader(current: RowContext? = nil) -> (reader: ChangeReader, wakeups: AsyncStream<SyncSnapshot>) {
+    public func changeReader(current: RowContext? = nil) async -> (reader: ChangeReader, wakeups: AsyncStream<SyncSnapshot>) {
+        // Who asks (the last user) must be known before the first take compares it with `current`.
+        if !hasLoadedState { await loadFromStore() }
         let (stream, continuation) = AsyncStream.makeStream(of: SyncSnapshot.self, bufferingPolicy: .bufferingNewest(1))
         let reader = ChangeReader(id: UUID())
         readers[reader.id] = ReaderState(wakeups: continuation, seen: current)

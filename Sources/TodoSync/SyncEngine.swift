@@ -62,6 +62,8 @@ public actor SyncEngine {
     var isSyncing = false
     var lastSyncAt: Date?
     var lastPublicPollAt: Date?
+    /// Whether the kept state (last user, last sync) was read from the store yet.
+    var hasLoadedState = false
     /// The visible todos as last read from the store, per scope in display order, patched key by key.
     ///
     /// One copy only (no key index beside it): snapshots share these arrays, and 10,000 todos stay a few MB.
@@ -134,6 +136,7 @@ public actor SyncEngine {
 
     /// Reads what the cache holds, for a first snapshot before any network.
     public func loadFromStore() async {
+        hasLoadedState = true
         do {
             let state = try await store.syncState()
             userRecordName = state.lastKnownUser
