@@ -60,6 +60,92 @@ struct SearchText: Sendable {
         for later in (index + 1)..<starts.count { starts[later] -= shift }
     }
 
+    /// Removes the text of the rows `isRemoved` picks, in place, keeping the order of the rest.
+    mutating func removeRows(where isRemoved: (Int) -> Bool) {
+        var bytes = self.bytes
+        self.bytes = []
+        var starts = self.starts
+        self.starts = []
+        var write = 0
+        var kept = 0
+        var start = Int(starts[0])
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for row in 0..<(starts.count - 1) {
+                let end = Int(starts[row + 1])  // only entries up to `kept` <= `row` were rewritten yet
+                if !isRemoved(row) {
+                    if write != start { memmove(base + write, base + start, end - start) }
+                    starts[kept] = UInt32(write)
+                    write += end - start
+                    kept += 1
+                }
+                start = end
+            }
+        }
+        starts[kept] = UInt32(write)
+        starts.removeLast(starts.count - kept - 1)
+        bytes.removeLast(bytes.count - write)
+        self.bytes = bytes
+        self.starts = starts
+    }
+
+    /// Merges the rows of `added`, taken in `order`, into these (sorted) rows, in place and from the back:
+    /// `addedFirst(a, kept, keptKey)` says whether added row `a` is listed before kept row `kept`, whose title key
+    /// is `keptKey`. `place(k, fromKept:)` is told what goes to position `k` (a kept row's index, or nil and the
+    /// next added row), so the caller moves its rows alike.
+    mutating func merge(
+        _ added: SearchText, order: [Int], addedFirst: (Int, Int, UnsafeBufferPointer<UInt8>) -> Bool,
+        place: (_ position: Int, _ keptRow: Int?) -> Void
+    ) {
+        var bytes = self.bytes
+        self.bytes = []
+        var starts = self.starts
+        self.starts = []
+        let keptCount = starts.count - 1
+        var keptEnd = bytes.count
+        bytes.reserveCapacity(bytes.count + added.bytes.count)
+        bytes.append(contentsOf: repeatElement(0, count: added.bytes.count))
+        starts.reserveCapacity(starts.count + order.count)
+        starts.append(contentsOf: repeatElement(0, count: order.count))
+        var cursor = bytes.count
+        starts[keptCount + order.count] = UInt32(cursor)
+        var kept = keptCount - 1
+        var next = order.count - 1
+        var position = keptCount + order.count - 1
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            added.bytes.withUnsafeBufferPointer { addedBuffer in
+                guard let base = buffer.baseAddress else { return }
+                while next >= 0 {
+                    let candidate = order[next]
+                    let keptStart = kept >= 0 ? Int(starts[kept]) : 0
+                    let keptLast =
+                        kept >= 0
+                        && addedFirst(candidate, kept, SearchText.titleKey(UnsafeBufferPointer(buffer), keptStart, keptEnd))
+                    if keptLast {
+                        let length = keptEnd - keptStart
+                        cursor -= length
+                        memmove(base + cursor, base + keptStart, length)
+                        place(position, kept)
+                        keptEnd = keptStart
+                        kept -= 1
+                    } else {
+                        let range = added.range(candidate)
+                        cursor -= range.count
+                        if let from = addedBuffer.baseAddress, !range.isEmpty {
+                            memcpy(base + cursor, from + range.lowerBound, range.count)
+                        }
+                        place(position, nil)
+                        next -= 1
+                    }
+                    starts[position] = UInt32(cursor)
+                    position -= 1
+                }
+            }
+        }
+        self.bytes = bytes
+        self.starts = starts
+    }
+
     /// Calls `body` with a function giving each row's sort key (its lowercased title) in place.
     func withTitleKeys<R>(_ body: ((Int) -> UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try bytes.withUnsafeBufferPointer { buffer in
@@ -68,7 +154,7 @@ struct SearchText: Sendable {
     }
 
     /// The title part of the text between `start` and `end`: up to the 0 byte before the notes.
-    private static func titleKey(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
+    static func titleKey(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
         guard let base = buffer.baseAddress, end > start else { return UnsafeBufferPointer(start: nil, count: 0) }
         let from = base + start
         guard let zero = memchr(from, 0, end - start) else { return UnsafeBufferPointer(start: from, count: end - start) }
@@ -167,9 +253,9 @@ struct TabRows: Sendable {
         countOpen()
     }
 
-    /// Removes the rows whose ids are in `dropped` and adds `added` (todos only; lists regroup, see `insert`), in one
-    /// pass: the added rows are sorted among themselves and merged into the kept ones, whose search text is copied,
-    /// not lowercased again.
+    /// Removes the rows whose ids are in `dropped` and adds `added` (todos only; lists regroup, see `insert`), in
+    /// place: the kept rows close up, the added ones are sorted among themselves, and the two are merged from the
+    /// back; the kept rows' search text is moved, not lowercased again.
     mutating func merge(dropping dropped: Set<String>, adding added: [TodoRow]) {
         var addedText = SearchText()
         for row in added { addedText.append(row) }
@@ -178,35 +264,41 @@ struct TabRows: Sendable {
         addedText.withTitleKeys { key in
             order.sort { TabRows.precedes(added[$0], key($0), addedGroups[$0], added[$1], key($1), addedGroups[$1]) }
         }
-        var merged: [TodoRow] = []
-        merged.reserveCapacity(rows.count + added.count)
-        var mergedText = SearchText()
-        mergedText.reserve(rows: rows.count + added.count, bytes: search.bytes.count + addedText.bytes.count)
-        var next = 0
-        search.withTitleKeys { oldKey in
-            addedText.withTitleKeys { addedKey in
-                for index in rows.indices where !dropped.contains(rows[index].id) {
-                    let row = rows[index]
-                    let rowGroup = group(of: row)
-                    while next < order.count {
-                        let candidate = order[next]
-                        guard TabRows.precedes(added[candidate], addedKey(candidate), addedGroups[candidate], row, oldKey(index), rowGroup)
-                        else { break }
-                        merged.append(added[candidate])
-                        mergedText.append(row: candidate, of: addedText)
-                        next += 1
+        // Close up over the dropped rows.
+        let removed = rows.map { dropped.contains($0.id) }
+        search.removeRows { removed[$0] }
+        var kept = 0
+        for index in rows.indices where !removed[index] {
+            if kept != index { rows.swapAt(kept, index) }
+            kept += 1
+        }
+        rows.removeLast(rows.count - kept)
+        // Grow once, then fill from the back.
+        rows.reserveCapacity(kept + added.count)
+        rows.append(contentsOf: added)
+        var nextAdded = order.count - 1
+        var moved = rows
+        rows = []
+        var text = search
+        search = SearchText()
+        addedText.withTitleKeys { addedKey in
+            text.merge(
+                addedText, order: order,
+                addedFirst: { candidate, keptIndex, keptKey in
+                    TabRows.precedes(
+                        added[candidate], addedKey(candidate), addedGroups[candidate], moved[keptIndex], keptKey, group(of: moved[keptIndex]))
+                },
+                place: { position, keptIndex in
+                    if let keptIndex {
+                        moved.swapAt(position, keptIndex)
+                    } else {
+                        moved[position] = added[order[nextAdded]]
+                        nextAdded -= 1
                     }
-                    merged.append(row)
-                    mergedText.append(row: index, of: search)
-                }
-            }
+                })
         }
-        for candidate in order[next...] {
-            merged.append(added[candidate])
-            mergedText.append(row: candidate, of: addedText)
-        }
-        rows = merged
-        search = mergedText
+        rows = moved
+        search = text
         headings = rows.map(\.isList)
         countOpen()
     }

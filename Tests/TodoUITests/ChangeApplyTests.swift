@@ -62,6 +62,22 @@ struct ChangeApplyTests {
         Self.check(before: before, after: after, RowChanges(rows: changed + added, removed: removed))
     }
 
+    @Test func manyTodoChangesInATabWithListsMatchARebuild() {
+        let lists = [TodoRow(id: "L1", title: "Groceries", kind: .list), TodoRow(id: "L2", title: "Work", kind: .list)]
+        let before = lists + Self.rows(800, seed: 5, lists: ["L1", "L2"])
+        var after = before
+        var changed: [TodoRow] = []
+        for index in stride(from: 2, to: after.count, by: 9) {
+            after[index].title = "Moved \(index) mint"
+            after[index].listID = [nil, "L1", "L2"][index % 3]
+            changed.append(after[index])
+        }
+        let added = (0..<60).map { TodoRow(id: "new\($0)", title: "Added \($0) milk", listID: [nil, "L1", "L2"][$0 % 3]) }
+        let removed = stride(from: 5, to: after.count, by: 37).map { after[$0].id }.filter { id in !changed.contains { $0.id == id } }
+        after.removeAll { removed.contains($0.id) }
+        Self.check(before: before, after: after + added, RowChanges(rows: changed + added, removed: removed))
+    }
+
     @Test func aRenamedListRegroupsItsTodos() {
         let lists = [TodoRow(id: "L1", title: "Groceries", kind: .list), TodoRow(id: "L2", title: "Work", kind: .list)]
         let before = lists + Self.rows(300, seed: 2, lists: ["L1", "L2"])
