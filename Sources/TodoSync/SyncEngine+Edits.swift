@@ -122,7 +122,7 @@ extension SyncEngine {
     /// Shows local edits at once and sends them in the background.
     func afterLocalEdits(_ keys: [RecordKey]) async {
         invalidate(keys)
-        try? await reloadFromStore()
+        try? await reloadCounts()
         publish()
         if configuration.sendsAutomatically && connection == .online { requestSync(.localEdit) }
     }

@@ -62,7 +62,7 @@ extension SyncEngine {
             }
         }
         if !failed { await refreshInvitationsAfterPass(reasons) }
-        try? await reloadFromStore()
+        try? await reloadCounts()
         if !failed && connection == .online {
             lastSyncAt = clock.now()
             try? await store.setLastSyncAt(clock.nowMilliseconds())
@@ -128,7 +128,7 @@ extension SyncEngine {
             invalidateAll()
             lastPublicPollAt = nil
             sequence.zoneMissing()
-            try await reloadFromStore()
+            try await reloadCounts()
         }
         if state.lastKnownUser != identity.userRecordName { try await store.setLastKnownUser(identity.userRecordName) }
         userRecordName = identity.userRecordName
@@ -201,7 +201,7 @@ extension SyncEngine {
         }
         try await store.setDatabaseToken(token, for: scope)
         if removedTodos {
-            try await reloadFromStore()
+            try await reloadCounts()
             sequence.zoneMissing()
         }
     }

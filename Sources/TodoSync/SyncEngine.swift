@@ -64,9 +64,8 @@ public actor SyncEngine {
     var lastPublicPollAt: Date?
     /// Whether the kept state (last user, last sync) was read from the store yet.
     var hasLoadedState = false
-    /// The visible todos as last read from the store, per scope in display order, patched key by key.
-    ///
-    /// One copy only (no key index beside it): snapshots share these arrays, and 10,000 todos stay a few MB.
+    /// The visible todos for `snapshot()` (command-line verbs, tests), read on the first call and then patched key
+    /// by key; the terminal app never asks, so it never holds them (it is a reader, see `changeReader`).
     var visibleTodos: [DatabaseScope: [TodoItem]] = [:]
     /// Keys whose cached copy may be stale.
     var dirtyKeys: Set<RecordKey> = []
@@ -78,7 +77,6 @@ public actor SyncEngine {
     var notice: String?
     /// Lists others invited the user to, not accepted yet (refreshed on launch, refresh and shared pushes).
     var invitations: [SharedListInfo] = []
-    var observers: [UUID: AsyncStream<SyncSnapshot>.Continuation] = [:]
     /// Readers that keep their own rows and take changes (`changeReader`).
     var readers: [UUID: ReaderState] = [:]
     var queuedReasons: Set<SyncReason> = []
@@ -128,20 +126,18 @@ public actor SyncEngine {
         probeTask = nil
         pushChannel = nil
         if let syncTask { await syncTask.value }
-        for observer in observers.values { observer.finish() }
-        observers.removeAll()
         for reader in readers.values { reader.wakeups.finish() }
         readers.removeAll()
     }
 
-    /// Reads what the cache holds, for a first snapshot before any network.
+    /// Reads the kept state (last user, last sync, outbox counts) before any network.
     public func loadFromStore() async {
         hasLoadedState = true
         do {
             let state = try await store.syncState()
             userRecordName = state.lastKnownUser
             lastSyncAt = state.lastSyncAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
-            try await reloadFromStore()
+            try await reloadCounts()
         } catch {
             lastError = "\(error)"
         }
@@ -191,21 +187,6 @@ public actor SyncEngine {
 
     // MARK: Observation
 
-    /// A stream of snapshots, starting with the current one; the newest wins when the reader is slow.
-    public func snapshots() async -> AsyncStream<SyncSnapshot> {
-        try? await refreshTodos()
-        let (stream, continuation) = AsyncStream.makeStream(of: SyncSnapshot.self, bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        observers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeObserver(id) }
-        }
-        continuation.yield(makeSnapshot())
-        return stream
-    }
-
-    private func removeObserver(_ id: UUID) { observers[id] = nil }
-
     /// The state now, with the todos read fresh from the store.
     public func snapshot() async -> SyncSnapshot {
         try? await refreshTodos()
@@ -240,20 +221,11 @@ public actor SyncEngine {
         return snapshot
     }
 
+    /// Wakes the readers with the state now.
     func publish() {
-        if !readers.isEmpty {
-            let current = status()
-            for reader in readers.values { reader.wakeups.yield(current) }
-        }
-        guard !observers.isEmpty else { return }
-        let current = makeSnapshot()
-        for observer in observers.values { observer.yield(current) }
-    }
-
-    /// Reloads the outbox counts, and the todos when someone watches (else lazily, in `snapshot()`).
-    func reloadFromStore() async throws {
-        if !observers.isEmpty { try await refreshTodos() }
-        try await reloadCounts()
+        guard !readers.isEmpty else { return }
+        let current = status()
+        for reader in readers.values { reader.wakeups.yield(current) }
     }
 
     /// Notes that records changed in the store, so their cached copies are read again.

@@ -46,19 +46,23 @@ import TodoSync
         await cloud.shutdown()
     }
 
-    @Test func snapshotsShowLocalEditsAtOnceAndPendingCount() async throws {
+    @Test func readersSeeLocalEditsAtOnceWithThePendingCount() async throws {
         let cloud = try await TestCloud.start()
         let a = try await cloud.device("A", sendsAutomatically: false)
-        let stream = await a.engine.snapshots()
-        var iterator = stream.makeAsyncIterator()
+        let (reader, wakeups) = await a.engine.changeReader()
+        var iterator = wakeups.makeAsyncIterator()
         _ = await iterator.next()
-        try await a.engine.add(title: "Shown at once")
-        let snapshot = try #require(await iterator.next())
-        #expect(snapshot.todos(in: .private).map(\.title) == ["Shown at once"])
-        #expect(snapshot.pendingCount == 1)
-        #expect(snapshot.statusLine == "online · 1 pending")
+        _ = try await a.engine.takeChanges(reader) { item, _ in item }
+        let added = try await a.engine.add(title: "Shown at once")
+        let state = try #require(await iterator.next())
+        #expect(state.pendingCount == 1)
+        #expect(state.statusLine == "online · 1 pending")
+        let changes = try await a.engine.takeChanges(reader) { item, _ in item }
+        #expect(changes.rows.map(\.title) == ["Shown at once"])
+        #expect(changes.rows.first?.hasPendingChanges == true)
         await a.engine.sync(.localEdit)
         #expect(await a.engine.snapshot().pendingCount == 0)
+        #expect(try await a.engine.takeChanges(reader) { item, _ in item }.rows.map(\.key) == [added.key])
         await a.engine.stop()
         await cloud.shutdown()
     }
