@@ -128,6 +128,7 @@ enum UIBench {
         // The worst case: everything read again (an expired token, signing in again) while the old rows are on screen.
         let (fresh, freshWakeups) = await session.engine.changeReader(current: nil)
         let reload = try await take(fresh)
+        stage("everything read again")
         guard reload.reloaded.count == 3 else { throw BenchError("a reader without context did not reload") }
         state.apply(consume reload, status: status)
         render(state, into: &screen)
