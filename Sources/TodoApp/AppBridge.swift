@@ -65,7 +65,8 @@ public final class AppBridge {
     /// The UI's changes for the engine's: record keys become row ids.
     public nonisolated static func rowChanges(_ changes: consuming VisibleChanges<TodoRow>) -> RowChanges {
         RowChanges(
-            reloaded: Set(changes.reloadedScopes.map(Scope.init)), rows: changes.rows, removed: changes.removed.map(rowID))
+            reloaded: Set(changes.reloadStarted.map(Scope.init)), reloadFinished: Set(changes.reloadFinished.map(Scope.init)),
+            rows: changes.rows, removed: changes.removed.map(rowID))
     }
 
     /// The row a record becomes, with permissions decided by the sync layer; nil for share records, which are no
@@ -118,11 +119,16 @@ public final class AppBridge {
             shareRecordName: String(parts[2]), zoneID: ZoneID(zoneName: String(parts[1]), ownerRecordName: String(parts[0])))
     }
 
-    /// Takes what changed for the reader and posts it with the state the engine woke the reader with.
+    /// Takes what changed for the reader (every chunk of a scope read again) and posts it with the state the engine
+    /// woke the reader with.
     public func show(_ snapshot: SyncSnapshot) async {
         do {
-            let changes = try await session.engine.takeChanges(reader, makeRow: Self.row)
-            inbox.post(.changes(Self.rowChanges(consume changes), status: Self.status(from: snapshot)))
+            var more = true
+            while more {
+                let changes = try await session.engine.takeChanges(reader, makeRow: Self.row)
+                more = changes.hasMore
+                inbox.post(.changes(Self.rowChanges(consume changes), status: Self.status(from: snapshot)))
+            }
         } catch {
             inbox.post(.status(Self.status(from: snapshot)))
             inbox.post(.message(StatusMessage("cannot read the cache: \(error)", kind: .error)))

@@ -203,18 +203,34 @@ extension TodoStore {
         }
     }
 
-    /// Turns the visible (untrashed) records of a scope into values one at a time, in no particular order: a
-    /// reader that keeps its own rows gets them without a copy of every record existing at once.
-    public func mapTodos<T: Sendable>(in scope: DatabaseScope, _ transform: @Sendable (TodoItem) -> T?) throws -> [T] {
+    /// Turns the visible (untrashed) records of a scope into values one at a time, in key order, starting after
+    /// `after` (nil: at the start) and stopping after `limit` records: a reader that keeps its own rows reads them
+    /// in chunks, and a copy of every record never exists at once. `last` is the key of the last record read (its
+    /// value may be nil); `isComplete` says no record follows.
+    public func mapTodos<T: Sendable>(
+        in scope: DatabaseScope, after: RecordKey? = nil, limit: Int = .max, _ transform: @Sendable (TodoItem) -> T?
+    ) throws -> (values: [T], last: RecordKey?, isComplete: Bool) {
         try read { db in
-            let arguments: [SQLValue] = [.text(scope.rawValue)]
-            var values: [T] = []
-            values.reserveCapacity(
-                Int(try db.first("SELECT count(*) FROM records WHERE scope = ?1 AND is_trashed = 0", arguments) { $0.int(0) } ?? 0))
-            _ = try db.query("SELECT \(Self.recordColumns) FROM records WHERE scope = ?1 AND is_trashed = 0", arguments) { row in
-                if let value = transform(try Self.item(from: row)) { values.append(value) }
+            var arguments: [SQLValue] = [.text(scope.rawValue)]
+            var sql = "SELECT \(Self.recordColumns) FROM records WHERE scope = ?1 AND is_trashed = 0"
+            if let after {
+                sql += " AND (zone_owner, zone_name, record_name) > (?2, ?3, ?4)"
+                arguments += [.text(after.zoneOwner), .text(after.zoneName), .text(after.recordName)]
             }
-            return values
+            // The primary key's order: no sort, and the next chunk starts where this one ended.
+            sql += " ORDER BY zone_owner, zone_name, record_name LIMIT \(max(0, min(limit, Int(Int32.max))))"
+            let total = Int(try db.first("SELECT count(*) FROM records WHERE scope = ?1 AND is_trashed = 0", [.text(scope.rawValue)]) { $0.int(0) } ?? 0)
+            var values: [T] = []
+            values.reserveCapacity(min(limit, total))
+            var last: RecordKey?
+            var read = 0
+            _ = try db.query(sql, arguments) { row in
+                let item = try Self.item(from: row)
+                last = item.key
+                read += 1
+                if let value = transform(item) { values.append(value) }
+            }
+            return (values, last, read < limit)
         }
     }
 

@@ -29,13 +29,21 @@ public struct ChangeReader: Sendable, Hashable {
 }
 
 /// What changed for a reader since it last took changes, as the reader's own rows.
+///
+/// A scope read again arrives in chunks: from the take whose `reloadStarted` names it, the reader keeps its rows of
+/// that scope on screen and replaces them as rows come; those not replaced by the take whose `reloadFinished` names
+/// it are gone. While `hasMore`, the reader should take again at once.
 public struct VisibleChanges<Row: Sendable>: Sendable {
-    /// Scopes whose rows are all in `rows`, replacing what the reader had (none while hidden).
-    public var reloadedScopes: Set<DatabaseScope> = []
-    /// New and changed rows, and every row of a reloaded scope.
+    /// Scopes read again from this take on.
+    public var reloadStarted: Set<DatabaseScope> = []
+    /// Scopes whose reading again ends with this take (often the take that started it).
+    public var reloadFinished: Set<DatabaseScope> = []
+    /// New and changed rows, and the rows of scopes being read again.
     public var rows: [Row] = []
-    /// Records no longer shown, in scopes not reloaded (share records among them are no rows; ignore them).
+    /// Records no longer shown (share records among them are no rows; ignore them).
     public var removed: [RecordKey] = []
+    /// Whether a scope is still being read again: take again.
+    public var hasMore = false
     /// What the rows were made with; give it to `changeReader(current:)` when these rows outlive this engine.
     public var context: RowContext
 }
@@ -49,6 +57,25 @@ struct ReaderState {
     var reloadAll = false
     /// What the reader's rows were made with; nil before its first take.
     var seen: RowContext?
+    /// Scopes being read again, the one in progress first, and the last record key read of it.
+    var reloading: [DatabaseScope] = []
+    var reloadCursor: RecordKey?
+
+    /// Whether reading again will bring `key`'s record (or its absence) in this take or a later one: its scope
+    /// waits, or is in progress and the key lies past the last one read (in the store's order: bytes).
+    func willRead(_ key: RecordKey) -> Bool {
+        guard let index = reloading.firstIndex(of: key.scope) else { return false }
+        guard index == 0, let cursor = reloadCursor else { return true }
+        let after = [key.zoneOwner, key.zoneName, key.recordName].map { Array($0.utf8) }
+        let last = [cursor.zoneOwner, cursor.zoneName, cursor.recordName].map { Array($0.utf8) }
+        return last.lexicographicallyPrecedes(after) { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// Reads `scopes` again from their start (a scope already in progress starts over).
+    mutating func startReloading(_ scopes: [DatabaseScope]) {
+        if let current = reloading.first, scopes.contains(current) { reloadCursor = nil }
+        for scope in scopes where !reloading.contains(scope) { reloading.append(scope) }
+    }
 
     /// Notes written records. Past 20,000 (a large refetch) reading everything again costs less than key by key;
     /// below, the reader's rows stay and only the written ones are made again.
@@ -61,6 +88,8 @@ struct ReaderState {
     mutating func invalidateAll() {
         reloadAll = true
         keys.removeAll()
+        reloading.removeAll()
+        reloadCursor = nil
     }
 }
 
@@ -92,18 +121,24 @@ extension SyncEngine {
         makeRow: @escaping @Sendable (TodoItem, RowContext) -> Row?
     ) async throws -> VisibleChanges<Row> {
         let context = try await currentRowContext()
-        var changes = VisibleChanges<Row>(reloadedScopes: Set(DatabaseScope.allCases), context: context)
-        try await read(scopes: changes.reloadedScopes, context, makeRow, into: &changes.rows)
+        var changes = VisibleChanges<Row>(context: context)
+        changes.reloadStarted = Set(DatabaseScope.allCases)
+        changes.reloadFinished = changes.reloadStarted
+        for scope in DatabaseScope.allCases where context.shows(scope) {
+            let scoped = try await store.mapTodos(in: scope, Self.rowMaker(context, makeRow)).values
+            if changes.rows.isEmpty { changes.rows = scoped } else { changes.rows.append(contentsOf: scoped) }
+        }
         return changes
     }
 
     /// What changed since the reader last took changes, as rows made by `makeRow` (nil: the record is no row).
     ///
-    /// Records written since are read again by key; a change of who is asking or of signing in or out reloads
-    /// everything; a changed share reloads the shared database (its grants cover whole lists) or, for the user's
-    /// own lists, the list row. On a failure the next take reloads everything.
+    /// Records written since are read again by key. A change of who is asking, or signing in or out, reads every
+    /// scope again; a changed share reads the shared database again (its grants cover whole lists) or, for the
+    /// user's own lists, the list row. Scopes read again come `chunk` records at a time, so the reader's old rows
+    /// and a second copy of all of them never exist at once. On a failure the next take reads everything again.
     public func takeChanges<Row: Sendable>(
-        _ reader: ChangeReader, makeRow: @escaping @Sendable (TodoItem, RowContext) -> Row?
+        _ reader: ChangeReader, chunk: Int = 10_000, makeRow: @escaping @Sendable (TodoItem, RowContext) -> Row?
     ) async throws -> VisibleChanges<Row> {
         guard var state = readers[reader.id] else { return VisibleChanges(context: try await currentRowContext()) }
         let keys = state.keys
@@ -112,33 +147,60 @@ extension SyncEngine {
         state.keys.removeAll()
         state.reloadAll = false
         readers[reader.id] = state
-        // Nothing written and the same asker: nothing to read (no store access for a wakeup that changed only the status).
-        if !all, keys.isEmpty, let seen, seen.permissions == permissionContext, seen.hidesPrivateData == (connection == .signedOut) {
+        // Nothing written, nothing being read again and the same asker: no store access for a wakeup that changed
+        // only the status.
+        if !all, keys.isEmpty, state.reloading.isEmpty, let seen, seen.permissions == permissionContext,
+            seen.hidesPrivateData == (connection == .signedOut)
+        {
             return VisibleChanges(context: seen)
         }
         do {
             let context = try await currentRowContext()
             var changes = VisibleChanges<Row>(context: context)
             var changedKeys = keys
+            var restart: [DatabaseScope] = []
             if all || seen == nil || seen?.permissions != context.permissions || seen?.hidesPrivateData != context.hidesPrivateData {
-                changes.reloadedScopes = Set(DatabaseScope.allCases)
+                restart = DatabaseScope.allCases
             } else if let seen {
                 for root in Set(seen.shares.keys).union(context.shares.keys) where seen.shares[root] != context.shares[root] {
-                    if root.scope == .shared { changes.reloadedScopes.insert(.shared) } else { changedKeys.insert(root) }
+                    if root.scope == .shared { restart = [.shared] } else { changedKeys.insert(root) }
                 }
             }
-            try await read(scopes: changes.reloadedScopes, context, makeRow, into: &changes.rows)
-            let wanted = changedKeys.filter { !changes.reloadedScopes.contains($0.scope) && context.shows($0.scope) }
-            let user = context.permissions.userRecordName
+            guard var state = readers[reader.id] else { return changes }
+            state.startReloading(restart)
+            changes.reloadStarted = Set(restart)
+            // A written record of a scope being read again comes with its chunk, unless that chunk was read before.
+            let comesWithAChunk = state.willRead(_:)
+            // The next chunk of the scopes being read again.
+            var budget = max(1, chunk)
+            while budget > 0, let scope = state.reloading.first {
+                var read = (values: [Row](), last: RecordKey?.none, isComplete: true)
+                if context.shows(scope) {
+                    read = try await store.mapTodos(in: scope, after: state.reloadCursor, limit: budget, Self.rowMaker(context, makeRow))
+                }
+                changes.rows.append(contentsOf: read.values)
+                budget -= max(1, read.values.count)
+                if read.isComplete {
+                    state.reloading.removeFirst()
+                    state.reloadCursor = nil
+                    changes.reloadFinished.insert(scope)
+                } else {
+                    state.reloadCursor = read.last
+                }
+            }
+            // Records written since: once each (a chunk read before holds an older copy; a later one a current one).
+            let wanted = changedKeys.filter { context.shows($0.scope) && !comesWithAChunk($0) }
             let (rows, absent) = try await store.mapTodos(keys: Array(wanted)) { item -> Row? in
-                guard !item.isTrashed else { return nil }
-                var item = item
-                SharePermissions.apply(context.shares, user: user, to: &item)
-                return makeRow(item, context)
+                item.isTrashed ? nil : Self.rowMaker(context, makeRow)(item)
             }
             changes.rows.append(contentsOf: rows)
             changes.removed = absent
-            readers[reader.id]?.seen = context
+            changes.hasMore = !state.reloading.isEmpty
+            // Keys written during the awaits above stay for the next take.
+            state.keys = readers[reader.id]?.keys ?? []
+            state.reloadAll = readers[reader.id]?.reloadAll ?? false
+            state.seen = context
+            readers[reader.id] = state
             return changes
         } catch {
             readers[reader.id]?.invalidateAll()
@@ -152,19 +214,15 @@ extension SyncEngine {
         readers[reader.id]?.wakeups.yield(status())
     }
 
-    /// Rows of whole scopes, straight from the store.
-    private func read<Row: Sendable>(
-        scopes: Set<DatabaseScope>, _ context: RowContext, _ makeRow: @escaping @Sendable (TodoItem, RowContext) -> Row?,
-        into rows: inout [Row]
-    ) async throws {
-        for scope in DatabaseScope.allCases where scopes.contains(scope) && context.shows(scope) {
-            let user = context.permissions.userRecordName
-            let scoped = try await store.mapTodos(in: scope) { item in
-                var item = item
-                SharePermissions.apply(context.shares, user: user, to: &item)
-                return makeRow(item, context)
-            }
-            if rows.isEmpty { rows = scoped } else { rows.append(contentsOf: scoped) }
+    /// Makes a record into a row with the permission its share grants (shared database).
+    private static func rowMaker<Row: Sendable>(
+        _ context: RowContext, _ makeRow: @escaping @Sendable (TodoItem, RowContext) -> Row?
+    ) -> @Sendable (TodoItem) -> Row? {
+        let user = context.permissions.userRecordName
+        return { item in
+            var item = item
+            SharePermissions.apply(context.shares, user: user, to: &item)
+            return makeRow(item, context)
         }
     }
 

@@ -188,7 +188,10 @@ public struct AppState: Sendable {
         var incoming = Self.partition(consume rows)
         let removed = Set(changes.removed)
         for tab in Tab.allCases {
-            if changes.reloaded.contains(tab.scope) {
+            let starts = changes.reloaded.contains(tab.scope)
+            let finishes = changes.reloadFinished.contains(tab.scope)
+            if starts && finishes {
+                // Read again in one update: these rows are all.
                 tabs[tab] = nil  // the old rows go before the new ones are sorted
                 tabs[tab] = TabRows(incoming.removeValue(forKey: tab) ?? [])
                 continue
@@ -198,6 +201,8 @@ public struct AppState: Sendable {
                 if !changed.isEmpty { tabs[tab] = TabRows(changed) }
                 continue
             }
+            // Read again in chunks: the rows stay until replaced, and the unconfirmed ones go at the end.
+            if starts { data.markAllStale() }
             var dropped = removed
             for row in changed { dropped.insert(row.id) }
             if changed.contains(where: \.isList) || dropped.contains(where: { data.listGroups[$0] != nil }) {
@@ -213,6 +218,7 @@ public struct AppState: Sendable {
                 for id in dropped { data.remove(id: id) }
                 for row in changed { data.insert(row) }
             }
+            if finishes { data.removeStale() }
             tabs[tab] = data
         }
         finishUpdate(status: status, anchor: anchor)

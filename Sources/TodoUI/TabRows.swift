@@ -264,15 +264,8 @@ struct TabRows: Sendable {
         addedText.withTitleKeys { key in
             order.sort { TabRows.precedes(added[$0], key($0), addedGroups[$0], added[$1], key($1), addedGroups[$1]) }
         }
-        // Close up over the dropped rows.
-        let removed = rows.map { dropped.contains($0.id) }
-        search.removeRows { removed[$0] }
-        var kept = 0
-        for index in rows.indices where !removed[index] {
-            if kept != index { rows.swapAt(kept, index) }
-            kept += 1
-        }
-        rows.removeLast(rows.count - kept)
+        removeRows { dropped.contains($0.id) }
+        let kept = rows.count
         // Grow once, then fill from the back.
         rows.reserveCapacity(kept + added.count)
         rows.append(contentsOf: added)
@@ -299,6 +292,36 @@ struct TabRows: Sendable {
         }
         rows = moved
         search = text
+        headings = rows.map(\.isList)
+        countOpen()
+    }
+
+    /// Removes the rows `isRemoved` picks, in place, keeping the order of the rest (headings and counts are the
+    /// caller's to redo).
+    private mutating func removeRows(where isRemoved: (TodoRow) -> Bool) {
+        let removed = rows.map(isRemoved)
+        search.removeRows { removed[$0] }
+        var kept = 0
+        for index in rows.indices where !removed[index] {
+            if kept != index { rows.swapAt(kept, index) }
+            kept += 1
+        }
+        rows.removeLast(rows.count - kept)
+    }
+
+    /// Marks every row unconfirmed: its scope is being read again.
+    mutating func markAllStale() {
+        for index in rows.indices { rows[index].isStale = true }
+    }
+
+    /// Drops the rows the reading again did not confirm.
+    mutating func removeStale() {
+        guard rows.contains(where: \.isStale) else { return }
+        if rows.contains(where: { $0.isStale && $0.isList }) {
+            self = TabRows(rows.filter { !$0.isStale })  // a list goes: its todos regroup
+            return
+        }
+        removeRows(where: \.isStale)
         headings = rows.map(\.isList)
         countOpen()
     }

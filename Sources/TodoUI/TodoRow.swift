@@ -122,6 +122,7 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
         static let pending = Flags(rawValue: 1 << 3)
         static let list = Flags(rawValue: 1 << 4)
         static let noAdding = Flags(rawValue: 1 << 5)
+        static let stale = Flags(rawValue: 1 << 6)
     }
 
     /// Done or not.
@@ -158,6 +159,11 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
     public var canAddItems: Bool {
         get { !flags.contains(.noAdding) }
         set { set(.noAdding, !newValue) }
+    }
+    /// While its scope is read again: not confirmed yet (dropped if the read ends without it).
+    var isStale: Bool {
+        get { flags.contains(.stale) }
+        set { set(.stale, newValue) }
     }
     /// What trash does.
     public var trashBehaviour: TrashBehaviour {
@@ -250,22 +256,27 @@ final class RowExtras: Hashable, Sendable {
 
 /// Rows that changed since the last update, as the sync layer reports them.
 public struct RowChanges: Sendable {
-    /// Scopes whose rows are all in `rows`: what their tabs showed is replaced.
+    /// Scopes read again from this update on: their rows stay until replaced by rows of the same id, and those
+    /// not replaced by the update whose `reloadFinished` names the scope go.
     public var reloaded: Set<Scope>
-    /// New and changed rows, and every row of a reloaded scope.
+    /// Scopes whose reading again ends with this update (often the one that starts it: then `rows` hold all).
+    public var reloadFinished: Set<Scope>
+    /// New and changed rows, and the rows of scopes read again.
     public var rows: [TodoRow]
-    /// Ids of rows that went away (in scopes not reloaded).
+    /// Ids of rows that went away.
     public var removed: [String]
 
-    /// Changes: whole scopes reloaded, rows new or changed, rows removed.
-    public init(reloaded: Set<Scope> = [], rows: [TodoRow] = [], removed: [String] = []) {
+    /// Changes: scopes read again (in one update unless `reloadFinished` says otherwise), rows new or changed,
+    /// rows removed.
+    public init(reloaded: Set<Scope> = [], reloadFinished: Set<Scope>? = nil, rows: [TodoRow] = [], removed: [String] = []) {
         self.reloaded = reloaded
+        self.reloadFinished = reloadFinished ?? reloaded
         self.rows = rows
         self.removed = removed
     }
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { reloaded.isEmpty && rows.isEmpty && removed.isEmpty }
+    public var isEmpty: Bool { reloaded.isEmpty && reloadFinished.isEmpty && rows.isEmpty && removed.isEmpty }
 }
 
 /// The editable fields of a todo: what "add" creates and "edit" saves.

@@ -28,16 +28,34 @@ struct ReaderModel {
     var takes = 0
     var reloads: [Set<DatabaseScope>] = []
 
+    /// Per scope read again, the keys it has not confirmed yet.
+    var unconfirmed: [DatabaseScope: Set<RecordKey>] = [:]
+
     mutating func apply(_ changes: VisibleChanges<ReaderRow>) {
         takes += 1
-        if !changes.reloadedScopes.isEmpty { reloads.append(changes.reloadedScopes) }
-        rows = rows.filter { !changes.reloadedScopes.contains($0.key.scope) }
+        #expect(Set(changes.rows.map(\.key)).count == changes.rows.count, "a record comes at most once a take")
+        #expect(Set(changes.removed).isDisjoint(with: changes.rows.map(\.key)))
+        if !changes.reloadStarted.isEmpty { reloads.append(changes.reloadStarted) }
+        for scope in changes.reloadStarted { unconfirmed[scope] = Set(rows.keys.filter { $0.scope == scope }) }
         for key in changes.removed { rows[key] = nil }
-        for row in changes.rows { rows[row.key] = row }
+        for row in changes.rows {
+            rows[row.key] = row
+            unconfirmed[row.key.scope]?.remove(row.key)
+        }
+        for scope in changes.reloadFinished {
+            for key in unconfirmed[scope] ?? [] { rows[key] = nil }
+            unconfirmed[scope] = nil
+        }
     }
 
-    mutating func take(_ engine: SyncEngine, _ reader: ChangeReader) async throws {
-        apply(try await engine.takeChanges(reader, makeRow: ReaderRow.make))
+    /// Takes every chunk, as the app does.
+    mutating func take(_ engine: SyncEngine, _ reader: ChangeReader, chunk: Int = 10_000) async throws {
+        var more = true
+        while more {
+            let changes = try await engine.takeChanges(reader, chunk: chunk, makeRow: ReaderRow.make)
+            more = changes.hasMore
+            apply(changes)
+        }
     }
 
     func titles(_ scope: DatabaseScope = .private) -> [String] { rows.values.filter { $0.key.scope == scope }.map(\.title).sorted() }
@@ -61,7 +79,7 @@ struct ReaderModel {
         #expect(model.titles() == ["Bread", "Eggs", "Milk"])
         // Nothing written since: nothing to take.
         let nothing = try await b.engine.takeChanges(reader, makeRow: ReaderRow.make)
-        #expect(nothing.rows.isEmpty && nothing.removed.isEmpty && nothing.reloadedScopes.isEmpty)
+        #expect(nothing.rows.isEmpty && nothing.removed.isEmpty && nothing.reloadStarted.isEmpty)
 
         // Another device edits, adds and deletes; B fetches by push, and the reader's copy follows key by key.
         try await a.engine.edit(milk.key, TodoEdit(title: "Oat milk"))
@@ -111,9 +129,41 @@ struct ReaderModel {
 
         let third = try await session.add(title: "Third")
         let changes = try await session.takeChanges(reader, makeRow: ReaderRow.make)
-        #expect(changes.reloadedScopes.isEmpty)
+        #expect(changes.reloadStarted.isEmpty)
         #expect(changes.rows.map(\.key) == [third.key])
         await session.stop()
+        await cloud.shutdown()
+    }
+
+    @Test func aScopeReadAgainInChunksMissesNothingWrittenMeanwhile() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        var keys: [RecordKey] = []
+        for index in 0..<9 { keys.append(try await a.engine.add(title: "Todo \(index)").key) }
+        keys.sort { $0.recordName < $1.recordName }  // the order chunks come in
+
+        // Rows on screen from before, one of them no longer in the cache; a reader without context reads all again.
+        let (reader, wakeups) = await a.engine.changeReader()
+        var model = ReaderModel(wakeups: wakeups)
+        let phantom = RecordKey.privateTodo("gone-meanwhile")
+        model.rows[phantom] = ReaderRow(key: phantom, title: "Gone", canUpdate: true, sharePermission: nil, sharedWith: [])
+        let first = try await a.engine.takeChanges(reader, chunk: 3, makeRow: ReaderRow.make)
+        #expect(first.reloadStarted == Set(DatabaseScope.allCases))
+        #expect(first.hasMore)
+        #expect(first.rows.map(\.key) == Array(keys.prefix(3)))
+        model.apply(first)
+        #expect(model.rows[phantom] != nil)  // still on screen until the read ends
+
+        // Meanwhile: a record already read changes, one not read yet goes, one is added.
+        try await a.engine.edit(keys[0], TodoEdit(title: "Edited after its chunk"))
+        try await a.engine.delete(keys[8])
+        _ = try await a.engine.add(title: "Added meanwhile")
+        try await model.take(a.engine, reader, chunk: 3)
+        #expect(model.rows[phantom] == nil)
+        #expect(model.titles() == (try await a.titles()))
+        #expect(model.titles().contains("Edited after its chunk"))
+        #expect(model.reloads.count == 1)
+        await a.engine.stop()
         await cloud.shutdown()
     }
 

@@ -86,6 +86,25 @@ struct ChangeApplyTests {
         Self.check(before: before, after: after, RowChanges(rows: [after[0]]))
     }
 
+    @Test func aScopeReadAgainInChunksEndsWithExactlyItsRows() {
+        let lists = [TodoRow(id: "L1", title: "Groceries", kind: .list), TodoRow(id: "L9", title: "Old list", kind: .list)]
+        let before = lists + Self.rows(300, seed: 6, lists: ["L1", "L9"])
+        let after = [lists[0]] + Self.rows(250, seed: 7, lists: ["L1"])
+        var applied = Self.state(before)
+        let chunks = stride(from: 0, to: after.count, by: 100).map { Array(after[$0..<min($0 + 100, after.count)]) }
+        for (index, chunk) in chunks.enumerated() {
+            applied.apply(
+                RowChanges(
+                    reloaded: index == 0 ? [.private] : [], reloadFinished: index == chunks.count - 1 ? [.private] : [], rows: chunk),
+                status: Fixture.online)
+            if index < chunks.count - 1 { #expect(applied.rows(in: .todos).count >= 300, "old rows stay until the read ends") }
+        }
+        let rebuilt = Self.state(after)
+        #expect(applied.rows(in: .todos).map(\.id) == rebuilt.rows(in: .todos).map(\.id))
+        #expect(applied.rows(in: .todos) == rebuilt.rows(in: .todos), "same rows, same values, none left unconfirmed")
+        #expect(applied.openCount(in: .todos) == rebuilt.openCount(in: .todos))
+    }
+
     @Test func aReloadedScopeReplacesItsTabAndKeepsTheOthers() {
         let publicRows = [TodoRow(id: "p1", title: "Board milk", scope: .public)]
         let before = Self.rows(200, seed: 3) + publicRows
