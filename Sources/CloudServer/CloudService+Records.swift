@@ -18,6 +18,8 @@ struct AtomicFailure: Error {
 extension CloudService {
     /// `records/modify`: applies operations with change-tag checks, atomically in custom zones.
     /// `encodedFields[i]`, when given, holds operation `i`'s fields as canonical JSON (its `record.fields` is then nil).
+    /// A saved record is answered with the fields its operation's `desiredKeys` (else the request's) name, all when
+    /// neither is given; system fields always come back, and a conflict's `serverRecord` always has every field.
     func modifyRecords(
         _ request: ModifyRecordsRequest, _ database: DatabaseKey, _ caller: Caller, encodedFields: [EncodedFields?]? = nil
     ) async throws -> ServiceResponse {
@@ -90,24 +92,28 @@ extension CloudService {
                 error.recordName = operations[index].record.recordName
                 return .failed(error)
             }
-            return try respond(reported)
+            return try respond(reported, request)
         }
         await notifyRecordChanges(outcomes, database: database, writer: caller)
         await notifySharing(sharing, writer: caller)
-        return try respond(outcomes)
+        return try respond(outcomes, request)
     }
 
-    private func respond(_ outcomes: [ItemOutcome]) throws -> ServiceResponse {
-        // A saved record echoes its fields plus 450-odd bytes of system fields: reserve that, so the buffer is not regrown.
+    private func respond(_ outcomes: [ItemOutcome], _ request: ModifyRecordsRequest) throws -> ServiceResponse {
+        let requestKeys = request.desiredKeys.map(Set.init)
+        // A saved record echoes its fields (those asked for) plus 450-odd bytes of system fields: reserve that, so
+        // the buffer is not regrown.
         var capacity = 16
-        for case .saved(let record, _, _) in outcomes { capacity += record.fieldsJSON.count + 512 }
+        for case .saved(let record, _, _) in outcomes { capacity += (requestKeys?.isEmpty == true ? 2 : record.fieldsJSON.count) + 512 }
         var writer = JSONWriter(reserving: max(capacity, outcomes.count * 300))
         var cache = RecordJSONCache()
         writer.raw("{\"records\":[")
         for (index, outcome) in outcomes.enumerated() {
             writer.separator(index)
             switch outcome {
-            case .saved(let record, let zoneID, _): try writer.record(record, zoneID: zoneID, cache: &cache)
+            case .saved(let record, let zoneID, _):
+                let keys = request.operations[index].desiredKeys.map(Set.init) ?? requestKeys
+                try writer.record(record, zoneID: zoneID, desiredKeys: keys, cache: &cache)
             case .deleted(let name, let zoneID): try writer.record(Self.tombstone(name), zoneID: zoneID, cache: &cache)
             case .failed(let error): try writer.encodable(error)
             }

@@ -102,4 +102,62 @@ struct WritePathTests {
             }
         }
     }
+
+    @Test func desiredKeysLimitTheEchoedFieldsNotTheSystemFields() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            try await cloud.createTodosZone(alice)
+            let fields: [String: FieldValue] = ["title": .string("Milk"), "isCompleted": .int64(0), "priority": .int64(2)]
+
+            // An empty list: the system fields (name, type, change tag, created, modified) and no field values.
+            var request = ModifyRecordsRequest(
+                operations: [
+                    RecordOperation(.create, Record(recordName: "a", recordType: "Todo", fields: fields)),
+                    RecordOperation(.create, Record(recordName: "b", recordType: "Todo", fields: fields), desiredKeys: ["priority"]),
+                ], zoneID: todos, atomic: false)
+            request.desiredKeys = []
+            let (status, body) = try await cloud.raw(
+                "POST", cloud.address.databasePath(.private, "records/modify"), body: try JSONEncoder().encode(request), token: alice.token)
+            #expect(status == 200)
+            #expect(!String(decoding: body, as: UTF8.self).contains("Milk"))
+            let answer = try JSONDecoder().decode(RecordsResponse.self, from: body).records
+            let a = try #require(answer.first?.record)
+            #expect(a.recordName == "a" && a.recordType == "Todo" && a.recordChangeTag?.isEmpty == false)
+            #expect(a.created?.userRecordName == alice.user && a.modified?.deviceID == alice.deviceID)
+            #expect(a.fields == [:] && a.zoneID?.zoneName == "Todos")
+            // An operation's own list wins over the request's.
+            let b = try #require(answer.last?.record)
+            #expect(b.fields == ["priority": .int64(2)] && b.recordChangeTag?.isEmpty == false)
+
+            // What is stored is every field, whatever the answer carried.
+            let lookup: RecordsResponse = try await cloud.post(
+                .private, "records/lookup", LookupRecordsRequest(recordNames: ["a"], zoneID: todos), token: alice.token)
+            #expect(lookup.records.first?.record?.fields == fields)
+            #expect(lookup.records.first?.record?.recordChangeTag == a.recordChangeTag)
+
+            // The answer's change tag is the one to send next; a stale one conflicts, and the conflict carries the
+            // server's whole record (a client merges against it), whatever the desired keys.
+            var next = ModifyRecordsRequest(
+                operations: [RecordOperation(.replace, Record(recordName: "a", recordType: "Todo", recordChangeTag: a.recordChangeTag, fields: ["title": .string("Oat milk")]))],
+                zoneID: todos, atomic: false)
+            next.desiredKeys = []
+            let replaced: RecordsResponse = try await cloud.post(.private, "records/modify", next, token: alice.token)
+            let newTag = try #require(replaced.records.first?.record?.recordChangeTag)
+            #expect(newTag != a.recordChangeTag)
+            let stale: RecordsResponse = try await cloud.post(.private, "records/modify", next, token: alice.token)
+            let conflict = try #require(stale.records.first?.error)
+            #expect(conflict.serverErrorCode == .conflict)
+            #expect(conflict.serverRecord?.recordChangeTag == newTag)
+            #expect(conflict.serverRecord?["title"] == .string("Oat milk"))
+
+            // A list naming fields answers those that the record has; without a list, every field.
+            var some = ModifyRecordsRequest(
+                operations: [RecordOperation(.forceReplace, Record(recordName: "c", recordType: "Todo", fields: fields))], zoneID: todos)
+            some.desiredKeys = ["title", "notes"]
+            let named: RecordsResponse = try await cloud.post(.private, "records/modify", some, token: alice.token)
+            #expect(named.records.first?.record?.fields == ["title": .string("Milk")])
+            let all = try await cloud.modify(alice, [RecordOperation(.forceReplace, Record(recordName: "c", recordType: "Todo", fields: fields))])
+            #expect(all.first?.record?.fields == fields)
+        }
+    }
 }
