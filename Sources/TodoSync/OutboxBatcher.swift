@@ -13,6 +13,10 @@ public struct OutboxBatch: Sendable, Hashable {
     }
 
     /// The request: `create` for records new to the server, `replace` / `delete` with the last known change tag.
+    ///
+    /// It asks for no fields back (`desiredKeys: []`): the server stores the fields sent, and an acknowledgement
+    /// needs only the system fields (name, change tag, created, modified), which always come back. A conflict's
+    /// server record still carries every field.
     public var request: ModifyRecordsRequest {
         let operations = changes.map { change -> RecordOperation in
             switch change.action {
@@ -25,7 +29,9 @@ public struct OutboxBatch: Sendable, Hashable {
                 return RecordOperation(tag == nil ? .forceDelete : .delete, record)
             }
         }
-        return ModifyRecordsRequest(operations: operations, zoneID: zone.zoneID, atomic: false)
+        var request = ModifyRecordsRequest(operations: operations, zoneID: zone.zoneID, atomic: false)
+        request.desiredKeys = []
+        return request
     }
 }
 

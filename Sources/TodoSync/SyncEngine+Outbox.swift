@@ -132,7 +132,7 @@ extension SyncEngine {
         for (change, result) in zip(batch.changes, results) {
             switch result {
             case .record(let saved):
-                confirmed.append(SentChange(key: change.key, revision: change.revision, result: change.isDelete ? .deleted : .saved(saved)))
+                confirmed.append(SentChange(change, result: change.isDelete ? .deleted : .saved(saved)))
                 round.progressed = true
             case .failure(let serverError):
                 let error = CloudError(serverError)

@@ -217,6 +217,7 @@ import TodoSync
         #expect(request.operations.map(\.record.recordChangeTag) == [nil, "tag-old", "tag-gone"])
         #expect(request.zoneID == ZoneID(zoneName: "Todos"))
         #expect(request.atomic == false)
+        #expect(request.desiredKeys == [])  // acknowledgements need the system fields only
     }
 }
 
