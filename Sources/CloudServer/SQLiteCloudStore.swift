@@ -13,6 +13,8 @@ actor SQLiteCloudStore: CloudStore {
         database = try SQLiteDatabase(path: directory.appendingPathComponent("cloud.sqlite").path)
         // WAL with synchronous=NORMAL: a commit survives the process being killed at any moment.
         try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
+        // Requests are answered from the WAL; copying it into the file (and its fsync) happens beside them.
+        try database.checkpointInBackground()
         try database.migrate(Self.migrations)
         transaction = try SQLiteStoreTransaction(database)
     }
