@@ -46,6 +46,10 @@ struct EncodedFieldsTests {
             #"{"e":{"type":"STRING","value":"x","note":1},"dv":{"type":"STRING","value":"a","value":"b"},"dt":{"value":1,"type":"STRING","value":"s"}}"#,
             #"{"a":{"type":"STRING","value":"first"},"b":{"type":"INT64","value":1},"a":{"type":"STRING","value":"second"},"gone":{"type":"STRING","value":null}}"#,
             #"{"a":{"type":"STRING","value":"kept"},"a":{"type":"STRING","value":null}}"#,
+            // Names already in order (as sorting writers send them), with a removal among them, and one out of order.
+            #"{"dueDate":{"type":"TIMESTAMP","value":1},"isCompleted":{"type":"INT64","value":0},"title":{"type":"STRING","value":"t"}}"#,
+            #"{"a":{"type":"STRING","value":"x"},"b":{"type":"STRING","value":null},"c":{"type":"INT64","value":3}}"#,
+            #"{"a":{"type":"STRING","value":"x"},"c":{"type":"INT64","value":3},"b":{"type":"INT64","value":2}}"#,
             "{}",
         ]
         for fields in cases {
