@@ -244,12 +244,11 @@ enum DeviceBench {
             if pending.isEmpty { break }
             start = processCPUSeconds()
             let batches = OutboxBatcher.batches(pending)
-            let requests = batches.map(\.request)
             parts.batching += processCPUSeconds() - start
-            for (batch, request) in zip(batches, requests) {
-                canned.prepare(answeringFor: request)
+            for batch in batches {
+                canned.prepare(answeringFor: batch.request)
                 start = processCPUSeconds()
-                let results = try await client.modifyRecords(.private, request)
+                let results = try await client.modifyRecords(.private, body: batch.requestBody)
                 let end = processCPUSeconds()
                 let called = canned.lastCalledCPU ?? end
                 parts.encode += called - start
