@@ -3,6 +3,10 @@
 struct JSONReader {
     private var cursor: JSONParser.Cursor
     private var depth = 0
+    /// The last stamp and zone ID read, with where their JSON lay: the records of one answer or page mostly repeat
+    /// them byte for byte, and a repeat is then taken whole instead of read (and its strings made) again.
+    private var lastStamp: (json: Range<Int>, value: RecordStamp)?
+    private var lastZoneID: (json: Range<Int>, value: ZoneID)?
 
     init(_ buffer: UnsafeBufferPointer<UInt8>) {
         cursor = JSONParser.Cursor(buffer: buffer)
@@ -119,6 +123,27 @@ struct JSONReader {
 
 extension JSONReader {
     mutating func readZoneID(at path: @autoclosure () -> String) throws -> ZoneID {
+        if let last = lastZoneID, repeats(last.json) { return last.value }
+        cursor.skipWhitespace()
+        let start = cursor.index
+        let value = try readZoneIDMembers(at: path())
+        lastZoneID = (start..<cursor.index, value)
+        return value
+    }
+
+    /// Whether the JSON at the reader's position is the same bytes as at `earlier` (a whole object read before);
+    /// if so, the reader steps over it.
+    private mutating func repeats(_ earlier: Range<Int>) -> Bool {
+        cursor.skipWhitespace()
+        let start = cursor.index
+        guard start != earlier.lowerBound, cursor.buffer.count - start >= earlier.count else { return false }
+        let buffer = cursor.buffer
+        for offset in 0..<earlier.count where buffer[start + offset] != buffer[earlier.lowerBound + offset] { return false }
+        cursor.index += earlier.count
+        return true
+    }
+
+    private mutating func readZoneIDMembers(at path: @autoclosure () -> String) throws -> ZoneID {
         var name: String?
         var owner: String?
         try readObject(at: path()) { reader, key in
@@ -133,6 +158,15 @@ extension JSONReader {
     }
 
     mutating func readStamp(at path: @autoclosure () -> String) throws -> RecordStamp {
+        if let last = lastStamp, repeats(last.json) { return last.value }
+        cursor.skipWhitespace()
+        let start = cursor.index
+        let value = try readStampMembers(at: path())
+        lastStamp = (start..<cursor.index, value)
+        return value
+    }
+
+    private mutating func readStampMembers(at path: @autoclosure () -> String) throws -> RecordStamp {
         var timestamp: Int64?
         var user = ""
         var device: String?
