@@ -160,4 +160,63 @@ struct WritePathTests {
             #expect(all.first?.record?.fields == fields)
         }
     }
+
+    /// Batches of 32 operations or more from a signed-in caller are read ahead of their write: they must answer,
+    /// store and fail exactly as the small ones do.
+    @Test func largeBatchesReadAheadOfTheirWriteAnswerAsSmallOnes() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            try await cloud.createTodosZone(alice)
+            let setup = try await cloud.modify(alice, [RecordOperation(.create, todo("kept", "Kept")), RecordOperation(.create, todo("other", "Other"))])
+            let kept = try #require(setup.first?.record)
+            let other = try #require(setup.last?.record)
+
+            var operations = (0..<100).map { RecordOperation(.create, todo("big-\($0)", "Big \($0)", extra: ["n": .int64(Int64($0))])) }
+            operations.insert(RecordOperation(.create, todo("big-5", "Again")), at: 50)
+            operations.append(RecordOperation(.replace, todo("kept", "Stale", tag: "not-the-tag")))
+            operations.append(RecordOperation(.delete, Record(recordName: "other", recordChangeTag: other.recordChangeTag)))
+            operations.append(RecordOperation(.forceReplace, todo("kept", "Forced")))
+            let results = try await cloud.modify(alice, operations, atomic: false)
+            #expect(results.count == operations.count)
+            #expect(results[0].record?["n"] == .int64(0) && results[100].record?["title"] == .string("Big 99"))
+            #expect(results[50].error?.serverErrorCode == .exists && results[50].error?.serverRecord?["title"] == .string("Big 5"))
+            #expect(results[101].error?.serverErrorCode == .conflict)
+            #expect(results[101].error?.serverRecord?.recordChangeTag == kept.recordChangeTag)
+            #expect(results[102].record?.isDeleted == true)
+            #expect(results[103].record?["title"] == .string("Forced"))
+            let tags = results.compactMap { $0.record?.recordChangeTag }
+            #expect(Set(tags).count == tags.count)
+
+            // Atomic: one failure and nothing of the batch is written.
+            var atomic = (0..<40).map { RecordOperation(.create, todo("atomic-\($0)", "A")) }
+            atomic[33] = RecordOperation(.create, todo("big-7", "Exists"))
+            let refused = try await cloud.modify(alice, atomic)
+            #expect(refused[33].error?.serverErrorCode == .exists)
+            #expect(refused.enumerated().allSatisfy { $0.offset == 33 || $0.element.error?.serverErrorCode == .atomicError })
+
+            // A malformed operation deep in a large body: the error a whole reading gives, and nothing written.
+            let path = cloud.address.databasePath(.private, "records/modify")
+            var body = "{\n  \"operations\" : [\n"
+            body += (0..<60).map { index -> String in
+                let fields = index == 41 ? #"{"n":{"type":"INT64","value":"x"}}"# : #"{"t":{"value":"] } \" \\ [","type":"STRING"}}"#
+                return #"    {"record":{"recordName":"bad-\#(index)","recordType":"Todo","fields":\#(fields)},"operationType":"create"}"#
+            }.joined(separator: ",\n")
+            body += "\n  ],\n  \"zoneID\" : {\"zoneName\":\"Todos\"}\n}"
+            let answer = try await cloud.raw("POST", path, body: Data(body.utf8), token: alice.token)
+            #expect(answer.status == 400)
+            let error = try JSONDecoder().decode(ServerError.self, from: answer.body)
+            #expect(error.reason.contains("operations[41].record.fields.n"), "\(error.reason)")
+            let lookup: RecordsResponse = try await cloud.post(
+                .private, "records/lookup", LookupRecordsRequest(recordNames: ["bad-0", "atomic-0"], zoneID: todos), token: alice.token)
+            #expect(lookup.records.allSatisfy { $0.error?.serverErrorCode == .notFound })
+
+            // The same body, well-formed, pretty-printed with the zone after the operations: written whole.
+            let good = body.replacingOccurrences(of: #"{"n":{"type":"INT64","value":"x"}}"#, with: #"{"n":{"type":"INT64","value":41}}"#)
+            let written = try await cloud.raw("POST", path, body: Data(good.utf8), token: alice.token)
+            #expect(written.status == 200)
+            let saved = try JSONDecoder().decode(RecordsResponse.self, from: written.body).records
+            #expect(saved.count == 60 && saved.allSatisfy { $0.record != nil })
+            #expect(saved[0].record?["t"] == .string("] } \" \\ [") && saved[41].record?["n"] == .int64(41))
+        }
+    }
 }
