@@ -67,7 +67,12 @@ public final class CloudClient: Sendable {
     /// `records/modify`: the per-item results, in the order of the operations.
     public func modifyRecords(_ scope: DatabaseScope, _ request: ModifyRecordsRequest) async throws -> [RecordResult] {
         // Hot path: written with JSONWriter and read with the streaming reader, not Codable.
-        let body = WireBodies.modifyRecords(request)
+        try await modifyRecords(scope, body: WireBodies.modifyRecords(request))
+    }
+
+    /// `records/modify` with a request body its caller wrote (a `ModifyRecordsRequest` as JSON): the per-item results,
+    /// in the order of the operations.
+    public func modifyRecords(_ scope: DatabaseScope, body: Data) async throws -> [RecordResult] {
         let response = try await send(
             HTTPRequest(
                 method: "POST", url: url(container.databasePath(scope, "records/modify")), headers: headers(authenticated: true),

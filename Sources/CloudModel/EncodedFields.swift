@@ -12,6 +12,9 @@ public struct EncodedFields: Sendable, Hashable {
     private var storage: [UInt8] = []
     /// The fields in the order given; a later item for a name replaces an earlier one.
     private var items: [Item] = []
+    /// Whether every name is greater than the one before (as writers that sort their keys send them): `json()`
+    /// then need not sort, nor look for repeated names.
+    private var inOrder = true
 
     /// No fields.
     public init() {}
@@ -36,6 +39,7 @@ public struct EncodedFields: Sendable, Hashable {
     /// Sets `name` to `value` (a `null` value removes it), after everything appended before.
     public mutating func append(_ name: String, _ value: FieldValue) {
         if case .unknown(_, .null) = value {
+            noteOrder(name)
             items.append(Item(name: name, range: nil))
             return
         }
@@ -46,6 +50,7 @@ public struct EncodedFields: Sendable, Hashable {
 
     /// Sets `name` to a value given as canonical JSON; the caller vouches for the bytes.
     mutating func append(_ name: String, canonical bytes: some Collection<UInt8>) {
+        noteOrder(name)
         let start = storage.count
         storage.append(contentsOf: bytes)
         items.append(Item(name: name, range: start..<storage.count))
@@ -53,6 +58,7 @@ public struct EncodedFields: Sendable, Hashable {
 
     /// Appends the canonical JSON of one value piece by piece through `write`; the caller vouches for the bytes.
     mutating func append(_ name: String, writing write: (inout [UInt8]) -> Void) {
+        noteOrder(name)
         let start = storage.count
         write(&storage)
         items.append(Item(name: name, range: start..<storage.count))
@@ -65,14 +71,34 @@ public struct EncodedFields: Sendable, Hashable {
             if let range = item.range {
                 append(item.name, canonical: other.storage[range])
             } else {
+                noteOrder(item.name)
                 items.append(item)
             }
         }
     }
 
+    private mutating func noteOrder(_ name: String) {
+        if inOrder, let last = items.last, !(last.name < name) { inOrder = false }
+    }
+
     /// The fields object, keys sorted, removed fields left out: the same bytes `JSONWriter.fields` writes for
     /// the dictionary these fields amount to.
     public func json() -> [UInt8] {
+        if inOrder {
+            var writer = JSONWriter(reserving: storage.count + items.count * 16 + 2)
+            writer.raw("{")
+            var written = 0
+            for item in items {
+                guard let range = item.range else { continue }
+                writer.separator(written)
+                writer.string(item.name)
+                writer.raw(":")
+                writer.raw(storage[range])
+                written += 1
+            }
+            writer.raw("}")
+            return writer.bytes
+        }
         // Sort by name, the later of equal names last (an insertion sort is stable, and records have few
         // fields); keep only that last one.
         var order = Array(items.indices)

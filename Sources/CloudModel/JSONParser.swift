@@ -54,6 +54,62 @@ public enum JSONParser {
 
         func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: index) }
 
+        /// Steps over one value by its structure only (strings and nesting), not checking what it holds.
+        mutating func skipValue() throws(JSONParseError) {
+            guard index < buffer.count else { throw error("unexpected end of JSON") }
+            switch buffer[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                while index < buffer.count {
+                    switch buffer[index] {
+                    case UInt8(ascii: "\""):
+                        try skipString()
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 {
+                            index += 1
+                            return
+                        }
+                    default: break
+                    }
+                    index += 1
+                }
+                throw error("unexpected end of JSON")
+            case UInt8(ascii: "\""):
+                try skipString()
+            default:
+                let start = index
+                while index < buffer.count {
+                    switch buffer[index] {
+                    case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x0A, 0x0D, 0x09: break
+                    default:
+                        index += 1
+                        continue
+                    }
+                    break
+                }
+                guard index > start else { throw error("expected a value") }
+            }
+        }
+
+        /// Steps over a string, escapes included.
+        private mutating func skipString() throws(JSONParseError) {
+            index += 1
+            while index < buffer.count {
+                switch buffer[index] {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return
+                case UInt8(ascii: "\\"): index += 2
+                default: index += 1
+                }
+            }
+            throw error("unexpected end of JSON")
+        }
+
         mutating func skipWhitespace() {
             while index < buffer.count {
                 switch buffer[index] {

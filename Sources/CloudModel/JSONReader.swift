@@ -3,9 +3,31 @@
 struct JSONReader {
     private var cursor: JSONParser.Cursor
     private var depth = 0
+    /// The last stamp and zone ID read, with where their JSON lay: the records of one answer or page mostly repeat
+    /// them byte for byte, and a repeat is then taken whole instead of read (and its strings made) again.
+    private var lastStamp: (json: Range<Int>, value: RecordStamp)?
+    private var lastZoneID: (json: Range<Int>, value: ZoneID)?
 
     init(_ buffer: UnsafeBufferPointer<UInt8>) {
         cursor = JSONParser.Cursor(buffer: buffer)
+    }
+
+    /// A reader of the value at `start`, `depth` containers deep (positions in errors stay those of the whole buffer).
+    init(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int, depth: Int) {
+        cursor = JSONParser.Cursor(buffer: buffer, index: start)
+        self.depth = depth
+    }
+
+    /// Where the reader stands in its buffer.
+    var position: Int { cursor.index }
+
+    /// A parse error at the reader's position.
+    func error(_ message: String) -> JSONParseError { cursor.error(message) }
+
+    /// Checks that nothing but whitespace is left in the buffer.
+    mutating func expectEnd() throws {
+        cursor.skipWhitespace()
+        guard cursor.index == cursor.buffer.count else { throw cursor.error("unexpected data after the JSON value") }
     }
 
     /// Runs `body` over the bytes of `data`, then checks nothing but whitespace follows.
@@ -119,6 +141,27 @@ struct JSONReader {
 
 extension JSONReader {
     mutating func readZoneID(at path: @autoclosure () -> String) throws -> ZoneID {
+        if let last = lastZoneID, repeats(last.json) { return last.value }
+        cursor.skipWhitespace()
+        let start = cursor.index
+        let value = try readZoneIDMembers(at: path())
+        lastZoneID = (start..<cursor.index, value)
+        return value
+    }
+
+    /// Whether the JSON at the reader's position is the same bytes as at `earlier` (a whole object read before);
+    /// if so, the reader steps over it.
+    private mutating func repeats(_ earlier: Range<Int>) -> Bool {
+        cursor.skipWhitespace()
+        let start = cursor.index
+        guard start != earlier.lowerBound, cursor.buffer.count - start >= earlier.count else { return false }
+        let buffer = cursor.buffer
+        for offset in 0..<earlier.count where buffer[start + offset] != buffer[earlier.lowerBound + offset] { return false }
+        cursor.index += earlier.count
+        return true
+    }
+
+    private mutating func readZoneIDMembers(at path: @autoclosure () -> String) throws -> ZoneID {
         var name: String?
         var owner: String?
         try readObject(at: path()) { reader, key in
@@ -133,6 +176,15 @@ extension JSONReader {
     }
 
     mutating func readStamp(at path: @autoclosure () -> String) throws -> RecordStamp {
+        if let last = lastStamp, repeats(last.json) { return last.value }
+        cursor.skipWhitespace()
+        let start = cursor.index
+        let value = try readStampMembers(at: path())
+        lastStamp = (start..<cursor.index, value)
+        return value
+    }
+
+    private mutating func readStampMembers(at path: @autoclosure () -> String) throws -> RecordStamp {
         var timestamp: Int64?
         var user = ""
         var device: String?
@@ -363,49 +415,122 @@ extension ModifyRecordsRequest {
                     list.reserveCapacity(expected)
                     if encodingFields { fieldList.reserveCapacity(expected) }
                     try reader.readArray(at: "operations") { reader, index in
-                        let path = "operations[\(index)]"
-                        var type: RecordOperationType?
-                        var record: Record?
-                        var fields: EncodedFields?
-                        var desired: [String]?
-                        try reader.readObject(at: path) { reader, key in
-                            switch key {
-                            case "operationType":
-                                let name = try reader.readString(at: "\(path).operationType") ?? ""
-                                guard let known = RecordOperationType(rawValue: name) else {
-                                    throw WireFormatError(path: "\(path).operationType", message: "unknown operation type '\(name)'")
-                                }
-                                type = known
-                            case "record":
-                                fields = nil
-                                record = try reader.readRecord(at: "\(path).record", encodingFields: encodingFields, into: &fields)
-                            case "desiredKeys":
-                                if case .array(let keys) = try reader.readValue() {
-                                    desired = keys.compactMap { if case .string(let s) = $0 { s } else { nil } }
-                                }
-                            default: _ = try reader.readValue()
-                            }
-                        }
-                        guard let type else { throw WireFormatError(path: "\(path).operationType", message: "missing") }
-                        guard let record else { throw WireFormatError(path: "\(path).record", message: "missing") }
-                        list.append(RecordOperation(type, record, desiredKeys: desired))
+                        let (operation, fields) = try reader.readOperation(index: index, encodingFields: encodingFields)
+                        list.append(operation)
                         if encodingFields { fieldList.append(fields) }
                     }
                     operations = list
                     encoded = fieldList
-                case "zoneID": if !(try reader.readNull()) { request.zoneID = try reader.readZoneID(at: "zoneID") }
-                case "atomic": request.atomic = try reader.readBool(at: "atomic")
-                case "numbersAsStrings": request.numbersAsStrings = try reader.readBool(at: "numbersAsStrings")
-                case "desiredKeys":
-                    if case .array(let keys) = try reader.readValue() {
-                        request.desiredKeys = keys.compactMap { if case .string(let s) = $0 { s } else { nil } }
-                    }
-                default: _ = try reader.readValue()
+                default: try reader.readRequestMember(key, into: &request)
                 }
             }
             guard let operations else { throw WireFormatError(path: "operations", message: "missing") }
             request.operations = operations
             return (request, encoded)
+        }
+    }
+}
+
+extension JSONReader {
+    /// One element of a `records/modify` body's `operations`, and with `encodingFields` its fields as canonical JSON.
+    mutating func readOperation(index: Int, encodingFields: Bool) throws -> (RecordOperation, EncodedFields?) {
+        let path = "operations[\(index)]"
+        var type: RecordOperationType?
+        var record: Record?
+        var fields: EncodedFields?
+        var desired: [String]?
+        try readObject(at: path) { reader, key in
+            switch key {
+            case "operationType":
+                let name = try reader.readString(at: "\(path).operationType") ?? ""
+                guard let known = RecordOperationType(rawValue: name) else {
+                    throw WireFormatError(path: "\(path).operationType", message: "unknown operation type '\(name)'")
+                }
+                type = known
+            case "record":
+                fields = nil
+                record = try reader.readRecord(at: "\(path).record", encodingFields: encodingFields, into: &fields)
+            case "desiredKeys":
+                if case .array(let keys) = try reader.readValue() {
+                    desired = keys.compactMap { if case .string(let s) = $0 { s } else { nil } }
+                }
+            default: _ = try reader.readValue()
+            }
+        }
+        guard let type else { throw WireFormatError(path: "\(path).operationType", message: "missing") }
+        guard let record else { throw WireFormatError(path: "\(path).record", message: "missing") }
+        return (RecordOperation(type, record, desiredKeys: desired), fields)
+    }
+
+    /// A member of a `records/modify` body other than `operations` (unknown ones skipped).
+    mutating func readRequestMember(_ key: String, into request: inout ModifyRecordsRequest) throws {
+        switch key {
+        case "zoneID": if !(try readNull()) { request.zoneID = try readZoneID(at: "zoneID") }
+        case "atomic": request.atomic = try readBool(at: "atomic")
+        case "numbersAsStrings": request.numbersAsStrings = try readBool(at: "numbersAsStrings")
+        case "desiredKeys":
+            if case .array(let keys) = try readValue() {
+                request.desiredKeys = keys.compactMap { if case .string(let s) = $0 { s } else { nil } }
+            }
+        default: _ = try readValue()
+        }
+    }
+
+    /// Where each element of an array lies, found by skipping over them without reading them; checks little beyond
+    /// where strings and containers end (reading each element later checks the rest).
+    mutating func skimArray(at path: @autoclosure () -> String) throws -> [Range<Int>] {
+        guard try enter(UInt8(ascii: "["), UInt8(ascii: "]"), expected: "expected an array", at: path) else { return [] }
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(CloudLimits.maxOperationsPerRequest)
+        repeat {
+            cursor.skipWhitespace()
+            let start = cursor.index
+            try cursor.skipValue()
+            ranges.append(start..<cursor.index)
+        } while try continues(UInt8(ascii: "]"), expected: "expected ',' or ']'")
+        return ranges
+    }
+}
+
+/// A `records/modify` body read for storage in two steps: a first pass reads its members besides `operations` and
+/// finds where each operation lies; then each operation is read on its own, in any order and on any thread.
+///
+/// Reading an operation gives what `ModifyRecordsRequest.readForStorage` gives for it. A body the first pass cannot
+/// split this way, or an operation that does not read cleanly, makes `readForStorage` the one to tell why.
+public struct ModifyRecordsBody: Sendable {
+    /// The request's members other than its operations (its `operations` is empty).
+    public var header: ModifyRecordsRequest
+    private let bytes: [UInt8]
+    private let ranges: [Range<Int>]
+
+    /// How many operations the body has.
+    public var count: Int { ranges.count }
+
+    /// The first pass over a body; throws when it cannot find the operations (let `readForStorage` say why).
+    public init(bytes: [UInt8]) throws {
+        self.bytes = bytes
+        (header, ranges) = try bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            var header = ModifyRecordsRequest(operations: [])
+            var ranges: [Range<Int>]?
+            try reader.readObject(at: "$") { reader, key in
+                if key == "operations" { ranges = try reader.skimArray(at: "operations") } else { try reader.readRequestMember(key, into: &header) }
+            }
+            try reader.expectEnd()
+            guard let ranges else { throw WireFormatError(path: "operations", message: "missing") }
+            return (header, ranges)
+        }
+    }
+
+    /// Operation `index` and its fields as canonical JSON.
+    public func operation(_ index: Int) throws -> (operation: RecordOperation, fields: EncodedFields?) {
+        let range = ranges[index]
+        return try bytes.withUnsafeBufferPointer { buffer in
+            // Inside the body object and its operations array: two levels deep, as in a reading of the whole body.
+            var reader = JSONReader(buffer, at: range.lowerBound, depth: 2)
+            let read = try reader.readOperation(index: index, encodingFields: true)
+            guard reader.position == range.upperBound else { throw reader.error("operation ends elsewhere than found") }
+            return read
         }
     }
 }

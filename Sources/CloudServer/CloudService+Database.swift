@@ -45,9 +45,7 @@ extension CloudService {
             container: container, scope: scope, owner: scope == .public ? DatabaseKey.publicOwner : (caller.userRecordName ?? ""))
         switch endpoint {
         case "records/modify":
-            // Fields stay canonical JSON from the request to the row: validated, never decoded and encoded again.
-            let body = try ModifyRecordsRequest.readForStorage(bytes: request.body)
-            return try await modifyRecords(body.request, database, caller, encodedFields: body.fields)
+            return try await modifyRecords(body: request.body, database, caller)
         case "records/lookup":
             return try await lookupRecords(try decode(LookupRecordsRequest.self, from: request), database, caller)
         case "records/query":
@@ -84,6 +82,28 @@ extension CloudService {
         default:
             throw RequestError.notFound(request.method, request.segments)
         }
+    }
+
+    /// `records/modify` from its body. Fields stay canonical JSON from the request to the row: validated, never
+    /// decoded and encoded again.
+    ///
+    /// A large request of a signed-in caller that is the only write under way is read ahead of its write, on the
+    /// core its write leaves idle (anything malformed in it is then reported as the whole body, read at once, says).
+    /// Beside other writes it is read whole first, as they are: they keep both cores busy already.
+    private func modifyRecords(body: Data, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        let others = modifies.enter()
+        defer { modifies.leave() }
+        if others == 0, caller.userRecordName != nil, let split = try? ModifyRecordsBody(bytes: Array(body)),
+            (OperationFeed.readAheadThreshold...CloudLimits.maxOperationsPerRequest).contains(split.count)
+        {
+            do {
+                return try await modifyRecords(OperationFeed(body: split), database, caller)
+            } catch is OperationFeed.ReadFailure {
+                // Nothing was written; reading the body whole says what is wrong with it.
+            }
+        }
+        let read = try ModifyRecordsRequest.readForStorage(bytes: body)
+        return try await modifyRecords(OperationFeed(request: read.request, fields: read.fields), database, caller)
     }
 
     /// Finds the zone a request names, answering as CloudKit would for zones that are not there.

@@ -17,36 +17,44 @@ struct AtomicFailure: Error {
 
 extension CloudService {
     /// `records/modify`: applies operations with change-tag checks, atomically in custom zones.
-    /// `encodedFields[i]`, when given, holds operation `i`'s fields as canonical JSON (its `record.fields` is then nil).
-    func modifyRecords(
-        _ request: ModifyRecordsRequest, _ database: DatabaseKey, _ caller: Caller, encodedFields: [EncodedFields?]? = nil
-    ) async throws -> ServiceResponse {
+    /// The feed hands the transaction each operation, its fields as canonical JSON (its `record.fields` is then nil)
+    /// and, when read ahead, that JSON written out; a malformed operation ends it with `OperationFeed.ReadFailure`.
+    /// A saved record is answered with the fields its operation's `desiredKeys` (else the request's) name, all when
+    /// neither is given; system fields always come back, and a conflict's `serverRecord` always has every field.
+    func modifyRecords(_ feed: OperationFeed, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
         let user = try caller.requireUser()
-        guard !request.operations.isEmpty else { throw ServerError(.badRequest, "operations is empty") }
-        guard request.operations.count <= CloudLimits.maxOperationsPerRequest else {
+        guard feed.count > 0 else { throw ServerError(.badRequest, "operations is empty") }
+        guard feed.count <= CloudLimits.maxOperationsPerRequest else {
             throw ServerError(
                 .limitExceeded,
-                "\(request.operations.count) operations in one request; the limit is \(CloudLimits.maxOperationsPerRequest)")
+                "\(feed.count) operations in one request; the limit is \(CloudLimits.maxOperationsPerRequest)")
         }
         let now = RecordStamp(timestamp: nowMillis, userRecordName: user, deviceID: caller.deviceID)
-        let zoneFromRequest = request.zoneID
-        let atomicRequested = request.atomic
-        let operations = request.operations
+        let zoneFromRequest = feed.header.zoneID
+        let atomicRequested = feed.header.atomic
+        let count = feed.count
         let outcomes: [ItemOutcome]
         let sharing: ShareEffects
+        feed.startReadingAhead()
+        defer { feed.stop() }
         do {
             (outcomes, sharing) = try await store.write { tx in
                 var shareBatch = ShareBatch(database: database, stamp: now)
                 var outcomes: [ItemOutcome] = []
-                outcomes.reserveCapacity(operations.count)
+                outcomes.reserveCapacity(count)
                 var atomicZones = Set<Int64>()
                 var touchedZones = Set<String>()
                 var zones: [ZoneID: Result<StoredZone, ServerError>] = [:]
-                for (index, operation) in operations.enumerated() {
+                var lastZone: (id: ZoneID, zone: StoredZone)?
+                for index in 0..<count {
+                    let read = try feed.operation(index)
+                    let operation = read.operation
                     let zoneID = zoneFromRequest ?? operation.record.zoneID ?? .default
                     do {
                         let zone: StoredZone
-                        if let cached = zones[zoneID] {
+                        if let lastZone, lastZone.id == zoneID {
+                            zone = lastZone.zone  // the usual batch: every operation in one zone
+                        } else if let cached = zones[zoneID] {
                             zone = try cached.get()
                         } else {
                             do {
@@ -60,12 +68,14 @@ extension CloudService {
                                 throw error
                             }
                         }
+                        lastZone = (zoneID, zone)
                         if database.scope != .public && !zone.zoneID.isDefault && (atomicRequested ?? true) {
                             atomicZones.insert(zone.pk)
                         }
-                        let encoded = encodedFields.flatMap { index < $0.count ? $0[index] : nil }
                         let outcome = try self.applySharing(operation, in: zone, batch: &shareBatch, tx: tx) {
-                            try self.apply(operation, encodedFields: encoded, in: zone, database: database, stamp: now, tx: tx)
+                            try self.apply(
+                                operation, encodedFields: read.fields, fieldsJSON: read.fieldsJSON, in: zone, database: database, stamp: now,
+                                tx: tx)
                         }
                         if !outcome.failed { touchedZones.insert(zone.name) }
                         outcomes.append(outcome)
@@ -84,30 +94,37 @@ extension CloudService {
                 return (outcomes, try self.finishSharing(shareBatch, tx: tx))
             }
         } catch let failure as AtomicFailure {
+            let operations = feed.operations
             let reported = failure.outcomes.enumerated().map { index, outcome -> ItemOutcome in
                 if outcome.failed { return outcome }
                 var error = ServerError(.atomicError, "not written: another operation of this atomic batch failed")
                 error.recordName = operations[index].record.recordName
                 return .failed(error)
             }
-            return try respond(reported)
+            return try respond(reported, feed.header, operations)
         }
         await notifyRecordChanges(outcomes, database: database, writer: caller)
         await notifySharing(sharing, writer: caller)
-        return try respond(outcomes)
+        return try respond(outcomes, feed.header, feed.operations)
     }
 
-    private func respond(_ outcomes: [ItemOutcome]) throws -> ServiceResponse {
-        // A saved record echoes its fields plus 450-odd bytes of system fields: reserve that, so the buffer is not regrown.
+    private func respond(_ outcomes: [ItemOutcome], _ request: ModifyRecordsRequest, _ operations: [RecordOperation]) throws
+        -> ServiceResponse
+    {
+        let requestKeys = request.desiredKeys.map(Set.init)
+        // A saved record echoes its fields (those asked for) plus 450-odd bytes of system fields: reserve that, so
+        // the buffer is not regrown.
         var capacity = 16
-        for case .saved(let record, _, _) in outcomes { capacity += record.fieldsJSON.count + 512 }
+        for case .saved(let record, _, _) in outcomes { capacity += (requestKeys?.isEmpty == true ? 2 : record.fieldsJSON.count) + 512 }
         var writer = JSONWriter(reserving: max(capacity, outcomes.count * 300))
         var cache = RecordJSONCache()
         writer.raw("{\"records\":[")
         for (index, outcome) in outcomes.enumerated() {
             writer.separator(index)
             switch outcome {
-            case .saved(let record, let zoneID, _): try writer.record(record, zoneID: zoneID, cache: &cache)
+            case .saved(let record, let zoneID, _):
+                let keys = operations[index].desiredKeys.map(Set.init) ?? requestKeys
+                try writer.record(record, zoneID: zoneID, desiredKeys: keys, cache: &cache)
             case .deleted(let name, let zoneID): try writer.record(Self.tombstone(name), zoneID: zoneID, cache: &cache)
             case .failed(let error): try writer.encodable(error)
             }
@@ -123,10 +140,11 @@ extension CloudService {
             modified: stamp, parent: nil, fieldsJSON: Data())
     }
 
-    /// Applies one operation inside the write transaction; `encodedFields` stand for `operation.record.fields`.
+    /// Applies one operation inside the write transaction; `encodedFields` stand for `operation.record.fields`, and
+    /// `fieldsJSON`, when given, is their `json()`.
     private func apply(
-        _ operation: RecordOperation, encodedFields: EncodedFields?, in zone: StoredZone, database: DatabaseKey, stamp: RecordStamp,
-        tx: any StoreTransaction
+        _ operation: RecordOperation, encodedFields: EncodedFields?, fieldsJSON: Data?, in zone: StoredZone, database: DatabaseKey,
+        stamp: RecordStamp, tx: any StoreTransaction
     ) throws -> ItemOutcome {
         let incoming = operation.record
         let name = incoming.recordName
@@ -136,7 +154,7 @@ extension CloudService {
         // out to be there (or when the record is invalid, so the error is the one the lookup path reports).
         // Checks that depend on an existing row belong below; anything every save needs belongs in recordToSave.
         if operation.operationType == .create, database.scope == .private,
-            var record = try? recordToSave(operation, encodedFields: encodedFields, existing: nil, zone: zone, stamp: stamp)
+            var record = try? recordToSave(operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: nil, zone: zone, stamp: stamp)
         {
             record.seq = try tx.nextSequence()
             record.changeTag = String(record.seq, radix: 36)
@@ -183,7 +201,8 @@ extension CloudService {
             return .deleted(name, zone.zoneID)
         }
 
-        var record = try recordToSave(operation, encodedFields: encodedFields, existing: existing, zone: zone, stamp: stamp)
+        var record = try recordToSave(
+            operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: existing, zone: zone, stamp: stamp)
         record.seq = seq
         record.changeTag = String(seq, radix: 36)
         if found == nil {
@@ -197,7 +216,8 @@ extension CloudService {
 
     /// The record a save writes, checked (type, field names, size) but without its sequence and change tag yet.
     private func recordToSave(
-        _ operation: RecordOperation, encodedFields: EncodedFields?, existing: StoredRecord?, zone: StoredZone, stamp: RecordStamp
+        _ operation: RecordOperation, encodedFields: EncodedFields?, fieldsJSON: Data?, existing: StoredRecord?, zone: StoredZone,
+        stamp: RecordStamp
     ) throws -> StoredRecord {
         let incoming = operation.record
         let name = incoming.recordName
@@ -214,8 +234,13 @@ extension CloudService {
                 throw ServerError(.badRequest, "invalid field name '\(key.prefix(64))'")
             }
         }
-        if fields.isEmpty { fields = changes } else { fields.merge(changes) }  // later values win; null values remove
-        let json = Data(fields.json())
+        let json: Data
+        if fields.isEmpty, let fieldsJSON, encodedFields != nil {
+            json = fieldsJSON  // the fields sent are the fields stored, and were written out already
+        } else {
+            if fields.isEmpty { fields = changes } else { fields.merge(changes) }  // later values win; null values remove
+            json = Data(fields.json())
+        }
         guard json.count <= CloudLimits.maxRecordBytes else {
             throw ServerError(
                 .limitExceeded, "record '\(name)' is \(json.count) bytes; the limit is \(CloudLimits.maxRecordBytes) (1 MB)")

@@ -99,10 +99,11 @@ extension CloudService {
     /// Notifies the owner's other devices that subscribed to this database (or one of `zones`).
     func notifyDatabaseChange(_ database: DatabaseKey, writer: Caller, zones: Set<String>? = nil) async {
         do {
-            let (subscriptions, tokens) = try await store.read { tx in
-                (try tx.subscriptions(database), try tx.pushTokens(user: database.owner, container: database.container))
+            // Subscriptions are read only when another device of the owner has a push token.
+            let (subscriptions, targets) = try await store.read { tx -> ([Subscription], [PushTokenRow]) in
+                let targets = try tx.pushTokens(user: database.owner, container: database.container).filter { $0.deviceID != writer.deviceID }
+                return targets.isEmpty ? ([], []) : (try tx.subscriptions(database), targets)
             }
-            let targets = tokens.filter { $0.deviceID != writer.deviceID }
             guard !targets.isEmpty else { return }
             for subscription in subscriptions {
                 switch subscription.subscriptionType {

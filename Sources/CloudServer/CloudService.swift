@@ -54,6 +54,8 @@ final class CloudService: Sendable {
     let store: any CloudStore
     let hub = PushHub()
     let faults = FaultInjector()
+    /// `records/modify` requests being answered: one alone on the cloud is read ahead of its write.
+    let modifies = InFlightCounter()
     let limiter: RateLimiter?
     let logger: Logger
 

@@ -63,3 +63,15 @@ final class FaultInjector: @unchecked Sendable {
         return nil
     }
 }
+
+/// How many requests of a kind are being answered right now.
+final class InFlightCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Counts one more in; answers how many were in before it.
+    func enter() -> Int { lock.withLock { count += 1; return count - 1 } }
+
+    /// Counts one out.
+    func leave() { lock.withLock { count -= 1 } }
+}

@@ -33,7 +33,9 @@ extension JSONWriter {
         raw(",\"recordChangeTag\":")
         string(record.changeTag)
         raw(",\"fields\":")
-        if let desiredKeys {
+        if desiredKeys?.isEmpty == true {
+            raw("{}")  // only the system fields were asked for: the stored fields are not even parsed
+        } else if let desiredKeys {
             let all = try JSONParser.parse(record.fieldsJSON).object(at: "fields")
             json(.object(all.filter { desiredKeys.contains($0.key) }))
         } else {

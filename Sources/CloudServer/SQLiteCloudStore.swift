@@ -7,13 +7,15 @@ actor SQLiteCloudStore: CloudStore {
     private let database: SQLiteDatabase
     private let transaction: SQLiteStoreTransaction
 
-    /// Opens (creating and migrating) `cloud.sqlite` in `directory`.
-    init(directory: URL) throws {
+    /// Opens (creating and migrating) `cloud.sqlite` in `directory`; `migrations` other than all of them only in tests.
+    init(directory: URL, migrations: [(name: String, sql: String)] = SQLiteCloudStore.migrations) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try SQLiteDatabase(path: directory.appendingPathComponent("cloud.sqlite").path)
         // WAL with synchronous=NORMAL: a commit survives the process being killed at any moment.
         try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
-        try database.migrate(Self.migrations)
+        // Requests are answered from the WAL; copying it into the file (and its fsync) happens beside them.
+        try database.checkpointInBackground()
+        try database.migrate(migrations)
         transaction = try SQLiteStoreTransaction(database)
     }
 
@@ -85,7 +87,36 @@ actor SQLiteCloudStore: CloudStore {
             """
         ),
         sharingMigration,
+        recordsBySequence,
     ]
+
+    /// v3: records are stored in change-feed order, keyed by (zone, sequence), and found by name through an index.
+    ///
+    /// Keyed by name, every new record went to a random place of the largest b-tree (UUID-like names), so a write
+    /// batch touched pages all over a file far larger than SQLite's cache. Keyed by sequence, new records are
+    /// appended at its end; only the small name index takes random inserts; and a change-feed page is one range
+    /// of the table instead of an index walk with a lookup per record.
+    static let recordsBySequence: (name: String, sql: String) = (
+        "v3",
+        """
+        CREATE TABLE records_v3(
+            zone_pk INTEGER NOT NULL REFERENCES zones(pk) ON DELETE CASCADE, seq INTEGER NOT NULL,
+            record_name TEXT NOT NULL, record_type TEXT NOT NULL, change_tag TEXT NOT NULL, deleted INTEGER NOT NULL,
+            created_ts INTEGER NOT NULL, created_user TEXT NOT NULL, created_device TEXT,
+            modified_ts INTEGER NOT NULL, modified_user TEXT NOT NULL, modified_device TEXT,
+            parent TEXT, fields BLOB NOT NULL, root TEXT,
+            PRIMARY KEY(zone_pk, seq), UNIQUE(zone_pk, record_name)) WITHOUT ROWID;
+        INSERT INTO records_v3(
+            zone_pk, seq, record_name, record_type, change_tag, deleted, created_ts, created_user, created_device,
+            modified_ts, modified_user, modified_device, parent, fields, root)
+        SELECT zone_pk, seq, record_name, record_type, change_tag, deleted, created_ts, created_user, created_device,
+            modified_ts, modified_user, modified_device, parent, fields, root FROM records;
+        DROP TABLE records;
+        ALTER TABLE records_v3 RENAME TO records;
+        CREATE INDEX records_type ON records(zone_pk, record_type, modified_ts);
+        CREATE INDEX records_root ON records(zone_pk, root, seq) WHERE root IS NOT NULL;
+        """
+    )
 }
 
 /// The last `created`/`modified` stamp written from a row, with the column bytes it came from: rows of one

@@ -32,6 +32,7 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 public final class SQLiteDatabase: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var cache: [String: Statement] = [:]
+    private var checkpointer: WALCheckpointer?
     /// The file this connection opened.
     public let path: String
 
@@ -54,6 +55,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     deinit {
         cache.removeAll()
+        if let checkpointer {
+            sqlite3_wal_hook(handle, nil, nil)
+            checkpointer.stop()
+        }
         sqlite3_close_v2(handle)
     }
 
@@ -64,6 +69,15 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// Turns on WAL journaling with the durability our acknowledgements promise.
     public func configureForDurableWAL() throws {
         try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+    }
+
+    /// Moves this WAL database's checkpoints to a background thread: commits no longer stop to copy pages into the
+    /// database file (and wait for the disk) every `pages` pages of WAL. Call once, after `journal_mode=WAL`.
+    public func checkpointInBackground(everyPages pages: Int32 = 1000) throws {
+        guard checkpointer == nil, path != ":memory:" else { return }
+        let worker = try WALCheckpointer(path: path, threshold: max(pages, 1))
+        checkpointer = worker
+        sqlite3_wal_hook(handle, backgroundCheckpointHook, Unmanaged.passUnretained(worker).toOpaque())
     }
 
     /// Runs one or more statements that return no rows.

@@ -44,7 +44,8 @@ public struct PendingChange: Sendable, Hashable {
 public struct SentChange: Sendable, Hashable {
     /// The outcome of one operation.
     public enum Result: Sendable, Hashable {
-        /// Saved; the record as the server stored it.
+        /// Saved; the record as the server answered it. Only its system fields (change tag, created, modified) are
+        /// adopted: the fields the server stored are the ones sent, so the answer need not echo them.
         case saved(Record)
         /// Deleted (or already gone).
         case deleted
@@ -54,12 +55,25 @@ public struct SentChange: Sendable, Hashable {
     /// The outbox revision that was sent.
     public var revision: Int64
     public var result: Result
+    /// The outbox entry's queue position (`PendingChange.sequence`); 0 when not known, and the entry is found by key.
+    public var sequence: Int64
+    /// The record as it was sent: what the server now holds, the merge base of an edit made while it was in flight.
+    public var sent: TodoItem?
 
     /// A confirmation of a sent change.
-    public init(key: RecordKey, revision: Int64, result: Result) {
+    public init(key: RecordKey, revision: Int64, result: Result, sequence: Int64 = 0, sent: TodoItem? = nil) {
         self.key = key
         self.revision = revision
         self.result = result
+        self.sequence = sequence
+        self.sent = sent
+    }
+
+    /// The confirmation of `change` (as read from the outbox and sent) with the cloud's answer.
+    public init(_ change: PendingChange, result: Result) {
+        var sent: TodoItem?
+        if case .save(let item) = change.action { sent = item }
+        self.init(key: change.key, revision: change.revision, result: result, sequence: change.sequence, sent: sent)
     }
 }
 
@@ -204,15 +218,20 @@ extension TodoStore {
     public func confirm(_ changes: [SentChange]) throws {
         guard !changes.isEmpty else { return }
         try writeRepeatable { db in
-            // The two statements of the usual case, looked up once for the batch rather than once per record.
+            // The statements of the usual case, looked up once for the batch rather than once per record.
             let statements = AckStatements(
-                clearSent: try db.statement(Self.deleteSentOutboxSQL), rewrite: try db.statement(Self.updateSQL))
+                clearSent: try db.statement(Self.deleteSentSQL), clearSentByKey: try db.statement(Self.deleteSentOutboxSQL),
+                adopt: try db.statement(Self.adoptSystemFieldsSQL))
             for change in changes {
                 switch change.result {
                 case .saved(let record):
-                    try Self.confirmSaved(change.key, revision: change.revision, serverRecord: record, db: db, statements)
+                    try Self.confirmSaved(change, serverRecord: record, db: db, statements)
                 case .deleted:
-                    try db.run(Self.deleteSentDeleteSQL, Self.keyArguments(change.key) + [.int(change.revision)])
+                    if change.sequence > 0 {
+                        try db.run(Self.deleteSentDeleteBySequenceSQL, [.int(change.sequence), .int(change.revision)])
+                    } else {
+                        try db.run(Self.deleteSentDeleteSQL, Self.keyArguments(change.key) + [.int(change.revision)])
+                    }
                 }
             }
         }
@@ -220,36 +239,49 @@ extension TodoStore {
 
     /// Prepared statements an acknowledgement reuses for every record of its batch.
     struct AckStatements {
-        /// `deleteSentOutboxSQL`.
+        /// `deleteSentSQL`: the entry by queue position and revision.
         var clearSent: Statement
-        /// `updateSQL`.
-        var rewrite: Statement
+        /// `deleteSentOutboxSQL`: the entry by key and revision, for a confirmation without a queue position.
+        var clearSentByKey: Statement
+        /// `adoptSystemFieldsSQL`.
+        var adopt: Statement
 
         /// Runs `statement` with `arguments`; answers the rows it changed.
         func run(_ statement: Statement, _ arguments: [SQLValue], _ db: SQLiteDatabase) throws -> Int {
-            statement.reset()
-            try statement.bind(arguments)
-            while try statement.step() {}
+            try db.run(statement, arguments)
             return db.changes
         }
     }
 
-    static func confirmSaved(
-        _ key: RecordKey, revision: Int64, serverRecord: Record, db: SQLiteDatabase, _ statements: AckStatements
-    ) throws {
-        // The usual case: no edit since (the entry still has the revision sent). Clear it, adopt the server's copy.
-        if try statements.run(statements.clearSent, keyArguments(key) + [.int(revision)], db) > 0 {
-            var saved = TodoItem(record: serverRecord, scope: key.scope)
-            saved.key = key
-            if try statements.run(statements.rewrite, try rowArguments(saved), db) > 0 { return }  // share permission kept
+    static func confirmSaved(_ change: SentChange, serverRecord: Record, db: SQLiteDatabase, _ statements: AckStatements) throws {
+        let key = change.key
+        // The usual case: no edit since (the entry still has the revision sent). Clear it and adopt the server's
+        // system fields; the record's fields are the ones sent, which the server stored.
+        let cleared =
+            change.sequence > 0
+            ? try statements.run(statements.clearSent, [.int(change.sequence), .int(change.revision)], db)
+            : try statements.run(statements.clearSentByKey, keyArguments(key) + [.int(change.revision)], db)
+        if cleared > 0 {
+            if try statements.run(statements.adopt, try adoptArguments(key, serverRecord), db) > 0 { return }
             // Deleted locally meanwhile: fall through, the delete must go out with the new tag.
         }
-        try confirmSavedAfterEdit(key, revision: revision, serverRecord: serverRecord, db: db)
+        try confirmSavedAfterEdit(change, serverRecord: serverRecord, db: db)
+    }
+
+    /// Key and system fields of a saved record, for `adoptSystemFieldsSQL`.
+    static func adoptArguments(_ key: RecordKey, _ record: Record) throws -> [SQLValue] {
+        var arguments = keyArguments(key)
+        arguments.reserveCapacity(11)
+        arguments.append(record.recordChangeTag.map(SQLValue.text) ?? .null)
+        appendStamp(record.created, to: &arguments)
+        appendStamp(record.modified, to: &arguments)
+        return arguments
     }
 
     /// The rare case: the record was edited or deleted locally while its save was in flight.
-    static func confirmSavedAfterEdit(_ key: RecordKey, revision: Int64, serverRecord: Record, db: SQLiteDatabase) throws {
-        let current = try db.first(Self.outboxRevisionSQL, keyArguments(key)) { $0.int(0) }
+    static func confirmSavedAfterEdit(_ change: SentChange, serverRecord: Record, db: SQLiteDatabase) throws {
+        let key = change.key
+        let entry = try db.first(Self.outboxEntrySQL, keyArguments(key)) { (revision: $0.int(0), sequence: $0.int(1)) }
         guard var item = try fetchItem(key, in: db) else {
             // Deleted locally while the save was in flight: the delete must go out, with the new tag.
             try db.run(
@@ -261,18 +293,17 @@ extension TodoStore {
                 keyArguments(key) + [.text(serverRecord.recordType ?? TodoSchema.todoType), serverRecord.recordChangeTag.map(SQLValue.text) ?? .null])
             return
         }
-        if current == revision {
-            var saved = TodoItem(record: serverRecord, scope: key.scope)
-            saved.key = key
-            saved.sharePermission = item.sharePermission
-            try upsert(saved, in: db)
+        item.system = SystemFields(changeTag: serverRecord.recordChangeTag, created: serverRecord.created, modified: serverRecord.modified)
+        if let entry, entry.revision == change.revision, change.sequence == 0 || entry.sequence == change.sequence {
+            // The entry sent, unedited (its record was rewritten some other way): done.
+            item.localEditedAt = nil
+            try upsert(item, in: db)
             try db.run(Self.deleteOutboxSQL, keyArguments(key))
         } else {
-            item.system = SystemFields(
-                changeTag: serverRecord.recordChangeTag, created: serverRecord.created, modified: serverRecord.modified)
             try upsert(item, in: db)
-            try db.run(
-                "UPDATE outbox SET base_fields = ?5 WHERE \(keyWhere)", keyArguments(key) + [try json(serverRecord.fields ?? [:])])
+            // The server now holds what was sent: that is the base the newer edit is merged against.
+            let serverFields = change.sent?.fields ?? serverRecord.fields ?? [:]
+            try db.run("UPDATE outbox SET base_fields = ?5 WHERE \(keyWhere)", keyArguments(key) + [try json(serverFields)])
             // A delete queued meanwhile must carry the new tag.
             try db.run(
                 "UPDATE outbox SET change_tag = ?5 WHERE \(keyWhere) AND action = 'delete'",
@@ -280,10 +311,18 @@ extension TodoStore {
         }
     }
 
-    static let outboxRevisionSQL = "SELECT revision FROM outbox WHERE \(keyWhere)"
+    static let outboxEntrySQL = "SELECT revision, seq FROM outbox WHERE \(keyWhere)"
     static let deleteOutboxSQL = "DELETE FROM outbox WHERE \(keyWhere)"
+    static let deleteSentSQL = "DELETE FROM outbox WHERE seq = ?1 AND revision = ?2"
     static let deleteSentOutboxSQL = "DELETE FROM outbox WHERE \(keyWhere) AND revision = ?5"
+    static let deleteSentDeleteBySequenceSQL = "DELETE FROM outbox WHERE seq = ?1 AND revision = ?2 AND action = 'delete'"
     static let deleteSentDeleteSQL = "DELETE FROM outbox WHERE \(keyWhere) AND revision = ?5 AND action = 'delete'"
+    /// A confirmed save: the server's system fields; the local edit is no longer pending.
+    static let adoptSystemFieldsSQL = """
+        UPDATE records SET change_tag = ?5, created_at = ?6, created_user = ?7, created_device = ?8, modified_at = ?9,
+            modified_user = ?10, modified_device = ?11, local_edited_at = NULL, stale = 0
+        WHERE \(keyWhere)
+        """
 
     /// A save of `key` conflicted: merge against the server copy and make the server's tag the one to send next.
     ///

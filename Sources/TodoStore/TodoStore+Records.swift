@@ -88,7 +88,7 @@ extension TodoStore {
         return arguments
     }
 
-    private static func appendStamp(_ stamp: RecordStamp?, to arguments: inout [SQLValue]) {
+    static func appendStamp(_ stamp: RecordStamp?, to arguments: inout [SQLValue]) {
         if let stamp {
             arguments.append(.int(stamp.timestamp))
             arguments.append(.text(stamp.userRecordName))

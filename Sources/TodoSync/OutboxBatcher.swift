@@ -1,4 +1,5 @@
 import CloudModel
+import Foundation
 import TodoStore
 
 /// One `records/modify` request's worth of pending changes, all in one zone.
@@ -13,6 +14,10 @@ public struct OutboxBatch: Sendable, Hashable {
     }
 
     /// The request: `create` for records new to the server, `replace` / `delete` with the last known change tag.
+    ///
+    /// It asks for no fields back (`desiredKeys: []`): the server stores the fields sent, and an acknowledgement
+    /// needs only the system fields (name, change tag, created, modified), which always come back. A conflict's
+    /// server record still carries every field.
     public var request: ModifyRecordsRequest {
         let operations = changes.map { change -> RecordOperation in
             switch change.action {
@@ -25,7 +30,92 @@ public struct OutboxBatch: Sendable, Hashable {
                 return RecordOperation(tag == nil ? .forceDelete : .delete, record)
             }
         }
-        return ModifyRecordsRequest(operations: operations, zoneID: zone.zoneID, atomic: false)
+        var request = ModifyRecordsRequest(operations: operations, zoneID: zone.zoneID, atomic: false)
+        request.desiredKeys = []
+        return request
+    }
+
+    /// `request` as the JSON body the cloud gets, written straight from the outbox rows: no `Record`s, field
+    /// dictionaries or sorting on the way (the same request, field for field, as `CloudClient` writes for `request`).
+    public var requestBody: Data {
+        var zoneWriter = JSONWriter(reserving: 64)
+        zoneWriter.zoneID(zone.zoneID)
+        let zoneJSON = zoneWriter.bytes
+        var writer = JSONWriter(reserving: 320 * changes.count + 2 * zoneJSON.count + 64)
+        writer.raw("{\"operations\":[")
+        for (index, change) in changes.enumerated() {
+            writer.separator(index)
+            writer.raw("{\"operationType\":")
+            switch change.action {
+            case .save(let item):
+                writer.raw(item.system.changeTag == nil ? "\"create\"" : "\"replace\"")
+                writer.raw(",\"record\":{\"recordName\":")
+                writer.string(change.key.recordName)
+                writer.raw(",\"recordType\":")
+                writer.string(item.recordType)
+                if let tag = item.system.changeTag {
+                    writer.raw(",\"recordChangeTag\":")
+                    writer.string(tag)
+                }
+                writer.raw(",\"fields\":")
+                Self.writeFields(of: item, into: &writer)
+                writer.raw(",\"zoneID\":")
+                writer.raw(zoneJSON)
+                if let parent = item.parent {
+                    writer.raw(",\"parent\":{\"recordName\":")
+                    writer.string(parent.recordName)
+                    writer.raw("}")
+                }
+            case .delete(let recordType, let tag):
+                writer.raw(tag == nil ? "\"forceDelete\"" : "\"delete\"")
+                writer.raw(",\"record\":{\"recordName\":")
+                writer.string(change.key.recordName)
+                writer.raw(",\"recordType\":")
+                writer.string(recordType)
+                if let tag {
+                    writer.raw(",\"recordChangeTag\":")
+                    writer.string(tag)
+                }
+                writer.raw(",\"zoneID\":")
+                writer.raw(zoneJSON)
+            }
+            writer.raw("}}")
+        }
+        writer.raw("],\"zoneID\":")
+        writer.raw(zoneJSON)
+        writer.raw(",\"atomic\":false,\"desiredKeys\":[]}")
+        return Data(writer.bytes)
+    }
+
+    /// `item.fields` as `JSONWriter.fields` writes them (keys sorted); without kept unknown fields, the known ones
+    /// are written in name order directly.
+    private static func writeFields(of item: TodoItem, into writer: inout JSONWriter) {
+        guard item.extraFields.isEmpty else {
+            writer.fields(item.fields)
+            return
+        }
+        // In name order: dueDate, isCompleted, isTrashed, list, notes, priority, title.
+        writer.raw("{")
+        if let dueDate = item.dueDate {
+            writer.raw("\"dueDate\":")
+            writer.field(.timestamp(dueDate))
+            writer.raw(",")
+        }
+        writer.raw("\"isCompleted\":")
+        writer.field(.int64(item.isCompleted ? 1 : 0))
+        writer.raw(",\"isTrashed\":")
+        writer.field(.int64(item.isTrashed ? 1 : 0))
+        if let list = item.list {
+            writer.raw(",\"list\":")
+            writer.field(.reference(list))
+        }
+        writer.raw(",\"notes\":")
+        writer.field(.string(item.notes))
+        writer.raw(",\"priority\":")
+        writer.field(.int64(Int64(item.priority)))
+        writer.raw(",\"title\":")
+        writer.field(.string(item.title))
+        writer.raw("}")
     }
 }
 

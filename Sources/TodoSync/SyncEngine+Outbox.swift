@@ -23,9 +23,13 @@ extension SyncEngine {
     static let outboxChunk = CloudLimits.maxOperationsPerRequest * 10
 
     /// Sends one batch, waiting and retrying on throttling as the policy says.
-    func sendBatch(_ scope: DatabaseScope, _ request: ModifyRecordsRequest) async throws -> [RecordResult] {
-        try await withRetries { try await client.modifyRecords(scope, request) }
+    func sendBatch(_ batch: OutboxBatch) async throws -> [RecordResult] {
+        let body = await Self.encode(batch)
+        return try await withRetries { try await client.modifyRecords(batch.zone.scope, body: body) }
     }
+
+    /// A batch's request body, written off the engine's actor (beside the engine's own work).
+    private nonisolated static func encode(_ batch: OutboxBatch) async -> Data { batch.requestBody }
 
     /// Sends the outbox in batches of at most 200 per zone until it is empty or nothing more can be done now.
     ///
@@ -60,8 +64,7 @@ extension SyncEngine {
                 }
                 while round.keepsSending && inFlight.count < Self.maximumBatchesInFlight && !queued.isEmpty {
                     let batch = queued.removeFirst()
-                    let request = batch.request
-                    inFlight.append((batch, Task { try await self.sendBatch(batch.zone.scope, request) }))
+                    inFlight.append((batch, Task { try await self.sendBatch(batch) }))
                 }
                 guard !inFlight.isEmpty else { break }
                 let (batch, task) = inFlight.removeFirst()
@@ -132,7 +135,7 @@ extension SyncEngine {
         for (change, result) in zip(batch.changes, results) {
             switch result {
             case .record(let saved):
-                confirmed.append(SentChange(key: change.key, revision: change.revision, result: change.isDelete ? .deleted : .saved(saved)))
+                confirmed.append(SentChange(change, result: change.isDelete ? .deleted : .saved(saved)))
                 round.progressed = true
             case .failure(let serverError):
                 let error = CloudError(serverError)

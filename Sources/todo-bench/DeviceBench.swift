@@ -244,12 +244,11 @@ enum DeviceBench {
             if pending.isEmpty { break }
             start = processCPUSeconds()
             let batches = OutboxBatcher.batches(pending)
-            let requests = batches.map(\.request)
             parts.batching += processCPUSeconds() - start
-            for (batch, request) in zip(batches, requests) {
-                canned.prepare(answeringFor: request)
+            for batch in batches {
+                canned.prepare(answeringFor: batch.request)
                 start = processCPUSeconds()
-                let results = try await client.modifyRecords(.private, request)
+                let results = try await client.modifyRecords(.private, body: batch.requestBody)
                 let end = processCPUSeconds()
                 let called = canned.lastCalledCPU ?? end
                 parts.encode += called - start
@@ -258,9 +257,7 @@ enum DeviceBench {
                 var confirmed: [SentChange] = []
                 confirmed.reserveCapacity(batch.changes.count)
                 for (change, result) in zip(batch.changes, results) {
-                    if case .record(let saved) = result {
-                        confirmed.append(SentChange(key: change.key, revision: change.revision, result: .saved(saved)))
-                    }
+                    if case .record(let saved) = result { confirmed.append(SentChange(change, result: .saved(saved))) }
                 }
                 try await store.confirm(confirmed)
                 parts.acks += processCPUSeconds() - start
@@ -288,8 +285,9 @@ struct DeviceParts: CustomStringConvertible {
     }
 }
 
-/// Answers `records/modify` with the records it was given, saved with a change tag: answers prepared in advance,
-/// found by the request's first record name (so the engine's batching need not be known here).
+/// Answers `records/modify` with the records it was given, saved with a change tag (fields only as `desiredKeys`
+/// asks, as the cloud does): answers prepared in advance, found by the request's first record name (so the engine's
+/// batching need not be known here).
 final class CannedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [String: Data] = [:]
@@ -305,6 +303,7 @@ final class CannedTransport: HTTPTransport, @unchecked Sendable {
         for (index, operation) in request.operations.enumerated() {
             writer.separator(index)
             var record = operation.record
+            if let keys = operation.desiredKeys ?? request.desiredKeys { record.fields = record.fields?.filter { keys.contains($0.key) } }
             record.recordChangeTag = "t\(index)"
             record.created = RecordStamp(timestamp: 1_790_000_000_000, userRecordName: "_bench", deviceID: "device")
             record.modified = record.created

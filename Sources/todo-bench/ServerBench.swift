@@ -26,29 +26,13 @@ enum ServerBench {
 
         let server = try ServerProcess()
         defer { server.stop() }
-        let writer = try BenchAccounts.signIn(server.baseURL, account: "bench", device: "writer")
-        try createZone(server.baseURL, writer)
-
-        // Sequential writes in 200-record batches.
+        let (writer, connection) = try sequentialWrites(server, records: records)
         let modify = server.baseURL + address.databasePath(.private, "records/modify")
-        let bodies = try stride(from: 0, to: records, by: 200).map { batch in
-            try JSONEncoder().encode(
-                ModifyRecordsRequest(operations: (batch..<min(batch + 200, records)).map { RecordOperation(.create, benchTodo($0)) }, zoneID: todos))
-        }
-        let connection = try RawHTTPConnection(port: server.port)
-        let modifyPath = address.databasePath(.private, "records/modify")
-        var start = ContinuousClock.now
-        for body in bodies {
-            let answer = try connection.request("POST", modifyPath, body: Array(body), token: writer.token)
-            guard answer.status == 200 else { throw BenchError("write failed: \(answer.status)") }
-        }
-        var elapsed = seconds(since: start)
-        print(String(format: "sequential writes, 200-record batches:  %.0f records/s  (%d records in %.2f s; target >= 40,000/s)", Double(records) / elapsed, records, elapsed))
 
         // Full changes/zone read.
-        start = ContinuousClock.now
+        let start = ContinuousClock.now
         let read = try readAllRaw(connection, writer)
-        elapsed = seconds(since: start)
+        let elapsed = seconds(since: start)
         guard read == records else { throw BenchError("read \(read) of \(records) records") }
         print(String(format: "full changes/zone read:                 %.0f records/s  (%d records in %.2f s; target >= 100,000/s)", Double(read) / elapsed, read, elapsed))
 
@@ -66,6 +50,33 @@ enum ServerBench {
         let latencies = try measurePush(courier: created.webcourierURL, modify: modify, writer: writer, count: pushes, zone: todos)
         print(String(format: "push latency (write response -> notification, %d writes): p50 %.2f ms, p99 %.2f ms  (targets <= 2 ms, <= 10 ms)",
                      pushes, percentile(latencies, 0.5), percentile(latencies, 0.99)))
+    }
+
+    /// Sequential writes of `records` new todos in 200-record batches on one connection, timed; prints the figures
+    /// and answers the writing device and its connection.
+    static func sequentialWrites(_ server: ServerProcess, records: Int) throws -> (BenchDevice, RawHTTPConnection) {
+        let writer = try BenchAccounts.signIn(server.baseURL, account: "bench", device: "writer")
+        try createZone(server.baseURL, writer)
+        let todos = ZoneID(zoneName: TodoSchema.zoneName)
+        let bodies = try stride(from: 0, to: records, by: 200).map { batch in
+            try JSONEncoder().encode(
+                ModifyRecordsRequest(operations: (batch..<min(batch + 200, records)).map { RecordOperation(.create, benchTodo($0)) }, zoneID: todos))
+        }
+        let connection = try RawHTTPConnection(port: server.port)
+        let modifyPath = ContainerAddress.default.databasePath(.private, "records/modify")
+        let cloudBefore = cpuSeconds(pid: server.process.processIdentifier)
+        let benchBefore = processCPUSeconds()
+        let start = ContinuousClock.now
+        for body in bodies {
+            let answer = try connection.request("POST", modifyPath, body: Array(body), token: writer.token)
+            guard answer.status == 200 else { throw BenchError("write failed: \(answer.status)") }
+        }
+        let elapsed = seconds(since: start)
+        let cloudCPU = cpuSeconds(pid: server.process.processIdentifier) - cloudBefore
+        let benchCPU = processCPUSeconds() - benchBefore
+        print(String(format: "sequential writes, 200-record batches:  %.0f records/s  (%d records in %.2f s; target >= 40,000/s)", Double(records) / elapsed, records, elapsed))
+        print(String(format: "  cloud CPU %.2f s (%.1f µs a record), this client's CPU %.2f s", cloudCPU, cloudCPU / Double(records) * 1e6, benchCPU))
+        return (writer, connection)
     }
 
     private static func createZone(_ base: String, _ device: BenchDevice) throws {

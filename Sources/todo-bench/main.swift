@@ -36,6 +36,12 @@ do {
         let count = arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
         let (device, _) = try await DeviceBench.upload(count: count, server: server, in: directory, details: false)
         await device.close()
+    case "_writes":
+        // Only the sequential writes of `todo-bench server`, for profilers (the cloud runs in a child process).
+        let server = try ServerProcess()
+        defer { server.stop() }
+        print("cloud process \(server.process.processIdentifier)")
+        _ = try ServerBench.sequentialWrites(server, records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
     case "device":
         let counts = arguments.dropFirst().compactMap { Int($0) }
         try await DeviceBench.run(count: counts.first ?? 10_000, largeCount: counts.dropFirst().first ?? 100_000)

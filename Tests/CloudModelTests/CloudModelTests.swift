@@ -133,6 +133,33 @@ struct StreamingDecoderTests {
         }
     }
 
+    @Test func repeatedStampsAndZonesDecodeAsWritten() throws {
+        // Answers repeat one writer's stamp and one zone record after record; some differ, some come back again.
+        let zones = [ZoneID(zoneName: "Todos", ownerRecordName: "_alice"), ZoneID(zoneName: "Todos"), ZoneID(zoneName: "Other", ownerRecordName: "_alice")]
+        let stamps = [
+            RecordStamp(timestamp: 1_790_000_000_000, userRecordName: "_alice", deviceID: "device-A"),
+            RecordStamp(timestamp: 1_790_000_000_000, userRecordName: "_alice"),
+            RecordStamp(timestamp: 1_790_000_000_001, userRecordName: "_alice", deviceID: "device-A"),
+        ]
+        var records: [Record] = []
+        for index in 0..<30 {
+            var record = Record(recordName: "r\(index)", recordType: "Todo", recordChangeTag: "t\(index)", fields: [:], zoneID: zones[index / 4 % 3])
+            record.created = stamps[index / 3 % 3]
+            record.modified = stamps[index / 5 % 3]
+            records.append(record)
+        }
+        var writer = JSONWriter()
+        writer.raw("{\"records\":[")
+        for (index, record) in records.enumerated() {
+            writer.separator(index)
+            writer.record(record)
+        }
+        writer.raw("]}")
+        let decoded = try RecordsResponse(bytes: writer.bytes).records.map(\.record)
+        #expect(decoded == records.map { Optional($0) })
+        #expect(try ZoneChangesResponse(bytes: Array("{\"zones\":[{\"zoneID\":{\"zoneName\":\"Todos\"},\"records\":".utf8) + Array(writer.bytes.dropFirst(11).dropLast(1)) + Array(",\"moreComing\":false}]}".utf8)).zones.first?.records == records)
+    }
+
     @Test func changesPageDecodesTheSameBothWays() throws {
         let json = #"{"zones":[{"zoneID":{"zoneName":"Todos"},"records":[{"recordName":"a","recordType":"Todo","recordChangeTag":"1","fields":{"title":{"type":"STRING","value":"A"}},"created":{"timestamp":5,"userRecordName":"_u"},"modified":{"timestamp":6,"userRecordName":"_u","deviceID":"d"},"deleted":false,"zoneID":{"zoneName":"Todos","ownerRecordName":"_u"}},{"recordName":"b","deleted":true}],"syncToken":"Z1","moreComing":true},{"zoneID":{"zoneName":"Gone"},"records":[],"moreComing":false,"serverErrorCode":"ZONE_NOT_FOUND","reason":"nope"}]}"#
         let streamed = try ZoneChangesResponse(bytes: Array(json.utf8))

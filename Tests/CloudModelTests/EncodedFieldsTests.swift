@@ -46,6 +46,10 @@ struct EncodedFieldsTests {
             #"{"e":{"type":"STRING","value":"x","note":1},"dv":{"type":"STRING","value":"a","value":"b"},"dt":{"value":1,"type":"STRING","value":"s"}}"#,
             #"{"a":{"type":"STRING","value":"first"},"b":{"type":"INT64","value":1},"a":{"type":"STRING","value":"second"},"gone":{"type":"STRING","value":null}}"#,
             #"{"a":{"type":"STRING","value":"kept"},"a":{"type":"STRING","value":null}}"#,
+            // Names already in order (as sorting writers send them), with a removal among them, and one out of order.
+            #"{"dueDate":{"type":"TIMESTAMP","value":1},"isCompleted":{"type":"INT64","value":0},"title":{"type":"STRING","value":"t"}}"#,
+            #"{"a":{"type":"STRING","value":"x"},"b":{"type":"STRING","value":null},"c":{"type":"INT64","value":3}}"#,
+            #"{"a":{"type":"STRING","value":"x"},"c":{"type":"INT64","value":3},"b":{"type":"INT64","value":2}}"#,
             "{}",
         ]
         for fields in cases {
@@ -142,6 +146,49 @@ struct EncodedFieldsTests {
         #expect(stored.request == decoded)
         #expect(stored.fields.count == 2)
         #expect(stored.fields.allSatisfy { $0 == nil })
+    }
+
+    @Test func aBodyReadOperationByOperationReadsAsAWhole() throws {
+        // Strings holding brackets, braces, commas and escaped quotes; spacing; members before and after the operations.
+        let tricky = #"{"type":"STRING","value":"] }, {\"x\": [1,2]} \\"}"#
+        let operation = { (index: Int) -> String in
+            #" { "record" : {"recordName":"r\#(index)","recordType":"Todo","fields":{"t":\#(tricky),"n":{"value":\#(index),"type":"INT64"}}}, "operationType":"create" , "desiredKeys":["t"]} "#
+        }
+        let bodies = [
+            "{\"zoneID\":{\"zoneName\":\"Todos\"},\"operations\":[" + (0..<40).map(operation).joined(separator: ",") + "],\"atomic\":false}",
+            "{ \"operations\" : [\n" + (0..<3).map(operation).joined(separator: ",\n") + "\n] , \"desiredKeys\" : [] , \"zoneID\":{\"zoneName\":\"Todos\",\"ownerRecordName\":\"_o\"} }",
+            #"{"operations":[]}"#,
+        ]
+        for text in bodies {
+            let bytes = Array(text.utf8)
+            let whole = try ModifyRecordsRequest.readForStorage(bytes: bytes)
+            let split = try ModifyRecordsBody(bytes: bytes)
+            var header = whole.request
+            header.operations = []
+            #expect(split.header == header)
+            #expect(split.count == whole.request.operations.count)
+            for index in (0..<split.count).reversed() {  // any order
+                let read = try split.operation(index)
+                #expect(read.operation == whole.request.operations[index])
+                #expect(read.fields == whole.fields[index])
+            }
+        }
+        // What the first pass cannot split, it refuses (reading the whole body then says why).
+        for bad in [#"{"operations":[{"a":"unterminated}]}"#, #"{"operations":{}}"#, #"{"zoneID":{"zoneName":"Todos"}}"#, #"{"operations":[1,]}"#, #"{"operations":[]} x"#] {
+            #expect(throws: (any Error).self) { try ModifyRecordsBody(bytes: Array(bad.utf8)) }
+        }
+        // Brackets that do not match are not always noticed by the first pass: the operation's own reading notices.
+        let mismatched = Array(#"{"operations":[{"operationType":"create","record":{"recordName":"a"]},{"operationType":"create","record":{"recordName":"c"}}]}"#.utf8)
+        let skimmed = try ModifyRecordsBody(bytes: mismatched)
+        #expect(throws: (any Error).self) { try skimmed.operation(0) }
+        #expect(throws: (any Error).self) { try ModifyRecordsRequest.readForStorage(bytes: mismatched) }
+        // An operation that does not read throws, as reading the whole body does; the others read.
+        let malformed = Array(#"{"operations":[{"operationType":"create","record":{"recordName":"a"}},{"operationType":"explode","record":{"recordName":"b"}},{"operationType":"create","record":{"recordName":"c"}}]}"#.utf8)
+        let split = try ModifyRecordsBody(bytes: malformed)
+        #expect(split.count == 3)
+        #expect(throws: (any Error).self) { try split.operation(1) }
+        #expect(try split.operation(2).operation.record.recordName == "c")
+        #expect(throws: (any Error).self) { try ModifyRecordsRequest.readForStorage(bytes: malformed) }
     }
 
     @Test func integersAreWrittenAsStringWouldSpellThem() {

@@ -112,6 +112,43 @@ struct RobustnessTests {
         #expect(more.first?.record?.recordChangeTag != nil)
         await reopened.cloud.server.shutdown()
     }
+
+    @Test func theWALIsCheckpointedBesideTheWritesAndNothingIsLost() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-wal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("cloud.sqlite").path
+        func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+        var token: String
+        let notes = String(repeating: "n", count: 2_000)
+        do {
+            let cloud = try await TestCloudAt(directory: directory)
+            let alice = try await cloud.cloud.signIn("alice")
+            token = alice.token
+            try await cloud.cloud.createTodosZone(alice)
+            let before = size(file)
+            // Well over the 1,000 pages (4 MB) of WAL after which a checkpoint is due.
+            for batch in 0..<15 {
+                let operations = (0..<200).map { RecordOperation(.create, todo("w\(batch)-\($0)", "t", extra: ["notes": .string(notes)])) }
+                #expect(try await cloud.cloud.modify(alice, operations).allSatisfy { $0.record != nil })
+            }
+            // The writes did not checkpoint themselves: the background thread copies the WAL into the file.
+            var waited = 0
+            while size(file) < before + 4_000_000, waited < 600 {
+                try await Task.sleep(nanoseconds: 50_000_000)
+                waited += 1
+            }
+            #expect(size(file) >= before + 4_000_000)
+            await cloud.cloud.server.shutdown()
+        }
+        let reopened = try await TestCloudAt(directory: directory)
+        let changes: ZoneChangesResponse = try await reopened.cloud.post(
+            .private, "changes/zone", ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos, resultsLimit: 200)]), token: token)
+        #expect(changes.zones.first?.records.count == 200 && changes.zones.first?.moreComing == true)
+        let lookup: RecordsResponse = try await reopened.cloud.post(
+            .private, "records/lookup", LookupRecordsRequest(recordNames: ["w0-0", "w14-199"], zoneID: todos), token: token)
+        #expect(lookup.records.allSatisfy { $0.record?["notes"] == .string(notes) })
+        await reopened.cloud.server.shutdown()
+    }
 }
 
 /// A test cloud over a given directory, to restart on the same files.

@@ -102,4 +102,121 @@ struct WritePathTests {
             }
         }
     }
+
+    @Test func desiredKeysLimitTheEchoedFieldsNotTheSystemFields() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            try await cloud.createTodosZone(alice)
+            let fields: [String: FieldValue] = ["title": .string("Milk"), "isCompleted": .int64(0), "priority": .int64(2)]
+
+            // An empty list: the system fields (name, type, change tag, created, modified) and no field values.
+            var request = ModifyRecordsRequest(
+                operations: [
+                    RecordOperation(.create, Record(recordName: "a", recordType: "Todo", fields: fields)),
+                    RecordOperation(.create, Record(recordName: "b", recordType: "Todo", fields: fields), desiredKeys: ["priority"]),
+                ], zoneID: todos, atomic: false)
+            request.desiredKeys = []
+            let (status, body) = try await cloud.raw(
+                "POST", cloud.address.databasePath(.private, "records/modify"), body: try JSONEncoder().encode(request), token: alice.token)
+            #expect(status == 200)
+            #expect(!String(decoding: body, as: UTF8.self).contains("Milk"))
+            let answer = try JSONDecoder().decode(RecordsResponse.self, from: body).records
+            let a = try #require(answer.first?.record)
+            #expect(a.recordName == "a" && a.recordType == "Todo" && a.recordChangeTag?.isEmpty == false)
+            #expect(a.created?.userRecordName == alice.user && a.modified?.deviceID == alice.deviceID)
+            #expect(a.fields == [:] && a.zoneID?.zoneName == "Todos")
+            // An operation's own list wins over the request's.
+            let b = try #require(answer.last?.record)
+            #expect(b.fields == ["priority": .int64(2)] && b.recordChangeTag?.isEmpty == false)
+
+            // What is stored is every field, whatever the answer carried.
+            let lookup: RecordsResponse = try await cloud.post(
+                .private, "records/lookup", LookupRecordsRequest(recordNames: ["a"], zoneID: todos), token: alice.token)
+            #expect(lookup.records.first?.record?.fields == fields)
+            #expect(lookup.records.first?.record?.recordChangeTag == a.recordChangeTag)
+
+            // The answer's change tag is the one to send next; a stale one conflicts, and the conflict carries the
+            // server's whole record (a client merges against it), whatever the desired keys.
+            var next = ModifyRecordsRequest(
+                operations: [RecordOperation(.replace, Record(recordName: "a", recordType: "Todo", recordChangeTag: a.recordChangeTag, fields: ["title": .string("Oat milk")]))],
+                zoneID: todos, atomic: false)
+            next.desiredKeys = []
+            let replaced: RecordsResponse = try await cloud.post(.private, "records/modify", next, token: alice.token)
+            let newTag = try #require(replaced.records.first?.record?.recordChangeTag)
+            #expect(newTag != a.recordChangeTag)
+            let stale: RecordsResponse = try await cloud.post(.private, "records/modify", next, token: alice.token)
+            let conflict = try #require(stale.records.first?.error)
+            #expect(conflict.serverErrorCode == .conflict)
+            #expect(conflict.serverRecord?.recordChangeTag == newTag)
+            #expect(conflict.serverRecord?["title"] == .string("Oat milk"))
+
+            // A list naming fields answers those that the record has; without a list, every field.
+            var some = ModifyRecordsRequest(
+                operations: [RecordOperation(.forceReplace, Record(recordName: "c", recordType: "Todo", fields: fields))], zoneID: todos)
+            some.desiredKeys = ["title", "notes"]
+            let named: RecordsResponse = try await cloud.post(.private, "records/modify", some, token: alice.token)
+            #expect(named.records.first?.record?.fields == ["title": .string("Milk")])
+            let all = try await cloud.modify(alice, [RecordOperation(.forceReplace, Record(recordName: "c", recordType: "Todo", fields: fields))])
+            #expect(all.first?.record?.fields == fields)
+        }
+    }
+
+    /// Batches of 32 operations or more from a signed-in caller are read ahead of their write: they must answer,
+    /// store and fail exactly as the small ones do.
+    @Test func largeBatchesReadAheadOfTheirWriteAnswerAsSmallOnes() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            try await cloud.createTodosZone(alice)
+            let setup = try await cloud.modify(alice, [RecordOperation(.create, todo("kept", "Kept")), RecordOperation(.create, todo("other", "Other"))])
+            let kept = try #require(setup.first?.record)
+            let other = try #require(setup.last?.record)
+
+            var operations = (0..<100).map { RecordOperation(.create, todo("big-\($0)", "Big \($0)", extra: ["n": .int64(Int64($0))])) }
+            operations.insert(RecordOperation(.create, todo("big-5", "Again")), at: 50)
+            operations.append(RecordOperation(.replace, todo("kept", "Stale", tag: "not-the-tag")))
+            operations.append(RecordOperation(.delete, Record(recordName: "other", recordChangeTag: other.recordChangeTag)))
+            operations.append(RecordOperation(.forceReplace, todo("kept", "Forced")))
+            let results = try await cloud.modify(alice, operations, atomic: false)
+            #expect(results.count == operations.count)
+            #expect(results[0].record?["n"] == .int64(0) && results[100].record?["title"] == .string("Big 99"))
+            #expect(results[50].error?.serverErrorCode == .exists && results[50].error?.serverRecord?["title"] == .string("Big 5"))
+            #expect(results[101].error?.serverErrorCode == .conflict)
+            #expect(results[101].error?.serverRecord?.recordChangeTag == kept.recordChangeTag)
+            #expect(results[102].record?.isDeleted == true)
+            #expect(results[103].record?["title"] == .string("Forced"))
+            let tags = results.compactMap { $0.record?.recordChangeTag }
+            #expect(Set(tags).count == tags.count)
+
+            // Atomic: one failure and nothing of the batch is written.
+            var atomic = (0..<40).map { RecordOperation(.create, todo("atomic-\($0)", "A")) }
+            atomic[33] = RecordOperation(.create, todo("big-7", "Exists"))
+            let refused = try await cloud.modify(alice, atomic)
+            #expect(refused[33].error?.serverErrorCode == .exists)
+            #expect(refused.enumerated().allSatisfy { $0.offset == 33 || $0.element.error?.serverErrorCode == .atomicError })
+
+            // A malformed operation deep in a large body: the error a whole reading gives, and nothing written.
+            let path = cloud.address.databasePath(.private, "records/modify")
+            var body = "{\n  \"operations\" : [\n"
+            body += (0..<60).map { index -> String in
+                let fields = index == 41 ? #"{"n":{"type":"INT64","value":"x"}}"# : #"{"t":{"value":"] } \" \\ [","type":"STRING"}}"#
+                return #"    {"record":{"recordName":"bad-\#(index)","recordType":"Todo","fields":\#(fields)},"operationType":"create"}"#
+            }.joined(separator: ",\n")
+            body += "\n  ],\n  \"zoneID\" : {\"zoneName\":\"Todos\"}\n}"
+            let answer = try await cloud.raw("POST", path, body: Data(body.utf8), token: alice.token)
+            #expect(answer.status == 400)
+            let error = try JSONDecoder().decode(ServerError.self, from: answer.body)
+            #expect(error.reason.contains("operations[41].record.fields.n"), "\(error.reason)")
+            let lookup: RecordsResponse = try await cloud.post(
+                .private, "records/lookup", LookupRecordsRequest(recordNames: ["bad-0", "atomic-0"], zoneID: todos), token: alice.token)
+            #expect(lookup.records.allSatisfy { $0.error?.serverErrorCode == .notFound })
+
+            // The same body, well-formed, pretty-printed with the zone after the operations: written whole.
+            let good = body.replacingOccurrences(of: #"{"n":{"type":"INT64","value":"x"}}"#, with: #"{"n":{"type":"INT64","value":41}}"#)
+            let written = try await cloud.raw("POST", path, body: Data(good.utf8), token: alice.token)
+            #expect(written.status == 200)
+            let saved = try JSONDecoder().decode(RecordsResponse.self, from: written.body).records
+            #expect(saved.count == 60 && saved.allSatisfy { $0.record != nil })
+            #expect(saved[0].record?["t"] == .string("] } \" \\ [") && saved[41].record?["n"] == .int64(41))
+        }
+    }
 }

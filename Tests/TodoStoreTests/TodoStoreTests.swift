@@ -202,6 +202,64 @@ func serverRecord(
         }
     }
 
+    @Test func anAcknowledgementWithoutFieldsAdoptsTheSystemFieldsAndKeepsTheSentOnes() async throws {
+        try await withTemporaryStore { store, _ in
+            let key = RecordKey.privateTodo("s")
+            var item = TodoItem(key: key, title: "Sent", notes: "n", priority: 2)
+            item.setList("L")
+            try await store.saveLocalEdit(item, at: 7)
+            let sent = try await store.pendingChanges()[0]
+            #expect(sent.sequence > 0)
+            // As a cloud answers `desiredKeys: []`: system fields, no field values.
+            var answer = serverRecord("s", title: "", tag: "s1", modifiedAt: 2_000)
+            answer.fields = [:]
+            try await store.confirm([SentChange(sent, result: .saved(answer))])
+            #expect(try await store.pendingCount() == 0)
+            let stored = try #require(try await store.todo(key))
+            #expect(stored.title == "Sent" && stored.notes == "n" && stored.priority == 2 && stored.listName == "L")
+            #expect(stored.system == SystemFields(changeTag: "s1", created: answer.created, modified: answer.modified))
+            #expect(stored.localEditedAt == nil && !stored.hasPendingChanges)
+        }
+    }
+
+    @Test func anEditWhileInFlightKeepsItsFieldsAndTakesTheSentOnesAsBase() async throws {
+        try await withTemporaryStore { store, _ in
+            let key = RecordKey.privateTodo("e")
+            try await store.saveLocalEdit(TodoItem(key: key, title: "v1"), at: 1)
+            let sent = try await store.pendingChanges()[0]
+            var item = try #require(try await store.todo(key))
+            item.title = "v2"
+            try await store.saveLocalEdit(item, at: 2)  // edited while the save was in flight
+            var answer = serverRecord("e", title: "", tag: "s1")
+            answer.fields = [:]
+            try await store.confirm([SentChange(sent, result: .saved(answer))])
+            let pending = try await store.pendingChanges()
+            #expect(pending.count == 1)
+            guard case .save(let next) = pending[0].action else { Issue.record("expected a save"); return }
+            #expect(next.title == "v2" && next.system.changeTag == "s1")
+            // The server now holds v1: the merge base of the pending edit.
+            #expect(pending[0].baseFields?["title"] == .string("v1"))
+        }
+    }
+
+    @Test func anAcknowledgementClearsOnlyTheEntryItWasSentFrom() async throws {
+        try await withTemporaryStore { store, _ in
+            let key = RecordKey.privateTodo("again")
+            try await store.saveLocalEdit(TodoItem(key: key, title: "first"), at: 1)
+            let sent = try await store.pendingChanges()[0]
+            // While it is in flight the entry is dropped and the record queued anew: same key, same revision, new entry.
+            try await store.discardPendingChange(key)
+            try await store.saveLocalEdit(TodoItem(key: key, title: "second"), at: 2)
+            let queued = try await store.pendingChanges()[0]
+            #expect(queued.revision == sent.revision && queued.sequence != sent.sequence)
+            try await store.confirm([SentChange(sent, result: .saved(serverRecord("again", title: "first", tag: "s1")))])
+            let pending = try await store.pendingChanges()
+            #expect(pending.count == 1)
+            guard case .save(let next) = pending.first?.action else { Issue.record("expected a save"); return }
+            #expect(next.title == "second" && next.system.changeTag == "s1")
+        }
+    }
+
     @Test func conflictResolutionAdoptsServerTagAndKeepsMergedFields() async throws {
         try await withTemporaryStore { store, _ in
             let key = RecordKey.privateTodo("c")

@@ -217,6 +217,31 @@ import TodoSync
         #expect(request.operations.map(\.record.recordChangeTag) == [nil, "tag-old", "tag-gone"])
         #expect(request.zoneID == ZoneID(zoneName: "Todos"))
         #expect(request.atomic == false)
+        #expect(request.desiredKeys == [])  // acknowledgements need the system fields only
+    }
+
+    @Test func theBodyWrittenFromTheRowsIsTheRequest() throws {
+        let shared = ZoneKey(scope: .shared, zoneName: "Todos", zoneOwner: "_owner")
+        var dated = TodoItem(
+            key: .privateTodo("dated"), title: "Milk \"2%\" / 牛奶 🥛\n", notes: "n", isCompleted: true,
+            dueDate: Date(timeIntervalSince1970: 1_790_000_000.123), priority: 3, isTrashed: true)
+        dated.setList("L1")
+        dated.system.changeTag = "t9"
+        var kept = TodoItem(key: .privateTodo("kept"), title: "with unknown fields")
+        kept.extraFields = ["zeta": .int64(1), "alpha": .string("a"), "list": .string("not a reference"), "tags": .list(.string, [.string("x")])]
+        var list = TodoItem(key: .privateTodo("L1"), recordType: "TodoList", title: "Groceries")
+        list.system.changeTag = "t1"
+        let cases: [[PendingChange]] = [
+            [change("new1"), change("old"), change("gone", delete: true), change("new-gone", delete: true)],
+            [dated, kept, list].map { PendingChange(key: $0.key, action: .save($0), baseFields: nil, revision: 1) },
+            [change("p1", zone: shared), change("p2", zone: shared, delete: true)],
+            [PendingChange(key: .privateTodo("forced"), action: .delete(recordType: "Todo", changeTag: nil), baseFields: nil, revision: 1)],
+        ]
+        for changes in cases {
+            for batch in OutboxBatcher.batches(changes) {
+                #expect(try ModifyRecordsRequest(bytes: batch.requestBody) == batch.request)
+            }
+        }
     }
 }
 

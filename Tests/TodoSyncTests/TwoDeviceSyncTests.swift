@@ -359,6 +359,35 @@ import TodoSync
         await cloud.shutdown()
     }
 
+    @Test func uploadedRecordsKeepTheirFieldsAndTakeTheCloudsSystemFields() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        let items = (0..<450).map { TodoItem(key: .privateTodo(String(format: "up-%04d", $0)), title: "todo \($0)", notes: "n\($0)", priority: $0 % 4) }
+        try await a.store.saveLocalEdits(items, at: a.clock.nowMilliseconds())
+        await a.engine.sync(.localEdit)
+        #expect(try await a.store.pendingCount() == 0)
+        // Each device copy has the cloud's change tag, created and modified, and the fields it sent.
+        let names = Array(items.prefix(200).map(\.key.recordName))
+        let lookup = try await a.client.lookupRecords(.private, LookupRecordsRequest(recordNames: names, zoneID: ZoneID(zoneName: "Todos")))
+        for (item, result) in zip(items, lookup) {
+            let server = try #require(result.record)
+            let local = try #require(try await a.store.todo(item.key))
+            #expect(local.system == SystemFields(changeTag: server.recordChangeTag, created: server.created, modified: server.modified))
+            #expect(local.title == item.title && local.notes == item.notes && local.priority == item.priority)
+            #expect(server.fields == local.fields)
+        }
+        // The adopted tags are current: edits go out as replaces without a conflict, and reach another device.
+        try await a.engine.edit(items[3].key, TodoEdit(title: "edited once"))
+        try await a.engine.edit(items[449].key, TodoEdit(priority: 0))
+        await a.engine.sync(.localEdit)
+        #expect(try await a.store.pendingCount() == 0)
+        #expect(try await a.store.failedCount() == 0)
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        #expect(try await contents(a.store) == contents(b.store))
+        #expect(try await b.store.todo(items[3].key)?.title == "edited once")
+        await cloud.shutdown()
+    }
+
     @Test func anOutboxLargerThanOneReadGoesOutInOneSync() async throws {
         let cloud = try await TestCloud.start()
         let a = try await cloud.device("A", sendsAutomatically: false)
