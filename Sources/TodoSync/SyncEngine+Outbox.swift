@@ -22,6 +22,9 @@ extension SyncEngine {
     /// Outbox rows read at a time (ten full requests).
     static let outboxChunk = CloudLimits.maxOperationsPerRequest * 10
 
+    /// Outbox rows read first: enough for the first window of requests, so they leave before a whole chunk is read.
+    static let firstOutboxChunk = CloudLimits.maxOperationsPerRequest * maximumBatchesInFlight
+
     /// Sends one batch, waiting and retrying on throttling as the policy says.
     func sendBatch(_ batch: OutboxBatch) async throws -> [RecordResult] {
         let body = await Self.encode(batch)
@@ -35,7 +38,7 @@ extension SyncEngine {
     ///
     /// A round goes through the whole outbox in queue order, reading the next chunk while batches are in flight (by
     /// queue position, so nothing in flight is read again); up to `maximumBatchesInFlight` batches travel at once and
-    /// each is confirmed in its own transaction when its answer comes, in launch order. A batch never names a record
+    /// each is confirmed in its own transaction when its answer comes, in launch order, after the next batch left. A batch never names a record
     /// twice and a round never names it in two batches; what a round leaves (edited meanwhile, merged after a
     /// conflict, throttled) goes in the next.
     func sendOutbox(_ sequence: inout SyncSequence) async throws {
@@ -49,23 +52,40 @@ extension SyncEngine {
             var chunks = 0
             // A window of requests in flight, answered and confirmed in launch order.
             var inFlight: [(batch: OutboxBatch, task: Task<[RecordResult], any Error>)] = []
-            while true {
-                if !exhausted && round.keepsReading && queued.count < Self.maximumBatchesInFlight {
-                    let chunk = try await store.pendingChanges(limit: Self.outboxChunk, after: position)
-                    if chunk.isEmpty && chunks == 0 { return }  // nothing to send
-                    exhausted = chunk.count < Self.outboxChunk
-                    position = chunk.last?.sequence ?? position
-                    queued += OutboxBatcher.batches(chunk)
-                    if chunks > 0 {
-                        try await reloadCounts()
-                        publish()
-                    }
-                    chunks += 1
-                }
+            // The next chunk of the outbox, read while batches travel.
+            var reading: (task: Task<[PendingChange], any Error>, limit: Int)?
+            func launch() {
                 while round.keepsSending && inFlight.count < Self.maximumBatchesInFlight && !queued.isEmpty {
                     let batch = queued.removeFirst()
                     inFlight.append((batch, Task { try await self.sendBatch(batch) }))
                 }
+            }
+            while true {
+                if reading == nil, !exhausted, round.keepsReading {
+                    let limit = chunks == 0 ? Self.firstOutboxChunk : Self.outboxChunk
+                    let after = position
+                    reading = (Task { try await self.store.pendingChanges(limit: limit, after: after) }, limit)
+                }
+                // A chunk is taken in once the batches queued no longer fill the window (it was read meanwhile).
+                if let (task, limit) = reading, queued.count < Self.maximumBatchesInFlight {
+                    reading = nil
+                    let chunk = try await task.value
+                    if round.keepsReading {
+                        if chunk.isEmpty && chunks == 0 { return }  // nothing to send
+                        exhausted = chunk.count < limit
+                        position = chunk.last?.sequence ?? position
+                        queued += OutboxBatcher.batches(chunk)
+                        if chunks > 0, !observers.isEmpty {
+                            // Progress for whoever watches ("N pending"); the round's end reloads the counts anyway.
+                            try await reloadCounts()
+                            publish()
+                        }
+                        chunks += 1
+                        continue  // the next read begins before the window is filled
+                    }
+                    exhausted = true  // the cloud asked to wait: the rest waits for the next round
+                }
+                launch()
                 guard !inFlight.isEmpty else { break }
                 let (batch, task) = inFlight.removeFirst()
                 let outcome = await withTaskCancellationHandler {
@@ -73,6 +93,7 @@ extension SyncEngine {
                 } onCancel: {
                     task.cancel()
                 }
+                launch()  // the window is refilled before this batch is confirmed, so the cloud is not kept waiting
                 do {
                     try await handle(outcome, of: batch, &round, &conflicts)
                 } catch {
@@ -81,6 +102,7 @@ extension SyncEngine {
                 invalidate(batch.changes.lazy.map(\.key))
                 if Task.isCancelled, round.thrown == nil { round.thrown = CancellationError() }
             }
+            reading?.task.cancel()
             if let thrown = round.thrown { throw thrown }
             if round.zoneMissing {
                 try await recoverMissingZone(&sequence)

@@ -402,6 +402,27 @@ import TodoSync
         await cloud.shutdown()
     }
 
+    @Test func anOutboxOfSeveralReadsSurvivesALostAnswerWhileTheNextReadIsUnderWay() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        // Three reads of the outbox (600, 2,000 and the rest); the sixth answer is lost while the second read is
+        // taken in or the next one is under way: the batches beside it are confirmed, the rest is sent once back online.
+        let items = (0..<3_100).map { TodoItem(key: .privateTodo(String(format: "read-%05d", $0)), title: "todo \($0)", priority: $0 % 4) }
+        try await a.store.saveLocalEdits(items, at: a.clock.nowMilliseconds())
+        a.transport.plan(.init(pathContains: "records/modify", skip: 5, count: 1, kind: .loseResponse))
+        await a.engine.sync(.localEdit)
+        let left = try await a.store.pendingCount()
+        #expect(left > 0 && left < items.count)
+        await a.engine.networkIsBack()
+        await a.engine.waitUntilIdle()
+        #expect(try await a.store.pendingCount() == 0)
+        #expect(try await a.store.todos().allSatisfy { $0.system.changeTag != nil && !$0.hasPendingChanges })
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        #expect(try await b.store.recordCount() == items.count)
+        #expect(try await contents(a.store) == contents(b.store))
+        await cloud.shutdown()
+    }
+
     @Test func manyBatchesInFlightAreAllConfirmedAndALostAnswerIsResent() async throws {
         let cloud = try await TestCloud.start()
         let a = try await cloud.device("A", sendsAutomatically: false)
