@@ -75,7 +75,7 @@ extension SyncEngine {
                         exhausted = chunk.count < limit
                         position = chunk.last?.sequence ?? position
                         queued += OutboxBatcher.batches(chunk)
-                        if chunks > 0, !observers.isEmpty {
+                        if chunks > 0, !readers.isEmpty {
                             // Progress for whoever watches ("N pending"); the round's end reloads the counts anyway.
                             try await reloadCounts()
                             publish()
