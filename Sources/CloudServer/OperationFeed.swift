@@ -33,7 +33,8 @@ final class OperationFeed: @unchecked Sendable {
     private var claimed: Int
     private var stopped = false
 
-    /// Operations already read (a small request, or one read whole).
+    /// Operations already read (a small request, or one read whole); their fields are written out here, before the
+    /// write transaction (which other requests' writes wait for) begins.
     init(request: ModifyRecordsRequest, fields: [EncodedFields?]?) {
         var header = request
         header.operations = []
@@ -42,7 +43,7 @@ final class OperationFeed: @unchecked Sendable {
         body = nil
         slots = request.operations.indices.map { index in
             let encoded = fields.flatMap { index < $0.count ? $0[index] : nil }
-            return .success(Read(operation: request.operations[index], fields: encoded, fieldsJSON: nil))
+            return .success(Read(operation: request.operations[index], fields: encoded, fieldsJSON: encoded.map { Data($0.json()) }))
         }
         claimed = count
     }

@@ -45,7 +45,11 @@ public actor TodoStore {
                 attributes: [.posixPermissions: 0o700])
         }
         let database = try SQLiteDatabase(path: path)
-        if path != ":memory:" { try database.configureForDurableWAL() }
+        if path != ":memory:" {
+            try database.configureForDurableWAL()
+            // Copying the WAL into the file (and its fsync) happens beside the edits and acknowledgements.
+            try database.checkpointInBackground()
+        }
         try database.migrate(Self.migrations)
         self.database = database
     }

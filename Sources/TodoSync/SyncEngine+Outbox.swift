@@ -16,8 +16,9 @@ extension SyncEngine {
         }
     }
 
-    /// How many `records/modify` requests may be in flight at once (the server parses them while it writes another).
-    static let maximumBatchesInFlight = 3
+    /// How many `records/modify` requests may be in flight at once (the server parses them while it writes another,
+    /// and has the next ones while this device confirms the last).
+    static let maximumBatchesInFlight = 4
 
     /// Outbox rows read at a time (ten full requests).
     static let outboxChunk = CloudLimits.maxOperationsPerRequest * 10

@@ -202,6 +202,31 @@ func serverRecord(
         }
     }
 
+    @Test func theWALIsCheckpointedBesideTheEditsAndSurvivesReopening() async throws {
+        try await withTemporaryStore { store, url in
+            func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0 }
+            let before = size()
+            let notes = String(repeating: "n", count: 2_000)
+            // Well over the 1,000 pages (4 MB) of WAL after which a checkpoint is due.
+            for batch in 0..<3 {
+                let items = (0..<1_000).map { TodoItem(key: .privateTodo("w\(batch)-\($0)"), title: "t", notes: notes) }
+                try await store.saveLocalEdits(items, at: 1)
+            }
+            var waited = 0
+            while size() < before + 4_000_000, waited < 600 {
+                try await Task.sleep(nanoseconds: 50_000_000)
+                waited += 1
+            }
+            #expect(size() >= before + 4_000_000)
+            await store.close()
+            let reopened = try TodoStore(url: url)
+            #expect(try await reopened.recordCount() == 3_000)
+            #expect(try await reopened.pendingCount() == 3_000)
+            #expect(try await reopened.todo(.privateTodo("w2-999"))?.notes == notes)
+            await reopened.close()
+        }
+    }
+
     @Test func anAcknowledgementWithoutFieldsAdoptsTheSystemFieldsAndKeepsTheSentOnes() async throws {
         try await withTemporaryStore { store, _ in
             let key = RecordKey.privateTodo("s")
