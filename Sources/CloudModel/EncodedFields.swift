@@ -33,6 +33,9 @@ public struct EncodedFields: Sendable, Hashable {
     /// The names given, in order, duplicates included.
     public var names: [String] { items.map(\.name) }
 
+    /// Whether every name given satisfies `check` (without collecting the names first).
+    public func allNames(_ check: (String) -> Bool) -> Bool { items.allSatisfy { check($0.name) } }
+
     /// Whether no field was given.
     public var isEmpty: Bool { items.isEmpty }
 

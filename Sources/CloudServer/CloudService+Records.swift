@@ -229,10 +229,9 @@ extension CloudService {
             fields = EncodedFields(try existing.decodedFields())
         }
         let changes = encodedFields ?? incoming.fields.map { EncodedFields($0) } ?? EncodedFields()
-        for key in changes.names {
-            guard Validation.isName(key, maxLength: 255, extra: "_", letterFirst: true) else {
-                throw ServerError(.badRequest, "invalid field name '\(key.prefix(64))'")
-            }
+        let isFieldName = { (key: String) in Validation.isName(key, maxLength: 255, extra: "_", letterFirst: true) }
+        if !changes.allNames(isFieldName), let key = changes.names.first(where: { !isFieldName($0) }) {
+            throw ServerError(.badRequest, "invalid field name '\(key.prefix(64))'")
         }
         let json: Data
         if fields.isEmpty, let fieldsJSON, encodedFields != nil {

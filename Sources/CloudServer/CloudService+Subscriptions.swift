@@ -77,6 +77,18 @@ extension CloudService {
     /// Sends the pushes a committed `records/modify` owes: database and zone subscriptions of the owner,
     /// query subscriptions on the public board; never to the writing device.
     func notifyRecordChanges(_ outcomes: [ItemOutcome], database: DatabaseKey, writer: Caller) async {
+        if database.scope == .private {
+            // Only the zones matter here: no list of the changed records is made.
+            var zones = Set<String>()
+            for outcome in outcomes {
+                switch outcome {
+                case .saved(_, let zoneID, _), .deleted(_, let zoneID): zones.insert(zoneID.zoneName)
+                case .failed: break
+                }
+            }
+            if !zones.isEmpty { await notifyDatabaseChange(database, writer: writer, zones: zones) }
+            return
+        }
         let changes = outcomes.compactMap { outcome -> (name: String, zoneID: ZoneID, event: FiresOn, record: StoredRecord?)? in
             switch outcome {
             case .saved(let record, let zoneID, let event): (record.recordName, zoneID, event, record)
@@ -84,16 +96,9 @@ extension CloudService {
             case .failed: nil
             }
         }
-        guard !changes.isEmpty else { return }
-        switch database.scope {
-        case .private:
-            let zones = Set(changes.map(\.zoneID.zoneName))
-            await notifyDatabaseChange(database, writer: writer, zones: zones)
-        case .public:
-            await notifyQuerySubscribers(changes, database: database, writer: writer)
-        case .shared:
-            break
-        }
+        // The shared database's writes reach their owner through the share effects instead.
+        guard !changes.isEmpty, database.scope == .public else { return }
+        await notifyQuerySubscribers(changes, database: database, writer: writer)
     }
 
     /// Notifies the owner's other devices that subscribed to this database (or one of `zones`).

@@ -29,6 +29,14 @@ struct RobustnessTests {
             }
             let controlName = try await cloud.modify(alice, [RecordOperation(.create, todo("bad\u{1B}name", "x"))])
             #expect(controlName.first?.error?.serverErrorCode == .badRequest)
+            // C0, DEL and C1 controls are refused in names; other characters (U+00A0 and U+0100 among them) are not.
+            for control in ["\u{7F}", "\u{80}", "\u{85}", "\u{9B}", "\u{9F}"] {
+                let refused = try await cloud.modify(alice, [RecordOperation(.create, todo("c\(control)name", "x"))], atomic: false)
+                #expect(refused.first?.error?.serverErrorCode == .badRequest, "\(control.unicodeScalars.first!.value)")
+            }
+            let accepted = try await cloud.modify(
+                alice, ["\u{A0}", "\u{100}", "é", "写周报", "🥛"].map { RecordOperation(.create, todo("ok\($0)name", "x")) }, atomic: false)
+            #expect(accepted.allSatisfy { $0.record != nil })
             let badField = try await cloud.modify(alice, [RecordOperation(.create, todo("x", "x", extra: ["no spaces": .int64(1)]))])
             #expect(badField.first?.error?.serverErrorCode == .badRequest)
 
