@@ -22,15 +22,6 @@ extension TodoStore {
         """
     }
 
-    /// Rewrites an existing record with the same arguments as `upsertSQL` (share permission kept when nil).
-    static let updateSQL = """
-        UPDATE records SET record_type = ?5, title = ?6, notes = ?7, is_completed = ?8, due_date = ?9, priority = ?10,
-            is_trashed = ?11, list_ref = ?12, parent = ?13, extra_fields = ?14, change_tag = ?15, created_at = ?16,
-            created_user = ?17, created_device = ?18, modified_at = ?19, modified_user = ?20, modified_device = ?21,
-            local_edited_at = ?22, share_permission = COALESCE(?23, share_permission), stale = 0
-        WHERE scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_name = ?4
-        """
-
     static let upsertSQL = """
         INSERT INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
             due_date, priority, is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user,
@@ -59,12 +50,6 @@ extension TodoStore {
 
     static func upsert(_ item: TodoItem, in db: SQLiteDatabase) throws {
         try db.run(upsertSQL, try rowArguments(item))
-    }
-
-    /// Rewrites the record if the device has it; answers whether it did.
-    static func updateExisting(_ item: TodoItem, in db: SQLiteDatabase) throws -> Bool {
-        try db.run(updateSQL, try rowArguments(item))
-        return db.changes > 0
     }
 
     static func rowArguments(_ item: TodoItem) throws -> [SQLValue] {
