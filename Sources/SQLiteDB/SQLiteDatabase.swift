@@ -41,6 +41,13 @@ public final class SQLiteDatabase: @unchecked Sendable {
         _ = Self.configured
         self.path = path
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
+        let db = try Self.open(path, flags: flags)
+        handle = db
+        sqlite3_extended_result_codes(db, 0)
+    }
+
+    /// A raw connection to `path` that waits up to 5 s for a lock, or the reason it cannot be opened.
+    static func open(_ path: String, flags: Int32) throws -> OpaquePointer {
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
@@ -48,9 +55,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
             sqlite3_close_v2(db)
             throw SQLiteError(code: rc, message: "\(message) (\(path))", sql: nil)
         }
-        handle = db
         sqlite3_busy_timeout(db, 5000)
-        sqlite3_extended_result_codes(db, 0)
+        return db
     }
 
     deinit {

@@ -19,15 +19,8 @@ final class WALCheckpointer: @unchecked Sendable {
     init(path: String, threshold: Int32) throws {
         self.threshold = threshold
         limit = threshold * 8
-        var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
-            sqlite3_close_v2(db)
-            throw SQLiteError(code: rc, message: "\(message) (\(path))", sql: nil)
-        }
+        let db = try SQLiteDatabase.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)
         connection = db
-        sqlite3_busy_timeout(db, 5000)
         // A connection learns the file is in WAL mode only when it first reads it: until then a checkpoint does nothing.
         let read = sqlite3_exec(db, "PRAGMA journal_mode", nil, nil, nil)
         guard read == SQLITE_OK else {
