@@ -97,9 +97,9 @@ extension SyncEngine {
     /// Registers a reader that keeps its own rows (the terminal UI: one copy of 100,000 rows, not two).
     ///
     /// `wakeups` yields the state (its `todos` left empty) whenever anything changed; the reader then calls
-    /// `takeChanges`. The reader stays registered while its wakeups stream is kept. When `current` is the context of rows the reader already holds (made by `visibleRows` from
-    /// this device's cache, with nothing written since), its first take reports only what changed; otherwise it
-    /// reloads every scope.
+    /// `takeChanges`. The reader stays registered while its wakeups stream is kept. When `current` is the context of
+    /// rows the reader already holds (made by `visibleRows` from this device's cache, with nothing written since),
+    /// its first take reports only what changed; otherwise it reads every scope again.
     public func changeReader(current: RowContext? = nil) async -> (reader: ChangeReader, wakeups: AsyncStream<SyncSnapshot>) {
         // Who asks (the last user) must be known before the first take compares it with `current`.
         if !hasLoadedState { await loadFromStore() }
