@@ -199,24 +199,12 @@ public enum JSONParser {
         }
 
         mutating func string() throws(JSONParseError) -> String {
-            index += 1
-            let start = index
-            // Fast path: no escapes. ASCII needs no UTF-8 check; anything else is checked once, then copied.
-            var high: UInt8 = 0
-            while index < buffer.count {
-                let byte = buffer[index]
-                if byte == UInt8(ascii: "\"") {
-                    let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
-                    index += 1
-                    guard high < 0x80 || JSONParser.isValidUTF8(slice) else { throw error("invalid UTF-8 in string") }
-                    return String(decoding: slice, as: UTF8.self)
-                }
-                if byte == UInt8(ascii: "\\") { break }
-                if byte < 0x20 { throw error("control character in string") }
-                high |= byte
-                index += 1
-            }
-            var bytes = Array(buffer[start..<index])
+            // Fast path: a string without escapes is its own bytes.
+            let opening = index
+            if let range = plainString() { return String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self) }
+            // Anything else (escapes, and the errors, found where the slow path finds them) byte by byte.
+            index = opening + 1
+            var bytes: [UInt8] = []
             while index < buffer.count {
                 let byte = buffer[index]
                 switch byte {
