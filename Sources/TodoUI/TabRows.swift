@@ -40,10 +40,8 @@ struct SearchText: Sendable {
     /// Where row `index`'s text lies in `bytes`.
     func range(_ index: Int) -> Range<Int> { Int(starts[index])..<Int(starts[index + 1]) }
 
-    /// Puts `row`'s text at position `index`, moving the later rows along.
-    mutating func insert(_ row: TodoRow, at index: Int) {
-        var single = SearchText()
-        single.append(row)
+    /// Puts the text of `single` (one row's) at position `index`, moving the later rows along.
+    mutating func insert(_ single: SearchText, at index: Int) {
         let at = Int(starts[index])
         bytes.insert(contentsOf: single.bytes, at: at)
         starts.insert(UInt32(at), at: index)
@@ -411,7 +409,7 @@ struct TabRows: Sendable {
             }
         }
         rows.insert(row, at: low)
-        search.insert(row, at: low)
+        search.insert(single, at: low)
         headings.insert(false, at: low)
         if !row.isCompleted {
             openCount += 1
