@@ -38,13 +38,7 @@ enum DeviceBench {
             rss.append(measured.megabytes)
             walls.append(measured.seconds)
         }
-        let b = try await open("upload", device: "B", server: server, in: scratch)
-        await b.engine.loadFromStore()
-        let initialStart = ContinuousClock.now
-        await b.engine.sync(.launch)
-        let initial = seconds(since: initialStart)
-        let held = try await b.store.recordCount()
-        guard held == count else { throw BenchError("B holds \(held) of \(count) todos") }
+        let (b, initial) = try await initialSync("upload", device: "B", expecting: count, server: server, in: scratch)
         print(String(format: "initial sync of %d todos (in process):  %.3f s  (target <= 1 s)", count, initial))
         print(String(format: "  peak RSS of `todo sync` doing it:     %.1f–%.1f MB  (target <= 45 MB; 3 runs, whole process %.2f–%.2f s)",
                      rss.min() ?? 0, rss.max() ?? 0, walls.min() ?? 0, walls.max() ?? 0))
@@ -86,13 +80,7 @@ enum DeviceBench {
         // The large device: `largeCount` todos written straight to the cloud, then one fresh device's initial sync.
         if largeCount > 0 {
             try UIBench.upload(largeCount, to: server, account: "large")
-            let large = try await open("large", device: "fresh", server: server, in: scratch)
-            await large.engine.loadFromStore()
-            let largeStart = ContinuousClock.now
-            await large.engine.sync(.launch)
-            let elapsed = seconds(since: largeStart)
-            let got = try await large.store.recordCount()
-            guard got == largeCount else { throw BenchError("large device holds \(got) of \(largeCount) todos") }
+            let (large, elapsed) = try await initialSync("large", device: "fresh", expecting: largeCount, server: server, in: scratch)
             print(String(format: "initial sync of %d todos (in process): %.3f s  (target <= 10 s)", largeCount, elapsed))
             await large.close()
         }
@@ -186,6 +174,20 @@ enum DeviceBench {
             startsLocalServer: false, sendsAutomatically: false)
         options.transport = wrap(options.transport)
         return try await DeviceSession.open(options)
+    }
+
+    /// A fresh device of `account` and the seconds its launch sync takes to hold all `count` todos of the cloud.
+    static func initialSync(
+        _ account: String, device: String, expecting count: Int, server: ServerProcess, in directory: URL
+    ) async throws -> (DeviceSession, Double) {
+        let session = try await open(account, device: device, server: server, in: directory)
+        await session.engine.loadFromStore()
+        let start = ContinuousClock.now
+        await session.engine.sync(.launch)
+        let elapsed = seconds(since: start)
+        let held = try await session.store.recordCount()
+        guard held == count else { throw BenchError("device \(device) holds \(held) of \(count) todos") }
+        return (session, elapsed)
     }
 
     /// Seconds the cloud takes for `count` new records as pre-encoded 200-record requests, at most three in flight.
