@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "todo",
             dependencies: [
-                "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "TodoApp",
+                "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -91,13 +91,15 @@ let package = Package(
         // Drives the real `todo` binary in tmux against a real cloud.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["todo", "CloudServer", "CloudModel", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["todo", "CloudServer", "CloudModel", "HostileTextSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(
             name: "TodoAppTests",
             dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "CloudModel"],
             swiftSettings: strict),
-        .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal"], swiftSettings: strict),
+        .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport"], swiftSettings: strict),
+        // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.
+        .target(name: "HostileTextSupport", path: "Tests/HostileTextSupport", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

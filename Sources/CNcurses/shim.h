@@ -57,8 +57,46 @@ static inline void cn_attr_set(attr_t attrs, short pair) { attr_set(attrs, pair,
 
 /// Writes at most n wide characters at (y, x) on stdscr.
 static inline int cn_mvaddnwstr(int y, int x, const wchar_t *s, int n) { return mvaddnwstr(y, x, s, n); }
+/// Draws one grapheme cluster in the cell at (y, x) of stdscr: the first scalar as the cell's spacing
+/// character, up to CCHARW_MAX - 1 following scalars in the same cell whatever their width. ncurses' own
+/// add functions start a new cell at every spacing scalar, which tears a ZWJ emoji sequence (the family
+/// emoji) into its people; kept in one cell, the sequence reaches the terminal whole and the terminal
+/// draws it as one glyph.
+static inline int cn_mvadd_cluster(int y, int x, const wchar_t *s, int n, attr_t attrs, short pair) {
+    if (n <= 0) return ERR;
+    cchar_t cell;
+    memset(&cell, 0, sizeof cell);
+    wchar_t first[2] = { s[0], L'\0' };
+    if (setcchar(&cell, first, attrs, pair, NULL) == ERR) return ERR;
+    for (int i = 1; i < n && i < CCHARW_MAX; i++) cell.chars[i] = s[i];
+    return mvadd_wch(y, x, &cell);
+}
+
+/// How many scalars one cell can hold (CCHARW_MAX).
+static inline int cn_cell_scalars(void) { return CCHARW_MAX; }
+
 /// Moves the stdscr cursor.
 static inline int cn_move(int y, int x) { return move(y, x); }
+
+// MARK: terminal capabilities
+
+// From <term.h>, which defines lower-case macros (lines, columns...) we would rather not import.
+struct term;
+extern int setupterm(const char *, int, int *);
+extern struct term *set_curterm(struct term *);
+extern int del_curterm(struct term *);
+
+/// Whether the terminal `name` (NULL: $TERM) can show the app: 1 yes; 0 terminfo does not know it, or knows it
+/// only as a generic type; -1 no terminfo database; -2 it cannot address the cursor or clear the screen (dumb).
+static inline int cn_terminal_support(const char *name) {
+    int err = 0;
+    if (setupterm(name, 1, &err) != OK) return err == -1 ? -1 : 0;
+    const char *cup = tigetstr("cup");
+    const char *clear = tigetstr("clear");
+    int usable = cup != NULL && cup != (char *)-1 && clear != NULL && clear != (char *)-1;
+    del_curterm(set_curterm(NULL));
+    return usable ? 1 : -2;
+}
 
 // MARK: keys
 

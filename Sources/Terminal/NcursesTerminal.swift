@@ -8,8 +8,9 @@ import Musl
 import Darwin
 #endif
 
-/// The real terminal, through ncursesw: UTF-8 and wide characters, colours with a monochrome
-/// fallback, resize as `.resize`, and the terminal restored on exit, on signals and on crashes.
+/// The real terminal, through ncursesw: UTF-8 and wide characters (a grapheme cluster per cell), colours
+/// with a monochrome fallback (also under `NO_COLOR`), resize as `.resize`, escape sequences the terminfo
+/// lacks decoded or ignored, and the terminal restored on exit, on signals and on crashes.
 ///
 /// Create one per process, from the thread that runs the UI loop, and call `shutdown()` when done
 /// (the atexit hook and the signal handlers restore the terminal if you cannot).
@@ -18,9 +19,12 @@ public final class NcursesTerminal: TerminalDriver {
     private let hasColors: Bool
     private var scratch: [wchar_t] = []
 
-    /// Enters curses mode: locale from the environment, raw keys, no echo, keypad decoding.
-    public init() {
-        setlocale(LC_ALL, "")
+    /// Enters curses mode: a UTF-8 locale, raw keys, no echo, keypad decoding, colours unless `NO_COLOR` is set.
+    ///
+    /// Throws `TerminalUnavailable` before touching the screen when the terminal cannot show the app
+    /// (`TERM=dumb`, a name terminfo does not know) or no UTF-8 locale exists.
+    public init() throws {
+        try Self.preflight()
         initscr()
         cn_set_active(1)
         // Referenced from Swift so that its static storage is emitted with the handlers.
@@ -32,7 +36,7 @@ public final class NcursesTerminal: TerminalDriver {
         keypad(cn_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
-        if has_colors() {
+        if has_colors() && !Self.colorsDisabledByUser {
             start_color()
             use_default_colors()
             let colours: [(ColorRole, Int32)] = [
@@ -47,6 +51,29 @@ public final class NcursesTerminal: TerminalDriver {
             hasColors = false
         }
         active = true
+    }
+
+    /// Checks that the terminal can show the app and switches the character type to UTF-8, without drawing.
+    ///
+    /// Under `LANG=C` (or any non-UTF-8 locale) the character type falls back to a UTF-8 locale, so that
+    /// typed and shown text keeps every character: terminals today speak UTF-8 whatever the locale says.
+    public static func preflight() throws {
+        let name = environment("TERM")
+        guard !name.isEmpty else { throw TerminalUnavailable("TERM is not set: the app needs to know the terminal") }
+        switch cn_terminal_support(name) {
+        case 1: break
+        case -1: throw TerminalUnavailable("no terminfo database found, so TERM=\(sanitize(name)) cannot be drawn on")
+        case -2: throw TerminalUnavailable("TERM=\(sanitize(name)) cannot move the cursor, so the app cannot draw on it")
+        default: throw TerminalUnavailable("TERM=\(sanitize(name)) is unknown to terminfo or too limited to draw the app")
+        }
+        guard TextLocale.useUTF8() else {
+            throw TerminalUnavailable("no UTF-8 locale is installed (tried \(TextLocale.fallbacks.joined(separator: ", "))); set LANG to one")
+        }
+    }
+
+    /// True when the user asked for no colour (`NO_COLOR` set and not empty, see no-color.org).
+    public static var colorsDisabledByUser: Bool {
+        !environment("NO_COLOR").isEmpty
     }
 
     deinit {
@@ -65,21 +92,26 @@ public final class NcursesTerminal: TerminalDriver {
         let rows = min(screen.height, Int(cn_lines()))
         let cols = min(screen.width, Int(cn_cols()))
         var current: Style?
+        var attributes = cn_a_normal()
+        var pair: Int16 = 0
         for row in 0..<rows {
             for col in 0..<cols {
                 let cell = screen[row, col]
                 if cell.isContinuation { continue }
                 if cell.style != current {
-                    apply(cell.style)
+                    (attributes, pair) = attributesAndPair(of: cell.style)
+                    cn_attr_set(attributes, pair)
                     current = cell.style
                 }
                 scratch.removeAll(keepingCapacity: true)
                 for scalar in cell.character.unicodeScalars {
                     scratch.append(wchar_t(bitPattern: scalar.value))
                 }
+                Self.fitCluster(&scratch, into: Int(cn_cell_scalars()))
                 let count = Int32(scratch.count)
-                scratch.append(0)
-                _ = scratch.withUnsafeBufferPointer { cn_mvaddnwstr(Int32(row), Int32(col), $0.baseAddress, count) }
+                _ = scratch.withUnsafeBufferPointer {
+                    cn_mvadd_cluster(Int32(row), Int32(col), $0.baseAddress, count, attributes, pair)
+                }
             }
         }
         cn_attr_set(cn_a_normal(), 0)
@@ -103,6 +135,8 @@ public final class NcursesTerminal: TerminalDriver {
         }
         var value: UInt32 = 0
         switch cn_get_wch(&value) {
+        case Int32(CN_INPUT_CHAR) where value == 27:
+            return readEscapeSequence()
         case Int32(CN_INPUT_CHAR):
             return Key.decode(scalar: value)
         case Int32(CN_INPUT_KEY):
@@ -110,6 +144,33 @@ public final class NcursesTerminal: TerminalDriver {
         default:
             return nil
         }
+    }
+
+    /// After an ESC: a lone Escape, or the rest of a sequence the terminfo entry does not list (ncurses hands
+    /// those back byte by byte, already buffered), decoded by `EscapeSequence` or swallowed whole, so that a
+    /// Home key of another terminal never reaches the app as Escape followed by `[1~`.
+    private func readEscapeSequence() -> Key? {
+        var reader = EscapeSequence()
+        CNcurses.timeout(0)
+        while true {
+            var value: UInt32 = 0
+            switch cn_get_wch(&value) {
+            case Int32(CN_INPUT_CHAR):
+                switch reader.feed(value) {
+                case .more: continue
+                case .key(let key): return key
+                }
+            case Int32(CN_INPUT_KEY):
+                // A known key right after ESC: an Alt chord of it; take the key.
+                return decodeFunctionKey(Int32(bitPattern: value))
+            default:
+                return reader.end()
+            }
+        }
+    }
+
+    private static func environment(_ name: String) -> String {
+        getenv(name).map { String(cString: $0) } ?? ""
     }
 
     /// Leaves curses mode and restores the terminal.
@@ -120,7 +181,15 @@ public final class NcursesTerminal: TerminalDriver {
         cn_restore_terminal()
     }
 
-    private func apply(_ style: Style) {
+    /// Cuts a cluster longer than a cell holds at a joiner boundary: a family of four that does not fit
+    /// shows as the family of three its first five scalars make, never as a sequence ending in a joiner.
+    static func fitCluster(_ scalars: inout [wchar_t], into capacity: Int) {
+        guard scalars.count > capacity else { return }
+        scalars.removeSubrange(capacity...)
+        while scalars.count > 1, scalars.last == 0x200D { scalars.removeLast() }
+    }
+
+    private func attributesAndPair(of style: Style) -> (attr_t, Int16) {
         var attrs = cn_a_normal()
         if style.bold { attrs |= cn_a_bold() }
         if style.dim { attrs |= cn_a_dim() }
@@ -131,7 +200,7 @@ public final class NcursesTerminal: TerminalDriver {
             if hasColors {
                 pair = Int16(role.rawValue)
             } else {
-                // Monochrome fallback: express the role with attributes.
+                // Monochrome (or NO_COLOR): express the role with attributes.
                 switch role {
                 case .accent, .success: attrs |= cn_a_bold()
                 case .warning: attrs |= cn_a_underline()
@@ -140,7 +209,7 @@ public final class NcursesTerminal: TerminalDriver {
                 }
             }
         }
-        cn_attr_set(attrs, pair)
+        return (attrs, pair)
     }
 
     private func decodeFunctionKey(_ code: Int32) -> Key? {

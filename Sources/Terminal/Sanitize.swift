@@ -43,3 +43,28 @@ private func replacement(for scalar: Unicode.Scalar) -> [Unicode.Scalar] {
     default: return ["\u{FFFD}"]
     }
 }
+
+/// Returns JSON text with every character that could act on a terminal or reorder text written as a `\uXXXX`
+/// escape: DEL, C1 controls, U+061C, U+200E/F, U+202A–E, U+2066–9 and U+2028/9.
+///
+/// Meant for the output of a JSON encoder, which already escapes C0 controls inside strings; these characters
+/// can only occur inside strings (JSON's own syntax is ASCII), so the result parses back to the same values.
+public func escapingTerminalControls(inJSON json: String) -> String {
+    guard json.unicodeScalars.contains(where: needsJSONEscape) else { return json }
+    var result = String.UnicodeScalarView()
+    for scalar in json.unicodeScalars {
+        if needsJSONEscape(scalar) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        } else {
+            result.append(scalar)
+        }
+    }
+    return String(result)
+}
+
+/// DEL, C1 and the bidi and separator controls `sanitize` replaces (C0 is the encoder's job, and its line breaks
+/// between JSON values are layout).
+private func needsJSONEscape(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value >= 0x7F && replacementNeeded(scalar)
+}

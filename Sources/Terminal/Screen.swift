@@ -55,25 +55,21 @@ public struct Screen: Sendable, Equatable {
     /// Writes `text` (sanitised) at (row, col) in `style`, clipped to `maxWidth` columns and to
     /// the right edge; returns the number of columns written.
     ///
-    /// Wide characters take two cells; one that would not fit in the last available column is
-    /// replaced by a space. Zero-width marks join the preceding cell. Overwriting half of an
-    /// existing wide character blanks its other half.
+    /// Each grapheme cluster (a base with its marks, a ZWJ emoji sequence, a flag) fills one cell, or two
+    /// when wide; one that would not fit in the last available column is replaced by a space. Clusters
+    /// that take no column (zero-width spaces, joiners, BOMs on their own) are left out. Overwriting half
+    /// of an existing wide character blanks its other half.
     @discardableResult
     public mutating func put(_ text: String, row: Int, col: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
         guard row >= 0, row < height, col < width else { return 0 }
         let limit = min(width, maxWidth.map { col + max(0, $0) } ?? width)
         var x = col
-        var lastWritten: Int?
         for character in sanitize(text) {
             guard x < limit else { break }
             let w = displayWidth(of: character)
-            if w == 0 {
-                if let last = lastWritten {
-                    let index = row * width + last
-                    cells[index].character = Character(String(cells[index].character) + String(character))
-                }
-                continue
-            }
+            // A cluster of its own that takes no column (U+200B, U+FEFF, U+2060, a mark with nothing to sit on):
+            // grapheme segmentation already joined every mark that belongs to a base, so there is nothing to draw.
+            if w == 0 { continue }
             if x + w > limit {
                 if x >= 0 { setCell(row: row, col: x, character: " ", style: style, width: 1) }
                 x += 1
@@ -81,7 +77,6 @@ public struct Screen: Sendable, Equatable {
             }
             if x >= 0 {
                 setCell(row: row, col: x, character: character, style: style, width: w)
-                lastWritten = x
             }
             x += w
         }

@@ -19,7 +19,7 @@ public enum TerminalApp {
             ?? AppState(
                 status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
                 makeID: { UUID().uuidString.lowercased() })
-        let terminal = NcursesTerminal()
+        let terminal = try NcursesTerminal()
         defer { terminal.shutdown() }
         let ui = UISession(terminal: terminal, state: consume state)
         ui.redraw()

@@ -285,7 +285,7 @@ extension AppState {
             return refuseSave(&form, form.kind == .list ? "A list needs a title." : "A todo needs a title.", focus: .title)
         }
         guard let due = Formatting.parseDue(form[.due].text, now: now, calendar: calendar) else {
-            return refuseSave(&form, "Due: use YYYY-MM-DD, today, tomorrow or +3d.", focus: .due)
+            return refuseSave(&form, DueDateGrammar.formLine(for: form[.due].text, now: now, calendar: calendar), focus: .due)
         }
         let priorityText = form[.priority].text.trimmingCharacters(in: .whitespaces)
         guard let priority = priorityText.isEmpty ? 0 : Int(priorityText), (0...3).contains(priority) else {

@@ -47,31 +47,13 @@ public enum Formatting {
         return "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
     }
 
-    /// Parses a due date as typed in the form: "" (none), "today", "tomorrow", "+3d", "+2w",
-    /// or "YYYY-MM-DD"; returns nil when the text is not one of these.
+    /// Reads a due date as typed in the form with `DueDateGrammar`: `.some(nil)` for none, nil when the text
+    /// is not a date the grammar accepts (its error says why: `DueDateGrammar(now:calendar:).parse`).
     public static func parseDue(_ text: String, now: Date, calendar: Calendar) -> Date?? {
-        let input = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let today = calendar.startOfDay(for: now)
-        switch input {
-        case "": return .some(nil)
-        case "today": return today
-        case "tomorrow": return calendar.date(byAdding: .day, value: 1, to: today)
-        default: break
+        do {
+            return .some(try DueDateGrammar(now: now, calendar: calendar).parse(text))
+        } catch {
+            return nil
         }
-        if input.hasPrefix("+"), let unit = input.last, unit == "d" || unit == "w",
-            let count = Int(input.dropFirst().dropLast()), count >= 0, count <= 100_000
-        {
-            return calendar.date(byAdding: .day, value: unit == "w" ? count * 7 : count, to: today)
-        }
-        let parts = input.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
-        let components = DateComponents(year: year, month: month, day: day)
-        guard let date = calendar.date(from: components) else { return nil }
-        let check = calendar.dateComponents([.year, .month, .day], from: date)
-        guard check.year == year, check.month == month, check.day == day else { return nil }
-        return date
     }
 }

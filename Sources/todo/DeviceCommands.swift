@@ -2,6 +2,7 @@ import ArgumentParser
 import CloudClient
 import CloudModel
 import Foundation
+import Terminal
 import TodoStore
 import TodoSync
 import TodoUI
@@ -54,9 +55,18 @@ struct DeviceOptionGroup: ParsableArguments {
 
 extension DeviceOptionGroup {
     /// Opens the device, finds the todo an ID (prefix) names, runs `body` on it, then sends and reports.
+    ///
+    /// An ID this device has not seen yet (a new device, a todo added elsewhere since) is looked up again after
+    /// fetching what changed, so `todo edit ID` works before any `todo list` has run.
     func withTodo(_ id: String, _ body: (DeviceSession, TodoItem) async throws -> Void) async throws {
         try await withSession { session in
-            let item = try await session.engine.todo(matchingID: id)
+            let item: TodoItem
+            do {
+                item = try await session.engine.todo(matchingID: id)
+            } catch StoreError.notFound {
+                await session.engine.sync(.manualRefresh)
+                item = try await session.engine.todo(matchingID: id)
+            }
             try await body(session, item)
             try await sendAndReport(session)
         }
@@ -69,33 +79,14 @@ struct DeviceCommandError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Parses `YYYY-MM-DD`, a full ISO 8601 time, `today`, `tomorrow`, or `+Nd`; nil for `none`.
+/// Reads a due date with the grammar the app's edit form uses (`DueDateGrammar`); nil for `none`.
 func parseDueDate(_ text: String) throws -> Date? {
-    let lowered = text.lowercased()
-    let calendar = Formatting.isoCalendar
-    switch lowered {
-    case "none", "": return nil
-    case "today": return calendar.startOfDay(for: Date())
-    case "tomorrow": return calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: Date()))
-    default: break
-    }
-    if lowered.hasPrefix("+"), lowered.hasSuffix("d"), let days = Int(lowered.dropFirst().dropLast()) {
-        return calendar.date(byAdding: .day, value: days, to: calendar.startOfDay(for: Date()))
-    }
-    let parts = text.split(separator: "-").compactMap { Int($0) }
-    if parts.count == 3, text.count == 10 {
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
-        if let date = calendar.date(from: components) { return date }
-    }
-    if let date = ISO8601DateFormatter().date(from: text) { return date }
-    throw ValidationError("cannot read the date '\(text)'; use YYYY-MM-DD, today, tomorrow, +3d or none")
+    try DueDateGrammar().parse(text)
 }
 
 /// `YYYY-MM-DD` in the local calendar.
 func formatDay(_ date: Date) -> String {
-    let components = Formatting.isoCalendar.dateComponents([.year, .month, .day], from: date)
-    return String(format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 0, components.day ?? 0)
+    Formatting.day(date, calendar: Formatting.isoCalendar)
 }
 
 /// Sends what waits and says so when the cloud is out of reach.
@@ -103,12 +94,13 @@ func sendAndReport(_ session: DeviceSession) async throws {
     await session.engine.sync(.localEdit)
     let snapshot = await session.engine.status()
     if snapshot.connection != .online || snapshot.pendingCount > 0 {
-        var line = snapshot.statusLine
-        if let error = snapshot.lastError { line += " (\(error))" }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        // Saved here, not sent yet: say so (the edit is kept and goes out with the next sync).
+        var line = "Saved on this device, not sent yet (\(snapshot.statusLine))"
+        if let error = snapshot.lastError { line += ": " + plainMessage(error) }
+        printError(line)
     } else if let error = snapshot.lastError {
         // Sent, but the cloud refused something (e.g. access lowered meanwhile: the edit was reverted).
-        throw DeviceCommandError(error)
+        throw DeviceCommandError(plainMessage(error))
     }
 }
 
@@ -121,7 +113,7 @@ struct Add: AsyncParsableCommand {
     @Argument(help: "The todo's title.")
     var title: String
 
-    @Option(help: "Due date: YYYY-MM-DD, today, tomorrow or +Nd.")
+    @Option(help: "Due date: YYYY-MM-DD, today, tomorrow, +3d, +2w or an ISO 8601 time.")
     var due: String?
 
     @Option(help: "Priority, 0 (none) to 3 (high).")
@@ -139,6 +131,7 @@ struct Add: AsyncParsableCommand {
     func validate() throws {
         guard (0...3).contains(priority) else { throw ValidationError("--priority must be 0 to 3") }
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title must not be empty") }
+        if let due { _ = try parseDueDate(due) }
     }
 
     func run() async throws {
@@ -198,7 +191,7 @@ struct List: AsyncParsableCommand {
                 for item in items { print(line(for: item, list: listTitle(item))) }
                 let snapshot = await session.engine.snapshot()
                 if snapshot.connection != .online || snapshot.pendingCount > 0 {
-                    FileHandle.standardError.write(Data((snapshot.statusLine + "\n").utf8))
+                    printError("As this device has them (\(snapshot.statusLine))")
                 }
             }
         }
@@ -242,7 +235,8 @@ struct List: AsyncParsableCommand {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+        // The encoder escapes C0 controls; DEL, C1, bidi controls and line separators are escaped after it.
+        printTrusted(escapingTerminalControls(inJSON: String(decoding: try encoder.encode(rows), as: UTF8.self)))
     }
 }
 
@@ -280,7 +274,7 @@ struct Edit: AsyncParsableCommand {
     @Option(help: "New notes.")
     var notes: String?
 
-    @Option(help: "New due date (YYYY-MM-DD, today, tomorrow, +Nd), or none to clear it.")
+    @Option(help: "New due date (YYYY-MM-DD, today, tomorrow, +3d, +2w, an ISO 8601 time), or none to clear it.")
     var due: String?
 
     @Option(help: "New priority, 0 to 3.")
@@ -291,6 +285,7 @@ struct Edit: AsyncParsableCommand {
         if title == nil && notes == nil && due == nil && priority == nil {
             throw ValidationError("say what to change: --title, --notes, --due or --priority")
         }
+        if let due { _ = try parseDueDate(due) }
     }
 
     func run() async throws {
@@ -330,8 +325,8 @@ struct Sync: AsyncParsableCommand {
             await session.engine.refresh()
             let snapshot = await session.engine.status()
             print(snapshot.statusLine)
-            if let error = snapshot.lastError { FileHandle.standardError.write(Data("last error: \(error)\n".utf8)) }
-            if snapshot.connection != .online { throw ExitCode(2) }
+            if let error = snapshot.lastError { printError("Last error: " + plainMessage(error)) }
+            if snapshot.connection != .online { throw ExitCode(snapshot.connection == .offline ? TodoExitCode.offline : TodoExitCode.failure) }
         }
     }
 }
@@ -387,13 +382,13 @@ struct Push: AsyncParsableCommand {
 
     func run() async throws {
         try await device.withSession { session in
-            guard session.credentials != nil else { throw DeviceCommandError("signed out: sign in to send pushes") }
+            guard session.credentials != nil else { throw DeviceCommandError("signed out: sign in (todo signin) to send pushes") }
             do {
                 try await session.client.sendTestPush(toDevice: target)
             } catch let error as CloudError where error.code == .unknownItem {
                 throw DeviceCommandError("\(error.reason) (a device receives pushes while its app is open)")
             }
-            print("push sent to \(target)")
+            print("Sent a test push to \(target)")
         }
     }
 }
@@ -407,7 +402,7 @@ struct SignOut: AsyncParsableCommand {
     func run() async throws {
         try await device.withSession { session in
             try await session.signOut()
-            print("signed out \(session.options.account) on \(session.options.device)")
+            print("Signed out \(session.options.account) on \(session.options.device)")
         }
     }
 }
@@ -420,7 +415,7 @@ struct SignIn: AsyncParsableCommand {
 
     func run() async throws {
         try await DeviceSession.signInAgain(device.deviceOptions)
-        print("signed in \(device.deviceOptions.account) on \(device.deviceOptions.device)")
+        print("Signed in \(device.deviceOptions.account) on \(device.deviceOptions.device)")
     }
 }
 
@@ -454,7 +449,7 @@ struct Import: AsyncParsableCommand {
         do {
             entries = try JSONDecoder().decode([Entry].self, from: data)
         } catch {
-            throw DeviceCommandError("\(file) is not a JSON list of todos: \(error)")
+            throw DeviceCommandError("\(file) is not a JSON list of todos (\(error))")
         }
         try await device.withSession { session in
             for entry in entries where !entry.title.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -463,7 +458,7 @@ struct Import: AsyncParsableCommand {
                     priority: min(max(entry.priority ?? 0, 0), 3))
                 if entry.done == true { _ = try await session.engine.setCompleted(item.key, true) }
             }
-            print("added \(entries.count) todos")
+            print("Added " + Formatting.counted(entries.count { !$0.title.trimmingCharacters(in: .whitespaces).isEmpty }, "todo"))
             try await sendAndReport(session)
         }
     }

@@ -126,7 +126,7 @@ struct Share: AsyncParsableCommand {
             try await session.engine.share(list: item.key, with: account, permission: readOnly ? .readOnly : .readWrite)
             let share = try await session.engine.ownedShares().first { $0.rootRecordName == item.key.recordName }
             let accepted = share?.participants.contains { $0.account == account && $0.acceptanceStatus == .accepted } ?? false
-            print("shared '\(item.title)' with \(account) (\(readOnly ? "read-only" : "read-write"))" + (accepted ? "" : "; they accept with: todo accept"))
+            print("Shared '\(item.title)' with \(account) (\(readOnly ? "read-only" : "read-write"))" + (accepted ? "" : "; they accept with: todo accept"))
         }
     }
 }
@@ -148,10 +148,10 @@ struct Unshare: AsyncParsableCommand {
             let item = try await session.list(named: list)
             if let account {
                 try await session.engine.removeParticipant(list: item.key, account: account)
-                print("'\(item.title)' is no longer shared with \(account)")
+                print("Stopped sharing '\(item.title)' with \(account)")
             } else {
                 try await session.engine.stopSharing(list: item.key)
-                print("'\(item.title)' is no longer shared")
+                print("Stopped sharing '\(item.title)'")
             }
         }
     }
@@ -206,7 +206,7 @@ struct Accept: AsyncParsableCommand {
             }
             for info in chosen {
                 try await session.engine.accept(info.reference)
-                print("accepted '\(info.share.rootTitle ?? info.share.rootRecordName)' from \(info.share.owner.account ?? "?")")
+                print("Accepted '\(info.share.rootTitle ?? info.share.rootRecordName)' from \(info.share.owner.account ?? "?")")
             }
         }
     }
@@ -227,14 +227,14 @@ struct Leave: AsyncParsableCommand {
             let all = try await session.engine.sharedWithMe()
             if let item = try? await session.list(named: list), item.key.scope == .shared {
                 try await session.engine.leave(list: item.key)
-                print("left '\(item.title)'")
+                print("Left '\(item.title)'")
                 return
             }
             guard let info = all.first(where: { ($0.share.rootTitle ?? "").caseInsensitiveCompare(list) == .orderedSame }) else {
                 throw DeviceCommandError("no list named '\(list)' is shared with you (see todo shares)")
             }
             try await session.engine.leave(info.reference)
-            print(info.isAccepted ? "left '\(list)'" : "declined '\(list)'")
+            print(info.isAccepted ? "Left '\(list)'" : "Declined the invitation to '\(list)'")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Terminal
 import TodoApp
 import TodoSync
 import TodoUI
@@ -15,6 +16,8 @@ struct Open: AsyncParsableCommand {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw DeviceCommandError("the terminal app needs a terminal; use todo list / todo add for scripts")
         }
+        // Refuse a terminal the app cannot draw on (TERM=dumb) before anything else happens.
+        try NcursesTerminal.preflight()
         var options = device.deviceOptions
         options.sendsAutomatically = true
         try await TerminalApp.run(options)
@@ -26,6 +29,6 @@ struct Keys: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the terminal app's keys (Markdown table).")
 
     func run() throws {
-        print(Keymap.markdownTable())
+        printTrusted(Keymap.markdownTable())
     }
 }

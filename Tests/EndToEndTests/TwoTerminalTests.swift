@@ -163,13 +163,16 @@ struct E2EStage {
         return E2EStage(binary: binary, directory: directory, server: server)
     }
 
-    /// The shell command that opens the app for an account and device against this cloud, in UTF-8.
-    func app(account: String, device: String) -> String {
-        [
-            "env", "LANG=C.UTF-8", "TERM=xterm-256color", binary, "--server", server.baseURL.absoluteString, "--data-dir",
-            directory.appendingPathComponent("devices").path, "--account", account, "--password", "e2e-password-\(account)",
-            "--device", device,
-        ].map { "'\($0)'" }.joined(separator: " ")
+    /// The shell command that opens the app for an account and device against this cloud, in UTF-8
+    /// (`environment`, e.g. `["LC_ALL=C"]`, is set after these defaults and wins over them).
+    func app(account: String, device: String, environment: [String] = []) -> String {
+        let words =
+            ["env", "LANG=C.UTF-8", "TERM=xterm-256color"] + environment + [
+                binary, "--server", server.baseURL.absoluteString, "--data-dir",
+                directory.appendingPathComponent("devices").path, "--account", account, "--password", "e2e-password-\(account)",
+                "--device", device,
+            ]
+        return words.map { "'\($0)'" }.joined(separator: " ")
     }
 
     /// Stops tmux and removes the files (the server is shut down by the test, which can await).

@@ -1,0 +1,56 @@
+import CloudServer
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the real `todo` binary as a whole process against an end-to-end stage's cloud, one account per call.
+struct TodoCommandLine {
+    let stage: E2EStage
+
+    /// What one run printed and how it exited.
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: Data
+        var output: String { String(decoding: stdout, as: UTF8.self) }
+        var errors: String { String(decoding: stderr, as: UTF8.self) }
+        /// Every byte the process wrote, both streams.
+        var allText: String { output + errors }
+    }
+
+    /// Runs `todo ARGUMENTS --account A --password … --server … --data-dir …` and waits for it.
+    @discardableResult
+    func run(_ account: String, _ arguments: [String], device: String = "main", environment: [String: String] = [:]) throws -> Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out").path
+        let err = directory.appendingPathComponent("err").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let options = [
+            "--account", account, "--password", "e2e-password-\(account)", "--device", device, "--server",
+            stage.server.baseURL.absoluteString, "--data-dir", stage.directory.appendingPathComponent("devices").path,
+        ]
+        let argv = ([stage.binary] + arguments + options).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, stage.binary, &actions, nil, argv, envp) == 0 else { throw E2EError("cannot start \(stage.binary)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Result(
+            status: code, stdout: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(),
+            stderr: (try? Data(contentsOf: URL(fileURLWithPath: err))) ?? Data())
+    }
+}
