@@ -54,7 +54,7 @@ public func escapingTerminalControls(inJSON json: String) -> String {
     var result = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
         if needsJSONEscape(scalar) {
-            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let hex = String(scalar.value, radix: 16)
             result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
         } else {
             result.append(scalar)

@@ -129,25 +129,24 @@ extension Todo {
             Foundation.exit(TodoExitCode.success)
         }
         for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
-            FileHandle.standardError.write(Data((sanitize(String(line)) + "\n").utf8))
+            let text = line.hasPrefix("Error: ") ? "Error: " + sentence(String(line.dropFirst(7))) : String(line)
+            FileHandle.standardError.write(Data((sanitize(text) + "\n").utf8))
         }
-        Foundation.exit(TodoExitCode.usage)
+        Foundation.exit(code == .validationFailure ? TodoExitCode.usage : code.rawValue)
     }
 
     /// A failure while running a verb.
     private static func exitForRunError(_ error: any Error) -> Never {
-        switch error {
-        case let exit as ExitCode:
-            Foundation.exit(exit.rawValue)
-        case is CleanExit:
-            exitForArgumentError(error)
-        case is ValidationError, is UsageError, is DueDateError:
+        if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
+        if error is UsageError || error is DueDateError {
             printError("Error: " + sentence(plainMessage(for: error)))
-            FileHandle.standardError.write(Data("Run `todo help` for the verbs and their options.\n".utf8))
+            FileHandle.standardError.write(Data("See 'todo help' for the verbs and their options.\n".utf8))
             Foundation.exit(TodoExitCode.usage)
-        default:
-            printError("Error: " + sentence(plainMessage(for: error)))
-            Foundation.exit(isOffline(error) ? TodoExitCode.offline : TodoExitCode.failure)
         }
+        // Help asked for in a subcommand, and ArgumentParser's own validation errors, in its words.
+        let code = exitCode(for: error)
+        if code == .success || code == .validationFailure { exitForArgumentError(error) }
+        printError("Error: " + sentence(plainMessage(for: error)))
+        Foundation.exit(isOffline(error) ? TodoExitCode.offline : TodoExitCode.failure)
     }
 }

@@ -80,8 +80,17 @@ struct DeviceCommandError: Error, CustomStringConvertible {
 }
 
 /// Reads a due date with the grammar the app's edit form uses (`DueDateGrammar`); nil for `none`.
-func parseDueDate(_ text: String) throws -> Date? {
+func parseDueDate(_ text: String) throws(DueDateError) -> Date? {
     try DueDateGrammar().parse(text)
+}
+
+/// Checks a `--due` value while the command line is validated, so a date that does not exist is a usage error.
+func validateDueDate(_ text: String) throws {
+    do {
+        _ = try parseDueDate(text)
+    } catch {
+        throw ValidationError(error.description)
+    }
 }
 
 /// `YYYY-MM-DD` in the local calendar.
@@ -96,7 +105,10 @@ func sendAndReport(_ session: DeviceSession) async throws {
     if snapshot.connection != .online || snapshot.pendingCount > 0 {
         // Saved here, not sent yet: say so (the edit is kept and goes out with the next sync).
         var line = "Saved on this device, not sent yet (\(snapshot.statusLine))"
-        if let error = snapshot.lastError { line += ": " + plainMessage(error) }
+        if let error = snapshot.lastError {
+            // The status already says offline; the reason says why.
+            line += ": " + plainMessage(error.hasPrefix("offline: ") ? String(error.dropFirst(9)) : error)
+        }
         printError(line)
     } else if let error = snapshot.lastError {
         // Sent, but the cloud refused something (e.g. access lowered meanwhile: the edit was reverted).
@@ -131,7 +143,7 @@ struct Add: AsyncParsableCommand {
     func validate() throws {
         guard (0...3).contains(priority) else { throw ValidationError("--priority must be 0 to 3") }
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title must not be empty") }
-        if let due { _ = try parseDueDate(due) }
+        if let due { try validateDueDate(due) }
     }
 
     func run() async throws {
@@ -191,7 +203,7 @@ struct List: AsyncParsableCommand {
                 for item in items { print(line(for: item, list: listTitle(item))) }
                 let snapshot = await session.engine.snapshot()
                 if snapshot.connection != .online || snapshot.pendingCount > 0 {
-                    printError("As this device has them (\(snapshot.statusLine))")
+                    printError("Shown from this device's cache (\(snapshot.statusLine))")
                 }
             }
         }
@@ -285,7 +297,7 @@ struct Edit: AsyncParsableCommand {
         if title == nil && notes == nil && due == nil && priority == nil {
             throw ValidationError("say what to change: --title, --notes, --due or --priority")
         }
-        if let due { _ = try parseDueDate(due) }
+        if let due { try validateDueDate(due) }
     }
 
     func run() async throws {

@@ -48,9 +48,10 @@ struct HostileTextCommandLineTests {
             expectInert(result, arguments)
             let rows = try JSONDecoder().decode([JSONRow].self, from: result.stdout)
             #expect(rows.map(\.title).contains(expected), "\(rows.map(\.title))")
-            #expect(result.output.contains("\\u001B]0;PWNED\\u0007") || expected != HostileWorld.postTitle)
-            #expect(result.output.contains("\\u009B") || expected != HostileWorld.postTitle)
-            #expect(result.output.contains("\\u202E") || expected != HostileWorld.postTitle)
+            if expected == HostileWorld.postTitle {
+                #expect(result.output.contains("\\u001b]0;PWNED\\u0007"), "\(result.output)")
+                #expect(result.output.contains("\\u009b") && result.output.contains("\\u202e"), "\(result.output)")
+            }
         }
         let shared = try JSONDecoder().decode([JSONRow].self, from: try cli.run("alice", ["list", "--shared", "--json", "--offline"]).stdout)
         #expect(shared.contains { $0.list == HostileWorld.listTitle })

@@ -182,6 +182,6 @@ struct JSONControlEscapingTests {
             let back = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
             #expect(back["title"] == title)
         }
-        #expect(escapingTerminalControls(inJSON: "\"a\u{9B}b\u{202E}\u{7F}\"") == "\"a\\u009Bb\\u202E\\u007F\"")
+        #expect(escapingTerminalControls(inJSON: "\"a\u{9B}b\u{202E}\u{7F}\"") == "\"a\\u009bb\\u202e\\u007f\"")
     }
 }
