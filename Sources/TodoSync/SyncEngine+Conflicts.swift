@@ -24,16 +24,19 @@ public struct ConflictNotice: Sendable, Hashable {
         }
     }
 
-    /// One line for the user, e.g. `'Milk': your priority 3 lost to 1, edited later on another device`.
+    /// One line for the user, e.g. `'Milk': your priority 1 lost to 3, set later on another device`.
     public var sentence: String {
-        let whose = isMine ? "your" : "an"
-        let elsewhere = isMine ? "on another device" : "elsewhere"
         if edit.field == TodoItem.Field.isTrashed {
-            return edit.lost == .int64(1)
-                ? "'\(title)': \(whose) trash lost to an edit made later \(elsewhere); it is back"
-                : "'\(title)': \(whose) edit lost to a trash made later \(elsewhere); it is in the trash"
+            if edit.lost == .int64(1) {
+                return "'\(title)': \(isMine ? "your trash lost to a later edit on another device" : "a trash lost to a later edit"); the todo is back"
+            }
+            return "'\(title)': \(isMine ? "your edit lost to a later trash on another device" : "an edit lost to a later trash")"
         }
-        return "'\(title)': \(whose) \(fieldName) \(Self.words(edit.lost, edit.field)) lost to \(Self.words(edit.won, edit.field)), edited later"
+        let lost = Self.words(edit.lost, edit.field)
+        let won = Self.words(edit.won, edit.field)
+        return isMine
+            ? "'\(title)': your \(fieldName) \(lost) lost to \(won), set later on another device"
+            : "'\(title)': \(fieldName) \(lost) lost to \(won), set later"
     }
 
     /// A field value in words.
