@@ -129,10 +129,21 @@ public final class AppBridge {
                 more = changes.hasMore
                 inbox.post(.changes(Self.rowChanges(consume changes), status: Self.status(from: snapshot)))
             }
+            try await announceLostEdits()
         } catch {
             inbox.post(.status(Self.status(from: snapshot)))
             inbox.post(.message(StatusMessage("cannot read the cache: \(error)", kind: .error)))
         }
+    }
+
+    /// Posts the values that newly lost a conflict (synced from any device), once per device.
+    private func announceLostEdits() async throws {
+        let notices = try await session.engine.conflicts(unannounced: true)
+        guard !notices.isEmpty else { return }
+        for notice in notices.reversed() {
+            inbox.post(.lostEdit(LostEditNotice(rowID: Self.rowID(notice.key), lossID: notice.edit.id, sentence: notice.sentence, isMine: notice.isMine)))
+        }
+        try await session.engine.markAnnounced(notices)
     }
 
     /// Performs one UI effect on the engine; failures become a status-line message.
@@ -159,6 +170,15 @@ public final class AppBridge {
             case .update(let id, let draft):
                 _ = try await engine.edit(
                     try key(id), TodoEdit(title: draft.title, notes: draft.notes, dueDate: .some(draft.dueDate), priority: draft.priority))
+            case .edit(let id, let changes):
+                _ = try await engine.edit(
+                    try key(id), TodoEdit(title: changes.title, notes: changes.notes, dueDate: changes.dueDate, priority: changes.priority))
+            case .restoreLost(let id, let lossID):
+                let record = try key(id)
+                guard let notice = try await engine.conflicts().first(where: { $0.key == record && $0.edit.id == lossID }) else {
+                    throw DeviceSessionError("that value was restored or dismissed already")
+                }
+                try await engine.restore(notice)
             case .setCompleted(let id, let done):
                 _ = try await engine.setCompleted(try key(id), done)
             case .delete(let id):

@@ -61,6 +61,10 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     public var sharePermission: SharePermission?
     /// Whether an edit of this record waits in the outbox (filled in when read from the store).
     public var hasPendingChanges: Bool
+    /// When each field was last edited: `FieldStamps` wire text, synced as the `editStamps` field (nil: unknown).
+    public var editStamps: String?
+    /// Values that lost conflicts: `LostEdit` wire text, synced as the `lostEdits` field (nil: none).
+    public var lostEdits: String?
 
     /// A new, not yet uploaded record.
     public init(
@@ -82,6 +86,8 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         self.localEditedAt = nil
         self.sharePermission = nil
         self.hasPendingChanges = false
+        self.editStamps = nil
+        self.lostEdits = nil
     }
 
     /// The item a server record stands for, in a scope.
@@ -109,6 +115,8 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         fields[Field.isTrashed] = .int64(isTrashed ? 1 : 0)
         if let dueDate { fields[Field.dueDate] = .timestamp(dueDate) } else { fields[Field.dueDate] = nil }
         if let list { fields[Field.list] = .reference(list) } else { fields[Field.list] = nil }
+        if let editStamps { fields[FieldStamps.fieldName] = .string(editStamps) } else { fields[FieldStamps.fieldName] = nil }
+        if let lostEdits { fields[LostEdit.fieldName] = .string(lostEdits) } else { fields[LostEdit.fieldName] = nil }
         return fields
     }
 
@@ -122,6 +130,8 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         priority = 0
         isTrashed = false
         list = nil
+        editStamps = nil
+        lostEdits = nil
         for (name, value) in fields {
             switch (name, value) {
             case (Field.title, .string(let s)): title = s
@@ -131,6 +141,8 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
             case (Field.priority, .int64(let i)): priority = Int(clamping: i)
             case (Field.isTrashed, .int64(let i)): isTrashed = i != 0
             case (Field.list, .reference(let r)): list = r
+            case (FieldStamps.fieldName, .string(let s)): editStamps = s
+            case (LostEdit.fieldName, .string(let s)): lostEdits = s
             default: extra[name] = value
             }
         }

@@ -7,7 +7,7 @@ extension TodoStore {
     static let recordColumns = """
         scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed, due_date, priority,
         is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user, created_device,
-        modified_at, modified_user, modified_device, local_edited_at, share_permission,
+        modified_at, modified_user, modified_device, local_edited_at, share_permission, edit_stamps, lost_edits,
         EXISTS (SELECT 1 FROM outbox o WHERE o.scope = records.scope AND o.zone_owner = records.zone_owner
                 AND o.zone_name = records.zone_name AND o.record_name = records.record_name)
         """
@@ -18,15 +18,16 @@ extension TodoStore {
         \(p)scope, \(p)zone_owner, \(p)zone_name, \(p)record_name, \(p)record_type, \(p)title, \(p)notes, \(p)is_completed,
         \(p)due_date, \(p)priority, \(p)is_trashed, \(p)list_ref, \(p)parent, \(p)extra_fields, \(p)change_tag, \(p)created_at,
         \(p)created_user, \(p)created_device, \(p)modified_at, \(p)modified_user, \(p)modified_device, \(p)local_edited_at,
-        \(p)share_permission
+        \(p)share_permission, \(p)edit_stamps, \(p)lost_edits
         """
     }
 
     static let upsertSQL = """
         INSERT INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
             due_date, priority, is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user,
-            created_device, modified_at, modified_user, modified_device, local_edited_at, share_permission, stale)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, 0)
+            created_device, modified_at, modified_user, modified_device, local_edited_at, share_permission, edit_stamps,
+            lost_edits, stale)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, 0)
         ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
             record_type = excluded.record_type, title = excluded.title, notes = excluded.notes,
             is_completed = excluded.is_completed, due_date = excluded.due_date, priority = excluded.priority,
@@ -35,7 +36,8 @@ extension TodoStore {
             created_user = excluded.created_user, created_device = excluded.created_device,
             modified_at = excluded.modified_at, modified_user = excluded.modified_user,
             modified_device = excluded.modified_device, local_edited_at = excluded.local_edited_at,
-            share_permission = COALESCE(excluded.share_permission, records.share_permission), stale = 0
+            share_permission = COALESCE(excluded.share_permission, records.share_permission),
+            edit_stamps = excluded.edit_stamps, lost_edits = excluded.lost_edits, stale = 0
         """
 
     static let keyWhere = "scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_name = ?4"
@@ -54,7 +56,7 @@ extension TodoStore {
 
     static func rowArguments(_ item: TodoItem) throws -> [SQLValue] {
         var arguments = keyArguments(item.key)
-        arguments.reserveCapacity(23)
+        arguments.reserveCapacity(25)
         arguments.append(.text(item.recordType))
         arguments.append(.text(item.title))
         arguments.append(.text(item.notes))
@@ -70,6 +72,8 @@ extension TodoStore {
         appendStamp(item.system.modified, to: &arguments)
         arguments.append(item.localEditedAt.map(SQLValue.int) ?? .null)
         arguments.append(item.sharePermission.map { .text($0.rawValue) } ?? .null)
+        arguments.append(item.editStamps.map(SQLValue.text) ?? .null)
+        arguments.append(item.lostEdits.map(SQLValue.text) ?? .null)
         return arguments
     }
 
@@ -85,7 +89,7 @@ extension TodoStore {
 
     static func item(from row: Row) throws -> TodoItem {
         var item = try item(from: row, offset: 0)
-        item.hasPendingChanges = row.int(23) != 0
+        item.hasPendingChanges = row.int(25) != 0
         return item
     }
 
@@ -107,6 +111,8 @@ extension TodoStore {
         item.system.modified = stamp(row, o + 18)
         item.localEditedAt = row.optionalInt(o + 21)
         item.sharePermission = row.optionalText(o + 22).flatMap(SharePermission.init(rawValue:))
+        item.editStamps = row.optionalText(o + 23)
+        item.lostEdits = row.optionalText(o + 24)
         return item
     }
 

@@ -119,6 +119,17 @@ public actor TodoStore {
             // Lists and share records are read by type on every change a reader takes: a few rows among 100,000 todos.
             "CREATE INDEX records_type ON records (record_type);"
         ),
+        (
+            "v3: edit stamps and lost edits",
+            // Beside each record: when each field was last edited, and the values that lost conflicts (both synced
+            // fields, kept as their wire text); which losses this device already announced.
+            """
+            ALTER TABLE records ADD COLUMN edit_stamps TEXT;
+            ALTER TABLE records ADD COLUMN lost_edits TEXT;
+            CREATE INDEX records_lost ON records (scope) WHERE lost_edits IS NOT NULL;
+            CREATE TABLE announced_losses (id TEXT PRIMARY KEY, announced_at INTEGER NOT NULL) WITHOUT ROWID;
+            """
+        ),
     ]
 
     /// The open connection, or `StoreError.closed`.
@@ -180,7 +191,7 @@ public actor TodoStore {
     /// Forgets everything: records, tokens, flags and outbox (account switch).
     public func wipe() throws {
         try write { db in
-            try db.execute("DELETE FROM records; DELETE FROM zone_tokens; DELETE FROM sync_state; DELETE FROM outbox;")
+            try db.execute("DELETE FROM records; DELETE FROM zone_tokens; DELETE FROM sync_state; DELETE FROM outbox; DELETE FROM announced_losses;")
         }
     }
 }

@@ -1,52 +1,110 @@
 import CloudModel
+import TodoStore
 
-/// Who edited a version and when, to order concurrent edits the same way on every device.
-public struct EditStamp: Sendable, Hashable, Comparable {
-    /// Milliseconds since 1970.
-    public var timestamp: Int64
-    public var deviceID: String
-
-    /// An edit at a time on a device.
-    public init(timestamp: Int64, deviceID: String) {
-        self.timestamp = timestamp
-        self.deviceID = deviceID
-    }
-
-    public static func < (lhs: EditStamp, rhs: EditStamp) -> Bool {
-        (lhs.timestamp, lhs.deviceID) < (rhs.timestamp, rhs.deviceID)
-    }
-}
-
-/// The field-by-field three-way merge of a conflicting save; a pure function.
+/// The field-by-field merge of two versions of a record by when each field was edited; a pure function.
+///
+/// Each field takes the side that changed it; a field changed on both sides takes the later edit by its stamp (time
+/// in the cloud's clock, counter, device ID), so every device decides alike whatever order they sync in, and the
+/// losing value is kept in the record's `lostEdits`. Trash versus edit: the later action wins — a trash made after
+/// the other side's latest edit stands, an edit made after a trash takes the record out of the trash — and the
+/// action that lost is kept the same way.
 public enum ConflictMerge {
-    /// Merges `local` and `server` against `base` (the version the local edit started from; nil for a new record).
-    ///
-    /// A field changed on one side only takes that side; a field changed on both sides takes the later edit
-    /// (by timestamp, ties broken by device ID), so every device decides alike. Missing means "no value".
-    public static func merge(
-        base: [String: FieldValue]?, local: [String: FieldValue], localEdit: EditStamp,
-        server: [String: FieldValue], serverEdit: EditStamp
-    ) -> [String: FieldValue] {
-        let localWinsTies = serverEdit < localEdit
+    /// One side of a merge: its fields (with their `editStamps` and `lostEdits`) and the stamp of fields it has none for.
+    public struct Side: Sendable, Hashable {
+        public var fields: [String: FieldValue]
+        public var stamps: FieldStamps
+        /// The stamp of a field without one (a record from an older device: when it was saved).
+        public var fallback: EditStamp
+
+        /// A side whose stamps are read from its fields, no later than `bound` (the cloud's time of storing it).
+        public init(fields: [String: FieldValue], fallback: EditStamp, bound: Int64? = nil) {
+            self.fields = fields
+            self.stamps = FieldStamps(wire: fields[FieldStamps.fieldName]?.stringValue).bounded(by: bound)
+            self.fallback = bound.map { EditStamp(timestamp: min(fallback.timestamp, $0), counter: fallback.counter, deviceID: fallback.deviceID) } ?? fallback
+        }
+
+        func stamp(_ field: String) -> EditStamp { stamps[field] ?? fallback }
+    }
+
+    /// What a merge decided: the fields to keep (stamps and kept losses included) and the losses it found.
+    public struct Outcome: Sendable, Hashable {
+        public var fields: [String: FieldValue]
+        public var lost: [LostEdit]
+    }
+
+    static let metaFields: Set<String> = [FieldStamps.fieldName, LostEdit.fieldName]
+
+    /// Merges `local` and `server` against `base` (the version the local edit started from; nil for a record new to the
+    /// server, when every difference is decided by the stamps).
+    public static func merge(base: [String: FieldValue]?, local: Side, server: Side, recordName: String) -> Outcome {
         var merged: [String: FieldValue] = [:]
-        for name in Set(local.keys).union(server.keys) {
-            let l = local[name]
-            let s = server[name]
-            let chosen: FieldValue?
+        var stamps = FieldStamps()
+        var lost: [LostEdit] = []
+        var names = Set(local.fields.keys).union(server.fields.keys)
+        names.formUnion(local.stamps.byField.keys)
+        names.formUnion(server.stamps.byField.keys)
+        names.subtract(metaFields)
+        names.remove(FieldStamps.everyField)
+        for name in names {
+            let l = local.fields[name]
+            let s = server.fields[name]
+            let ls = local.stamp(name)
+            let ss = server.stamp(name)
+            let takeLocal: Bool
             if l == s {
-                chosen = l
+                takeLocal = ss < ls
             } else {
                 let b = base?[name]
                 let localChanged = base == nil || l != b
                 let serverChanged = base == nil || s != b
                 switch (localChanged, serverChanged) {
-                case (true, false): chosen = l
-                case (false, true): chosen = s
-                default: chosen = localWinsTies ? l : s
+                case (true, false): takeLocal = true
+                case (false, true): takeLocal = false
+                default:
+                    takeLocal = ss < ls
+                    let (loser, winner) = takeLocal ? (ss, ls) : (ls, ss)
+                    lost.append(LostEdit(field: name, lost: takeLocal ? s : l, won: takeLocal ? l : s, loser: loser, winner: winner, recordName: recordName))
                 }
             }
-            if let chosen { merged[name] = chosen }
+            if let value = takeLocal ? l : s { merged[name] = value }
+            stamps.byField[name] = takeLocal ? ls : ss
         }
-        return merged
+        if let base { decideTrash(base: base, local: local, server: server, recordName: recordName, &merged, &stamps, &lost) }
+        merged[FieldStamps.fieldName] = stamps.wire.map(FieldValue.string)
+        let kept = LostEdit.union(LostEdit.decode(local.fields[LostEdit.fieldName]?.stringValue), LostEdit.decode(server.fields[LostEdit.fieldName]?.stringValue))
+        merged[LostEdit.fieldName] = LostEdit.encode(kept + lost).map(FieldValue.string)
+        return Outcome(fields: merged, lost: lost)
     }
+
+    /// Trash on one side, edits on the other: the later action wins.
+    private static func decideTrash(
+        base: [String: FieldValue], local: Side, server: Side, recordName: String, _ merged: inout [String: FieldValue],
+        _ stamps: inout FieldStamps, _ lost: inout [LostEdit]
+    ) {
+        let trash = TodoItem.Field.isTrashed
+        func trashed(_ fields: [String: FieldValue]) -> Bool { fields[trash]?.intValue == 1 }
+        let localTrashes = trashed(local.fields) && !trashed(base)
+        let serverTrashes = trashed(server.fields) && !trashed(base)
+        guard localTrashes != serverTrashes else { return }
+        let (trasher, editor) = localTrashes ? (local, server) : (server, local)
+        // The editor's latest edit of any other field it changed.
+        let edited = editor.fields.keys.filter { !metaFields.contains($0) && $0 != trash && editor.fields[$0] != base[$0] }
+            + base.keys.filter { !metaFields.contains($0) && $0 != trash && editor.fields[$0] == nil }
+        guard let lastEdit = edited.map(editor.stamp).max() else { return }
+        let trashedAt = trasher.stamp(trash)
+        if trashedAt < lastEdit {
+            merged[trash] = .int64(0)
+            stamps.byField[trash] = lastEdit
+            lost.append(LostEdit(field: trash, lost: .int64(1), won: .int64(0), loser: trashedAt, winner: lastEdit, recordName: recordName))
+        } else {
+            merged[trash] = .int64(1)
+            stamps.byField[trash] = trashedAt
+            lost.append(LostEdit(field: trash, lost: .int64(0), won: .int64(1), loser: lastEdit, winner: trashedAt, recordName: recordName))
+        }
+    }
+}
+
+extension FieldValue {
+    /// The integer of an INT64 value.
+    var intValue: Int64? { if case .int64(let value) = self { value } else { nil } }
 }

@@ -94,11 +94,16 @@ public struct OutboxBatch: Sendable, Hashable {
             writer.fields(item.fields)
             return
         }
-        // In name order: dueDate, isCompleted, isTrashed, list, notes, priority, title.
+        // In name order: dueDate, editStamps, isCompleted, isTrashed, list, lostEdits, notes, priority, title.
         writer.raw("{")
         if let dueDate = item.dueDate {
             writer.raw("\"dueDate\":")
             writer.field(.timestamp(dueDate))
+            writer.raw(",")
+        }
+        if let stamps = item.editStamps {
+            writer.raw("\"editStamps\":")
+            writer.field(.string(stamps))
             writer.raw(",")
         }
         writer.raw("\"isCompleted\":")
@@ -108,6 +113,10 @@ public struct OutboxBatch: Sendable, Hashable {
         if let list = item.list {
             writer.raw(",\"list\":")
             writer.field(.reference(list))
+        }
+        if let lost = item.lostEdits {
+            writer.raw(",\"lostEdits\":")
+            writer.field(.string(lost))
         }
         writer.raw(",\"notes\":")
         writer.field(.string(item.notes))

@@ -16,7 +16,7 @@ extension SyncEngine {
             case .public: .publicRecord(name)
             case .private, .shared: .privateTodo(name)
             }
-        let item = TodoItem(key: key, title: title, notes: notes, dueDate: dueDate, priority: min(max(priority, 0), 3))
+        let item = stamped(TodoItem(key: key, title: title, notes: notes, dueDate: dueDate, priority: min(max(priority, 0), 3)), from: nil)
         let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
         await afterLocalEdit(key)
         return saved
@@ -27,8 +27,10 @@ extension SyncEngine {
     public func edit(_ key: RecordKey, _ edit: TodoEdit) async throws -> TodoItem {
         var item = try await existing(key)
         if let reason = RecordPermissions.refusal(toUpdate: item, permissionContext) { throw SyncEngineError.refused(reason) }
+        let old = item
         edit.apply(to: &item)
-        let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
+        guard item.fields != old.fields else { return old }  // nothing changed: no stamp, nothing to send
+        let saved = try await store.saveLocalEdit(stamped(item, from: old), at: clock.nowMilliseconds())
         await afterLocalEdit(key)
         return saved
     }
@@ -40,19 +42,19 @@ extension SyncEngine {
     }
 
     /// Trashes a record per DESIGN.md §2: deletes it, marks it `isTrashed`, or refuses with a reason (returned).
+    ///
+    /// A todo is trashed as a stamped `isTrashed = 1` on every database (hidden everywhere, like a delete), so a trash
+    /// and an edit made elsewhere are ordered by when they were made: a tombstone would carry no time.
     @discardableResult
     public func trash(_ key: RecordKey) async throws -> TrashAction {
-        var item = try await existing(key)
+        let item = try await existing(key)
         let action = RecordPermissions.trashAction(item, permissionContext)
         switch action {
         case .delete where item.isList:
             try await deleteList(key)
             return action
-        case .delete:
-            try await store.deleteLocally(key, at: clock.nowMilliseconds())
-        case .markTrashed:
-            item.isTrashed = true
-            try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
+        case .delete, .markTrashed:
+            try await markTrashed(item)
         case .refuse:
             return action
         }
@@ -66,8 +68,9 @@ extension SyncEngine {
         var item = try await existing(key)
         if let reason = RecordPermissions.refusal(toUpdate: item, permissionContext) { throw SyncEngineError.refused(reason) }
         guard item.isTrashed else { return item }
+        let old = item
         item.isTrashed = false
-        let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
+        let saved = try await store.saveLocalEdit(stamped(item, from: old), at: clock.nowMilliseconds())
         await afterLocalEdit(key)
         return saved
     }
@@ -83,8 +86,19 @@ extension SyncEngine {
             try await deleteList(key)
             return
         }
-        try await store.deleteLocally(key, at: clock.nowMilliseconds())
+        try await markTrashed(item)
         await afterLocalEdit(key)
+    }
+
+    /// Sets `isTrashed = 1` with a stamp (a todo never sent just vanishes).
+    private func markTrashed(_ item: TodoItem) async throws {
+        guard item.system.isUploaded || item.key.scope == .public else {
+            try await store.deleteLocally(item.key, at: clock.nowMilliseconds())
+            return
+        }
+        var trashed = item
+        trashed.isTrashed = true
+        try await store.saveLocalEdit(stamped(trashed, from: item), at: clock.nowMilliseconds())
     }
 
     /// Whether the user may edit the record now.

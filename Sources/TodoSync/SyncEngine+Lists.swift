@@ -8,7 +8,7 @@ extension SyncEngine {
     public func addList(title: String, recordName: String? = nil) async throws -> TodoItem {
         guard permissionContext.isSignedIn else { throw SyncEngineError.refused("signed out: sign in to add lists") }
         let name = recordName ?? UUID().uuidString.lowercased()
-        let item = TodoItem(key: .privateTodo(name), recordType: TodoSchema.listType, title: title)
+        let item = stamped(TodoItem(key: .privateTodo(name), recordType: TodoSchema.listType, title: title), from: nil)
         let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
         await afterLocalEdits([item.key])
         return saved
@@ -28,7 +28,7 @@ extension SyncEngine {
         var item = TodoItem(key: key, title: title, notes: notes, dueDate: dueDate, priority: min(max(priority, 0), 3))
         item.setList(listKey.recordName)
         item.sharePermission = list.sharePermission
-        let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
+        let saved = try await store.saveLocalEdit(stamped(item, from: nil), at: clock.nowMilliseconds())
         await afterLocalEdits([key])
         return saved
     }
@@ -60,8 +60,9 @@ extension SyncEngine {
         let targetZone = target?.key.zone ?? ZoneKey(scope: .private, zoneName: TodoSchema.zoneName, zoneOwner: "")
         let now = clock.nowMilliseconds()
         if targetZone == key.zone {
+            let old = item
             item.setList(target?.key.recordName)
-            let saved = try await store.saveLocalEdit(item, at: now)
+            let saved = try await store.saveLocalEdit(stamped(item, from: old), at: now)
             await afterLocalEdits([key])
             return saved
         }

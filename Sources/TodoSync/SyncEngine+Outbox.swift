@@ -4,15 +4,20 @@ import Foundation
 import TodoStore
 
 extension SyncEngine {
-    /// The merge the store runs on a conflicting save: `ConflictMerge` with this device's and the server's edit stamps.
+    /// The merge the store runs on a conflicting save: `ConflictMerge` by the fields' edit stamps, the server's no later
+    /// than the cloud stored them (fields without a stamp count as edited when their version was saved).
     nonisolated var fieldMerge: FieldMerge {
         let deviceID = configuration.deviceID
         return { base, local, server in
-            ConflictMerge.merge(
-                base: base, local: local.fields,
-                localEdit: EditStamp(timestamp: local.localEditedAt ?? 0, deviceID: deviceID),
-                server: server.fields ?? [:],
-                serverEdit: EditStamp(timestamp: server.modified?.timestamp ?? 0, deviceID: server.modified?.deviceID ?? ""))
+            let stored = server.modified?.timestamp
+            return ConflictMerge.merge(
+                base: base,
+                local: ConflictMerge.Side(fields: local.fields, fallback: EditStamp(timestamp: local.localEditedAt ?? 0, deviceID: deviceID)),
+                server: ConflictMerge.Side(
+                    fields: server.fields ?? [:], fallback: EditStamp(timestamp: stored ?? 0, deviceID: server.modified?.deviceID ?? ""),
+                    bound: stored),
+                recordName: local.key.recordName
+            ).fields
         }
     }
 
@@ -29,7 +34,12 @@ extension SyncEngine {
     /// Sends one batch, waiting and retrying on throttling as the policy says.
     func sendBatch(_ batch: OutboxBatch) async throws -> [RecordResult] {
         let body = await Self.encode(batch)
-        return try await withRetries { try await client.modifyRecords(batch.zone.scope, body: body) }
+        return try await withRetries {
+            let sent = clock.nowMilliseconds()
+            let results = try await client.modifyRecords(batch.zone.scope, body: body)
+            noteSaveTimes(results, sent: sent, received: clock.nowMilliseconds())  // the cloud's clock, to the millisecond
+            return results
+        }
     }
 
     /// A batch's request body, written off the engine's actor (beside the engine's own work).
@@ -173,6 +183,7 @@ extension SyncEngine {
                         try await store.markFailed(change.key, revision: change.revision, reason: "keeps conflicting; try again later")
                         continue
                     }
+                    observeCloudTime(server.modified?.timestamp)
                     try await store.resolveConflict(change.key, serverRecord: server, merge: fieldMerge)
                     round.progressed = true
                 case .reupload:

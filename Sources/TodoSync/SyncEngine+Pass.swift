@@ -72,6 +72,7 @@ extension SyncEngine {
             lastError = notice
             self.notice = nil
         }
+        await saveEditClock()
         isSyncing = false
         progress = nil
         completedPasses += 1
@@ -132,6 +133,7 @@ extension SyncEngine {
         }
         if state.lastKnownUser != identity.userRecordName { try await store.setLastKnownUser(identity.userRecordName) }
         userRecordName = identity.userRecordName
+        await measureCloudClockIfDue()
         if connection != .online {
             connection = .online
             if lastError?.hasPrefix("offline") == true || lastError?.hasPrefix("signed out") == true { lastError = nil }
@@ -256,6 +258,7 @@ extension SyncEngine {
                 prefetched = Task { try await self.fetchZonePage(zone, after: next) }
             }
             let applied = try await store.applyZoneChanges(zone, records: page.records, token: page.syncToken, moreComing: page.moreComing)
+            observeCloudTime(page.records.lazy.compactMap(\.modified?.timestamp).max())
             if applied.removedStale > 0 {
                 invalidateAll()  // the end of a refetch from scratch removed records no page named
             } else {

@@ -89,6 +89,12 @@ public actor SyncEngine {
     public internal(set) var retryWaits: [Double] = []
     /// Passes completed, for tests and status.
     public internal(set) var completedPasses = 0
+    /// Stamps this device's edits (SyncEngine+Conflicts); kept in the store between runs.
+    var editClock: HybridClock
+    /// How far the cloud's clock is ahead of this device's, once measured.
+    var cloudOffset: CloudClockOffset?
+    /// What the store keeps of both, to write them only when they changed.
+    var keptClockValues: [String: String?] = [:]
 
     /// An engine over a client and a store, with an injected clock and random source.
     public init(
@@ -100,6 +106,7 @@ public actor SyncEngine {
         self.configuration = configuration
         self.clock = clock
         self.random = random
+        self.editClock = HybridClock(deviceID: configuration.deviceID)
         self.connection = client.authToken == nil ? .signedOut : .online
     }
 
@@ -137,6 +144,7 @@ public actor SyncEngine {
             let state = try await store.syncState()
             userRecordName = state.lastKnownUser
             lastSyncAt = state.lastSyncAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            try await loadEditClock()
             try await reloadCounts()
         } catch {
             lastError = "\(error)"

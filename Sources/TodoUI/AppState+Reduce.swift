@@ -300,9 +300,11 @@ extension AppState {
                 message = StatusMessage("No changes.")
                 return []
             }
-            let effect = Effect.update(id: id, draft)
+            // Only the fields the person changed: a field changed on another device meanwhile keeps that value.
+            let effect: Effect = form.kind == .list ? .update(id: id, draft) : .edit(id: id, TodoChanges(from: original, to: draft))
+            let inverse: Effect = form.kind == .list ? .update(id: id, original) : .edit(id: id, TodoChanges(from: draft, to: original))
             apply(effect)
-            pushUndo(UndoEntry(label: "edit of '\(title)'", action: .perform([.update(id: id, original)])))
+            pushUndo(UndoEntry(label: "edit of '\(title)'", action: .perform([inverse])))
             message = StatusMessage("Saved '\(title)'", kind: .success)
             return [effect]
         }

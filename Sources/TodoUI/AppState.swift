@@ -248,6 +248,10 @@ public struct AppState: Sendable {
     /// The end of every data update: the status, the share dialog's people, the visible rows.
     private mutating func finishUpdate(status: SyncStatus, anchor: Int) {
         self.status = status
+        if case .edit(var form) = mode, let id = form.targetID, let current = row(id: id) {
+            form.noteUnderneath(current.draft, calendar: calendar)
+            mode = .edit(form)
+        }
         if case .share(var dialog) = mode, let list = row(id: dialog.listID) {
             dialog.participants = list.sharing?.participants ?? []
             dialog.selection = min(dialog.selection, max(0, dialog.participants.count - 1))
@@ -421,6 +425,8 @@ public struct AppState: Sendable {
                 $0.dueDate = draft.dueDate
                 $0.priority = draft.priority
             }
+        case .edit(let id, let changes):
+            modifyRow(id) { changes.apply(to: &$0) }
         case .setCompleted(let id, let done):
             modifyRow(id) { $0.isCompleted = done }
         case .delete(let id), .setTrashed(let id, true):
@@ -433,7 +439,7 @@ public struct AppState: Sendable {
             }
         case .move(let id, let listID):
             modifyRow(id) { $0.listID = listID }
-        case .refresh, .quit, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave:
+        case .refresh, .quit, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave, .restoreLost:
             break
         }
     }

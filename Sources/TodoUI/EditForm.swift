@@ -36,6 +36,8 @@ public struct EditForm: Hashable, Sendable {
     public var focus: FormField = .title
     /// Why the last save was refused, shown under the fields.
     public var error: String?
+    /// How the record changed on another device while the form was open, shown under the fields.
+    public var underneath: String?
     /// A todo or a list (a list has only a title).
     public var kind: RowKind
     /// The list a new todo goes into, and its title for the heading.
@@ -82,5 +84,59 @@ public struct EditForm: Hashable, Sendable {
     public subscript(field: FormField) -> LineEditor {
         get { editors[field.rawValue] }
         set { editors[field.rawValue] = newValue }
+    }
+}
+
+/// The fields an edit changes, and their new values; nil leaves a field as it is (so a value changed on another
+/// device meanwhile is not written back).
+public struct TodoChanges: Hashable, Sendable {
+    public var title: String?
+    public var notes: String?
+    /// `.some(nil)` clears the due date.
+    public var dueDate: Date??
+    public var priority: Int?
+
+    /// Changes of the given fields.
+    public init(title: String? = nil, notes: String? = nil, dueDate: Date?? = nil, priority: Int? = nil) {
+        self.title = title
+        self.notes = notes
+        self.dueDate = dueDate
+        self.priority = priority
+    }
+
+    /// What turns `before` into `after`: only the fields that differ.
+    public init(from before: TodoDraft, to after: TodoDraft) {
+        self.init(
+            title: after.title == before.title ? nil : after.title, notes: after.notes == before.notes ? nil : after.notes,
+            dueDate: after.dueDate == before.dueDate ? nil : .some(after.dueDate),
+            priority: after.priority == before.priority ? nil : after.priority)
+    }
+
+    /// Whether nothing changes.
+    public var isEmpty: Bool { title == nil && notes == nil && dueDate == nil && priority == nil }
+
+    /// Applies the changed fields to a row.
+    public func apply(to row: inout TodoRow) {
+        if let title { row.title = title }
+        if let notes { row.notes = notes }
+        if let dueDate { row.dueDate = dueDate }
+        if let priority { row.priority = priority }
+    }
+}
+
+extension EditForm {
+    /// Notes how the record now differs from the values the form opened with (changed on another device), in words
+    /// for the line under the fields: `changed on another device: priority 1 → 3`; nil when it does not.
+    mutating func noteUnderneath(_ current: TodoDraft, calendar: Calendar) {
+        guard let original else { return }
+        var parts: [String] = []
+        if current.title != original.title { parts.append("title '\(original.title)' → '\(current.title)'") }
+        if current.notes != original.notes { parts.append("notes") }
+        if current.dueDate != original.dueDate {
+            let day = { (date: Date?) in date.map { Formatting.day($0, calendar: calendar) } ?? "none" }
+            parts.append("due \(day(original.dueDate)) → \(day(current.dueDate))")
+        }
+        if current.priority != original.priority { parts.append("priority \(original.priority) → \(current.priority)") }
+        underneath = parts.isEmpty ? nil : "changed on another device: " + parts.joined(separator: ", ")
     }
 }

@@ -286,6 +286,10 @@ private struct Renderer {
             screen.put(truncated("Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3", toWidth: screen.width - 2), row: row, col: 1, style: .muted)
             row += 1
         }
+        if let underneath = form.underneath, row < top + height {
+            screen.put(truncated(sanitize(underneath), toWidth: screen.width - 2), row: row, col: 1, style: .warning)
+            row += 1
+        }
         if let error = form.error, row < top + height {
             screen.put(truncated(sanitize(error), toWidth: screen.width - 2), row: row, col: 1, style: .error)
         }

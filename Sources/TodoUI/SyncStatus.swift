@@ -92,6 +92,10 @@ public enum Effect: Hashable, Sendable {
     case create(id: String, TodoDraft)
     /// Save new values for a record.
     case update(id: String, TodoDraft)
+    /// Change only some fields of a todo (what the edit form changed, or undoes).
+    case edit(id: String, TodoChanges)
+    /// Put back a value of the todo that lost a conflict (`LostEditNotice.lossID`).
+    case restoreLost(id: String, lossID: String)
     /// Mark a record done or not done.
     case setCompleted(id: String, Bool)
     /// Delete a record.

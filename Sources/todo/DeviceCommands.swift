@@ -101,6 +101,7 @@ func formatDay(_ date: Date) -> String {
 /// Sends what waits and says so when the cloud is out of reach.
 func sendAndReport(_ session: DeviceSession) async throws {
     await session.engine.sync(.localEdit)
+    try await printNewConflicts(session, toStandardError: true)
     let snapshot = await session.engine.status()
     if snapshot.connection != .online || snapshot.pendingCount > 0 {
         // Saved here, not sent yet: say so (the edit is kept and goes out with the next sync).
@@ -336,6 +337,7 @@ struct Sync: AsyncParsableCommand {
         try await device.withSession { session in
             await session.engine.refresh()
             let snapshot = await session.engine.status()
+            try await printNewConflicts(session)
             print(snapshot.statusLine)
             if let error = snapshot.lastError { printError("Last error: " + plainMessage(error)) }
             if snapshot.connection != .online { throw ExitCode(snapshot.connection == .offline ? TodoExitCode.offline : TodoExitCode.failure) }
@@ -378,6 +380,7 @@ struct Status: AsyncParsableCommand {
             for change in pending where change.failedReason != nil {
                 show("refused", "\(change.key.recordName.prefix(8)): \(change.failedReason ?? "")")
             }
+            for notice in try await session.engine.conflicts().prefix(10) { show("conflict", ConflictField.line(notice)) }
             show("last error", snapshot.lastError)
         }
     }

@@ -47,7 +47,11 @@ func serverRecord(
             // Make the file what the first release left: its schema only.
             do {
                 let raw = try SQLiteDatabase(path: url.path)
-                try raw.execute("DROP INDEX records_type; PRAGMA user_version = 1;")
+                try raw.execute(
+                    """
+                    DROP INDEX records_type; DROP INDEX records_lost; DROP TABLE announced_losses;
+                    ALTER TABLE records DROP COLUMN edit_stamps; ALTER TABLE records DROP COLUMN lost_edits; PRAGMA user_version = 1;
+                    """)
             }
             let upgraded = try TodoStore(url: url)
             #expect(try await upgraded.schemaVersion() == TodoStore.currentSchemaVersion)

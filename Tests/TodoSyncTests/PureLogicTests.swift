@@ -5,65 +5,6 @@ import Testing
 import TodoStore
 import TodoSync
 
-@Suite("Conflict merge (pure)") struct ConflictMergeTests {
-    let base: [String: FieldValue] = ["title": .string("Milk"), "notes": .string(""), "priority": .int64(0)]
-    let early = EditStamp(timestamp: 1_000, deviceID: "A")
-    let late = EditStamp(timestamp: 2_000, deviceID: "B")
-
-    @Test func fieldChangedOnOneSideTakesThatSide() {
-        var local = base
-        local["title"] = .string("Oat milk")
-        var server = base
-        server["notes"] = .string("2 litres")
-        let merged = ConflictMerge.merge(base: base, local: local, localEdit: early, server: server, serverEdit: late)
-        #expect(merged["title"] == .string("Oat milk"))
-        #expect(merged["notes"] == .string("2 litres"))
-        #expect(merged["priority"] == .int64(0))
-    }
-
-    @Test func fieldChangedOnBothSidesTakesTheLaterEdit() {
-        var local = base
-        local["title"] = .string("local")
-        var server = base
-        server["title"] = .string("server")
-        #expect(ConflictMerge.merge(base: base, local: local, localEdit: early, server: server, serverEdit: late)["title"] == .string("server"))
-        #expect(ConflictMerge.merge(base: base, local: local, localEdit: late, server: server, serverEdit: early)["title"] == .string("local"))
-    }
-
-    @Test func tiesAreBrokenByDeviceIDTheSameOnEveryDevice() {
-        var local = base
-        local["title"] = .string("from A")
-        var server = base
-        server["title"] = .string("from B")
-        let a = EditStamp(timestamp: 5, deviceID: "A")
-        let b = EditStamp(timestamp: 5, deviceID: "B")
-        // On device A: local is A's edit, server is B's. On device B the roles swap. Both pick B's.
-        let onA = ConflictMerge.merge(base: base, local: local, localEdit: a, server: server, serverEdit: b)
-        let onB = ConflictMerge.merge(base: base, local: server, localEdit: b, server: local, serverEdit: a)
-        #expect(onA["title"] == .string("from B"))
-        #expect(onB["title"] == .string("from B"))
-    }
-
-    @Test func removalsAndAdditionsAreFieldChangesToo() {
-        var local = base
-        local["dueDate"] = .timestamp(99)
-        var server = base
-        server["notes"] = nil
-        server["color"] = .string("red")  // a field this build does not know
-        let merged = ConflictMerge.merge(base: base, local: local, localEdit: early, server: server, serverEdit: late)
-        #expect(merged["dueDate"] == .timestamp(99))
-        #expect(merged["notes"] == nil)
-        #expect(merged["color"] == .string("red"))
-    }
-
-    @Test func withoutABaseDifferencesGoToTheLaterEdit() {
-        let local: [String: FieldValue] = ["title": .string("mine"), "notes": .string("same")]
-        let server: [String: FieldValue] = ["title": .string("theirs"), "notes": .string("same")]
-        let merged = ConflictMerge.merge(base: nil, local: local, localEdit: late, server: server, serverEdit: early)
-        #expect(merged == ["title": .string("mine"), "notes": .string("same")])
-    }
-}
-
 @Suite("Retry policy (pure, fake randomness)") struct RetryPolicyTests {
     let policy = RetryPolicy(baseDelay: 0.5, maximumDelay: 60, maximumAttempts: 5, jitter: 0.2)
 

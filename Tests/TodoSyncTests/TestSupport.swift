@@ -20,7 +20,11 @@ final class TestClock: SyncClock, @unchecked Sendable {
     /// Waits shorter than this return at once.
     let instantBelow: Double
 
-    init(instantBelow: Double = 60) { self.instantBelow = instantBelow }
+    /// `skew`: seconds this device's clock is off from the real time (and the cloud's).
+    init(instantBelow: Double = 60, skew: Double = 0) {
+        self.instantBelow = instantBelow
+        offset = skew
+    }
 
     func now() -> Date { Date().addingTimeInterval(lock.withLock { offset }) }
 
@@ -110,7 +114,8 @@ final class TestCloud: Sendable {
 
     /// A signed-in device of `account` (created on first use), with a fault-injecting transport and a test clock.
     func device(
-        _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true
+        _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true,
+        clockSkew: Double = 0
     ) async throws -> TestDevice {
         let transport = FaultInjectingTransport(wrapping: SocketTransport())
         let client = CloudClient(baseURL: baseURL, transport: transport)
@@ -119,7 +124,7 @@ final class TestCloud: Sendable {
         } catch let error as CloudError where error.serverErrorCode == .exists {}
         let session = try await client.signIn(account: account, password: "password-\(account)", deviceName: name)
         let store = try TodoStore(url: directory.appendingPathComponent("devices/\(account)-\(name)-\(UUID().uuidString).sqlite"))
-        let clock = TestClock()
+        let clock = TestClock(skew: clockSkew)
         let engine = SyncEngine(
             client: client, store: store,
             configuration: SyncConfiguration(

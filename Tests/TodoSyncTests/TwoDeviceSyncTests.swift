@@ -29,14 +29,17 @@ import TodoSync
 
         #expect(try await a.engine.trash(created.key) == .delete)
         await a.engine.waitUntilIdle()
-        #expect(try await eventually { try await b.store.todo(created.key) == nil })
+        // Trashed as a stamped isTrashed (so a later edit elsewhere can bring it back): hidden on every device.
+        #expect(try await eventually { try await b.store.todo(created.key)?.isTrashed == true })
+        #expect(try await b.titles().isEmpty)
 
         let second = try await a.engine.add(title: "Second")
         await a.engine.waitUntilIdle()
         #expect(try await eventually { try await b.store.todo(second.key) != nil })
         try await a.engine.delete(second.key)
         await a.engine.waitUntilIdle()
-        #expect(try await eventually { try await b.store.todo(second.key) == nil })
+        #expect(try await eventually { try await b.store.todo(second.key)?.isTrashed == true })
+        #expect(try await b.titles().isEmpty)
 
         #expect(try await a.store.pendingCount() == 0)
         let snapshot = await b.engine.snapshot()

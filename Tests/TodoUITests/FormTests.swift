@@ -102,8 +102,8 @@ struct FormTests {
         press(session, .down, .down, .ctrl("u"))
         type(session, "+3d")
         let effects = press(session, .enter)
-        let draft = TodoDraft(title: "Pay taxes", dueDate: Fixture.day(2026, 3, 13), priority: 3)
-        #expect(effects == [.update(id: "t2", draft)])
+        // Title and due date changed; the priority (untouched) is not written.
+        #expect(effects == [.edit(id: "t2", TodoChanges(title: "Pay taxes", dueDate: .some(Fixture.day(2026, 3, 13))))])
         #expect(session.state.selectedRow?.title == "Pay taxes")
         #expect(terminal.lastScreen?.lines[2] == ">[ ] Pay taxes                            !!! 2026-03-13 •")
     }
@@ -255,5 +255,43 @@ struct FormTests {
         #expect(Formatting.parseDue("2026-2-1", now: now, calendar: cal) == nil)
         #expect(Formatting.parseDue("soon", now: now, calendar: cal) == nil)
         #expect(Formatting.parseDue("+d", now: now, calendar: cal) == nil)
+    }
+}
+
+@Suite("Edit form and changes made elsewhere")
+@MainActor
+struct FormUnderneathTests {
+    @Test func aPriorityChangedElsewhereWhileTheFormIsOpenIsShownAndNotOverwritten() {
+        let (session, terminal) = makeSession()
+        press(session, .char("j"), .char("e"))  // "Buy milk", priority 2
+        var changed = TodoRow(id: "t1", title: "Buy milk", priority: 3)
+        changed.scope = .private
+        session.apply(.changes(RowChanges(rows: [changed]), status: Fixture.online))
+        #expect(terminal.lastScreen?.text.contains("changed on another device: priority 2 → 3") == true)
+        press(session, .end)
+        type(session, " and eggs")
+        // Only the title goes out: the other device's priority 3 stays.
+        #expect(press(session, .enter) == [.edit(id: "t1", TodoChanges(title: "Buy milk and eggs"))])
+        #expect(session.state.selectedRow?.priority == 3)
+    }
+}
+
+@Suite("Lost values in the app")
+@MainActor
+struct LostEditNoticeTests {
+    @Test func theLosingDeviceIsToldAndUndoRestores() {
+        let (session, terminal) = makeSession()
+        let sentence = "'Buy milk': your priority 2 lost to 3, set later on another device"
+        session.apply(.lostEdit(LostEditNotice(rowID: "t1", lossID: "t1-priority", sentence: sentence, isMine: true)))
+        #expect(session.state.message?.text == sentence + " (u restores)")
+        #expect(terminal.lastScreen?.text.contains("'Buy milk': your priority 2 lost to 3") == true)
+        #expect(press(session, .char("u")) == [.restoreLost(id: "t1", lossID: "t1-priority")])
+    }
+
+    @Test func anotherDevicesLossIsShownWithoutAnUndo() {
+        let (session, terminal) = makeSession()
+        session.apply(.lostEdit(LostEditNotice(rowID: "t1", lossID: "x", sentence: "'Buy milk': priority 2 lost to 3, set later", isMine: false)))
+        #expect(terminal.lastScreen?.text.contains("'Buy milk': priority 2 lost to 3, set later") == true)
+        #expect(press(session, .char("u")) == [])
     }
 }

@@ -1,0 +1,150 @@
+import CloudModel
+import Foundation
+import Testing
+import TodoStore
+import TodoSync
+
+/// A version of a record: field values with their edit stamps.
+private func version(_ fields: [String: FieldValue], _ stamps: [String: EditStamp], lost: String? = nil) -> [String: FieldValue] {
+    var fields = fields
+    fields[FieldStamps.fieldName] = FieldStamps(stamps).wire.map(FieldValue.string)
+    if let lost { fields[LostEdit.fieldName] = .string(lost) }
+    return fields
+}
+
+private func side(_ fields: [String: FieldValue], bound: Int64? = nil) -> ConflictMerge.Side {
+    ConflictMerge.Side(fields: fields, fallback: EditStamp(timestamp: 0, deviceID: "?"), bound: bound)
+}
+
+@Suite("Conflict merge by edit stamps (pure)") struct ConflictMergeTests {
+    let created = EditStamp(timestamp: 1_000, deviceID: "A")
+    let early = EditStamp(timestamp: 2_000, deviceID: "A")
+    let late = EditStamp(timestamp: 3_000, deviceID: "B")
+    var baseFields: [String: FieldValue] { ["title": .string("Milk"), "notes": .string(""), "priority": .int64(0), "isTrashed": .int64(0)] }
+    var base: [String: FieldValue] { version(baseFields, ["*": created]) }
+
+    func edited(_ changes: [String: FieldValue], at stamp: EditStamp) -> [String: FieldValue] {
+        var fields = baseFields
+        var stamps: [String: EditStamp] = ["*": created]
+        for (name, value) in changes {
+            fields[name] = value
+            stamps[name] = stamp
+        }
+        return version(fields, stamps)
+    }
+
+    /// Merges on both devices (each is "local" once) and checks they agree.
+    func mergedBothWays(_ a: [String: FieldValue], _ b: [String: FieldValue]) -> ConflictMerge.Outcome {
+        let onA = ConflictMerge.merge(base: base, local: side(a), server: side(b), recordName: "r1")
+        let onB = ConflictMerge.merge(base: base, local: side(b), server: side(a), recordName: "r1")
+        #expect(onA.fields == onB.fields, "the merge must not depend on which device merges")
+        return onA
+    }
+
+    @Test func sameFieldTakesTheLaterEditAndKeepsTheLoser() throws {
+        let outcome = mergedBothWays(edited(["priority": .int64(1)], at: early), edited(["priority": .int64(3)], at: late))
+        #expect(outcome.fields["priority"] == .int64(3))
+        let lost = try #require(outcome.lost.first)
+        #expect(outcome.lost.count == 1)
+        #expect(lost.field == "priority" && lost.lost == .int64(1) && lost.won == .int64(3) && lost.lostBy == "A" && lost.wonBy == "B")
+        #expect(LostEdit.decode(outcome.fields[LostEdit.fieldName]?.stringValue).map(\.id) == [lost.id])
+        #expect(FieldStamps(wire: outcome.fields[FieldStamps.fieldName]?.stringValue)["priority"] == late)
+    }
+
+    @Test func differentFieldsMergeWithoutALoss() {
+        let outcome = mergedBothWays(edited(["title": .string("Oat milk")], at: late), edited(["priority": .int64(2)], at: early))
+        #expect(outcome.fields["title"] == .string("Oat milk") && outcome.fields["priority"] == .int64(2))
+        #expect(outcome.lost.isEmpty && outcome.fields[LostEdit.fieldName] == nil)
+    }
+
+    @Test func anEditLaterThanATrashTakesTheTodoOutOfTheTrash() throws {
+        let outcome = mergedBothWays(edited(["isTrashed": .int64(1)], at: early), edited(["title": .string("Oat milk")], at: late))
+        #expect(outcome.fields["isTrashed"] == .int64(0) && outcome.fields["title"] == .string("Oat milk"))
+        let lost = try #require(outcome.lost.first)
+        #expect(lost.field == "isTrashed" && lost.lost == .int64(1) && lost.lostBy == "A")
+    }
+
+    @Test func aTrashLaterThanAnEditStandsAndTheEditIsKeptInIt() throws {
+        let outcome = mergedBothWays(edited(["isTrashed": .int64(1)], at: late), edited(["title": .string("Oat milk")], at: early))
+        #expect(outcome.fields["isTrashed"] == .int64(1) && outcome.fields["title"] == .string("Oat milk"))
+        let lost = try #require(outcome.lost.first)
+        #expect(lost.field == "isTrashed" && lost.lost == .int64(0) && lost.lostBy == "A" && lost.wonBy == "B")
+    }
+
+    @Test func tiesInTimeAreBrokenByCounterThenDevice() {
+        let a = EditStamp(timestamp: 2_000, counter: 1, deviceID: "A")
+        let b = EditStamp(timestamp: 2_000, counter: 0, deviceID: "B")
+        #expect(b < a)
+        let outcome = mergedBothWays(edited(["title": .string("from A")], at: a), edited(["title": .string("from B")], at: b))
+        #expect(outcome.fields["title"] == .string("from A"))
+        let c = EditStamp(timestamp: 2_000, counter: 0, deviceID: "C")
+        #expect(mergedBothWays(edited(["title": .string("from C")], at: c), edited(["title": .string("from B")], at: b)).fields["title"] == .string("from C"))
+    }
+
+    @Test func aStampLaterThanTheCloudStoredItCountsAsStoredThen() {
+        // B's clock is a year ahead and unmeasured; the cloud stored its version at 2,500, before A's edit at 3,000.
+        let future = EditStamp(timestamp: 31_536_000_000, deviceID: "B")
+        let fromB = edited(["title": .string("from B")], at: future)
+        let fromA = edited(["title": .string("from A")], at: EditStamp(timestamp: 3_000, deviceID: "A"))
+        let merged = ConflictMerge.merge(base: base, local: side(fromA), server: side(fromB, bound: 2_500), recordName: "r1")
+        #expect(merged.fields["title"] == .string("from A"))
+    }
+
+    @Test func keptLossesAreUnitedAndAResolvedOneStaysResolved() {
+        var first = LostEdit(field: "title", lost: .string("x"), won: .string("y"), loser: early, winner: late, recordName: "r1")
+        let other = LostEdit(field: "notes", lost: .string("n"), won: .string("m"), loser: early, winner: late, recordName: "r1")
+        let open = LostEdit.encode([first, other])
+        first.resolved = true
+        let resolved = LostEdit.encode([first])
+        let outcome = mergedBothWays(version(baseFields, ["*": created], lost: open), version(baseFields, ["*": created], lost: resolved))
+        let kept = LostEdit.decode(outcome.fields[LostEdit.fieldName]?.stringValue)
+        #expect(kept.count == 2 && kept.first { $0.field == "title" }?.isOpen == false && kept.first { $0.field == "notes" }?.isOpen == true)
+    }
+
+    @Test func hostileStampsAndLossesAreIgnored() {
+        #expect(FieldStamps(wire: "title=abc;=1,2,3;x=1,-1,d;priority=5,0,dev;;=").byField == ["priority": EditStamp(timestamp: 5, deviceID: "dev")])
+        #expect(FieldStamps(wire: String(repeating: "a=1,0,d;", count: 10_000)).byField.isEmpty)
+        #expect(LostEdit.decode("{not json").isEmpty && LostEdit.decode("[{\"id\":1}]").isEmpty)
+        let stamps = FieldStamps(["title": late, "*": created])
+        #expect(FieldStamps(wire: stamps.wire) == stamps)
+    }
+}
+
+@Suite("Edit clock (pure)") struct EditClockTests {
+    @Test func stampsNeverGoBackAndCountWithinAMillisecond() {
+        var clock = HybridClock(deviceID: "A")
+        let first = clock.tick(physical: 1_000)
+        let second = clock.tick(physical: 1_000)
+        let third = clock.tick(physical: 900)  // the device's clock went back
+        #expect(first < second && second < third)
+        #expect(third.timestamp == 1_000 && third.counter == 2)
+        #expect(clock.tick(physical: 1_001) == EditStamp(timestamp: 1_001, counter: 0, deviceID: "A"))
+    }
+
+    @Test func anEditAfterSeeingALaterOneOrdersAfterIt() {
+        var behind = HybridClock(deviceID: "A")
+        behind.observe(5_000, counter: 3)  // seen in the cloud, from a device whose clock runs ahead
+        let stamp = behind.tick(physical: 4_000)
+        #expect(stamp > EditStamp(timestamp: 5_000, counter: 3, deviceID: "Z"))
+        let restored = HybridClock(deviceID: "A", wire: behind.wire)
+        #expect(restored.time == behind.time && restored.counter == behind.counter)
+    }
+
+    @Test func readingsNarrowTheOffsetAndAClockChangeStartsAgain() {
+        // The cloud is 600,000 ms ahead; a save stored at cloud 1,600,100 was sent at device 1,000,050 and answered at 1,000,150.
+        var offset = CloudClockOffset.reading(cloud: 1_600_100, sent: 1_000_050, received: 1_000_150)
+        #expect(offset.low == 599_950 && offset.high == 600_050 && offset.estimate == 600_000)
+        offset.refine(with: .reading(cloud: 1_601_000, sent: 1_000_980, received: 1_001_010))
+        #expect(offset.low == 599_990 && offset.high == 600_020)
+        // The device's clock was set back ten minutes: the next reading does not fit, and replaces the old knowledge.
+        offset.refine(with: .reading(cloud: 1_602_000, sent: 1_001_990, received: 1_002_010))
+        offset.refine(with: .reading(cloud: 1_700_000, sent: 500_000, received: 500_010))
+        #expect(abs(offset.estimate - 1_199_995) <= 5)
+        #expect(CloudClockOffset(wire: offset.wire) == offset && CloudClockOffset(wire: "x,1") == nil)
+    }
+
+    @Test func aDateHeaderReadingIsWithinItsSecond() {
+        let offset = CloudClockOffset.reading(cloud: 10_000, resolution: 999, sent: 9_000, received: 9_010)
+        #expect(offset.low == 990 && offset.high == 1_999)
+    }
+}
