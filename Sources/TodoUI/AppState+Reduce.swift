@@ -225,7 +225,7 @@ extension AppState {
                 let effect = Effect.setTrashed(id: row.id, true)
                 apply(effect)
                 pushUndo(UndoEntry(label: "deleted '\(row.title)'", action: .untrash(row)))
-                message = StatusMessage("Deleted '\(row.title)' from the public board (u undoes)", kind: .success)
+                message = StatusMessage("Deleted public post '\(row.title)' (u undoes)", kind: .success)
                 return [effect]
             }
             let effect = Effect.delete(id: id)

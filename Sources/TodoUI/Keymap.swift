@@ -84,7 +84,7 @@ public enum Keymap {
         KeyBinding(keys: [.char("a")], command: .add, description: "add a todo (to the selected list)"),
         KeyBinding(keys: [.char("e"), .enter], command: .edit, description: "edit the todo, rename the list"),
         KeyBinding(keys: [.char(" ")], command: .toggleDone, description: "toggle done"),
-        KeyBinding(keys: [.char("d")], command: .trash, description: "delete (asks y/n; a list goes with its todos)"),
+        KeyBinding(keys: [.char("d")], command: .trash, description: "delete, after asking (a list: with its todos)"),
         KeyBinding(keys: [.char("u")], command: .undo, description: "undo last action"),
         KeyBinding(keys: [.char("n")], command: .newList, description: "new list"),
         KeyBinding(keys: [.char("m")], command: .move, description: "move the todo to another list"),

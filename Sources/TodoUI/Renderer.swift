@@ -377,11 +377,14 @@ private struct Renderer {
         switch state.mode {
         case .confirmDelete(let id):
             let target = state.row(id: id)
-            let title = truncated(sanitize(target?.title ?? ""), toWidth: max(1, width - 44))
-            let prompt = target?.isList == true
-                ? "Delete list '\(title)' and its \(Formatting.counted(state.todoCount(inList: id), "todo"))? y/n"
-                : target?.trashBehaviour == .markTrashed ? "Delete '\(title)' from the public board? y/n" : "Delete '\(title)'? y/n"
-            screen.put(truncated(prompt + nudge, toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
+            let question: (String) -> String =
+                target?.isList == true
+                ? { "Delete list '\($0)' and its \(Formatting.counted(state.todoCount(inList: id), "todo"))? y/n" }
+                : target?.trashBehaviour == .markTrashed ? { "Delete public post '\($0)'? y/n" } : { "Delete '\($0)'? y/n" }
+            // The title gives way first, so the question and how to answer it stay whole.
+            let room = width - displayWidth(question("")) - displayWidth(nudge)
+            let title = truncated(sanitize(target?.title ?? ""), toWidth: max(8, room))
+            screen.put(truncated(question(title) + nudge, toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
             return
         case .confirmLeave(let id):
             let title = truncated(sanitize(state.row(id: id)?.title ?? ""), toWidth: max(1, width - 40))
