@@ -372,6 +372,11 @@ struct Status: AsyncParsableCommand {
                 show("refused", "\(change.key.recordName.prefix(8)): \(change.failedReason ?? "")")
             }
             show("last error", snapshot.lastError)
+            // What the engine undid or removed on its own (reverted edits, data deleted elsewhere), newest last.
+            for notice in await session.engine.recentNotices() {
+                let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(notice.time) / 1000))
+                show(notice.kind == .reverted ? "reverted" : "deleted", "\(time) \(notice.text)")
+            }
         }
     }
 }
