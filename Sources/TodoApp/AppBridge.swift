@@ -16,6 +16,8 @@ public final class AppBridge {
     private let reader: ChangeReader
     /// Keys of records the UI created (with ids it chose) before a snapshot showed them.
     private var created: [String: RecordKey] = [:]
+    /// The last engine notice posted as a message (each is shown once).
+    private var lastNotice = 0
 
     /// A bridge posting to `inbox` what `reader` takes from `session`'s engine, and acting on the engine.
     public init(session: DeviceSession, inbox: UpdateInbox, reader: ChangeReader) {
@@ -31,6 +33,19 @@ public final class AppBridge {
     public nonisolated static func rowID(_ key: RecordKey) -> String {
         if key.zone == .privateTodos { return key.recordName }
         return [key.scope.rawValue, key.zoneOwner, key.zoneName, key.recordName].joined(separator: String(separator))
+    }
+
+    /// The id a new record's row gets (the UI's `RowNaming`): the id `rowID` gives the key the engine will store it
+    /// under — in the list's own zone (a list someone else owns lives in their zone), on the public board, or in the
+    /// private zone — so the row drawn at once and the record confirmed later are one row.
+    @Sendable public nonisolated static func newRowID(_ name: String, _ scope: Scope, _ listID: String?) -> String {
+        if let listID, let list = recordKey(listID) {
+            return rowID(RecordKey(scope: list.scope, zoneName: list.zoneName, zoneOwner: list.zoneOwner, recordName: name))
+        }
+        switch scope {
+        case .public: return rowID(.publicRecord(name))
+        case .private, .shared: return rowID(.privateTodo(name))
+        }
     }
 
     /// The record key a row id stands for, if it is one `rowID` made.
@@ -122,6 +137,11 @@ public final class AppBridge {
     /// Takes what changed for the reader (every chunk of a scope read again) and posts it with the state the engine
     /// woke the reader with.
     public func show(_ snapshot: SyncSnapshot) async {
+        // What the engine did on its own (an edit reverted, data deleted elsewhere) is said once, over any older message.
+        for notice in snapshot.notices where notice.sequence > lastNotice {
+            lastNotice = notice.sequence
+            inbox.post(.message(StatusMessage(notice.text, kind: .warning)))
+        }
         do {
             var more = true
             while more {
@@ -152,19 +172,20 @@ public final class AppBridge {
         do {
             switch effect {
             case .create(let id, let draft) where draft.kind == .list:
-                created[id] = try await engine.addList(title: draft.title, recordName: id).key
+                let item = try await engine.addList(title: draft.title, recordName: Self.recordName(id))
+                settle(id, as: item.key)
             case .create(let id, let draft):
                 let item: TodoItem
                 if let listID = draft.listID {
                     item = try await engine.add(
                         title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority, toList: try key(listID),
-                        recordName: id)
+                        recordName: Self.recordName(id))
                 } else {
                     item = try await engine.add(
                         title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority,
-                        to: DatabaseScope(draft.scope), recordName: id)
+                        to: DatabaseScope(draft.scope), recordName: Self.recordName(id))
                 }
-                created[id] = item.key
+                settle(id, as: item.key)
             case .update(let id, let draft) where draft.kind == .list:
                 _ = try await engine.edit(try key(id), TodoEdit(title: draft.title))
             case .update(let id, let draft):
@@ -214,12 +235,57 @@ public final class AppBridge {
                 let list = try key(listID)
                 inBackground("leaving", reread: [list]) { try await engine.leave(list: list) }
             case .refresh:
-                await engine.refresh()
+                refreshInBackground()
+            case .showingPublicBoard(let visible):
+                await engine.setPublicBoardVisible(visible)
             case .quit:
                 break
             }
         } catch {
+            // The screen assumed the effect worked: the cache's truth about what it touched replaces that (a refused
+            // add leaves no row behind, a refused edit shows the old values again).
+            let keys = Self.touched(by: effect).compactMap { created[$0] ?? Self.recordKey($0) }
+            if !keys.isEmpty { await engine.reread(reader, keys: keys) }
             inbox.post(.message(StatusMessage("\(error)", kind: .error)))
+        }
+    }
+
+    /// The record name a row id of a new record carries.
+    nonisolated static func recordName(_ id: String) -> String { recordKey(id)?.recordName ?? id }
+
+    /// Notes where a record the UI created lives; should the engine have put it elsewhere than its row id says, the
+    /// row drawn at once goes (the engine's row replaces it), so no row is left pending forever.
+    private func settle(_ id: String, as key: RecordKey) {
+        created[id] = key
+        if Self.rowID(key) != id { inbox.post(.removed(ids: [id])) }
+    }
+
+    /// The row ids an effect changes.
+    nonisolated static func touched(by effect: Effect) -> [String] {
+        switch effect {
+        case .create(let id, _), .update(let id, _), .setCompleted(let id, _), .delete(let id), .setTrashed(let id, _):
+            [id]
+        case .move(let id, let listID): [id] + (listID.map { [$0] } ?? [])
+        case .share(let listID, _, _), .removeParticipant(let listID, _), .stopSharing(let listID), .leave(let listID): [listID]
+        case .accept, .decline, .refresh, .showingPublicBoard, .quit: []
+        }
+    }
+
+    /// Runs a refresh without holding up the keyboard; says when it is over, replacing "Refreshing…".
+    private func refreshInBackground() {
+        let inbox = inbox
+        let engine = session.engine
+        Task {
+            await engine.refresh()
+            if Task.isCancelled { return }
+            let status = await engine.status()
+            if status.connection == .online, let error = status.lastError {
+                inbox.post(.message(StatusMessage("Refreshed, with a problem: \(error)", kind: .warning)))
+            } else if status.connection == .online {
+                inbox.post(.message(StatusMessage("Up to date.", kind: .success)))
+            } else {
+                inbox.post(.message(StatusMessage("Not refreshed: \(status.statusLine)", kind: .warning)))
+            }
         }
     }
 

@@ -18,7 +18,7 @@ public enum TerminalApp {
             first?.state
             ?? AppState(
                 status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
-                makeID: { UUID().uuidString.lowercased() })
+                makeID: { UUID().uuidString.lowercased() }, nameRow: AppBridge.newRowID)
         let terminal = try NcursesTerminal()
         defer { terminal.shutdown() }
         let ui = UISession(terminal: terminal, state: consume state)
@@ -43,7 +43,11 @@ public enum TerminalApp {
             let bridge = AppBridge(session: session, inbox: inbox, reader: reader)
             sessionBox.session = session
             sessionBox.bridge = bridge
-            sessionBox.syncing = Task { await session.engine.start(listenForPushes: true) }
+            sessionBox.syncing = Task {
+                // What the command line or another window writes to this cache shows within a poll (0.2 s).
+                await session.engine.watchCacheForOtherWriters()
+                await session.engine.start(listenForPushes: true)
+            }
             for await snapshot in wakeups { await bridge.show(snapshot) }
         }
         await ui.run(inbox: inbox) { effect in
@@ -89,7 +93,7 @@ public enum TerminalApp {
         status.connection = .connecting
         let context = changes.context
         let rows = (consume changes).rows  // the only reference left to the rows: sorting them in place copies nothing
-        var state = AppState(status: status, size: size, makeID: { UUID().uuidString.lowercased() })
+        var state = AppState(status: status, size: size, makeID: { UUID().uuidString.lowercased() }, nameRow: AppBridge.newRowID)
         state.update(rows: consume rows, status: status)
         return (state, context)
     }

@@ -68,7 +68,14 @@ public enum RecordPermissions {
         case .private:
             return nil
         case .shared:
-            if item.isList, item.parent == nil { return "only its owner can rename or delete a shared list" }
+            if item.isList, item.parent == nil {
+                // Say what is true: a read-write participant may still add and change the list's todos.
+                switch item.sharePermission {
+                case .readWrite: return "only its owner can rename or delete this list; you can add and change its todos"
+                case .readOnly: return "shared with you read-only: only its owner can change it or add to it"
+                case nil: return "your permission on this shared list is not known yet: refresh with r"
+                }
+            }
             switch item.sharePermission {
             case .readWrite: return nil
             case .readOnly: return "shared with you read-only: only its owner can change it"

@@ -61,11 +61,26 @@ public struct RetryPolicy: Sendable, Hashable {
         }
     }
 
-    /// The wait before retry number `attempt`: the server's `retryAfter` when given, else jittered exponential backoff.
+    /// The longest wait the engine ever takes, whatever the cloud asks for: `retryAfter` is untrusted input (a huge,
+    /// infinite or NaN value must neither trap the clock nor park the device for years).
+    public var longestWait: Double { max(0, maximumDelay.isFinite ? maximumDelay * 10 : 600) }
+
+    /// The wait before retry number `attempt`: the server's `retryAfter` when given, else jittered exponential backoff;
+    /// always finite and within `0...longestWait`.
     public func delay(attempt: Int, retryAfter: Double?, random: Double) -> Double {
-        if let retryAfter, retryAfter >= 0 { return min(retryAfter, maximumDelay * 10) }
-        let exponential = min(maximumDelay, baseDelay * Double(1 << min(attempt, 30)))
-        let factor = 1 - jitter + 2 * jitter * min(max(random, 0), 1)
-        return min(maximumDelay, exponential * factor)
+        if let retryAfter, retryAfter.isFinite || retryAfter == .infinity, retryAfter >= 0 {
+            return Self.clamp(retryAfter, to: longestWait)
+        }
+        let base = baseDelay.isFinite ? max(0, baseDelay) : 0.5
+        let exponential = min(maximumDelay, base * Double(1 << min(max(attempt, 0), 30)))
+        let spread = random.isFinite ? min(max(random, 0), 1) : 0.5
+        let factor = 1 - jitter + 2 * jitter * spread
+        return Self.clamp(min(maximumDelay, exponential * factor), to: longestWait)
+    }
+
+    /// `seconds` within `0...limit`; NaN becomes 0.
+    static func clamp(_ seconds: Double, to limit: Double) -> Double {
+        guard !seconds.isNaN else { return 0 }
+        return min(max(seconds, 0), limit)
     }
 }

@@ -80,7 +80,16 @@ extension SyncEngine {
                 // A chunk is taken in once the batches queued no longer fill the window (it was read meanwhile).
                 if let (task, limit) = reading, queued.count < Self.maximumBatchesInFlight {
                     reading = nil
-                    let chunk = try await task.value
+                    let chunk: [PendingChange]
+                    do {
+                        chunk = try await task.value
+                    } catch {
+                        // The batches already in flight are still answered and confirmed (or kept for a retry) below;
+                        // the error ends the round once they are.
+                        if round.thrown == nil { round.thrown = error }
+                        exhausted = true
+                        continue
+                    }
                     if round.keepsReading {
                         if chunk.isEmpty && chunks == 0 { return }  // nothing to send
                         exhausted = chunk.count < limit
@@ -115,6 +124,10 @@ extension SyncEngine {
             }
             reading?.task.cancel()
             if let thrown = round.thrown { throw thrown }
+            if round.zoneDeletedByUser {
+                try await purgeZoneDeletedByUser(&sequence)
+                return
+            }
             if round.zoneMissing {
                 try await recoverMissingZone(&sequence)
                 return
@@ -148,6 +161,7 @@ extension SyncEngine {
         case .failure(let error as CloudError) where error.code == .zoneNotFound || error.code == .userDeletedZone:
             if batch.zone == .privateTodos {
                 round.zoneMissing = true
+                if error.code == .userDeletedZone { round.zoneDeletedByUser = true }
                 return
             }
             for change in batch.changes { try await store.markFailed(change.key, revision: change.revision, reason: error.reason) }
@@ -194,7 +208,10 @@ extension SyncEngine {
                     }
                     round.progressed = true
                 case .recreateZone:
-                    if change.key.zone == .privateTodos { round.zoneMissing = true } else {
+                    if change.key.zone == .privateTodos {
+                        round.zoneMissing = true
+                        if error.code == .userDeletedZone { round.zoneDeletedByUser = true }
+                    } else {
                         try await store.markFailed(change.key, revision: change.revision, reason: error.reason)
                     }
                 case .retry(let delay):
@@ -207,7 +224,7 @@ extension SyncEngine {
                     try await store.discardPendingChange(change.key)
                     try await store.restartZoneFetch(change.key.zone)
                     round.revertedZones.insert(change.key.zone)
-                    notice = "'\(title)' was not saved and was reverted: \(error.reason)"
+                    report(SyncNotice(.reverted, "Reverted your change to '\(title)': the cloud refused it (\(error.reason))"))
                     round.progressed = true
                 case .fatal(let words):
                     lastError = "\(change.key.recordName.prefix(8)): \(words)"
@@ -228,6 +245,8 @@ extension SyncEngine {
 struct OutboxRound {
     var progressed = false
     var zoneMissing = false
+    /// The user deleted their data (`USER_DELETED_ZONE`): purge here too, never re-upload.
+    var zoneDeletedByUser = false
     /// Shared zones whose refused edits were undone; fetched again from scratch to restore the owner's version.
     var revertedZones: Set<ZoneKey> = []
     /// The longest retry delay an item asked for.

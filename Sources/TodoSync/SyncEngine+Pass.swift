@@ -20,7 +20,7 @@ extension SyncEngine {
             createdCustomZone: state.createdCustomZone, subscribedToPrivateChanges: state.subscribedToPrivateChanges,
             subscribedToSharedChanges: state.subscribedToSharedChanges)
         let now = clock.now()
-        let pollDue = lastPublicPollAt.map { now.timeIntervalSince($0) >= configuration.publicPollInterval } ?? true
+        let pollDue = lastPublicPollAt.map { now.timeIntervalSince($0) >= currentPublicPollInterval } ?? true
         var sequence = SyncSequence(
             reasons: reasons, flags: flags, signedIn: client.authToken != nil && connection != .signedOut, publicPollDue: pollDue)
         isSyncing = true
@@ -44,7 +44,11 @@ extension SyncEngine {
                 case .recreateZone where zoneRecoveries < 2:
                     zoneRecoveries += 1
                     do {
-                        try await recoverMissingZone(&sequence)
+                        if error.code == .userDeletedZone {
+                            try await purgeZoneDeletedByUser(&sequence)
+                        } else {
+                            try await recoverMissingZone(&sequence)
+                        }
                     } catch {
                         lastError = "\(error)"
                         failed = true
@@ -73,6 +77,7 @@ extension SyncEngine {
             self.notice = nil
         }
         await saveEditClock()
+        await persistNotices()
         isSyncing = false
         progress = nil
         completedPasses += 1
@@ -186,6 +191,9 @@ extension SyncEngine {
                 if zone.deleted == true {
                     try await store.removeZone(key)  // committed before the database token that announced it
                     invalidateAll()
+                    if key == .privateTodos, zone.purged == true {
+                        report(SyncNotice(.dataDeleted, "Your todos were deleted from the cloud on another device; removed here too."))
+                    }
                     changed.removeAll { $0 == key }
                     if key == .privateTodos { removedTodos = true }
                 } else if !changed.contains(key) {
@@ -277,6 +285,18 @@ extension SyncEngine {
         try await store.prepareReupload(of: .privateTodos, now: clock.nowMilliseconds())
         try await store.forgetZoneAndSubscriptions()
         sequence.zoneMissing()
+    }
+
+    /// The user deleted their data (`USER_DELETED_ZONE`, seen on fetch or on send): purge the private zone here too,
+    /// pending edits included, and recreate it empty with its subscriptions — what the database feed's zone deletion
+    /// does, so "delete my data" sticks whichever device syncs first.
+    func purgeZoneDeletedByUser(_ sequence: inout SyncSequence) async throws {
+        try await store.removeZone(.privateTodos)
+        try await store.forgetZoneAndSubscriptions()
+        invalidateAll()
+        try await reloadCounts()
+        sequence.zoneMissing()
+        report(SyncNotice(.dataDeleted, "Your todos were deleted from the cloud on another device; removed here too."))
     }
 
     /// Queries the public board for records modified since the last poll (a little overlap; applying is idempotent).

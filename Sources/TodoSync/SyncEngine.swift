@@ -75,6 +75,17 @@ public actor SyncEngine {
     var failedCount = 0
     /// Words for the user that outlive the pass that produced them (an edit reverted because access was lowered).
     var notice: String?
+    /// What the engine did on its own that the user must hear of (reverted edits, data deleted elsewhere), newest last.
+    var notices: [SyncNotice] = []
+    var noticeSequence = 0
+    /// Notices not yet written to the cache.
+    var pendingNoticeLines: [String] = []
+    /// Whether the public board's tab is on screen (it is then polled every `visiblePublicPollInterval`).
+    var publicBoardVisible = false
+    /// The cache's `data_version` last seen: it changes when another process (the command line, a second window)
+    /// commits to the same cache file.
+    var cacheDataVersion: Int64?
+    var cacheWatchTask: Task<Void, Never>?
     /// Lists others invited the user to, not accepted yet (refreshed on launch, refresh and shared pushes).
     var invitations: [SharedListInfo] = []
     /// Readers that keep their own rows and take changes (`changeReader`).
@@ -122,17 +133,24 @@ public actor SyncEngine {
         await sync(.launch)
     }
 
-    /// Stops listening and polling and waits for a running pass to end.
+    /// Stops listening, polling and watching, cancels a running pass (a retry wait or a request in flight ends at
+    /// once; what was confirmed stays confirmed, the rest waits in the outbox) and waits for it to end.
     public func stop() async {
         pushChannel?.stop()
         pushTask?.cancel()
         pollTask?.cancel()
         probeTask?.cancel()
+        cacheWatchTask?.cancel()
         pushTask = nil
         pollTask = nil
         probeTask = nil
+        cacheWatchTask = nil
         pushChannel = nil
-        if let syncTask { await syncTask.value }
+        queuedReasons.removeAll()
+        if let syncTask {
+            syncTask.cancel()
+            await syncTask.value
+        }
         for reader in readers.values { reader.wakeups.finish() }
         readers.removeAll()
     }
@@ -185,7 +203,7 @@ public actor SyncEngine {
     }
 
     private func drainQueuedPasses() async {
-        while !queuedReasons.isEmpty {
+        while !queuedReasons.isEmpty && !Task.isCancelled {
             let reasons = queuedReasons
             queuedReasons.removeAll()
             await runPass(reasons)
@@ -226,6 +244,7 @@ public actor SyncEngine {
         snapshot.userRecordName = userRecordName
         snapshot.permissionContext = permissionContext
         snapshot.invitations = connection == .signedOut ? [] : invitations
+        snapshot.notices = notices
         return snapshot
     }
 
@@ -347,7 +366,7 @@ public actor SyncEngine {
 
     func startPublicPollTimer() {
         guard pollTask == nil else { return }
-        let interval = configuration.publicPollInterval
+        let interval = currentPublicPollInterval
         pollTask = Task { [weak self, clock] in
             while !Task.isCancelled {
                 do { try await clock.sleep(seconds: interval) } catch { return }

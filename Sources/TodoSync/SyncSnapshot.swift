@@ -51,6 +51,8 @@ public struct SyncSnapshot: Sendable, Hashable {
     public var permissionContext: PermissionContext
     /// Lists others invited the user to, waiting for an answer.
     public var invitations: [SharedListInfo] = []
+    /// What the engine did on its own that the user must hear of, newest last (each carries an increasing sequence).
+    public var notices: [SyncNotice] = []
 
     /// An empty snapshot for a device.
     public init(deviceName: String) {

@@ -45,6 +45,16 @@ public struct ShareDialog: Hashable, Sendable {
     public var focus: Focus = .invite
     /// The highlighted person when `focus` is `.people`.
     public var selection = 0
+    /// A removal waiting for y/n, if any.
+    public var confirming: Confirmation?
+
+    /// What the dialog asks before doing it: everything that removes access asks first.
+    public enum Confirmation: Hashable, Sendable {
+        /// Take this account off the list.
+        case removing(account: String)
+        /// Stop sharing the list with everyone.
+        case stoppingSharing
+    }
 }
 
 extension AppState {
@@ -76,7 +86,7 @@ extension AppState {
         }
         guard row.canUpdate, row.scope != .public else {
             message = StatusMessage(
-                row.scope == .public ? "Public todos are in no list." : "Read-only: \(row.lockReason ?? "you can't change this todo.")",
+                row.scope == .public ? "Public todos are in no list." : Self.lockSentence(row),
                 kind: .warning)
             return
         }
@@ -168,14 +178,16 @@ extension AppState {
 
     mutating func reduceShare(_ dialog: inout ShareDialog, _ key: Key) -> [Effect] {
         var effects: [Effect] = []
+        if let confirming = dialog.confirming {
+            return answerShareConfirmation(confirming, &dialog, key)
+        }
         switch (dialog.focus, key) {
         case (_, .escape):
             mode = .list
             return []
         case (_, .ctrl("x")):
-            mode = .list
-            message = StatusMessage("Stopped sharing '\(dialog.listTitle)'", kind: .success)
-            return [.stopSharing(listID: dialog.listID)]
+            message = nil
+            dialog.confirming = .stoppingSharing
         case (.invite, .tab), (.invite, .backTab):
             dialog.access = dialog.access.toggled
         case (.invite, .down):
@@ -210,13 +222,40 @@ extension AppState {
             message = StatusMessage("\(person.account) is now \(person.access.rawValue)", kind: .success)
             effects = [.share(listID: dialog.listID, account: person.account, person.access)]
         case (.people, .char("x")), (.people, .char("d")), (.people, .delete), (.people, .backspace):
-            let person = dialog.participants.remove(at: dialog.selection)
-            message = StatusMessage("Removed \(person.account) from '\(dialog.listTitle)'", kind: .success)
-            effects = [.removeParticipant(listID: dialog.listID, account: person.account)]
-            if dialog.participants.isEmpty { dialog.focus = .invite }
-            dialog.selection = min(dialog.selection, max(0, dialog.participants.count - 1))
+            message = nil
+            dialog.confirming = .removing(account: dialog.participants[dialog.selection].account)
         default:
             break
+        }
+        mode = .share(dialog)
+        return effects
+    }
+
+    /// y does what the share dialog asked about, n or Esc keeps things as they are, any other key repeats the question.
+    private mutating func answerShareConfirmation(
+        _ confirming: ShareDialog.Confirmation, _ dialog: inout ShareDialog, _ key: Key
+    ) -> [Effect] {
+        var effects: [Effect] = []
+        switch key {
+        case .char("y"), .char("Y"):
+            dialog.confirming = nil
+            switch confirming {
+            case .stoppingSharing:
+                mode = .list
+                message = StatusMessage("Stopped sharing '\(dialog.listTitle)'", kind: .success)
+                return [.stopSharing(listID: dialog.listID)]
+            case .removing(let account):
+                dialog.participants.removeAll { $0.account == account }
+                message = StatusMessage("Removed \(account) from '\(dialog.listTitle)'", kind: .success)
+                effects = [.removeParticipant(listID: dialog.listID, account: account)]
+                if dialog.participants.isEmpty { dialog.focus = .invite }
+                dialog.selection = min(dialog.selection, max(0, dialog.participants.count - 1))
+            }
+        case .char("n"), .char("N"), .escape, .char("q"):
+            dialog.confirming = nil
+            message = StatusMessage("Nothing changed.")
+        default:
+            message = Self.answerYesOrNo
         }
         mode = .share(dialog)
         return effects
@@ -267,7 +306,8 @@ extension AppState {
         case .char("n"), .char("N"), .escape, .char("q"):
             mode = .list
             message = StatusMessage("Still sharing '\(list.title)'")
-        default: break
+        default:
+            message = Self.answerYesOrNo
         }
         return []
     }

@@ -34,6 +34,12 @@ extension AppState {
 
     /// Performs a list command as if its key was pressed.
     public mutating func perform(_ command: Command) -> [Effect] {
+        if command.actsOnSelection, let row = selectedRow, !isSelectionOnScreen {
+            // A remote edit moved the selected record out of sight: show it before acting on it.
+            clampScroll()
+            message = StatusMessage("'\(row.title)' changed on another device and moved here; press again to act on it.")
+            return []
+        }
         switch command {
         case .moveUp: select(selection - 1)
         case .moveDown: select(selection + 1)
@@ -55,8 +61,8 @@ extension AppState {
             showCompleted.toggle()
             recomputeVisible()
             message = StatusMessage(showCompleted ? "Showing completed todos" : "Hiding completed todos")
-        case .nextTab: switchTab(by: 1)
-        case .prevTab: switchTab(by: -1)
+        case .nextTab: return switchTab(by: 1)
+        case .prevTab: return switchTab(by: -1)
         case .refresh:
             message = StatusMessage("Refreshing…")
             return [.refresh]
@@ -75,12 +81,16 @@ extension AppState {
 
     // MARK: commands
 
-    private mutating func switchTab(by step: Int) {
+    private mutating func switchTab(by step: Int) -> [Effect] {
         let count = Tab.allCases.count
+        let before = tab
         tab = Tab(rawValue: (tab.rawValue + step + count) % count)!
         selection = 0
         scroll = 0
         recomputeVisible()
+        // The public board has no push: it is polled often while its tab is on screen.
+        if (before == .public) != (tab == .public) { return [.showingPublicBoard(tab == .public)] }
+        return []
     }
 
     private mutating func startAdd() {
@@ -120,8 +130,14 @@ extension AppState {
         mode = .edit(EditForm(editing: row, calendar: calendar))
     }
 
-    private mutating func refuseLocked(_ row: TodoRow) {
-        message = StatusMessage("Read-only: \(row.lockReason ?? "you can't change this todo.")", kind: .warning)
+    mutating func refuseLocked(_ row: TodoRow) {
+        message = StatusMessage(Self.lockSentence(row), kind: .warning)
+    }
+
+    /// Why a row cannot be changed, as a sentence (the sync layer's reason says what is true: read-only, owner only…).
+    static func lockSentence(_ row: TodoRow) -> String {
+        let reason = row.lockReason ?? "you can't change this todo"
+        return reason.prefix(1).uppercased() + reason.dropFirst() + (reason.hasSuffix(".") || reason.hasSuffix(")") ? "" : ".")
     }
 
     private mutating func toggleDone() -> [Effect] {
@@ -149,17 +165,12 @@ extension AppState {
         guard let row = selectedRow else { return [] }
         switch row.trashBehaviour {
         case .refuse(let reason):
-            message = StatusMessage("Can't trash: \(reason)", kind: .warning)
+            message = StatusMessage("Can't delete: \(reason)", kind: .warning)
             return []
-        case .delete:
+        case .delete, .markTrashed:
+            // One rule: a key that removes something asks y/n first (d, x, Ctrl-X); u undoes it afterwards.
             mode = .confirmDelete(id: row.id)
             return []
-        case .markTrashed:
-            let effect = Effect.setTrashed(id: row.id, true)
-            apply(effect)
-            pushUndo(UndoEntry(label: "trashed '\(row.title)'", action: .untrash(row)))
-            message = StatusMessage("Trashed '\(row.title)' (public: marked, u undoes)", kind: .success)
-            return [effect]
         }
     }
 
@@ -173,12 +184,17 @@ extension AppState {
         case .perform(let inverse):
             for effect in inverse { applyLocally(effect) }
             effects = inverse
-        case .recreate(let row):
-            let id = makeID()
-            let effect = Effect.create(id: id, row.draft)
-            applyLocally(effect, template: row)
-            selectedIDs[tab] = id
-            effects = [effect]
+        case .recreate(let rows):
+            // Under the same ids (record names), so older undo steps naming them still work; done stays done.
+            var recreated: [Effect] = []
+            for row in rows {
+                let effect = Effect.create(id: row.id, row.draft)
+                applyLocally(effect, template: row)
+                recreated.append(effect)
+                if row.isCompleted { recreated.append(.setCompleted(id: row.id, true)) }
+            }
+            if let first = rows.first { selectedIDs[Tab(first.scope)] = first.id }
+            effects = recreated
         case .untrash(let row):
             let effect = Effect.setTrashed(id: row.id, false)
             applyLocally(effect, template: row)
@@ -193,6 +209,9 @@ extension AppState {
 
     // MARK: confirm, help, filter
 
+    /// Said when a key other than y or n answers a y/n question (the question stays).
+    static let answerYesOrNo = StatusMessage("Press y to confirm, or n (Esc) to keep it.", kind: .warning)
+
     private mutating func reduceConfirm(id: String, _ key: Key) -> [Effect] {
         guard let row = row(id: id) else {
             mode = .list
@@ -201,15 +220,25 @@ extension AppState {
         switch key {
         case .char("y"), .char("Y"):
             mode = .list
+            if row.trashBehaviour == .markTrashed {
+                // The public board cannot carry a deletion: the post is marked deleted (isTrashed) and hidden.
+                let effect = Effect.setTrashed(id: row.id, true)
+                apply(effect)
+                pushUndo(UndoEntry(label: "deleted '\(row.title)'", action: .untrash(row)))
+                message = StatusMessage("Deleted public post '\(row.title)' (u undoes)", kind: .success)
+                return [effect]
+            }
             let effect = Effect.delete(id: id)
             if row.isList {
-                let count = tabs[tab]?.count(inList: id) ?? 0
+                let members = rows(in: Tab(row.scope)).filter { !$0.isList && $0.listID == id }
                 apply(effect)
-                message = StatusMessage("Deleted list '\(row.title)' and \(Formatting.counted(count, "todo"))", kind: .success)
+                pushUndo(UndoEntry(label: "deleted list '\(row.title)'", action: .recreate([row] + members)))
+                message = StatusMessage(
+                    "Deleted list '\(row.title)' and \(Formatting.counted(members.count, "todo")) (u undoes)", kind: .success)
                 return [effect]
             }
             apply(effect)
-            pushUndo(UndoEntry(label: "deleted '\(row.title)'", action: .recreate(row)))
+            pushUndo(UndoEntry(label: "deleted '\(row.title)'", action: .recreate([row])))
             message = StatusMessage("Deleted '\(row.title)' (u undoes)", kind: .success)
             return [effect]
         case .char("n"), .char("N"), .escape, .char("q"):
@@ -217,6 +246,7 @@ extension AppState {
             message = StatusMessage("Kept '\(row.title)'")
             return []
         default:
+            message = Self.answerYesOrNo
             return []
         }
     }
@@ -308,7 +338,7 @@ extension AppState {
             message = StatusMessage("Saved '\(title)'", kind: .success)
             return [effect]
         }
-        let id = makeID()
+        let id = nameRow(makeID(), draft.scope, draft.listID)
         let effect = Effect.create(id: id, draft)
         applyLocally(effect)
         if Tab(draft.scope) == tab { selectedIDs[tab] = id }

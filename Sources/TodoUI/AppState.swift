@@ -57,8 +57,9 @@ struct UndoEntry: Hashable, Sendable {
     enum Action: Hashable, Sendable {
         /// Perform these effects (applied optimistically too).
         case perform([Effect])
-        /// Create the row again, under a new record name.
-        case recreate(TodoRow)
+        /// Create the rows again under their own ids (record names), with their done state: a deleted todo, or a
+        /// deleted list first and then its todos.
+        case recreate([TodoRow])
         /// Clear `isTrashed` and show the row again.
         case untrash(TodoRow)
     }
@@ -66,6 +67,12 @@ struct UndoEntry: Hashable, Sendable {
     var label: String
     var action: Action
 }
+
+/// The id a new record's row gets: from a fresh record name, the scope it goes to and the list row it goes into.
+///
+/// It must be the id the sync layer reports the record under once stored, so the row drawn at once and the record
+/// confirmed later are one row (a public post, a todo in a list someone else owns: their ids say where they live).
+public typealias RowNaming = @Sendable (_ name: String, _ scope: Scope, _ listID: String?) -> String
 
 /// The whole UI state: data from the sync engine plus what the user is doing with it.
 ///
@@ -105,17 +112,21 @@ public struct AppState: Sendable {
     var selectedIDs: [Tab: String] = [:]
     var undoStack: [UndoEntry] = []
     let makeID: @Sendable () -> String
+    let nameRow: RowNaming
 
-    /// Creates an empty state; `makeID` names new records (UUIDs by default).
+    /// Creates an empty state; `makeID` names new records (UUIDs by default) and `nameRow` makes that name the id the
+    /// sync layer will report the record under (the name itself by default).
     public init(
         status: SyncStatus, size: TerminalSize = TerminalSize(width: 80, height: 24), now: Date = Date(),
-        calendar: Calendar = Formatting.isoCalendar, makeID: @escaping @Sendable () -> String = { UUID().uuidString }
+        calendar: Calendar = Formatting.isoCalendar, makeID: @escaping @Sendable () -> String = { UUID().uuidString },
+        nameRow: @escaping RowNaming = { name, _, _ in name }
     ) {
         self.status = status
         self.size = size
         self.now = now
         self.calendar = calendar
         self.makeID = makeID
+        self.nameRow = nameRow
     }
 
     // MARK: reading
@@ -175,7 +186,7 @@ public struct AppState: Sendable {
         tabs.removeAll()  // the old rows go before the new ones are sorted
         visible.removeAll()
         for tab in Tab.allCases { tabs[tab] = TabRows(partitions.removeValue(forKey: tab) ?? []) }
-        finishUpdate(status: status, anchor: anchor)
+        finishUpdate(status: status, anchor: anchor, reloading: true)
     }
 
     /// Applies what changed since the last update (tabs of reloaded scopes are replaced, other rows are
@@ -221,7 +232,7 @@ public struct AppState: Sendable {
             if finishes { data.removeStale() }
             tabs[tab] = data
         }
-        finishUpdate(status: status, anchor: anchor)
+        finishUpdate(status: status, anchor: anchor, reloading: !changes.reloaded.isEmpty)
     }
 
     /// Rows by tab. Exact capacities, and no copy at all when every row belongs to one tab: 100,000 rows appended
@@ -246,7 +257,12 @@ public struct AppState: Sendable {
     }
 
     /// The end of every data update: the status, the share dialog's people, the visible rows.
-    private mutating func finishUpdate(status: SyncStatus, anchor: Int) {
+    ///
+    /// Changes from elsewhere never move the view: the scroll position stays and the selection stays on its record,
+    /// even when a remote edit moved that record out of sight (the position in the status line says where; the next
+    /// key brings it back). Only a scope read again in chunks keeps the selected record on its screen line instead,
+    /// since then every row may be new.
+    private mutating func finishUpdate(status: SyncStatus, anchor: Int, reloading: Bool = false) {
         self.status = status
         if case .edit(var form) = mode, let id = form.targetID, let current = row(id: id) {
             form.noteUnderneath(current.draft, calendar: calendar)
@@ -258,7 +274,7 @@ public struct AppState: Sendable {
             if dialog.participants.isEmpty { dialog.focus = .invite }
             mode = .share(dialog)
         }
-        recomputeVisible(anchor: anchor)
+        if reloading { recomputeVisible(anchor: anchor) } else { recomputeVisible(holdingScroll: true) }
     }
 
     /// Replaces the rows of one tab, keeping selection, filter and scroll.
@@ -287,7 +303,7 @@ public struct AppState: Sendable {
     // MARK: internal helpers
 
     /// Rebuilds `visible` for the current tab and filters, and finds the selected record again.
-    mutating func recomputeVisible(anchor: Int? = nil) {
+    mutating func recomputeVisible(anchor: Int? = nil, holdingScroll: Bool = false) {
         let selectedID = selectedIDs[tab]
         let oldSelection = selection
         let data = tabs[tab] ?? TabRows()
@@ -302,7 +318,7 @@ public struct AppState: Sendable {
             appendVisibleWithHeadings(data, matches, needle, &result)
         }
         visible = result
-        finishRecompute(data, selectedID: selectedID, oldSelection: oldSelection, hint: hint, anchor: anchor)
+        finishRecompute(data, selectedID: selectedID, oldSelection: oldSelection, hint: hint, anchor: anchor, holdingScroll: holdingScroll)
     }
 
     /// The filter pass of a tab with lists: a heading shows when there is no filter, when it matches, or (just
@@ -330,11 +346,18 @@ public struct AppState: Sendable {
     }
 
     /// Finds the selected record again in the new `visible`, keeping its place on screen when `anchor` says.
-    private mutating func finishRecompute(_ data: TabRows, selectedID: String?, oldSelection: Int, hint: Int?, anchor: Int?) {
+    private mutating func finishRecompute(
+        _ data: TabRows, selectedID: String?, oldSelection: Int, hint: Int?, anchor: Int?, holdingScroll: Bool = false
+    ) {
         if let selectedID, let found = position(of: selectedID, in: data, hint: hint) {
             selection = found
         } else {
             selection = min(oldSelection, max(0, visible.count - 1))
+        }
+        if holdingScroll {
+            scroll = max(0, min(scroll, visible.count - listHeight))
+            rememberSelection()
+            return
         }
         if let anchor {
             scroll = selection - anchor
@@ -388,6 +411,9 @@ public struct AppState: Sendable {
         selectedIDs[tab] = selectedRow?.id
     }
 
+    /// Whether the selected row is inside the window (a remote edit may have moved it out of sight).
+    var isSelectionOnScreen: Bool { visible.isEmpty || (scroll..<(scroll + listHeight)).contains(selection) }
+
     mutating func clampScroll() {
         let height = listHeight
         if selection < scroll { scroll = selection }
@@ -439,7 +465,8 @@ public struct AppState: Sendable {
             }
         case .move(let id, let listID):
             modifyRow(id) { $0.listID = listID }
-        case .refresh, .quit, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave, .restoreLost:
+        case .refresh, .quit, .showingPublicBoard, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave,
+            .restoreLost:
             break
         }
     }

@@ -20,7 +20,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case edit
     /// Mark the selected todo done or not done.
     case toggleDone
-    /// Trash the selected todo (delete, mark trashed or refuse, per its permissions).
+    /// Delete the selected todo or list after asking (a public post is marked deleted; refused per its permissions).
     case trash
     /// Undo the last local action.
     case undo
@@ -48,6 +48,14 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case help
     /// Leave the app.
     case quit
+
+    /// Whether the command acts on the selected row (and so must not act on one out of sight).
+    public var actsOnSelection: Bool {
+        switch self {
+        case .edit, .toggleDone, .trash, .move, .share, .leave: true
+        default: false
+        }
+    }
 }
 
 /// One line of the keymap: the keys that trigger a command, and what it does.
@@ -76,7 +84,7 @@ public enum Keymap {
         KeyBinding(keys: [.char("a")], command: .add, description: "add a todo (to the selected list)"),
         KeyBinding(keys: [.char("e"), .enter], command: .edit, description: "edit the todo, rename the list"),
         KeyBinding(keys: [.char(" ")], command: .toggleDone, description: "toggle done"),
-        KeyBinding(keys: [.char("d")], command: .trash, description: "trash; a list goes with its todos"),
+        KeyBinding(keys: [.char("d")], command: .trash, description: "delete, after asking (a list: with its todos)"),
         KeyBinding(keys: [.char("u")], command: .undo, description: "undo last action"),
         KeyBinding(keys: [.char("n")], command: .newList, description: "new list"),
         KeyBinding(keys: [.char("m")], command: .move, description: "move the todo to another list"),

@@ -376,21 +376,35 @@ private struct Renderer {
 
     func drawStatusLine(_ screen: inout Screen, row: Int) {
         let width = screen.width
+        // After a key that is neither y nor n, a question says how to answer it.
+        let nudge = state.message == AppState.answerYesOrNo ? " (y confirms, n keeps)" : ""
         switch state.mode {
         case .confirmDelete(let id):
             let target = state.row(id: id)
-            let title = truncated(sanitize(target?.title ?? ""), toWidth: max(1, width - 44))
-            let prompt = target?.isList == true
-                ? "Delete list '\(title)' and its \(Formatting.counted(state.todoCount(inList: id), "todo"))? y/n"
-                : "Delete '\(title)'? y/n"
-            screen.put(truncated(prompt, toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
+            let question: (String) -> String =
+                target?.isList == true
+                ? { "Delete list '\($0)' and its \(Formatting.counted(state.todoCount(inList: id), "todo"))? y/n" }
+                : target?.trashBehaviour == .markTrashed ? { "Delete public post '\($0)'? y/n" } : { "Delete '\($0)'? y/n" }
+            // The title gives way first, so the question and how to answer it stay whole.
+            let room = width - displayWidth(question("")) - displayWidth(nudge)
+            let title = truncated(sanitize(target?.title ?? ""), toWidth: max(8, room))
+            screen.put(truncated(question(title) + nudge, toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
             return
         case .confirmLeave(let id):
             let title = truncated(sanitize(state.row(id: id)?.title ?? ""), toWidth: max(1, width - 40))
-            screen.put(truncated("Leave '\(title)'? Its todos leave this device. y/n", toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
+            screen.put(truncated("Leave '\(title)'? Its todos leave this device. y/n" + nudge, toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
             return
         case .pickList:
             screen.put(truncated("j/k choose · Enter move · Esc cancel", toWidth: width), row: row, col: 0, style: .muted)
+            return
+        case .share(let dialog) where dialog.confirming != nil:
+            let title = truncated(sanitize(dialog.listTitle), toWidth: max(1, width - 50))
+            let prompt: String
+            switch dialog.confirming {
+            case .removing(let account)?: prompt = "Remove \(truncated(sanitize(account), toWidth: 24)) from '\(title)'? y/n"
+            default: prompt = "Stop sharing '\(title)' with everyone? y/n"
+            }
+            screen.put(truncated(prompt + nudge, toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
             return
         case .share(let dialog):
             let hint = dialog.focus == .invite
@@ -437,7 +451,7 @@ private struct Renderer {
         } else if let error = state.status.lastError {
             screen.put(truncated("Sync error: " + sanitize(error), toWidth: room), row: row, col: 0, style: .error)
         } else if let selected = state.selectedRow, !selected.canUpdate {
-            screen.put(truncated("Read-only: " + sanitize(selected.lockReason ?? "you can't change this todo."), toWidth: room), row: row, col: 0, style: .muted)
+            screen.put(truncated(sanitize(AppState.lockSentence(selected)), toWidth: room), row: row, col: 0, style: .muted)
         } else {
             screen.put(truncated("? help · a add · / filter · q quit", toWidth: room), row: row, col: 0, style: .muted)
         }

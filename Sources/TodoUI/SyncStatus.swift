@@ -118,6 +118,8 @@ public enum Effect: Hashable, Sendable {
     case leave(listID: String)
     /// Fetch now.
     case refresh
+    /// The public board's tab came on screen (true) or left it (false): poll it often while it shows.
+    case showingPublicBoard(Bool)
     /// Leave the app.
     case quit
 }

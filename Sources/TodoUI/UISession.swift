@@ -9,6 +9,8 @@ public enum UIUpdate: Sendable {
     case changes(RowChanges, status: SyncStatus)
     /// The status only.
     case status(SyncStatus)
+    /// Rows that are no longer there (e.g. drawn for a record that ended up under another id).
+    case removed(ids: [String])
     /// A status-line message (e.g. an effect failed).
     case message(StatusMessage)
     /// A value that lost a conflict (undo restores this device's own).
@@ -32,7 +34,7 @@ public final class UpdateInbox: @unchecked Sendable {
             queue.removeAll {
                 switch $0 {
                 case .data, .changes: true
-                case .status, .message, .lostEdit: false
+                case .status, .message, .removed, .lostEdit: false
                 }
             }
         }
@@ -143,6 +145,7 @@ public final class UISession {
         case .data(let rows, let status): state.update(rows: rows, status: status)
         case .changes(let changes, let status): state.apply(changes, status: status)
         case .status(let status): state.update(status: status)
+        case .removed(let ids): state.apply(RowChanges(removed: ids), status: state.status)
         case .message(let message): state.post(message)
         case .lostEdit(let notice): state.announce(notice)
         }

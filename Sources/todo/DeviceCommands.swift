@@ -382,6 +382,11 @@ struct Status: AsyncParsableCommand {
             }
             for notice in try await session.engine.conflicts().prefix(10) { show("conflict", ConflictField.line(notice)) }
             show("last error", snapshot.lastError)
+            // What the engine undid or removed on its own (reverted edits, data deleted elsewhere), newest last.
+            for notice in await session.engine.recentNotices() {
+                let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(notice.time) / 1000))
+                show(notice.kind == .reverted ? "reverted" : "deleted", "\(time) \(notice.text)")
+            }
         }
     }
 }

@@ -120,7 +120,8 @@ struct FilterUndoTests {
         press(session, .char("d"), .char("y"))
         #expect(session.state.visibleCount == 4)
         let effects = press(session, .char("u"))
-        #expect(effects == [.create(id: "n1", TodoDraft(title: "File taxes", dueDate: Fixture.day(2026, 3, 1), priority: 3))])
+        // Under the same id (record name): older undo steps naming it keep working.
+        #expect(effects == [.create(id: "t2", TodoDraft(title: "File taxes", dueDate: Fixture.day(2026, 3, 1), priority: 3))])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
             [Todos 4]  Shared 1   Public 2

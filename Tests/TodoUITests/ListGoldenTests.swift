@@ -191,7 +191,7 @@ struct ListGoldenTests {
 
 
 
-            Read-only: bob shared this list read-only.               1/1
+            Bob shared this list read-only.                          1/1
             """)
         press(session, .tab)
         expectScreen(terminal, """
@@ -210,7 +210,7 @@ struct ListGoldenTests {
 
 
 
-            Read-only: posted by carol.                              1/2
+            Posted by carol.                                         1/2
             """)
         press(session, .tab)
         #expect(session.state.tab == .todos)
@@ -259,7 +259,7 @@ struct ListGoldenTests {
               a                    add a todo (to the selected list)
               e Enter              edit the todo, rename the list
               Space                toggle done
-              d                    trash; a list goes with its todos
+              d                    delete, after asking (a list: with …
               u                    undo last action
               n                    new list
               m                    move the todo to another list

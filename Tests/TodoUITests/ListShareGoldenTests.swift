@@ -23,13 +23,13 @@ enum ListFixture {
 
     static let trip = TodoRow(
         id: "S1", title: "Trip", scope: .shared, canUpdate: false, canDelete: false,
-        trashBehaviour: .refuse(reason: "only its owner can rename or delete a shared list (x leaves it)"),
-        lockReason: "only its owner can rename or delete a shared list", kind: .list, canAddItems: true,
+        trashBehaviour: .refuse(reason: "only its owner can rename or delete this list; you can add and change its todos (x leaves it)"),
+        lockReason: "only its owner can rename or delete this list; you can add and change its todos", kind: .list, canAddItems: true,
         sharing: ListSharing(owner: "bob", access: .readWrite))
     static let budget = TodoRow(
         id: "S2", title: "Budget", scope: .shared, canUpdate: false, canDelete: false,
-        trashBehaviour: .refuse(reason: "only its owner can rename or delete a shared list (x leaves it)"),
-        lockReason: "only its owner can rename or delete a shared list", kind: .list, canAddItems: false,
+        trashBehaviour: .refuse(reason: "shared with you read-only: only its owner can change it or add to it (x leaves it)"),
+        lockReason: "shared with you read-only: only its owner can change it or add to it", kind: .list, canAddItems: false,
         sharing: ListSharing(owner: "dave", access: .readOnly))
     static let shared: [TodoRow] = [
         trip,
@@ -264,13 +264,22 @@ struct ListShareGoldenTests {
             Invited dave (read-only)
             """)
         #expect(press(session, .down, .char("p")) == [.share(listID: "L1", account: "bob", .readOnly)])
-        #expect(press(session, .char("j"), .char("x")) == [.removeParticipant(listID: "L1", account: "carol")])
+        // Removing someone asks first; n keeps them, a wrong key repeats the question, y removes.
+        #expect(press(session, .char("j"), .char("x")) == [])
+        #expect(terminal.lastScreen?.lines.last == "Remove carol from 'Groceries'? y/n")
+        #expect(press(session, .char("n")) == [])
+        #expect(press(session, .char("x"), .char("z")) == [])
+        #expect(terminal.lastScreen?.lines.last == "Remove carol from 'Groceries'? y/n (y confirms, n keeps)")
+        #expect(press(session, .char("y")) == [.removeParticipant(listID: "L1", account: "carol")])
         guard case .share(let dialog) = session.state.mode else {
             Issue.record("dialog closed")
             return
         }
         #expect(dialog.participants.map(\.account) == ["bob", "dave"])
-        #expect(press(session, .ctrl("x")) == [.stopSharing(listID: "L1")])
+        // Stopping the share asks too.
+        #expect(press(session, .ctrl("x")) == [])
+        #expect(terminal.lastScreen?.lines.last == "Stop sharing 'Groceries' with everyone? y/n")
+        #expect(press(session, .char("y")) == [.stopSharing(listID: "L1")])
         #expect(session.state.mode == .list)
     }
 
@@ -301,7 +310,7 @@ struct ListShareGoldenTests {
 
 
 
-            Read-only: only its owner can rename or delete a shared… 1/4
+            Shared with you read-only: only its owner can change it… 1/4
             """)
         // Read-write: add into the list, toggle its todo.
         press(session, .char("G"), .char("a"))
@@ -312,11 +321,13 @@ struct ListShareGoldenTests {
         press(session, .char("G"))
         #expect(press(session, .char(" ")) == [.setCompleted(id: "n1", true)])
         // The heading itself is the owner's.
-        press(session, .char("g"))
+        press(session, .char("g"), .char("j"), .char("j"))
+        #expect(session.state.selectedRow?.id == "S1")
         #expect(press(session, .char("e")) == [])
-        #expect(terminal.lastScreen?.lines.last?.hasPrefix("Read-only: only its owner can rename or delete") == true)
+        // Read-write: the refusal says what is true, not "read-only".
+        #expect(terminal.lastScreen?.lines.last?.hasPrefix("Only its owner can rename or delete this list; you can") == true)
         #expect(press(session, .char("d")) == [])
-        #expect(terminal.lastScreen?.lines.last?.hasPrefix("Can't trash: only its owner can rename or delete") == true)
+        #expect(terminal.lastScreen?.lines.last?.hasPrefix("Can't delete: only its owner can rename or delete") == true)
     }
 
     @Test func sharedReadOnlyListRefusesEveryEdit() {
@@ -338,16 +349,16 @@ struct ListShareGoldenTests {
 
 
 
-            Read-only: shared with you read-only: only its owner ca… 2/4
+            Shared with you read-only: only its owner can change it. 2/4
             """)
         #expect(press(session, .char("e")) == [])
         #expect(press(session, .char(" ")) == [])
         #expect(press(session, .char("d")) == [])
-        #expect(terminal.lastScreen?.lines.last?.hasPrefix("Can't trash: shared with you read-only") == true)
+        #expect(terminal.lastScreen?.lines.last?.hasPrefix("Can't delete: shared with you read-only") == true)
         #expect(press(session, .char("a")) == [])
         #expect(terminal.lastScreen?.lines.last?.hasPrefix("Read-only: 'Budget' is shared with you read-only.") == true)
         #expect(press(session, .char("m")) == [])
-        #expect(terminal.lastScreen?.lines.last?.hasPrefix("Read-only: shared with you read-only") == true)
+        #expect(terminal.lastScreen?.lines.last?.hasPrefix("Shared with you read-only") == true)
     }
 
     @Test func leaveASharedList() {

@@ -80,16 +80,16 @@ struct PermissionTests {
 
 
 
-            Read-only: bob shared this list read-only.               1/1
+            Bob shared this list read-only.                          1/1
             """)
         #expect(press(session, .char("e")) == [])
-        #expect(terminal.lastScreen?.lines.last == "Read-only: bob shared this list read-only.               1/1")
+        #expect(terminal.lastScreen?.lines.last == "Bob shared this list read-only.                          1/1")
         #expect(session.state.mode == .list)
         #expect(press(session, .enter) == [])
         #expect(press(session, .char(" ")) == [])
-        #expect(terminal.lastScreen?.lines.last == "Read-only: bob shared this list read-only.               1/1")
+        #expect(terminal.lastScreen?.lines.last == "Bob shared this list read-only.                          1/1")
         #expect(press(session, .char("d")) == [])
-        #expect(terminal.lastScreen?.lines.last == "Can't trash: bob shared this list read-only.             1/1")
+        #expect(terminal.lastScreen?.lines.last == "Can't delete: bob shared this list read-only.            1/1")
         #expect(press(session, .char("a")) == [])
         #expect(terminal.lastScreen?.lines.last?.hasPrefix("Select a list shared with you to add to it.") == true)
     }
@@ -115,7 +115,12 @@ struct PermissionTests {
 
             ? help · a add · / filter · q quit                       2/2
             """)
-        #expect(press(session, .char("d")) == [.setTrashed(id: "p1", true)])
+        // One rule: a key that removes something asks first, a public post included; a wrong key says how to answer.
+        #expect(press(session, .char("d")) == [])
+        #expect(terminal.lastScreen?.lines.last == "Delete public post 'Clean the kitchen'? y/n")
+        #expect(press(session, .char("z")) == [])
+        #expect(terminal.lastScreen?.lines.last == "Delete public post 'Clean the k…'? y/n (y confirms, n keeps)")
+        #expect(press(session, .char("y")) == [.setTrashed(id: "p1", true)])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
              Todos 4   Shared 1  [Public 1]
@@ -132,7 +137,7 @@ struct PermissionTests {
 
 
 
-            Trashed 'Clean the kitchen' (public: marked, u undoes)   1/1
+            Deleted public post 'Clean the kitchen' (u undoes)       1/1
             """)
         #expect(press(session, .char("u")) == [.setTrashed(id: "p1", false)])
         #expect(session.state.selectedRow?.id == "p1")
@@ -149,12 +154,12 @@ struct PermissionTests {
         let (session, terminal) = makeSession()
         press(session, .backTab)
         #expect(session.state.selectedRow?.id == "p2")
-        #expect(terminal.lastScreen?.lines.last == "Read-only: posted by carol.                              1/2")
+        #expect(terminal.lastScreen?.lines.last == "Posted by carol.                                         1/2")
         #expect(press(session, .char("d")) == [])
-        #expect(terminal.lastScreen?.lines.last == "Can't trash: only carol can change this todo.            1/2")
+        #expect(terminal.lastScreen?.lines.last == "Can't delete: only carol can change this todo.           1/2")
         #expect(press(session, .char(" ")) == [])
         #expect(press(session, .char("e")) == [])
-        #expect(terminal.lastScreen?.lines.last == "Read-only: posted by carol.                              1/2")
+        #expect(terminal.lastScreen?.lines.last == "Posted by carol.                                         1/2")
         #expect(session.state.undoDepth == 0)
     }
 
@@ -204,7 +209,7 @@ struct PermissionTests {
 
 
 
-            Read-only: signed out.                                   1/2
+            Signed out.                                              1/2
             """)
         #expect(press(session, .char("a")) == [])
         #expect(terminal.lastScreen?.lines.last == "Signed out: the public board is read-only. Sign in to p… 1/2")

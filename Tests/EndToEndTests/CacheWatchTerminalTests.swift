@@ -1,0 +1,42 @@
+import CloudServer
+import Foundation
+import Testing
+
+/// The open app shows what the command line writes to the same device's cache, without a key press.
+@Suite("Command line and app on one device in tmux", .serialized)
+struct CacheWatchTerminalTests {
+    @Test func aCommandLineWriteAppearsInTheOpenAppWithinASecond() async throws {
+        let stage = try await E2EStage.start()
+        defer { stage.tearDown() }
+        let tmux = stage.tmux
+        tmux.run(["new-session", "-d", "-s", "watch", "-x", "120", "-y", "20", stage.app(account: "alice", device: "main") + "; echo EXIT=$?; sleep 600"])
+        let app = "watch:0.0"
+        try await tmux.wait(app, "synced")
+
+        // Another shell, the same account and device: `todo add`, then `todo newlist`.
+        func cli(_ verb: [String]) -> String {
+            ([stage.binary] + verb + [
+                "--server", stage.server.baseURL.absoluteString, "--data-dir", stage.directory.appendingPathComponent("devices").path,
+                "--account", "alice", "--password", "e2e-password-alice", "--device", "main",
+            ]).map { "'\($0)'" }.joined(separator: " ") + "; echo CLI-DONE-$?"
+        }
+        tmux.run(["split-window", "-v", "-t", "watch", cli(["add", "Added from the shell"]) + "; sleep 600"])
+        let shell = "watch:0.1"
+        try await tmux.wait(shell, "CLI-DONE-0")
+        let added = try await tmux.wait(app, "Added from the shell")
+        print("e2e: a todo added by the command line showed in the open app after \(Int(added * 1000)) ms")
+        #expect(added <= 1.0, "the app showed the command line's todo after \(added) s")
+
+        tmux.run(["respawn-pane", "-k", "-t", shell, cli(["newlist", "Shell list"]) + "; sleep 600"])
+        try await tmux.wait(shell, "CLI-DONE-0")
+        let listed = try await tmux.wait(app, "Shell list")
+        print("e2e: a list made by the command line showed in the open app after \(Int(listed * 1000)) ms")
+        #expect(listed <= 1.0)
+
+        // Quit returns promptly.
+        tmux.keys(app, "q")
+        let quit = try await tmux.wait(app, "EXIT=0")
+        print("e2e: q returned to the shell after \(Int(quit * 1000)) ms")
+        await stage.server.shutdown()
+    }
+}

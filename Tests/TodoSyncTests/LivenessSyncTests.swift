@@ -1,0 +1,163 @@
+import CloudClient
+import CloudModel
+import Foundation
+import Testing
+import TodoStore
+import TodoSync
+
+/// The engine never stalls, says what it undid, sees other processes' writes, and deletes data the same way on
+/// every device: through the real cloud.
+@Suite("Liveness through the real cloud", .serialized) struct LivenessSyncTests {
+    @Test func stopDuringARetryWaitReturnsAtOnceAndTheWaitIsClamped() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let device = try await cloud.device("laptop", sendsAutomatically: false)
+        _ = try await device.engine.add(title: "Waits for the cloud")
+        // The cloud asks for an absurd wait; the engine clamps it and waits (the test clock parks waits of a minute or more).
+        try await cloud.anonymousClient().injectFault(
+            FaultRequest(endpoint: "records/modify", serverErrorCode: .throttled, count: 5, retryAfter: 1e12))
+        let pass = Task { await device.engine.sync(.localEdit) }
+        #expect(try await eventually { device.clock.waiting > 0 })
+        let waits = await device.engine.retryWaits
+        #expect(waits == [RetryPolicy().longestWait])
+        let started = ContinuousClock.now
+        await device.engine.stop()
+        await pass.value
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .milliseconds(200), "stop took \(elapsed)")
+        #expect(try await device.store.pendingCount() == 1)  // nothing lost: it waits in the outbox
+    }
+
+    @Test func retryDelaysFromTheNetworkAreAlwaysFiniteAndClamped() {
+        let policy = RetryPolicy()
+        for retryAfter in [Double.infinity, 1e300, 2e10, -.infinity, .nan, -5] {
+            let delay = policy.delay(attempt: 3, retryAfter: retryAfter, random: 0.5)
+            #expect(delay.isFinite && delay >= 0 && delay <= policy.longestWait, "retryAfter \(retryAfter) gave \(delay)")
+        }
+        #expect(policy.delay(attempt: 0, retryAfter: .infinity, random: 0.5) == policy.longestWait)
+        #expect(policy.delay(attempt: 40, retryAfter: nil, random: .nan).isFinite)
+    }
+
+    @Test func anEditRevertedByTheOwnerIsSaidInTheSnapshotAndKeptForStatus() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let alice = try await cloud.device("laptop", account: "alice")
+        let bob = try await cloud.device("phone", account: "bob", sendsAutomatically: false)
+        let list = try await alice.engine.addList(title: "Groceries")
+        let apples = try await alice.engine.add(title: "Apples", toList: list.key)
+        await alice.engine.waitUntilIdle()
+        try await alice.engine.share(list: list.key, with: "bob", permission: .readWrite)
+        await bob.engine.sync(.manualRefresh)
+        let invitation = try #require(await bob.engine.snapshot().invitations.first)
+        try await bob.engine.accept(invitation.reference)
+        let bobsApples = RecordKey(
+            scope: .shared, zoneName: TodoSchema.zoneName, zoneOwner: alice.session.userRecordName, recordName: apples.key.recordName)
+        let bobsList = RecordKey(
+            scope: .shared, zoneName: TodoSchema.zoneName, zoneOwner: alice.session.userRecordName, recordName: list.key.recordName)
+
+        // Offline on bob's side, the owner lowers his access; his edit and his new todo are refused and undone.
+        try await bob.engine.edit(bobsApples, TodoEdit(title: "Rotten apples"))
+        let pears = try await bob.engine.add(title: "Pears", toList: bobsList)
+        try await alice.engine.share(list: list.key, with: "bob", permission: .readOnly)
+        await bob.engine.sync(.localEdit)
+
+        #expect(try await bob.store.todo(bobsApples)?.title == "Apples")
+        #expect(try await bob.store.todo(pears.key) == nil)  // no ghost of the refused todo
+        #expect(try await bob.store.pendingCount() == 0)
+        let notices = await bob.engine.status().notices
+        #expect(notices.contains { $0.kind == .reverted && $0.text.contains("Rotten apples") || $0.text.contains("Apples") })
+        #expect(notices.contains { $0.kind == .reverted && $0.text.contains("Pears") })
+        #expect(notices.map(\.sequence) == notices.map(\.sequence).sorted())
+        // `todo status` reads them from the cache, in another process.
+        let kept = await bob.engine.recentNotices()
+        #expect(kept.filter { $0.kind == .reverted }.count == 2)
+    }
+
+    @Test func writesOfAnotherProcessReachTheReaderAndOwnWritesDoNotCount() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let device = try await cloud.device("laptop", sendsAutomatically: false)
+        let (reader, wakeups) = await device.engine.changeReader()
+        defer { withExtendedLifetime(wakeups) {} }  // the reader stays registered while its stream is kept
+        _ = try await device.engine.takeChanges(reader) { item, _ in item.title }
+        await device.engine.watchCacheForOtherWriters(every: 3600)  // checked by hand below
+
+        // Our own write: the reader takes it as a key, and the cache watch sees nothing foreign.
+        _ = try await device.engine.add(title: "Mine")
+        let version = try await device.store.dataVersion()
+        #expect(try await device.store.dataVersion() == version)
+        let own = try await device.engine.takeChanges(reader) { item, _ in item.title }
+        #expect(own.rows == ["Mine"])
+        await device.engine.checkCacheForOtherWriters()
+        let none = try await device.engine.takeChanges(reader) { item, _ in item.title }
+        #expect(none.rows.isEmpty && none.reloadStarted.isEmpty)
+
+        // Another process (the command line) writes to the same file: the next check reads the cache again.
+        let path = device.store.path
+        let other = try TodoStore(url: URL(fileURLWithPath: path))
+        try await other.saveLocalEdit(TodoItem(key: .privateTodo("from-the-cli"), title: "From the CLI"), at: 1)
+        await other.close()
+        await device.engine.checkCacheForOtherWriters()
+        var rows: [String] = []
+        var more = true
+        while more {
+            let changes = try await device.engine.takeChanges(reader) { item, _ in item.title }
+            rows += changes.rows
+            more = changes.hasMore
+        }
+        #expect(Set(rows) == ["Mine", "From the CLI"])
+        #expect(await device.engine.status().pendingCount == 2)
+    }
+
+    @Test func userDeletedZoneSeenOnFetchPurgesAndRecreatesTheZone() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let a = try await cloud.device("laptop")
+        let b = try await cloud.device("phone")
+        _ = try await a.engine.add(title: "One")
+        _ = try await a.engine.add(title: "Two")
+        await a.engine.waitUntilIdle()
+        await b.engine.sync(.manualRefresh)
+        #expect(try await b.titles() == ["One", "Two"])
+
+        try await purgeTodosZone(a)
+        await b.engine.sync(.manualRefresh)
+        #expect(try await b.titles().isEmpty)
+        #expect(await b.engine.status().notices.contains { $0.kind == .dataDeleted })
+        // The zone exists again, empty: a new todo from b syncs to a, and nothing old came back.
+        _ = try await b.engine.add(title: "After")
+        await b.engine.waitUntilIdle()
+        await a.engine.sync(.manualRefresh)
+        #expect(try await a.titles() == ["After"])
+    }
+
+    @Test func userDeletedZoneSeenOnSendPurgesInsteadOfReuploading() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let a = try await cloud.device("laptop")
+        let b = try await cloud.device("phone", sendsAutomatically: false)
+        _ = try await a.engine.add(title: "One")
+        await a.engine.waitUntilIdle()
+        await b.engine.sync(.manualRefresh)
+        let one = try #require(try await b.store.todos(in: .private).first)
+        // b edits before it hears of the deletion: its first contact is the send.
+        try await b.engine.edit(one.key, TodoEdit(title: "One, edited"))
+        _ = try await b.engine.add(title: "Offline")
+        try await purgeTodosZone(a)
+        await b.engine.sync(.localEdit)
+
+        #expect(try await b.titles().isEmpty)
+        #expect(try await b.store.pendingCount() == 0)
+        #expect(await b.engine.status().notices.contains { $0.kind == .dataDeleted })
+        // Nothing was uploaded again: the other device stays empty too.
+        await a.engine.sync(.manualRefresh)
+        #expect(try await a.titles().isEmpty)
+    }
+
+    /// The user deletes their data from device `device` (CloudKit's purge of the zone).
+    func purgeTodosZone(_ device: TestDevice) async throws {
+        let results = try await device.client.modifyZones(
+            .private, ModifyZonesRequest(operations: [.init(.purge, ZoneKey.privateTodos.zoneID)]))
+        #expect(results.allSatisfy { $0.error == nil })
+    }
+}
