@@ -96,7 +96,7 @@ struct GhostRowTests {
         await bob.settle()
         #expect(bob.rows(titled: "Apples").count == 1)
         #expect(bob.rows(titled: "Rotten apples").isEmpty)
-        #expect(bob.state.message?.text.contains("Reverted your change to 'Rotten apples'") == true)
+        #expect(bob.state.message?.text.contains("Your change to 'Rotten apples' was reverted") == true)
         pears = bob.rows(titled: "Pears")
         #expect(pears.isEmpty)
     }
