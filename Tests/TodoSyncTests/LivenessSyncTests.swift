@@ -115,6 +115,38 @@ import TodoSync
         #expect(await device.engine.status().pendingCount == 2)
     }
 
+    @Test func thePublicBoardIsPolledOftenWhileItsTabShows() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        // Waits of 10 s and more are parked until the test lets time pass.
+        let alice = try await cloud.device("laptop", account: "alice", listen: true, instantWaitsBelow: 10)
+        defer { Task { await alice.engine.stop() } }
+        let bob = try await cloud.device("phone", account: "bob")
+        _ = try await bob.engine.add(title: "Garage sale", to: .public)
+        await bob.engine.waitUntilIdle()
+        #expect(try await eventually { alice.clock.sleeps.contains(300) })  // the background interval
+
+        // Switching to the tab polls at once (the last poll is older than a few seconds) and every 30 s after.
+        alice.clock.advance(by: 6)
+        await alice.engine.setPublicBoardVisible(true)
+        await alice.engine.waitUntilIdle()
+        #expect(try await alice.titles(.public) == ["Garage sale"])
+        #expect(try await eventually { alice.clock.sleeps.last == 30 })
+        _ = try await bob.engine.add(title: "Lost cat", to: .public)
+        await bob.engine.waitUntilIdle()
+        alice.clock.advance(by: 30)
+        #expect(try await eventually { try await alice.titles(.public) == ["Garage sale", "Lost cat"] })
+
+        // Off screen again: back to every 5 minutes.
+        await alice.engine.setPublicBoardVisible(false)
+        #expect(try await eventually { alice.clock.sleeps.last == 300 })
+        _ = try await bob.engine.add(title: "Free chairs", to: .public)
+        await bob.engine.waitUntilIdle()
+        alice.clock.advance(by: 30)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await alice.titles(.public) == ["Garage sale", "Lost cat"])
+    }
+
     @Test func userDeletedZoneSeenOnFetchPurgesAndRecreatesTheZone() async throws {
         let cloud = try await TestCloud.start()
         defer { Task { await cloud.shutdown() } }

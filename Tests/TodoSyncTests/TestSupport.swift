@@ -110,7 +110,8 @@ final class TestCloud: Sendable {
 
     /// A signed-in device of `account` (created on first use), with a fault-injecting transport and a test clock.
     func device(
-        _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true
+        _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true,
+        instantWaitsBelow: Double = 60
     ) async throws -> TestDevice {
         let transport = FaultInjectingTransport(wrapping: SocketTransport())
         let client = CloudClient(baseURL: baseURL, transport: transport)
@@ -119,7 +120,7 @@ final class TestCloud: Sendable {
         } catch let error as CloudError where error.serverErrorCode == .exists {}
         let session = try await client.signIn(account: account, password: "password-\(account)", deviceName: name)
         let store = try TodoStore(url: directory.appendingPathComponent("devices/\(account)-\(name)-\(UUID().uuidString).sqlite"))
-        let clock = TestClock()
+        let clock = TestClock(instantBelow: instantWaitsBelow)
         let engine = SyncEngine(
             client: client, store: store,
             configuration: SyncConfiguration(
