@@ -95,7 +95,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TodoAppTests",
-            dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudServer"],
+            dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudClient", "CloudServer"],
             swiftSettings: strict),
         .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal"], swiftSettings: strict),
     ],
