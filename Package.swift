@@ -86,7 +86,9 @@ let package = Package(
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel", "SQLiteDB"], swiftSettings: strict),
         .testTarget(
             name: "TodoSyncTests",
-            dependencies: ["TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", "SQLiteDB", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         // Drives the real `todo` binary in tmux against a real cloud.
         .testTarget(

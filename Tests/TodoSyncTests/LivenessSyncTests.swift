@@ -1,6 +1,7 @@
 import CloudClient
 import CloudModel
 import Foundation
+import SQLiteDB
 import Testing
 import TodoStore
 import TodoSync
@@ -32,6 +33,24 @@ import TodoSync
         print("liveness: stop during a retry wait returned after \(best) (best of 3)")
         #expect(best < .milliseconds(200), "stop took \(best)")
         #expect(try await device.store.pendingCount() == 1)  // nothing lost: it waits in the outbox
+    }
+
+    @Test func aFailedOutboxReadStillConfirmsTheBatchesInFlight() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let device = try await cloud.device("laptop", sendsAutomatically: false)
+        let items = (0..<900).map { TodoItem(key: .privateTodo(String(format: "todo-%04d", $0)), title: "Todo \($0)") }
+        try await device.store.saveLocalEdits(items, at: 1)
+        // One outbox row past the first chunk (800 rows: four requests in flight) cannot be read: reading the next
+        // chunk throws while the first four batches travel.
+        let raw = try SQLiteDatabase(path: device.store.path)
+        try raw.execute("UPDATE outbox SET base_fields = 'not json' WHERE record_name = 'todo-0850'")
+        await device.engine.sync(.localEdit)
+        // The 800 sent were confirmed (not left to be sent again), the rest waits.
+        #expect(try await device.store.pendingCount() == 100)
+        #expect(await device.engine.status().lastError != nil)
+        let observer = try await cloud.device("phone")
+        #expect(try await observer.store.recordCount() == 800)
     }
 
     @Test func retryDelaysFromTheNetworkAreAlwaysFiniteAndClamped() {
