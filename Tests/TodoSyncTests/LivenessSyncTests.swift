@@ -98,6 +98,26 @@ import TodoSync
         #expect(kept.filter { $0.kind == .reverted }.count == 2)
     }
 
+    @Test func unsentChangesInAListNoLongerSharedAreSaidToBeReverted() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let alice = try await cloud.device("laptop", account: "alice")
+        let bob = try await cloud.device("phone", account: "bob", sendsAutomatically: false)
+        let list = try await alice.engine.addList(title: "Groceries")
+        await alice.engine.waitUntilIdle()
+        try await alice.engine.share(list: list.key, with: "bob", permission: .readWrite)
+        await bob.engine.sync(.manualRefresh)
+        try await bob.engine.accept(try #require(await bob.engine.status().invitations.first).reference)
+        let bobsList = RecordKey(
+            scope: .shared, zoneName: TodoSchema.zoneName, zoneOwner: alice.session.userRecordName, recordName: list.key.recordName)
+        _ = try await bob.engine.add(title: "Pears", toList: bobsList)
+        try await alice.engine.removeParticipant(list: list.key, account: "bob")
+        await bob.engine.sync(.manualRefresh)
+        #expect(try await bob.store.todos(in: .shared).isEmpty)
+        #expect(try await bob.store.pendingCount() == 0)
+        #expect(await bob.engine.status().notices.contains { $0.kind == .reverted && $0.text.contains("'Pears'") })
+    }
+
     @Test func writesOfAnotherProcessReachTheReaderAndOwnWritesDoNotCount() async throws {
         let cloud = try await TestCloud.start()
         defer { Task { await cloud.shutdown() } }
