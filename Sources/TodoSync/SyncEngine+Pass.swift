@@ -66,7 +66,8 @@ extension SyncEngine {
             }
         }
         if !failed { await refreshInvitationsAfterPass(reasons) }
-        try? await reloadCounts()
+        // Cancelled (the app is quitting): the counts are not read again; whoever opens the cache next reads them.
+        if !Task.isCancelled { try? await reloadCounts() }
         if !failed && connection == .online {
             lastSyncAt = clock.now()
             try? await store.setLastSyncAt(clock.nowMilliseconds())
