@@ -93,7 +93,7 @@ let package = Package(
         // Drives the real `todo` binary in tmux against a real cloud.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["todo", "CloudServer", "CloudModel", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["todo", "CloudServer", "CloudClient", "CloudModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(
             name: "TodoAppTests",

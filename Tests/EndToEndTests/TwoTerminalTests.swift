@@ -160,7 +160,8 @@ struct E2EStage {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
         let server = try await CloudServer.start(
             ServerConfiguration(
-                port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, logLevel: .critical,
+                port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, enableFaults: true,
+                logLevel: .critical,
                 passwordHashCost: 1))
         return E2EStage(binary: binary, directory: directory, server: server)
     }
