@@ -86,16 +86,18 @@ let package = Package(
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel", "SQLiteDB"], swiftSettings: strict),
         .testTarget(
             name: "TodoSyncTests",
-            dependencies: ["TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", "SQLiteDB", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         // Drives the real `todo` binary in tmux against a real cloud.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["todo", "CloudServer", "CloudModel", "HostileTextSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["todo", "CloudServer", "CloudClient", "CloudModel", "HostileTextSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(
             name: "TodoAppTests",
-            dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudServer"],
+            dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudClient", "CloudServer"],
             swiftSettings: strict),
         .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport"], swiftSettings: strict),
         // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.

@@ -46,12 +46,15 @@ public enum TerminalApp {
             sessionBox.syncing = Task {
                 // What the command line or another window writes to this cache shows within a poll (0.2 s).
                 await session.engine.watchCacheForOtherWriters()
+                if sessionBox.publicBoardVisible { await session.engine.setPublicBoardVisible(true) }
                 await session.engine.start(listenForPushes: true)
             }
             for await snapshot in wakeups { await bridge.show(snapshot) }
         }
         await ui.run(inbox: inbox) { effect in
+            if case .showingPublicBoard(let visible) = effect { sessionBox.publicBoardVisible = visible }
             guard let bridge = sessionBox.bridge else {
+                if case .showingPublicBoard = effect { return }  // told to the engine once connected
                 if effect != .quit { inbox.post(.message(StatusMessage("still connecting to the cloud; try again in a moment", kind: .error))) }
                 return
             }
@@ -105,4 +108,6 @@ final class SessionBox {
     var session: DeviceSession?
     var bridge: AppBridge?
     var syncing: Task<Void, Never>?
+    /// Whether the public board's tab is on screen (told to the engine once connected).
+    var publicBoardVisible = false
 }

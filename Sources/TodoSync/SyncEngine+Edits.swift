@@ -80,7 +80,7 @@ extension SyncEngine {
         let item = try await existing(key)
         guard RecordPermissions.canDelete(item, permissionContext) else {
             if case .refuse(let reason) = RecordPermissions.trashAction(item, permissionContext) { throw SyncEngineError.refused(reason) }
-            throw SyncEngineError.refused("this record cannot be deleted, only trashed")
+            throw SyncEngineError.refused("a public post cannot be deleted for everyone, only marked deleted (trash it)")
         }
         if item.isList {
             try await deleteList(key)

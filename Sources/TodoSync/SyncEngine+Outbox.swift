@@ -224,7 +224,7 @@ extension SyncEngine {
                     try await store.discardPendingChange(change.key)
                     try await store.restartZoneFetch(change.key.zone)
                     round.revertedZones.insert(change.key.zone)
-                    report(SyncNotice(.reverted, "Reverted your change to '\(title)': the cloud refused it (\(error.reason))"))
+                    report(SyncNotice(.reverted, "Your change to '\(title)' was reverted: the cloud refused it (\(error.reason))"))
                     round.progressed = true
                 case .fatal(let words):
                     lastError = "\(change.key.recordName.prefix(8)): \(words)"

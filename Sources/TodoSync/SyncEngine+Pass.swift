@@ -66,7 +66,8 @@ extension SyncEngine {
             }
         }
         if !failed { await refreshInvitationsAfterPass(reasons) }
-        try? await reloadCounts()
+        // Cancelled (the app is quitting): the counts are not read again; whoever opens the cache next reads them.
+        if !Task.isCancelled { try? await reloadCounts() }
         if !failed && connection == .online {
             lastSyncAt = clock.now()
             try? await store.setLastSyncAt(clock.nowMilliseconds())
@@ -189,7 +190,9 @@ extension SyncEngine {
             for zone in response.zones {
                 let key = ZoneKey(scope: scope, zoneID: zone.zoneID)
                 if zone.deleted == true {
+                    let dropped = try await pendingTitles(in: key)
                     try await store.removeZone(key)  // committed before the database token that announced it
+                    reportDropped(dropped)
                     invalidateAll()
                     if key == .privateTodos, zone.purged == true {
                         report(SyncNotice(.dataDeleted, "Your todos were deleted from the cloud on another device; removed here too."))
@@ -258,7 +261,9 @@ extension SyncEngine {
                 continue
             } catch let error as CloudError where error.code == .zoneNotFound || error.code == .userDeletedZone {
                 if zone.scope == .private && zone.zoneName == TodoSchema.zoneName { throw error }
+                let dropped = try await pendingTitles(in: zone)
                 try await store.removeZone(zone)  // someone else's zone, or one we do not own: forget it
+                reportDropped(dropped)
                 invalidateAll()
                 return
             }
@@ -285,6 +290,22 @@ extension SyncEngine {
         try await store.prepareReupload(of: .privateTodos, now: clock.nowMilliseconds())
         try await store.forgetZoneAndSubscriptions()
         sequence.zoneMissing()
+    }
+
+    /// The titles of this device's unsent changes in a shared zone (what removing the zone would drop unsaid).
+    func pendingTitles(in zone: ZoneKey) async throws -> [String] {
+        guard zone.scope == .shared else { return [] }
+        return try await store.pendingChanges(includeFailed: true).filter { $0.key.zone == zone }.map { change in
+            if case .save(let item) = change.action { return item.title }
+            return change.key.recordName
+        }
+    }
+
+    /// Says that unsent changes went with a zone the user lost access to (unshared, removed, left elsewhere).
+    func reportDropped(_ titles: [String]) {
+        guard !titles.isEmpty else { return }
+        let named = titles.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (titles.count > 3 ? " and \(titles.count - 3) more" : "")
+        report(SyncNotice(.reverted, "Your change to \(named) was reverted: the list is no longer shared with you"))
     }
 
     /// The user deleted their data (`USER_DELETED_ZONE`, seen on fetch or on send): purge the private zone here too,

@@ -198,6 +198,7 @@ public actor SyncEngine {
 
     /// The user asked for a refresh: also retries changes the cloud refused before.
     public func refresh() async {
+        await checkCacheForOtherWriters()  // what another process wrote shows even if no watch runs
         try? await store.retryFailedChanges()
         await sync(.manualRefresh)
     }

@@ -73,6 +73,14 @@ public struct KeyBinding: Hashable, Sendable {
 
 /// The list view's key → command table: data, shared by the reducer, the help overlay and the README.
 public enum Keymap {
+    /// The one rule for questions, as help lines: what asks, and how a question is answered.
+    public static let questionRule: [(keys: String, description: String)] = [
+        (keys: "d  x  Ctrl-X", description: "ask y/n before removing anything"),
+        (keys: "y", description: "confirms; n, Esc or q keep it"),
+        (keys: "other keys", description: "keep the question, say y or n"),
+        (keys: "u", description: "undoes it (same todo, same state)"),
+    ]
+
     /// Every binding, in help order.
     public static let bindings: [KeyBinding] = [
         KeyBinding(keys: [.char("k"), .up], command: .moveUp, description: "move up"),

@@ -36,6 +36,9 @@ extension AppState {
     var helpLines: [(keys: String, description: String)] {
         var lines = Keymap.bindings.map { (keys: $0.keyLabel, description: $0.description) }
         lines.append((keys: "", description: ""))
+        lines.append((keys: "Questions", description: ""))
+        lines.append(contentsOf: Keymap.questionRule)
+        lines.append((keys: "", description: ""))
         lines.append((keys: "Edit form", description: ""))
         lines.append(contentsOf: Keymap.editorKeys)
         return lines

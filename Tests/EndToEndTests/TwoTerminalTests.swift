@@ -130,12 +130,14 @@ struct TwoAccountTerminalTests {
         tmux.keys(alice, "Escape")
         try await tmux.wait(bob, "alice's · read-only")
         tmux.keys(bob, "Space")
-        try await tmux.wait(bob, "Read-only: shared with you read-only")
+        try await tmux.wait(bob, "Shared with you read-only: only its owner can change it")
 
         // Alice stops sharing: the list leaves bob's device.
         tmux.keys(alice, "s")
         try await tmux.wait(alice, "Share 'Groceries'")
         tmux.keys(alice, "C-x")
+        try await tmux.wait(alice, "Stop sharing 'Groceries' with everyone? y/n")
+        tmux.keys(alice, "y")
         let revoked = try await tmux.wait(bob, "Lists others share with you appear here.")
         print("e2e: revocation emptied bob's Shared tab after \(Int(revoked * 1000)) ms")
 
@@ -158,7 +160,8 @@ struct E2EStage {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
         let server = try await CloudServer.start(
             ServerConfiguration(
-                port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, logLevel: .critical,
+                port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, enableFaults: true,
+                logLevel: .critical,
                 passwordHashCost: 1))
         return E2EStage(binary: binary, directory: directory, server: server)
     }

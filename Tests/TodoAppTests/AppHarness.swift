@@ -82,8 +82,8 @@ final class AppHarness {
     }
 
     /// Waits for the engine to finish what it does, then shows everything it reported.
-    func settle() async {
-        await engine.waitUntilIdle()
+    func settle(waitingForIdle: Bool = true) async {
+        if waitingForIdle { await engine.waitUntilIdle() }
         await bridge.show(await engine.status())
         for update in inbox.drain() {
             switch update {
@@ -94,6 +94,18 @@ final class AppHarness {
             case .removed(let ids): state.apply(RowChanges(removed: ids), status: state.status)
             }
         }
+    }
+
+    /// Shows what the engine reported until `condition` holds (background work posts when it ends), for at most 10 s;
+    /// never waits for a pass to end.
+    func settle(until condition: (AppHarness) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            await settle(waitingForIdle: false)
+            if condition(self) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(self)
     }
 
     /// Every row with this title, on any tab.

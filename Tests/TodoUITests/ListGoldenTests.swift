@@ -282,7 +282,6 @@ struct ListGoldenTests {
             CloudTodo · alice · laptop · online · synced 2 s ago
             [Todos 4]  Shared 1   Public 2
              Keys
-              n                    new list
               m                    move the todo to another list
               s                    share the list (people, access)
               i                    invitations to shared lists
@@ -295,13 +294,14 @@ struct ListGoldenTests {
               ? F1                 help
               q Ctrl-C             quit
 
+             Questions
+              d  x  Ctrl-X         ask y/n before removing anything
+              y                    confirms; n, Esc or q keep it
+              other keys           keep the question, say y or n
+              u                    undoes it (same todo, same state)
+
              Edit form
               ← → Home End         move the cursor (also Ctrl-A / Ctrl…
-              Backspace Del        delete before / at the cursor
-              Ctrl-U Ctrl-K        delete to start / to end of field
-              Tab ↓ / Shift-Tab ↑  next / previous field
-              Enter                save
-              Esc                  cancel
             j/k scroll · any other key closes help
             """)
         press(session, .escape)

@@ -1,0 +1,85 @@
+import Foundation
+
+/// What the screen shows at once for an effect, before the sync engine reports back.
+extension AppState {
+    /// Applies an effect to the local rows at once (marked pending), so the screen reflects it
+    /// before the sync engine reports back.
+    mutating func applyLocally(_ effect: Effect, template: TodoRow? = nil) {
+        switch effect {
+        case .create(let id, let draft):
+            let base = template ?? newRow(id: id, draft: draft)
+            var row = base
+            row.id = id
+            row.title = draft.title
+            row.notes = draft.notes
+            row.dueDate = draft.dueDate
+            row.priority = draft.priority
+            row.scope = draft.scope
+            row.kind = draft.kind
+            row.listID = draft.listID
+            row.isPending = true
+            tabs[Tab(draft.scope), default: TabRows()].insert(row)
+        case .update(let id, let draft):
+            modifyRow(id) {
+                $0.title = draft.title
+                $0.notes = draft.notes
+                $0.dueDate = draft.dueDate
+                $0.priority = draft.priority
+            }
+        case .edit(let id, let changes):
+            modifyRow(id) { changes.apply(to: &$0) }
+        case .setCompleted(let id, let done):
+            modifyRow(id) { $0.isCompleted = done }
+        case .delete(let id), .setTrashed(let id, true):
+            for tab in Tab.allCases { tabs[tab]?.remove(id: id) }
+        case .setTrashed(_, false):
+            if let template {
+                var row = template
+                row.isPending = true
+                tabs[Tab(row.scope), default: TabRows()].insert(row)
+            }
+        case .move(let id, let listID):
+            modifyRow(id) { $0.listID = listID }
+        case .refresh, .quit, .showingPublicBoard, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave,
+            .restoreLost:
+            break
+        }
+    }
+
+    private mutating func modifyRow(_ id: String, _ change: (inout TodoRow) -> Void) {
+        // Mutate the tab's arrays in place (through the dictionary's modify accessor): copying
+        // them out would copy 100,000 rows.
+        for tab in Tab.allCases {
+            if let data = tabs[tab], let index = data.index(of: id), data.rows[index].isList {
+                var rows = data.rows
+                change(&rows[index])
+                rows[index].isPending = true
+                tabs[tab] = TabRows(rows)
+                return
+            }
+            guard var row = tabs[tab]?.remove(id: id) else { continue }
+            change(&row)
+            row.isPending = true
+            tabs[tab]?.insert(row)
+            return
+        }
+    }
+
+    func newRow(id: String, draft: TodoDraft) -> TodoRow {
+        let isPublic = draft.scope == .public
+        return TodoRow(
+            id: id, title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority,
+            scope: draft.scope, canUpdate: true, canDelete: !isPublic,
+            trashBehaviour: isPublic ? .markTrashed : .delete, isPending: true, owner: status.account,
+            kind: draft.kind, listID: draft.listID
+        )
+    }
+
+    /// Finds a row by id on any tab.
+    func row(id: String) -> TodoRow? {
+        for tab in Tab.allCases {
+            if let data = tabs[tab], let index = data.index(of: id) { return data.rows[index] }
+        }
+        return nil
+    }
+}
