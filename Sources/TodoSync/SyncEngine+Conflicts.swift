@@ -170,6 +170,9 @@ extension SyncEngine {
         guard var item = try await store.todo(notice.key) else { throw SyncEngineError.notFound(notice.key.recordName) }
         item = try await withSharePermission(item)
         if let reason = RecordPermissions.refusal(toUpdate: item, permissionContext) { throw SyncEngineError.refused(reason) }
+        guard TodoItem.Field.all.contains(notice.edit.field) else {
+            throw SyncEngineError.refused("'\(notice.edit.field)' is not a field this version can restore")
+        }
         let old = item
         var fields = item.fields
         fields[notice.edit.field] = notice.edit.lost

@@ -192,3 +192,17 @@ private func side(_ fields: [String: FieldValue], bound: Int64? = nil) -> Confli
         #expect(try await unmerged.todo(.privateTodo("r1"))?.priority == 0)
     }
 }
+
+@Suite("Merging with a device that keeps stamps without writing them (pure)") struct OlderDeviceMergeTests {
+    @Test func anEditUnderAnOldStampCountsAsMadeWhenItsVersionWasSaved() {
+        let created = EditStamp(timestamp: 1_000, deviceID: "A")
+        let base = version(["title": .string("Milk")], ["*": created])
+        let mine = version(["title": .string("Oat milk")], ["*": created, "title": EditStamp(timestamp: 2_000, deviceID: "A")])
+        // An older device changed the title and sent the stamps back as it found them; the cloud stored it at 3,000.
+        let older = version(["title": .string("Soy milk")], ["*": created])
+        let server = ConflictMerge.Side(fields: older, fallback: EditStamp(timestamp: 3_000, deviceID: "old"), bound: 3_000)
+        let merged = ConflictMerge.merge(base: base, local: side(mine), server: server, recordName: "r1")
+        #expect(merged.fields["title"] == .string("Soy milk"))
+        #expect(merged.lost.first?.lost == .string("Oat milk"))
+    }
+}
