@@ -123,8 +123,8 @@ extension SyncEngine {
         guard let response = try? await client.transport.send(HTTPRequest(method: "GET", url: url, timeout: 5)) else { return }
         let received = clock.nowMilliseconds()
         let header = response.headers.first { $0.key.lowercased() == "date" }?.value
-        guard let cloud = HTTPDate.milliseconds(header) else { return }
-        noteCloudReading(.reading(cloud: cloud, resolution: 999, sent: sent, received: received))
+        guard let reading = CloudClockOffset.readingFromDateHeader(header, sent: sent, received: received) else { return }
+        noteCloudReading(reading)
     }
 
     /// The offset readings of a saved batch: each record's modification time was set between sending and the answer.

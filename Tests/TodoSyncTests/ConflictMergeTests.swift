@@ -206,3 +206,14 @@ private func side(_ fields: [String: FieldValue], bound: Int64? = nil) -> Confli
         #expect(merged.lost.first?.lost == .string("Oat milk"))
     }
 }
+
+@Suite("The cloud's Date header (pure)") struct HTTPDateTests {
+    @Test func imfFixdatesAreReadAndOthersRefused() {
+        #expect(CloudClockOffset.readingFromDateHeader("Sun, 06 Nov 1994 08:49:37 GMT", sent: 0, received: 0)?.low == 784_111_777_000)
+        #expect(CloudClockOffset.readingFromDateHeader("Mon, 23 Nov 2026 15:01:45 GMT", sent: 0, received: 0)?.low == 1_795_446_105_000)
+        #expect(CloudClockOffset.readingFromDateHeader("Thu, 29 Feb 2024 00:00:00 GMT", sent: 0, received: 0)?.low == 1_709_164_800_000)
+        for bad in ["", "yesterday", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT"] {
+            #expect(CloudClockOffset.readingFromDateHeader(bad, sent: 0, received: 0) == nil, "\(bad)")
+        }
+    }
+}
