@@ -25,12 +25,12 @@ public struct AppliedChanges: Sendable, Hashable {
 extension TodoStore {
     /// Applies one page of a zone's changes and its token in ONE transaction (also for intermediate `moreComing` tokens).
     ///
-    /// Records with a pending local edit keep their local fields (the send merges them against the server copy);
-    /// a tombstone of such a record makes the edit a re-create. On the last page (`moreComing == false`)
+    /// Records with a pending local edit are merged with the server's version by `merge` (without it they keep their
+    /// local fields and the send merges them on a conflict); a tombstone of such a record makes the edit a re-create. On the last page (`moreComing == false`)
     /// records still marked stale by a from-scratch refetch are removed, unless an edit of theirs is pending.
     @discardableResult
     public func applyZoneChanges(
-        _ zone: ZoneKey, records: [Record], token: ChangeToken?, moreComing: Bool
+        _ zone: ZoneKey, records: [Record], token: ChangeToken?, moreComing: Bool, merge: FieldMerge? = nil
     ) throws -> AppliedChanges {
         try write { db in
             var summary = AppliedChanges()
@@ -54,6 +54,9 @@ extension TodoStore {
                     }
                 } else if action != nil {
                     try db.run("UPDATE records SET stale = 0 WHERE \(Self.keyWhere)", Self.keyArguments(key))
+                    if action == "save", let merge, record.recordChangeTag != nil {
+                        _ = try Self.mergePendingEdit(key, serverRecord: record, merge: merge, db: db)
+                    }
                     summary.keptForPendingEdit += 1
                 } else {
                     var item = TodoItem(record: record, scope: zone.scope)

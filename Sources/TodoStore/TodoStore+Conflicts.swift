@@ -39,9 +39,10 @@ extension TodoStore {
         try read { db in try db.first("SELECT value FROM sync_state WHERE key = ?1", [.text("kept." + key)]) { $0.text(0) } }
     }
 
-    /// Keeps (or, nil, forgets) values by key, in one transaction.
+    /// Keeps (or, nil, forgets) values by key, in one transaction that does not wait for the disk: a power cut can
+    /// only make the next run start from older values (see `writeRepeatable`).
     public func keep(_ values: [String: String?]) throws {
-        try write { db in
+        try writeRepeatable { db in
             for (key, value) in values { try Self.setState("kept." + key, value, db: db) }
         }
     }

@@ -330,42 +330,46 @@ extension TodoStore {
     /// (false when the merged fields equal the server's: the entry is then cleared).
     @discardableResult
     public func resolveConflict(_ key: RecordKey, serverRecord: Record, merge: FieldMerge) throws -> Bool {
-        try write { db in
-            let row = try db.first("SELECT action, base_fields FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key)) {
-                ($0.text(0), $0.optionalText(1))
-            }
-            guard let (action, baseText) = row else { return false }
-            let serverFields = serverRecord.fields ?? [:]
-            if action == "delete" {
-                try db.run(
-                    "UPDATE outbox SET change_tag = ?5, base_fields = ?6 WHERE \(Self.keyWhere)",
-                    Self.keyArguments(key) + [serverRecord.recordChangeTag.map(SQLValue.text) ?? .null, try Self.json(serverFields)])
-                return true
-            }
-            guard var item = try Self.fetchItem(key, in: db) else { return false }
-            let base = try baseText.map { try Self.decodeJSON([String: FieldValue].self, $0) }
-            let merged = merge(base, item, serverRecord)
-            item.apply(fields: merged)
-            // The merged `list` field decides the hierarchy; `parent` follows it.
-            if item.recordType == TodoSchema.todoType, item.list != nil || serverRecord.parent == nil || base?[TodoItem.Field.list] != nil {
-                item.setList(item.list?.recordName)
-            } else {
-                item.parent = serverRecord.parent
-            }
-            item.system = SystemFields(
-                changeTag: serverRecord.recordChangeTag, created: serverRecord.created, modified: serverRecord.modified)
-            if item.recordType.isEmpty, let type = serverRecord.recordType { item.recordType = type }
-            if merged == serverFields, item.parent == serverRecord.parent {
-                item.localEditedAt = nil
-                try Self.upsert(item, in: db)
-                try db.run("DELETE FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key))
-                return false
-            }
-            try Self.upsert(item, in: db)
+        try write { db in try Self.mergePendingEdit(key, serverRecord: serverRecord, merge: merge, db: db) }
+    }
+
+    /// Merges the pending edit of `key` with a newer server version (a conflict's, or one fetched while the edit
+    /// waits): the merged record is kept and the server's tag and fields become the base of what is sent next.
+    static func mergePendingEdit(_ key: RecordKey, serverRecord: Record, merge: FieldMerge, db: SQLiteDatabase) throws -> Bool {
+        let row = try db.first("SELECT action, base_fields FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key)) {
+            ($0.text(0), $0.optionalText(1))
+        }
+        guard let (action, baseText) = row else { return false }
+        let serverFields = serverRecord.fields ?? [:]
+        if action == "delete" {
             try db.run(
-                "UPDATE outbox SET base_fields = ?5 WHERE \(Self.keyWhere)", Self.keyArguments(key) + [try Self.json(serverFields)])
+                "UPDATE outbox SET change_tag = ?5, base_fields = ?6 WHERE \(Self.keyWhere)",
+                Self.keyArguments(key) + [serverRecord.recordChangeTag.map(SQLValue.text) ?? .null, try Self.json(serverFields)])
             return true
         }
+        guard var item = try Self.fetchItem(key, in: db) else { return false }
+        let base = try baseText.map { try Self.decodeJSON([String: FieldValue].self, $0) }
+        let merged = merge(base, item, serverRecord)
+        item.apply(fields: merged)
+        // The merged `list` field decides the hierarchy; `parent` follows it.
+        if item.recordType == TodoSchema.todoType, item.list != nil || serverRecord.parent == nil || base?[TodoItem.Field.list] != nil {
+            item.setList(item.list?.recordName)
+        } else {
+            item.parent = serverRecord.parent
+        }
+        item.system = SystemFields(
+            changeTag: serverRecord.recordChangeTag, created: serverRecord.created, modified: serverRecord.modified)
+        if item.recordType.isEmpty, let type = serverRecord.recordType { item.recordType = type }
+        if merged == serverFields, item.parent == serverRecord.parent {
+            item.localEditedAt = nil
+            try Self.upsert(item, in: db)
+            try db.run("DELETE FROM outbox WHERE \(Self.keyWhere)", Self.keyArguments(key))
+            return false
+        }
+        try Self.upsert(item, in: db)
+        try db.run(
+            "UPDATE outbox SET base_fields = ?5 WHERE \(Self.keyWhere)", Self.keyArguments(key) + [try Self.json(serverFields)])
+        return true
     }
 
     /// The server no longer has the record (or zone): send the local copy as a new record next time.

@@ -45,11 +45,19 @@ public enum ConflictMerge {
         names.formUnion(server.stamps.byField.keys)
         names.subtract(metaFields)
         names.remove(FieldStamps.everyField)
+        let baseStamps = FieldStamps(wire: base?[FieldStamps.fieldName]?.stringValue)
+        /// A side's stamp of a field; a value changed under the base's stamp was changed by a device that keeps
+        /// stamps without writing them (an older version): its edit counts as made when its version was saved.
+        func stamp(_ side: Side, _ name: String) -> EditStamp {
+            let stamp = side.stamp(name)
+            guard let base, side.fields[name] != base[name], let before = baseStamps[name], stamp == before else { return stamp }
+            return max(stamp, side.fallback)
+        }
         for name in names {
             let l = local.fields[name]
             let s = server.fields[name]
-            let ls = local.stamp(name)
-            let ss = server.stamp(name)
+            let ls = stamp(local, name)
+            let ss = stamp(server, name)
             let takeLocal: Bool
             if l == s {
                 takeLocal = ss < ls

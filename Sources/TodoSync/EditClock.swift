@@ -25,6 +25,11 @@ public struct CloudClockOffset: Sendable, Hashable {
         CloudClockOffset(low: cloud - max(sent, received), high: cloud + max(0, resolution) - min(sent, received), measuredAt: max(sent, received))
     }
 
+    /// A reading from an HTTP `Date` header (to the second) received between `sent` and `received`; nil when unreadable.
+    public static func readingFromDateHeader(_ header: String?, sent: Int64, received: Int64) -> CloudClockOffset? {
+        HTTPDate.milliseconds(header).map { reading(cloud: $0, resolution: 999, sent: sent, received: received) }
+    }
+
     /// The middle of the interval: what the device adds to its own time.
     public var estimate: Int64 { low + (high - low) / 2 }
 
@@ -97,15 +102,27 @@ public struct HybridClock: Sendable, Hashable {
     }
 }
 
-/// Reads the time in an HTTP `Date` header (RFC 9110's IMF-fixdate), as ms since 1970.
+/// Reads the time in an HTTP `Date` header (RFC 9110's IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`), as ms since
+/// 1970; by hand, since a `DateFormatter` would load the ICU data into every process that syncs.
 enum HTTPDate {
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
     static func milliseconds(_ header: String?) -> Int64? {
         guard let header else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: header.trimmingCharacters(in: .whitespaces)) else { return nil }
-        return Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let parts = header.split(separator: " ")
+        guard parts.count == 6, parts[5] == "GMT", let day = Int64(parts[1]), let monthIndex = months.firstIndex(of: String(parts[2])),
+            let year = Int64(parts[3]), (1...31).contains(day), (1970...9999).contains(year)
+        else { return nil }
+        let time = parts[4].split(separator: ":").compactMap { Int64($0) }
+        guard time.count == 3, (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2]) else { return nil }
+        // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+        let month = Int64(monthIndex + 1)
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return ((days * 24 + time[0]) * 60 + time[1]) * 60_000 + time[2] * 1_000
     }
 }

@@ -123,8 +123,8 @@ extension SyncEngine {
         guard let response = try? await client.transport.send(HTTPRequest(method: "GET", url: url, timeout: 5)) else { return }
         let received = clock.nowMilliseconds()
         let header = response.headers.first { $0.key.lowercased() == "date" }?.value
-        guard let cloud = HTTPDate.milliseconds(header) else { return }
-        noteCloudReading(.reading(cloud: cloud, resolution: 999, sent: sent, received: received))
+        guard let reading = CloudClockOffset.readingFromDateHeader(header, sent: sent, received: received) else { return }
+        noteCloudReading(reading)
     }
 
     /// The offset readings of a saved batch: each record's modification time was set between sending and the answer.
@@ -170,6 +170,9 @@ extension SyncEngine {
         guard var item = try await store.todo(notice.key) else { throw SyncEngineError.notFound(notice.key.recordName) }
         item = try await withSharePermission(item)
         if let reason = RecordPermissions.refusal(toUpdate: item, permissionContext) { throw SyncEngineError.refused(reason) }
+        guard TodoItem.Field.all.contains(notice.edit.field) else {
+            throw SyncEngineError.refused("'\(notice.edit.field)' is not a field this version can restore")
+        }
         let old = item
         var fields = item.fields
         fields[notice.edit.field] = notice.edit.lost

@@ -270,7 +270,8 @@ extension SyncEngine {
             if page.moreComing, let next = page.syncToken {
                 prefetched = Task { try await self.fetchZonePage(zone, after: next) }
             }
-            let applied = try await store.applyZoneChanges(zone, records: page.records, token: page.syncToken, moreComing: page.moreComing)
+            let applied = try await store.applyZoneChanges(
+                zone, records: page.records, token: page.syncToken, moreComing: page.moreComing, merge: fieldMerge)
             observeCloudTime(page.records.lazy.compactMap(\.modified?.timestamp).max())
             if applied.removedStale > 0 {
                 invalidateAll()  // the end of a refetch from scratch removed records no page named

@@ -122,6 +122,8 @@ func benchTodo(_ index: Int) -> Record {
             "notes": .string(index % 3 == 0 ? "Remember to check the details before Friday." : ""),
             "isCompleted": .int64(Int64(index % 5 == 0 ? 1 : 0)), "priority": .int64(Int64(index % 4)),
             "isTrashed": .int64(0), "dueDate": .timestamp(1_790_000_000_000 + Int64(index) * 3_600_000),
+            // Every record a device of this version creates carries when it was made.
+            "editStamps": .string("*=\(1_790_000_000_000 + Int64(index)),0,0123456789abcdef"),
         ])
 }
 

@@ -102,9 +102,11 @@ enum DeviceBench {
         await a.engine.start(listenForPushes: false)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let items = (0..<count).map { index in
-            TodoItem(
+            var item = TodoItem(
                 key: .privateTodo(String(format: "bench-%06d", index)), title: "Todo number \(index) with a realistic title",
                 notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)
+            item.editStamps = "*=\(now + Int64(index)),0,0123456789abcdef"  // as `add` stamps a new todo
+            return item
         }
         try await a.store.saveLocalEdits(items, at: now)
         timing.reset()

@@ -148,3 +148,72 @@ private func side(_ fields: [String: FieldValue], bound: Int64? = nil) -> Confli
         #expect(offset.low == 990 && offset.high == 1_999)
     }
 }
+
+@Suite("Fetched changes meet a pending edit (store and merge)") struct FetchMergeTests {
+    /// The merge the engine runs, by stamps.
+    let merge: FieldMerge = { base, local, server in
+        ConflictMerge.merge(
+            base: base, local: ConflictMerge.Side(fields: local.fields, fallback: EditStamp(timestamp: 0, deviceID: "A")),
+            server: ConflictMerge.Side(fields: server.fields ?? [:], fallback: EditStamp(timestamp: 0, deviceID: ""), bound: server.modified?.timestamp),
+            recordName: local.key.recordName
+        ).fields
+    }
+
+    func record(_ tag: String, title: String, priority: Int64, stamps: [String: EditStamp], at time: Int64) -> Record {
+        var fields: [String: FieldValue] = ["title": .string(title), "notes": .string(""), "priority": .int64(priority), "isCompleted": .int64(0), "isTrashed": .int64(0)]
+        fields[FieldStamps.fieldName] = FieldStamps(stamps).wire.map(FieldValue.string)
+        var record = Record(recordName: "r1", recordType: TodoSchema.todoType, recordChangeTag: tag, fields: fields, zoneID: ZoneKey.privateTodos.zoneID)
+        record.created = RecordStamp(timestamp: 1_000, userRecordName: "_u")
+        record.modified = RecordStamp(timestamp: time, userRecordName: "_u")
+        return record
+    }
+
+    @Test func theFetchMergesByStampsAndTheNextSendNeedsNoConflict() async throws {
+        let store = try TodoStore(path: ":memory:")
+        let created = EditStamp(timestamp: 1_000, deviceID: "A")
+        try await store.applyZoneChanges(.privateTodos, records: [record("t1", title: "Milk", priority: 0, stamps: ["*": created], at: 1_000)], token: nil, moreComing: false)
+        var item = try #require(try await store.todo(.privateTodo("r1")))
+        item.title = "Oat milk"
+        item.editStamps = FieldStamps(["*": created, "title": EditStamp(timestamp: 2_000, deviceID: "A")]).wire
+        try await store.saveLocalEdit(item, at: 2_000)
+        // B set the priority later and the cloud stored it: fetched while A's title waits.
+        let fromB = record("t2", title: "Milk", priority: 3, stamps: ["*": created, "priority": EditStamp(timestamp: 3_000, deviceID: "B")], at: 3_100)
+        try await store.applyZoneChanges(.privateTodos, records: [fromB], token: nil, moreComing: false, merge: merge)
+        let merged = try #require(try await store.todo(.privateTodo("r1")))
+        #expect(merged.title == "Oat milk" && merged.priority == 3 && merged.hasPendingChanges)
+        #expect(merged.system.changeTag == "t2")
+        let pending = try #require(try await store.pendingChanges().first)
+        #expect(pending.baseFields?["priority"] == .int64(3))
+        // Without a merge the fetch keeps the local fields as before (the send merges on a conflict).
+        let unmerged = try TodoStore(path: ":memory:")
+        try await unmerged.applyZoneChanges(.privateTodos, records: [record("t1", title: "Milk", priority: 0, stamps: ["*": created], at: 1_000)], token: nil, moreComing: false)
+        try await unmerged.saveLocalEdit(item, at: 2_000)
+        try await unmerged.applyZoneChanges(.privateTodos, records: [fromB], token: nil, moreComing: false)
+        #expect(try await unmerged.todo(.privateTodo("r1"))?.priority == 0)
+    }
+}
+
+@Suite("Merging with a device that keeps stamps without writing them (pure)") struct OlderDeviceMergeTests {
+    @Test func anEditUnderAnOldStampCountsAsMadeWhenItsVersionWasSaved() {
+        let created = EditStamp(timestamp: 1_000, deviceID: "A")
+        let base = version(["title": .string("Milk")], ["*": created])
+        let mine = version(["title": .string("Oat milk")], ["*": created, "title": EditStamp(timestamp: 2_000, deviceID: "A")])
+        // An older device changed the title and sent the stamps back as it found them; the cloud stored it at 3,000.
+        let older = version(["title": .string("Soy milk")], ["*": created])
+        let server = ConflictMerge.Side(fields: older, fallback: EditStamp(timestamp: 3_000, deviceID: "old"), bound: 3_000)
+        let merged = ConflictMerge.merge(base: base, local: side(mine), server: server, recordName: "r1")
+        #expect(merged.fields["title"] == .string("Soy milk"))
+        #expect(merged.lost.first?.lost == .string("Oat milk"))
+    }
+}
+
+@Suite("The cloud's Date header (pure)") struct HTTPDateTests {
+    @Test func imfFixdatesAreReadAndOthersRefused() {
+        #expect(CloudClockOffset.readingFromDateHeader("Sun, 06 Nov 1994 08:49:37 GMT", sent: 0, received: 0)?.low == 784_111_777_000)
+        #expect(CloudClockOffset.readingFromDateHeader("Mon, 23 Nov 2026 15:01:45 GMT", sent: 0, received: 0)?.low == 1_795_446_105_000)
+        #expect(CloudClockOffset.readingFromDateHeader("Thu, 29 Feb 2024 00:00:00 GMT", sent: 0, received: 0)?.low == 1_709_164_800_000)
+        for bad in ["", "yesterday", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT"] {
+            #expect(CloudClockOffset.readingFromDateHeader(bad, sent: 0, received: 0) == nil, "\(bad)")
+        }
+    }
+}
