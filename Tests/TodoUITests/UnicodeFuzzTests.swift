@@ -44,6 +44,20 @@ struct UnicodeFuzzTests {
         #expect(displayWidth("🏳️‍🌈") == 2)
     }
 
+    @Test func controlsAreMeasuredAsDrawnSoTheFormCursorFollowsTheText() {
+        #expect(displayWidth("a\u{1B}[31mb\r\nc") == displayWidth(sanitize("a\u{1B}[31mb\r\nc")))
+        #expect(displayWidth(of: Character("\r\n")) == 2)
+        let (session, terminal) = makeSession(rows: [TodoRow(id: "t1", title: "a\u{1B}[31mb\r\nc\u{202E}d")])
+        press(session, .char("e"), .end)
+        guard let screen = terminal.lastScreen, let cursor = screen.cursor else {
+            Issue.record("no form cursor")
+            return
+        }
+        let line = screen.line(cursor.row)
+        #expect(line.hasSuffix("Title a␛[31mb  c\u{FFFD}d"), "\(line)")
+        #expect(displayWidth(line) == cursor.col)
+    }
+
     @Test func randomTextNeverBreaksTheGrid() {
         var rng = SeededGenerator(seed: 0xC0FFEE)
         for round in 0..<3000 {
