@@ -72,6 +72,11 @@ static inline int cn_mvadd_cluster(int y, int x, const wchar_t *s, int n, attr_t
     return mvadd_wch(y, x, &cell);
 }
 
+extern int wcwidth(wchar_t);
+
+/// The columns the C library (and so ncurses) gives one scalar: -1 unprintable, 0, 1 or 2.
+static inline int cn_wcwidth(wchar_t c) { return wcwidth(c); }
+
 /// How many scalars one cell can hold (CCHARW_MAX).
 static inline int cn_cell_scalars(void) { return CCHARW_MAX; }
 

@@ -3,9 +3,13 @@
 // UTF-8 terminal outside CJK locales.
 
 /// Display width of a single Unicode scalar: 0 (combining, format), 1, or 2 (wide, emoji).
+///
+/// Widths are those of the text as drawn, after `sanitize`: a control character or a bidi control counts as
+/// the one column of the picture or replacement character that stands for it.
 public func displayWidth(of scalar: Unicode.Scalar) -> Int {
     let v = scalar.value
-    if v < 0x300 { return (v < 0x20 || (v >= 0x7F && v < 0xA0)) ? 0 : 1 }
+    if v < 0x300 { return 1 }
+    if isShownAsReplacement(scalar) { return 1 }
     if inRanges(v, zeroWidthRanges) { return 0 }
     if inRanges(v, wideRanges) { return 2 }
     return 1
@@ -15,6 +19,8 @@ public func displayWidth(of scalar: Unicode.Scalar) -> Int {
 public func displayWidth(of character: Character) -> Int {
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }
+    // A cluster with controls in it ("\r\n", a mark on an ESC) is drawn as its sanitised pieces.
+    if scalars.contains(where: isShownAsReplacement) { return displayWidth(sanitize(String(character))) }
     if first.isASCII { return displayWidth(of: first) }
     var width = displayWidth(of: first)
     if width == 0 {
@@ -33,8 +39,8 @@ public func displayWidth(of character: Character) -> Int {
 public func displayWidth(_ text: some StringProtocol) -> Int {
     var total = 0
     for character in text {
-        if let ascii = character.asciiValue {
-            total += (ascii >= 0x20 && ascii != 0x7F) ? 1 : 0
+        if let ascii = character.asciiValue, ascii >= 0x20, ascii != 0x7F {
+            total += 1
         } else {
             total += displayWidth(of: character)
         }

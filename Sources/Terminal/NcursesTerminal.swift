@@ -107,6 +107,12 @@ public final class NcursesTerminal: TerminalDriver {
                 for scalar in cell.character.unicodeScalars {
                     scratch.append(wchar_t(bitPattern: scalar.value))
                 }
+                if Self.spreadsOverCells(scratch, width: cell.width) {
+                    let count = Int32(scratch.count)
+                    scratch.append(0)
+                    _ = scratch.withUnsafeBufferPointer { cn_mvaddnwstr(Int32(row), Int32(col), $0.baseAddress, count) }
+                    continue
+                }
                 Self.fitCluster(&scratch, into: Int(cn_cell_scalars()))
                 let count = Int32(scratch.count)
                 _ = scratch.withUnsafeBufferPointer {
@@ -179,6 +185,16 @@ public final class NcursesTerminal: TerminalDriver {
         active = false
         curs_set(1)
         cn_restore_terminal()
+    }
+
+    /// Whether a cluster is better handed to ncurses scalar by scalar: when the columns ncurses counts for its
+    /// scalars one by one (wcwidth) add up to the cell's width but the first alone does not (a flag is two
+    /// regional indicators of one column each). ncurses then advances as far as the grid, and a terminal that
+    /// joins the pair draws it in those columns. Otherwise (a ZWJ sequence) the cluster goes in one cell.
+    static func spreadsOverCells(_ scalars: [wchar_t], width: Int) -> Bool {
+        guard scalars.count > 1, let first = scalars.first else { return false }
+        if max(0, Int(cn_wcwidth(first))) == width { return false }
+        return scalars.reduce(0) { $0 + max(0, Int(cn_wcwidth($1))) } == width
     }
 
     /// Cuts a cluster longer than a cell holds at a joiner boundary: a family of four that does not fit

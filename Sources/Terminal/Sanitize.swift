@@ -26,6 +26,11 @@ private func isInert(_ text: String) -> Bool {
     return true
 }
 
+/// True for the scalars `sanitize` replaces: C0, DEL, C1, bidi controls, line and paragraph separators.
+func isShownAsReplacement(_ scalar: Unicode.Scalar) -> Bool {
+    replacementNeeded(scalar)
+}
+
 private func replacementNeeded(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F: true

@@ -6,8 +6,17 @@ import TodoSync
 
 extension DeviceSession {
     /// The list a command-line argument names: a record ID (prefix) or a title (case-insensitive), own or shared.
+    ///
+    /// A list this device has not seen yet (a new device, a list made elsewhere) is looked for again after fetching.
     func list(named text: String) async throws -> TodoItem {
-        let list = try await cachedList(named: text)
+        let list: TodoItem
+        do {
+            list = try await cachedList(named: text)
+        } catch let error as ListNotFound {
+            await engine.sync(.manualRefresh)
+            guard let found = try? await cachedList(named: text) else { throw error }
+            return found
+        }
         guard list.key.scope == .shared else { return list }
         // Someone else's list: fetch first, so its access (and existence) is the cloud's current word.
         await engine.sync(.manualRefresh)
@@ -20,7 +29,7 @@ extension DeviceSession {
         let byTitle = lists.filter { $0.title.caseInsensitiveCompare(text) == .orderedSame }
         let byPrefix = lists.filter { $0.key.recordName.hasPrefix(text) }
         let matches = byTitle.isEmpty ? byPrefix : byTitle
-        guard let first = matches.first else { throw DeviceCommandError("no list named '\(text)' (see todo lists)") }
+        guard let first = matches.first else { throw ListNotFound(name: text) }
         guard matches.count == 1 else {
             let ids = matches.map { "\($0.shortID) (\($0.key.scope.rawValue))" }.joined(separator: ", ")
             throw DeviceCommandError("'\(text)' names several lists: \(ids); give the ID")
@@ -29,7 +38,13 @@ extension DeviceSession {
     }
 }
 
-/// `todo lists [--json]`: own lists and lists shared with you, with their todos counted.
+/// No list has the name or ID given on the command line.
+struct ListNotFound: Error, CustomStringConvertible {
+    var name: String
+    var description: String { "no list named '\(name)' (see todo lists)" }
+}
+
+/// `todo lists`: own lists and lists shared with you, with their todos counted.
 struct Lists: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show your lists and lists shared with you.")
 

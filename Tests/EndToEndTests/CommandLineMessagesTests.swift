@@ -53,6 +53,14 @@ struct CommandLineMessagesTests {
         #expect(list.output.contains("[x]  \(id.prefix(8))"), "\(list.output)")
         #expect(list.output.contains("Oat milk"), "\(list.output)")
 
+        // A list made on another device since this one last fetched: found after fetching.
+        #expect(try cli.run("alice", ["newlist", "Errands"]).status == 0)
+        let intoList = try cli.run("alice", ["add", "Stamps", "--list", "Errands"], device: "laptop")
+        #expect(intoList.status == 0, "\(intoList.allText)")
+        let noList = try cli.run("alice", ["add", "Stamps", "--list", "Nowhere"], device: "laptop")
+        #expect(noList.status == 1)
+        #expect(noList.errors == "Error: No list named 'Nowhere' (see todo lists)\n", "\(noList.errors)")
+
         // The cloud out of reach: 3 for a sync; an edit is kept and said to be waiting.
         await stage.server.shutdown()
         let offlineEdit = try cli.run("alice", ["edit", id, "--priority", "2"])

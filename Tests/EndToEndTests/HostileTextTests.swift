@@ -33,6 +33,9 @@ struct HostileTextCommandLineTests {
         for (arguments, result) in human {
             expectInert(result, arguments)
         }
+        for (verb, result) in planted.runs { expectInert(result, [verb]) }
+        #expect(planted.runs[3].1.output.hasPrefix("Shared 'List␛[2J"), "\(planted.runs[3].1.output)")
+        #expect(planted.runs[4].1.output.hasPrefix("Accepted 'List␛[2J"), "\(planted.runs[4].1.output)")
         let publicList = human[0].1.output
         #expect(publicList.contains("Pay␛]0;PWNED␇ ␛]52;c;cm0gLXJmIH4=␇\u{FFFD}31m red\u{FFFD}gnp.exe"), "\(publicList)")
         #expect(publicList.contains("👨‍👩‍👧"))
@@ -56,11 +59,21 @@ struct HostileTextCommandLineTests {
         let shared = try JSONDecoder().decode([JSONRow].self, from: try cli.run("alice", ["list", "--shared", "--json", "--offline"]).stdout)
         #expect(shared.contains { $0.list == HostileWorld.listTitle })
 
-        // Leaving names the list too, inert.
+        // Alice changes the shared todo (read-write); leaving and unsharing name the list too, inert.
+        let sharedTodo = try JSONDecoder().decode([JSONRow].self, from: try cli.run("alice", ["list", "--shared", "--json", "--offline"]).stdout)
+        if let id = sharedTodo.first?.id {
+            let done = try cli.run("alice", ["done", String(id.prefix(8))])
+            #expect(done.status == 0, "\(done.allText)")
+            expectInert(done, ["done"])
+        }
         let leave = try cli.run("alice", ["leave", planted.listID])
         #expect(leave.status == 0, "\(leave.allText)")
         expectInert(leave, ["leave"])
         #expect(leave.output.hasPrefix("Left 'List␛[2J"), "\(leave.output)")
+        let unshare = try cli.run("mallory", ["unshare", planted.listID])
+        #expect(unshare.status == 0, "\(unshare.allText)")
+        expectInert(unshare, ["unshare"])
+        #expect(unshare.output.hasPrefix("Stopped sharing 'List␛[2J"), "\(unshare.output)")
         await stage.server.shutdown()
     }
 
@@ -111,6 +124,7 @@ struct HostileTextCommandLineTests {
 
 /// The rows of `todo list --json` this test reads.
 struct JSONRow: Decodable {
+    var id: String
     var title: String
     var list: String?
 }
@@ -125,6 +139,8 @@ enum HostileWorld {
     struct Planted {
         var postID: String
         var listID: String
+        /// What every verb of the planting printed (mallory's share, alice's accept name the list).
+        var runs: [(String, TodoCommandLine.Result)]
     }
 
     /// Mallory posts on the public board and shares a list with alice, who accepts.
@@ -140,6 +156,8 @@ enum HostileWorld {
         for (name, result) in [("post", post), ("newlist", list), ("add", todo), ("share", share), ("accept", accept)] where result.status != 0 {
             throw E2EError("\(name) failed (\(result.status)): \(result.allText)")
         }
-        return Planted(postID: post.output.trimmingCharacters(in: .whitespacesAndNewlines), listID: listID)
+        return Planted(
+            postID: post.output.trimmingCharacters(in: .whitespacesAndNewlines), listID: listID,
+            runs: [("add --public", post), ("newlist", list), ("add --list", todo), ("share", share), ("accept", accept)])
     }
 }

@@ -53,17 +53,21 @@ struct TerminalTextTests {
         let stage = try await E2EStage.start()
         defer { stage.tearDown() }
         let tmux = stage.tmux
+        // Clusters ncurses would tear apart or miscount: a flag (two one-column scalars), a family of four (more
+        // scalars than a cell holds: drawn as the family of three its first five make), and text after them in place.
+        try TodoCommandLine(stage: stage).run("alice", ["add", "A🇫🇷B|four 👨‍👩‍👧‍👦|z"])
         let command = stage.app(account: "alice", device: "main", environment: ["LANG=C", "LC_ALL=C"]) + "; echo EXIT=$?; sleep 600"
         tmux.run(["new-session", "-d", "-s", "langc", "-x", "80", "-y", "12", command])
         let pane = "langc:0.0"
         try await tmux.wait(pane, "synced")
+        try await tmux.wait(pane, "[ ] A🇫🇷B|four 👨‍👩‍👧|z")
         try await tmux.submit(pane, key: "a", opens: "New todo", text: "café 中文 👨‍👩‍👧")
         try await tmux.wait(pane, "[ ] café 中文 👨‍👩‍👧")
         tmux.keys(pane, "q")
         try await tmux.wait(pane, "EXIT=0")
         let list = try TodoCommandLine(stage: stage).run("alice", ["list", "--json", "--offline"])
         let rows = try JSONDecoder().decode([JSONRow].self, from: list.stdout)
-        #expect(rows.map(\.title) == ["café 中文 👨‍👩‍👧"])
+        #expect(rows.map(\.title).sorted() == ["A🇫🇷B|four 👨‍👩‍👧‍👦|z", "café 中文 👨‍👩‍👧"])
         await stage.server.shutdown()
     }
 
