@@ -248,8 +248,12 @@ public struct AppState: Sendable {
     /// The end of every data update: the status, the share dialog's people, the visible rows.
     private mutating func finishUpdate(status: SyncStatus, anchor: Int) {
         self.status = status
-        if case .edit(var form) = mode, let id = form.targetID, let current = row(id: id) {
-            form.noteUnderneath(current.draft, calendar: calendar)
+        if case .edit(var form) = mode, let id = form.targetID {
+            if let current = row(id: id) {
+                form.noteUnderneath(current.draft, calendar: calendar)
+            } else {
+                form.underneath = "trashed on another device; saving brings it back"
+            }
             mode = .edit(form)
         }
         if case .share(var dialog) = mode, let list = row(id: dialog.listID) {
