@@ -30,6 +30,7 @@ extension SyncEngine {
         let old = item
         edit.apply(to: &item)
         guard item.fields != old.fields else { return old }  // nothing changed: no stamp, nothing to send
+        item.isTrashed = false  // trashed elsewhere meanwhile: this edit is the later action, and brings it back
         let saved = try await store.saveLocalEdit(stamped(item, from: old), at: clock.nowMilliseconds())
         await afterLocalEdit(key)
         return saved

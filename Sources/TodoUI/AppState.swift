@@ -264,8 +264,12 @@ public struct AppState: Sendable {
     /// since then every row may be new.
     private mutating func finishUpdate(status: SyncStatus, anchor: Int, reloading: Bool = false) {
         self.status = status
-        if case .edit(var form) = mode, let id = form.targetID, let current = row(id: id) {
-            form.noteUnderneath(current.draft, calendar: calendar)
+        if case .edit(var form) = mode, let id = form.targetID {
+            if let current = row(id: id) {
+                form.noteUnderneath(current.draft, calendar: calendar)
+            } else {
+                form.underneath = "trashed on another device; saving brings it back"
+            }
             mode = .edit(form)
         }
         if case .share(var dialog) = mode, let list = row(id: dialog.listID) {

@@ -134,4 +134,23 @@ struct ConflictSyncTests {
         }
         await cloud.shutdown()
     }
+
+    @Test func anEditOfATodoTrashedElsewhereBringsItBack() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        let key = try await a.engine.add(title: "Milk").key
+        await a.engine.sync(.localEdit)
+        await b.engine.sync(.manualRefresh)
+        #expect(try await b.engine.trash(key) == .delete)
+        await b.engine.sync(.manualRefresh)
+        await a.engine.sync(.manualRefresh)
+        #expect(try await a.titles().isEmpty)
+        // A's form was open on it: saving is the later action.
+        try await a.engine.edit(key, TodoEdit(title: "Oat milk"))
+        await a.engine.sync(.manualRefresh)
+        await b.engine.sync(.manualRefresh)
+        for device in [a, b] { #expect(try await device.titles() == ["Oat milk"], "\(device.name)") }
+        await cloud.shutdown()
+    }
 }

@@ -274,6 +274,13 @@ struct FormUnderneathTests {
         #expect(press(session, .enter) == [.edit(id: "t1", TodoChanges(title: "Buy milk and eggs"))])
         #expect(session.state.selectedRow?.priority == 3)
     }
+
+    @Test func aTodoTrashedElsewhereWhileTheFormIsOpenIsSaid() {
+        let (session, terminal) = makeSession()
+        press(session, .char("j"), .char("e"))
+        session.apply(.changes(RowChanges(removed: ["t1"]), status: Fixture.online))
+        #expect(terminal.lastScreen?.text.contains("trashed on another device; saving brings it back") == true)
+    }
 }
 
 @Suite("Lost values in the app")
