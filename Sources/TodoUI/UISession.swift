@@ -11,6 +11,8 @@ public enum UIUpdate: Sendable {
     case status(SyncStatus)
     /// A status-line message (e.g. an effect failed).
     case message(StatusMessage)
+    /// How far reading the cache for the first frames got; nil once every row is read.
+    case loading(FetchProgress?)
 }
 
 /// A thread-safe mailbox of updates that the UI loop drains between keys.
@@ -30,7 +32,7 @@ public final class UpdateInbox: @unchecked Sendable {
             queue.removeAll {
                 switch $0 {
                 case .data, .changes: true
-                case .status, .message: false
+                case .status, .message, .loading: false
                 }
             }
         }
@@ -142,6 +144,7 @@ public final class UISession {
         case .changes(let changes, let status): state.apply(changes, status: status)
         case .status(let status): state.update(status: status)
         case .message(let message): state.post(message)
+        case .loading(let progress): state.showLoading(progress)
         }
         if draw { redraw() }
     }

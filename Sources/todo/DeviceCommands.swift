@@ -2,6 +2,7 @@ import ArgumentParser
 import CloudClient
 import CloudModel
 import Foundation
+import TodoApp
 import TodoStore
 import TodoSync
 import TodoUI
@@ -424,47 +425,51 @@ struct SignIn: AsyncParsableCommand {
     }
 }
 
-/// `todo import FILE`: adds the todos of a JSON file (e.g. `Resources/demo-todos.json`) in one go.
+/// `todo import FILE`: adds the todos of a JSON file (e.g. `Resources/demo-todos.json`) in one transaction, then sends them.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add todos from a JSON file: [{\"title\", \"notes\"?, \"due\"?, \"priority\"?, \"done\"?}].")
+        abstract: "Add todos from a JSON file: [{\"title\", \"notes\"?, \"due\"?, \"priority\"?, \"done\"?}].",
+        discussion: """
+            The todos are stored and queued in one transaction (all or none), then sent. When the cloud does not \
+            answer they stay queued: `todo sync` (or the app) sends them later.
+            """)
 
     @OptionGroup var device: DeviceOptionGroup
 
     @Argument(help: "The JSON file.")
     var file: String
 
-    /// One entry of the file.
-    struct Entry: Decodable {
-        var title: String
-        var notes: String?
-        var due: String?
-        var priority: Int?
-        var done: Bool?
-    }
+    @Flag(name: .shortAndLong, help: "No progress line.")
+    var quiet = false
 
     func run() async throws {
-        let data: Data
+        let bytes: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            bytes = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             throw DeviceCommandError("cannot read \(file): \(error.localizedDescription)")
         }
-        let entries: [Entry]
+        let contents: TodoImportFile.Contents
         do {
-            entries = try JSONDecoder().decode([Entry].self, from: data)
+            contents = try TodoImportFile.parse(bytes, dueDate: parseDueDate)
         } catch {
-            throw DeviceCommandError("\(file) is not a JSON list of todos: \(error)")
+            throw DeviceCommandError("\(file): \(error)")
         }
+        let progress = ProgressLine(enabled: !quiet)
         try await device.withSession { session in
-            for entry in entries where !entry.title.trimmingCharacters(in: .whitespaces).isEmpty {
-                let item = try await session.engine.add(
-                    title: entry.title, notes: entry.notes ?? "", dueDate: try entry.due.flatMap(parseDueDate),
-                    priority: min(max(entry.priority ?? 0, 0), 3))
-                if entry.done == true { _ = try await session.engine.setCompleted(item.key, true) }
+            let total = contents.todos.count
+            if total > 0 {
+                progress.show("Adding todos: 0 of \(total)")
+                try await session.engine.addTodos(contents.todos) { done in progress.show("Adding todos: \(done) of \(total)") }
             }
-            print("added \(entries.count) todos")
-            try await sendAndReport(session)
+            progress.clear()
+            print("Added \(total) \(total == 1 ? "todo" : "todos")")
+            if contents.skippedUntitled > 0 {
+                let skipped = contents.skippedUntitled
+                FileHandle.standardError.write(Data("Skipped \(skipped) \(skipped == 1 ? "entry" : "entries") without a title\n".utf8))
+            }
+            guard total > 0 else { return }
+            try await progress.whileSending(session) { try await sendAndReport(session) }
         }
     }
 }
