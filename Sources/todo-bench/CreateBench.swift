@@ -123,6 +123,9 @@ enum CreateBench {
             syncs.append(result.seconds)
         }
         print(String(format: "todo sync sending %d todos created offline:             %@  (target <= 0.2 s)", count, summary(syncs)))
+        // The floor the cloud sets: the same number of records written by a client that spends nothing on them.
+        let floor = try DeviceBench.serverAlone(server, count: count)
+        print(String(format: "  the cloud alone writing %d records (pre-encoded requests, <= 3 in flight): %.3f s", count, floor))
         if task != nil {
             print("  (no `task sync` beside it: it needs a taskd server with its own TLS certificates; see the README)")
         }

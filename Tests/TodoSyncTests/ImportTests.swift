@@ -31,6 +31,10 @@ import TodoSync
         let keys = try await a.engine.addTodos(todos) { heard.append($0) }
 
         #expect(keys.count == 2_500 && Set(keys).count == 2_500, "one fresh record per todo")
+        let names = keys.map(\.recordName)
+        #expect(names == names.sorted(), "names ascend in the order given (the cache's B-trees are filled in order)")
+        #expect(names.allSatisfy { UUID(uuidString: $0) != nil && $0 == $0.lowercased() && Array($0)[14] == "4" }, "random UUIDs")
+        #expect(Set(names.map { $0.prefix(8) }).count > 2_490, "short IDs as distinct as random ones")
         #expect(try await a.store.pendingCount() == 2_500)
         #expect(heard.all.last == 2_500 && heard.all == heard.all.sorted() && heard.all.count >= 3, "progress as it goes")
         let third = try #require(try await a.store.todo(keys[3]))
