@@ -9,8 +9,9 @@ import TodoUI
 public enum TerminalApp {
     /// Rows of the first take from the cache: few, so the first rows are drawn within milliseconds.
     public static let firstChunk = 2_000
-    /// Rows of each later take from the cache: each is sorted and merged into the rows on screen between keys.
-    public static let laterChunk = 20_000
+    /// Rows of each later take from the cache: the rest in one take, sorted and merged into the rows on screen at
+    /// once (merging 100,000 rows in several chunks cost more than one merge of them all).
+    public static let laterChunk = Int.max
 
     /// Draws a frame at once, fills it from the cache chunk by chunk (no network), meanwhile connects, then starts
     /// syncing and runs the key loop until quit.

@@ -210,8 +210,11 @@ public struct AppState: Sendable {
             if starts { data.markAllStale() }
             var dropped = removed
             for row in changed { dropped.insert(row.id) }
-            if changed.contains(where: \.isList) || dropped.contains(where: { data.listGroups[$0] != nil }) {
-                // Lists regroup their todos: sort everything again (lists change rarely).
+            if changed.count >= data.rows.count || changed.contains(where: \.isList)
+                || dropped.contains(where: { data.listGroups[$0] != nil })
+            {
+                // More rows arrive than are held (the cache read in chunks), or lists regroup their todos (lists
+                // change rarely): sorting everything again costs less than merging.
                 var rows = data.rows
                 data = TabRows()
                 rows.removeAll { dropped.contains($0.id) }

@@ -58,7 +58,9 @@ enum UIBench {
         // actor, each chunk merged into the rows and drawn as it comes.
         let start = ContinuousClock.now
         let inbox = UpdateInbox()
-        let loader = Task.detached { await TerminalApp.loadCachedRows(options, into: inbox) }
+        // BENCH_ONE_CHUNK=1: every row in one take, as the app read its cache before it drew anything (a baseline).
+        let firstChunk = ProcessInfo.processInfo.environment["BENCH_ONE_CHUNK"] == nil ? TerminalApp.firstChunk : Int.max
+        let loader = Task.detached { await TerminalApp.loadCachedRows(options, into: inbox, firstChunk: firstChunk) }
         var state = AppState(status: SyncStatus(account: account, device: "main", connection: .connecting), size: size)
         state.showLoading(FetchProgress(fetched: 0))
         var screen = Screen(width: size.width, height: size.height)
@@ -78,8 +80,14 @@ enum UIBench {
             for update in updates {
                 switch update {
                 case .changes(let changes, let status):
+                    let applyStart = ContinuousClock.now
+                    let size = changes.rows.count
                     state.apply(changes, status: status)
                     chunks += 1
+                    if ProcessInfo.processInfo.environment["BENCH_STAGES"] != nil {
+                        print(String(format: "  chunk %d: %d rows arrived at %.1f ms, applied in %.1f ms", chunks, size,
+                                     seconds(since: start) * 1000 - seconds(since: applyStart) * 1000, seconds(since: applyStart) * 1000))
+                    }
                 case .loading(let progress):
                     state.showLoading(progress)
                     loaded = progress == nil
