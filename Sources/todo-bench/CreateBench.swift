@@ -73,6 +73,13 @@ enum CreateBench {
                 }
                 up.append(result.seconds)
             }
+            var queued: [Double] = []
+            for _ in 0..<runs {
+                let arguments = try freshDevice(on: server)
+                let result = try runProcess(todo, ["import", file.path, "--quiet", "--no-send"] + arguments)
+                guard result.status == 0 else { throw BenchError("todo import --no-send exited with \(result.status): \(result.errorText)") }
+                queued.append(result.seconds)
+            }
             var taskTimes: [Double] = []
             if let task {
                 for run in 0..<runs {
@@ -91,6 +98,7 @@ enum CreateBench {
             let target = size <= 10_000 ? 0.3 : Double(size) / 100_000 * 3
             print(String(format: "todo import of %6d todos, cloud down (stored and queued):  %@  (target <= %.1f s)", size, summary(down), target))
             print(String(format: "todo import of %6d todos, cloud up (stored, then sent):    %@", size, summary(up)))
+            print(String(format: "todo import --no-send of %6d todos, cloud up (stored and queued): %@  (target <= %.1f s)", size, summary(queued), target))
             if !taskTimes.isEmpty {
                 print(String(format: "task import of %6d tasks (Taskwarrior):                   %@   todo/task: %.2f (cloud down), %.2f (cloud up)",
                              size, summary(taskTimes), median(down) / median(taskTimes), median(up) / median(taskTimes)))

@@ -430,8 +430,8 @@ struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add todos from a JSON file: [{\"title\", \"notes\"?, \"due\"?, \"priority\"?, \"done\"?}].",
         discussion: """
-            The todos are stored and queued in one transaction (all or none), then sent. When the cloud does not \
-            answer they stay queued: `todo sync` (or the app) sends them later.
+            The todos are stored and queued in one transaction (all or none), then sent (not with --no-send). When \
+            the cloud does not answer they stay queued: `todo sync` (or the app) sends them later.
             """)
 
     @OptionGroup var device: DeviceOptionGroup
@@ -441,6 +441,9 @@ struct Import: AsyncParsableCommand {
 
     @Flag(name: .shortAndLong, help: "No progress line.")
     var quiet = false
+
+    @Flag(name: .customLong("no-send"), help: "Store and queue only; `todo sync` (or the app) sends them later.")
+    var noSend = false
 
     func run() async throws {
         let bytes: Data
@@ -469,6 +472,10 @@ struct Import: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("Skipped \(skipped) \(skipped == 1 ? "entry" : "entries") without a title\n".utf8))
             }
             guard total > 0 else { return }
+            if noSend {
+                FileHandle.standardError.write(Data("\(await session.engine.status().pendingCount) pending: todo sync sends them\n".utf8))
+                return
+            }
             try await progress.whileSending(session) { try await sendAndReport(session) }
         }
     }
