@@ -473,7 +473,7 @@ struct Import: AsyncParsableCommand {
             }
             guard total > 0 else { return }
             if noSend {
-                FileHandle.standardError.write(Data("\(await session.engine.status().pendingCount) pending: todo sync sends them\n".utf8))
+                FileHandle.standardError.write(Data("Not sent yet: \(await session.engine.status().pendingCount) pending; todo sync sends them\n".utf8))
                 return
             }
             try await progress.whileSending(session) { try await sendAndReport(session) }
