@@ -49,8 +49,10 @@ public enum TerminalApp {
             guard let session = await connecting.value else { return }
             // What the cached rows were made with: the engine then reports only what changed since.
             let firstContext = await loading.value
+            guard !Task.isCancelled else { return }  // quit while the cache was read
             // The reader is registered before the engine starts, so no change of the launch sync escapes it.
             let (reader, wakeups) = await session.engine.changeReader(current: firstContext)
+            guard !Task.isCancelled else { return }
             let bridge = AppBridge(session: session, inbox: inbox, reader: reader)
             sessionBox.session = session
             sessionBox.bridge = bridge
@@ -65,11 +67,11 @@ public enum TerminalApp {
             await bridge.perform(effect)
         }
         loading.cancel()
+        running.cancel()  // before any wait below: a start still to come never happens
         connecting.cancel()
         if let session = await connecting.value {
             await session.engine.stop()
             await sessionBox.syncing?.value
-            running.cancel()
             await session.close()
         }
     }
