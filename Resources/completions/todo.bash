@@ -507,7 +507,7 @@ _todo_signin() {
 
 _todo_import() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--quiet -q --no-send --version -h --help)
     repeating_options=()
     non_repeating_options=(--account --device --server --data-dir --password)
     __todo_offer_flags_options 1

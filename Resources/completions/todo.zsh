@@ -293,6 +293,8 @@ _todo_import() {
         '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
         '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
         ':file:'
+        '(--quiet -q)'{--quiet,-q}'[No progress line.]'
+        '--no-send[Store and queue only; `todo sync` (or the app) sends them later.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -5,25 +5,34 @@ import TodoStore
 import TodoSync
 import TodoUI
 
-/// The terminal app: the cached first frame, connecting, syncing and the key loop.
+/// The terminal app: the cached first frames, connecting, syncing and the key loop.
 public enum TerminalApp {
-    /// Draws the cached todos at once (no network), then connects, starts syncing and runs the key loop until quit.
+    /// Rows of the first take from the cache: few, so the first rows are drawn within milliseconds.
+    public static let firstChunk = 2_000
+    /// Rows of each later take from the cache: the rest in one take, sorted and merged into the rows on screen at
+    /// once (merging 100,000 rows in several chunks cost more than one merge of them all).
+    public static let laterChunk = Int.max
+
+    /// Draws a frame at once, fills it from the cache chunk by chunk (no network), meanwhile connects, then starts
+    /// syncing and runs the key loop until quit.
     @MainActor
     public static func run(_ options: DeviceOptions) async throws {
         let inbox = UpdateInbox()
-        let first = await firstState(options, size: TerminalSize(width: 80, height: 24))
-        // What the cached rows were made with: the engine then reports only what changed since.
-        let firstContext = first?.context
-        let state =
-            first?.state
-            ?? AppState(
-                status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
-                makeID: { UUID().uuidString.lowercased() }, nameRow: AppBridge.newRowID)
+        var state = AppState(
+            status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
+            makeID: { UUID().uuidString.lowercased() }, nameRow: AppBridge.newRowID)
+        let hasCache = FileManager.default.fileExists(atPath: options.cacheFile.path)
+        if hasCache { state.showLoading(FetchProgress(fetched: 0)) }
         let terminal = try NcursesTerminal()
         defer { terminal.shutdown() }
         let ui = UISession(terminal: terminal, state: consume state)
         ui.redraw()
 
+        // The cache, read off the main actor while the key loop runs: each chunk reaches the screen as it comes.
+        let loading = Task.detached { () -> RowContext? in
+            guard hasCache else { return nil }
+            return await loadCachedRows(options, into: inbox)
+        }
         // The network part: start the local cloud if needed, sign in, then sync and listen for pushes.
         let connecting = Task { @MainActor () -> DeviceSession? in
             do {
@@ -38,8 +47,12 @@ public enum TerminalApp {
         let sessionBox = SessionBox()
         let running = Task { @MainActor in
             guard let session = await connecting.value else { return }
+            // What the cached rows were made with: the engine then reports only what changed since.
+            let firstContext = await loading.value
+            guard !Task.isCancelled else { return }  // quit while the cache was read
             // The reader is registered before the engine starts, so no change of the launch sync escapes it.
             let (reader, wakeups) = await session.engine.changeReader(current: firstContext)
+            guard !Task.isCancelled else { return }
             let bridge = AppBridge(session: session, inbox: inbox, reader: reader)
             sessionBox.session = session
             sessionBox.bridge = bridge
@@ -60,45 +73,65 @@ public enum TerminalApp {
             }
             await bridge.perform(effect)
         }
+        loading.cancel()
+        running.cancel()  // before any wait below: a start still to come never happens
         connecting.cancel()
         if let session = await connecting.value {
             await session.engine.stop()
             await sessionBox.syncing?.value
-            running.cancel()
             await session.close()
         }
     }
 
-    /// The rows the cache held at the last run, read without touching the network; nil on a first launch.
+    /// Reads the rows the cache held at the last run, without touching the network, and posts them to `inbox` a
+    /// chunk at a time (`.changes`, then `.loading` with the count read so far, nil after the last chunk).
     ///
-    /// Records are read one at a time and become rows at once, so 100,000 todos never exist twice.
-    public static func cachedRows(_ options: DeviceOptions) async -> (changes: VisibleChanges<TodoRow>, status: SyncStatus)? {
+    /// Answers what the rows were made with, for the connected engine's reader (`changeReader(current:)`); nil on a
+    /// first launch (no cache or no kept session), when reading fails, or when cancelled (then everything is read
+    /// again once connected).
+    public static func loadCachedRows(
+        _ options: DeviceOptions, into inbox: UpdateInbox, firstChunk: Int = firstChunk, laterChunk: Int = laterChunk
+    ) async -> RowContext? {
         guard FileManager.default.fileExists(atPath: options.cacheFile.path),
             let kept = SecretFile.readJSON(Credentials.self, from: options.credentialsFile),
             let store = try? TodoStore(url: options.cacheFile)
-        else { return nil }
+        else {
+            inbox.post(.loading(nil))
+            return nil
+        }
         let client = CloudClient(baseURL: options.server, transport: options.transport, authToken: kept.ckWebAuthToken)
         let engine = SyncEngine(
             client: client, store: store,
             configuration: SyncConfiguration(deviceName: options.device, deviceID: kept.deviceID, account: options.account))
         await engine.loadFromStore()
-        let changes = try? await engine.visibleRows(makeRow: AppBridge.row)
-        let status = AppBridge.status(from: await engine.status())
-        await store.close()
-        return changes.map { ($0, status) }
-    }
-
-    /// The first frame's state from the cache, as the app draws it before connecting, and what its rows were made
-    /// with; nil on a first launch.
-    public static func firstState(_ options: DeviceOptions, size: TerminalSize) async -> (state: AppState, context: RowContext)? {
-        guard let (changes, cachedStatus) = await cachedRows(options) else { return nil }
-        var status = cachedStatus
+        var status = AppBridge.status(from: await engine.status())
         status.connection = .connecting
-        let context = changes.context
-        let rows = (consume changes).rows  // the only reference left to the rows: sorting them in place copies nothing
-        var state = AppState(status: status, size: size, makeID: { UUID().uuidString.lowercased() }, nameRow: AppBridge.newRowID)
-        state.update(rows: consume rows, status: status)
-        return (state, context)
+        var total: Int?
+        // A reader with no rows yet: its takes read every scope, `chunk` records at a time.
+        let (reader, wakeups) = await engine.changeReader(current: nil)
+        var context: RowContext?
+        var read = 0
+        do {
+            var more = true
+            while more {
+                try Task.checkCancellation()
+                let changes = try await engine.takeChanges(reader, chunk: read == 0 ? firstChunk : laterChunk, makeRow: AppBridge.row)
+                more = changes.hasMore
+                read += changes.rows.count
+                context = changes.context
+                inbox.post(.changes(AppBridge.rowChanges(consume changes), status: status))
+                // Counted once the first rows are on their way, so counting does not delay them.
+                if more, total == nil { total = try? await store.visibleRecordCount() }
+                inbox.post(.loading(more ? FetchProgress(fetched: read, total: total) : nil))
+            }
+        } catch {
+            context = nil
+            inbox.post(.loading(nil))
+        }
+        withExtendedLifetime(wakeups) {}
+        await engine.stop()
+        await store.close()
+        return context
     }
 }
 

@@ -117,6 +117,42 @@ extension TodoStore {
         }
     }
 
+    /// Adds records new to this device (an import) and queues a save of each, all in ONE transaction: every record
+    /// or none. `progress` hears, from inside the transaction, how many are written (every `progressEvery`).
+    ///
+    /// The bulk form of `saveLocalEdit` for records no copy of which exists yet (fresh names): no record is read
+    /// first, no merge base is kept (the cloud has none), and the two statements are prepared once for the batch.
+    public func addLocalRecords(
+        _ items: [TodoItem], at now: Int64, progressEvery: Int = 1_000, progress: (@Sendable (Int) -> Void)? = nil
+    ) throws {
+        guard !items.isEmpty else { return }
+        try write { db in
+            let saveRecord = try db.statement(Self.upsertSQL)
+            let queueSave = try db.statement(Self.queueNewRecordSQL)
+            let every = max(1, progressEvery)
+            var queueArguments: [SQLValue] = []
+            queueArguments.reserveCapacity(6)
+            for (index, item) in items.enumerated() {
+                var saved = item
+                saved.localEditedAt = now
+                try db.run(saveRecord, try Self.rowArguments(saved))
+                queueArguments.removeAll(keepingCapacity: true)
+                queueArguments.append(contentsOf: Self.keyArguments(item.key))
+                queueArguments.append(.text(item.recordType))
+                queueArguments.append(.int(now))
+                try db.run(queueSave, queueArguments)
+                if (index + 1) % every == 0 { progress?(index + 1) }
+            }
+            progress?(items.count)
+        }
+    }
+
+    /// Queues the save of a record the cloud has never seen (no change tag, no merge base).
+    static let queueNewRecordSQL = """
+        INSERT INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, enqueued_at)
+        VALUES (?1, ?2, ?3, ?4, 'save', ?5, ?6)
+        """
+
     /// Deletes a record locally and queues the delete (one transaction); a record the server never had just vanishes.
     public func deleteLocally(_ key: RecordKey, at now: Int64) throws {
         try write { db in try Self.deleteLocally(key, at: now, db: db) }

@@ -282,6 +282,16 @@ extension TodoStore {
         }
     }
 
+    /// How many records are shown as rows (untrashed, share records aside), in every scope.
+    public func visibleRecordCount() throws -> Int {
+        try read { db in
+            Int(
+                try db.first("SELECT count(*) FROM records WHERE is_trashed = 0 AND record_type != ?1", [.text(ShareSchema.recordType)]) {
+                    $0.int(0)
+                } ?? 0)
+        }
+    }
+
     /// The one record whose name starts with `prefix` (as the command line shows IDs).
     public func todo(matchingID prefix: String) throws -> TodoItem {
         let matches = try read { db in

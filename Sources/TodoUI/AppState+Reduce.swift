@@ -6,6 +6,7 @@ extension AppState {
     public mutating func reduce(_ key: Key) -> [Effect] {
         if key == .resize { return [] }
         if key == .ctrl("c") { return [.quit] }
+        if loading != nil { keyPressedWhileLoading = true }
         switch mode {
         case .list:
             message = nil

@@ -103,6 +103,11 @@ public struct AppState: Sendable {
     public internal(set) var selection = 0
     /// First line shown in the help overlay.
     public internal(set) var helpScroll = 0
+    /// Rows read from the cache so far for the first frames (and how many there are); nil once all are read.
+    public internal(set) var loading: FetchProgress?
+    /// Whether a key was pressed while rows were still being read: until then the list shows its top as rows
+    /// arrive; from then on the selected record keeps its place on screen.
+    var keyPressedWhileLoading = false
     /// Maximum number of undo steps kept.
     public static let undoLimit = 50
 
@@ -216,8 +221,11 @@ public struct AppState: Sendable {
             if starts { data.markAllStale() }
             var dropped = removed
             for row in changed { dropped.insert(row.id) }
-            if changed.contains(where: \.isList) || dropped.contains(where: { data.listGroups[$0] != nil }) {
-                // Lists regroup their todos: sort everything again (lists change rarely).
+            if changed.count >= data.rows.count || changed.contains(where: \.isList)
+                || dropped.contains(where: { data.listGroups[$0] != nil })
+            {
+                // More rows arrive than are held (the cache read in chunks), or lists regroup their todos (lists
+                // change rarely): sorting everything again costs less than merging.
                 var rows = data.rows
                 data = TabRows()
                 rows.removeAll { dropped.contains($0.id) }
@@ -279,6 +287,11 @@ public struct AppState: Sendable {
             mode = .share(dialog)
         }
         if reloading { recomputeVisible(anchor: anchor) } else { recomputeVisible(holdingScroll: true) }
+        if loading != nil, !keyPressedWhileLoading {
+            // Nobody chose a row yet: the list shows its top while the rest of it arrives.
+            scroll = 0
+            select(0)
+        }
     }
 
     /// Replaces the rows of one tab, keeping selection, filter and scroll.
@@ -286,6 +299,12 @@ public struct AppState: Sendable {
         let anchor = selection - scroll
         tabs[tab] = TabRows(rows)
         if tab == self.tab { recomputeVisible(anchor: anchor) }
+    }
+
+    /// Says how far reading the cache got (nil: done), for the header and the empty list.
+    public mutating func showLoading(_ progress: FetchProgress?) {
+        loading = progress
+        if progress == nil { keyPressedWhileLoading = false }
     }
 
     /// Replaces the sync status only.

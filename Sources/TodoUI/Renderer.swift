@@ -95,7 +95,10 @@ private struct Renderer {
         if status.pendingCount > 0 {
             segments.append(("\(Formatting.grouped(status.pendingCount)) pending", Style(color: .warning)))
         }
-        if let progress = status.progress {
+        if let loading = state.loading {
+            let total = loading.total.map { " of \(Formatting.grouped($0))" } ?? ""
+            segments.append(("loading \(Formatting.grouped(loading.fetched))\(total)", Style(color: .accent)))
+        } else if let progress = status.progress {
             let total = progress.total.map { " of \(Formatting.grouped($0))" } ?? ""
             segments.append(("fetching \(Formatting.grouped(progress.fetched))\(total)", Style(color: .accent)))
         } else if let lastSync = status.lastSync {
@@ -212,6 +215,8 @@ private struct Renderer {
             lines = ["All done. Press c to show completed todos."]
         } else {
             switch state.tab {
+            case _ where state.loading != nil:
+                lines = ["Loading…"]
             case .todos where state.status.isSignedOut:
                 lines = ["Signed out: your private todos are unavailable.", "Sign in to sync them; the Public tab stays readable."]
             case .todos:

@@ -15,6 +15,8 @@ public enum UIUpdate: Sendable {
     case message(StatusMessage)
     /// A value that lost a conflict (undo restores this device's own).
     case lostEdit(LostEditNotice)
+    /// How far reading the cache for the first frames got; nil once every row is read.
+    case loading(FetchProgress?)
 }
 
 /// A thread-safe mailbox of updates that the UI loop drains between keys.
@@ -34,7 +36,7 @@ public final class UpdateInbox: @unchecked Sendable {
             queue.removeAll {
                 switch $0 {
                 case .data, .changes: true
-                case .status, .message, .removed, .lostEdit: false
+                case .status, .message, .removed, .lostEdit, .loading: false
                 }
             }
         }
@@ -148,6 +150,7 @@ public final class UISession {
         case .removed(let ids): state.apply(RowChanges(removed: ids), status: state.status)
         case .message(let message): state.post(message)
         case .lostEdit(let notice): state.announce(notice)
+        case .loading(let progress): state.showLoading(progress)
         }
         if draw { redraw() }
     }

@@ -4,7 +4,8 @@ import Foundation
 
 /// A `todo server` child process on a free loopback port with a throwaway data directory.
 final class ServerProcess {
-    let process = Process()
+    /// The cloud's process (a new one after `restart()`).
+    var process = Process()
     let port: Int
     let directory: URL
     var baseURL: String { "http://127.0.0.1:\(port)" }

@@ -54,13 +54,58 @@ enum UIBench {
         let options = deviceOptions(server: server, directory: URL(fileURLWithPath: directory), account: account)
         let size = TerminalSize(width: 120, height: 40)
         stage("start")
+        // As the app does: a frame at once (the loading line), then the cache read chunk by chunk off the main
+        // actor, each chunk merged into the rows and drawn as it comes.
         let start = ContinuousClock.now
-        guard let (firstState, context) = await TerminalApp.firstState(options, size: size) else { throw BenchError("no cache") }
-        var state = consume firstState
+        let inbox = UpdateInbox()
+        // BENCH_ONE_CHUNK=1: every row in one take, as the app read its cache before it drew anything (a baseline).
+        let firstChunk = ProcessInfo.processInfo.environment["BENCH_ONE_CHUNK"] == nil ? TerminalApp.firstChunk : Int.max
+        let loader = Task.detached { await TerminalApp.loadCachedRows(options, into: inbox, firstChunk: firstChunk) }
+        var state = AppState(status: SyncStatus(account: account, device: "main", connection: .connecting), size: size)
+        state.showLoading(FetchProgress(fetched: 0))
         var screen = Screen(width: size.width, height: size.height)
         render(state, into: &screen)
-        let first = seconds(since: start) * 1000
+        let loadingFrame = seconds(since: start) * 1000
+        var firstRows: Double?
+        var firstRowCount = 0
+        var loaded = false
+        var chunks = 0
+        var selectedFirst: String?
+        while !loaded {
+            let updates = inbox.drain()
+            if updates.isEmpty {
+                try await Task.sleep(nanoseconds: 200_000)
+                continue
+            }
+            for update in updates {
+                switch update {
+                case .changes(let changes, let status):
+                    let applyStart = ContinuousClock.now
+                    let size = changes.rows.count
+                    state.apply(changes, status: status)
+                    chunks += 1
+                    if ProcessInfo.processInfo.environment["BENCH_STAGES"] != nil {
+                        print(String(format: "  chunk %d: %d rows arrived at %.1f ms, applied in %.1f ms", chunks, size,
+                                     seconds(since: start) * 1000 - seconds(since: applyStart) * 1000, seconds(since: applyStart) * 1000))
+                    }
+                case .loading(let progress):
+                    state.showLoading(progress)
+                    loaded = progress == nil
+                default:
+                    break
+                }
+            }
+            render(state, into: &screen)
+            if firstRows == nil, state.visibleCount > 0 {
+                firstRows = seconds(since: start) * 1000
+                firstRowCount = state.rows(in: .todos).count
+                selectedFirst = state.selectedRow?.id
+            }
+        }
+        let allRows = seconds(since: start) * 1000
+        guard let context = await loader.value else { throw BenchError("no cache") }
         stage("first frame")
+        _ = selectedFirst
         guard state.rows(in: .todos).count == count else { throw BenchError("cache holds \(state.rows(in: .todos).count) todos") }
 
         var keys: [Key] = Array(repeating: .char("j"), count: 60) + Array(repeating: .char("k"), count: 20)
@@ -128,11 +173,9 @@ enum UIBench {
         stage("reloaded")
         guard state.rows(in: .todos).count == count else { throw BenchError("the engine shows \(state.rows(in: .todos).count) todos") }
         let reloadRSS = peakRSS(pid: getpid())
-        if count <= 10_000 {
-            print(String(format: "first frame from a cache of %6d todos:  %.1f ms  (target <= 150 ms; before any network)", count, first))
-        } else {
-            print(String(format: "first frame from a cache of %6d todos:  %.1f ms", count, first))
-        }
+        print(String(
+            format: "first frame from a cache of %6d todos (in process, before any network): loading line %.1f ms, first %d rows drawn %.1f ms (target <= 300 ms), all rows %.1f ms in %d chunks%@",
+            count, loadingFrame, firstRowCount, firstRows ?? 0, allRows, chunks, count <= 10_000 ? " (target <= 150 ms)" : ""))
         print(String(format: "key -> frame with %6d todos (%d keys): p50 %.2f ms, max %.2f ms (key %@)  (target <= 10 ms)", count, samples.count,
                      percentile(samples, 0.5), samples.last ?? 0, slowest.key.label))
         print(String(format: "1,000 todos edited on another device, fetched, merged and drawn with %6d todos: %.0f ms", count, pushMs))

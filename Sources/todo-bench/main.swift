@@ -45,6 +45,9 @@ do {
     case "device":
         let counts = arguments.dropFirst().compactMap { Int($0) }
         try await DeviceBench.run(count: counts.first ?? 10_000, largeCount: counts.dropFirst().first ?? 100_000)
+    case "create":
+        let counts = arguments.dropFirst().compactMap { Int($0) }
+        try await CreateBench.run(count: counts.first ?? 10_000, largeCount: counts.dropFirst().first ?? 100_000)
     case "ui":
         try await UIBench.run()
     case "share":
@@ -52,7 +55,7 @@ do {
     case "server":
         try ServerBench.run(records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
     default:
-        print("usage: todo-bench server [RECORDS] | device [TODOS [LARGE-TODOS]] | ui | share")
+        print("usage: todo-bench server [RECORDS] | device [TODOS [LARGE-TODOS]] | create [TODOS [LARGE-TODOS]] | ui | share")
         exit(2)
     }
 } catch {

@@ -3,6 +3,7 @@ import CloudClient
 import CloudModel
 import Foundation
 import Terminal
+import TodoApp
 import TodoStore
 import TodoSync
 import TodoUI
@@ -439,47 +440,58 @@ struct SignIn: AsyncParsableCommand {
     }
 }
 
-/// `todo import FILE`: adds the todos of a JSON file (e.g. `Resources/demo-todos.json`) in one go.
+/// `todo import FILE`: adds the todos of a JSON file (e.g. `Resources/demo-todos.json`) in one transaction, then sends them.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add todos from a JSON file: [{\"title\", \"notes\"?, \"due\"?, \"priority\"?, \"done\"?}].")
+        abstract: "Add todos from a JSON file: [{\"title\", \"notes\"?, \"due\"?, \"priority\"?, \"done\"?}].",
+        discussion: """
+            The todos are stored and queued in one transaction (all or none), then sent (not with --no-send). When \
+            the cloud does not answer they stay queued: `todo sync` (or the app) sends them later.
+            """)
 
     @OptionGroup var device: DeviceOptionGroup
 
     @Argument(help: "The JSON file.")
     var file: String
 
-    /// One entry of the file.
-    struct Entry: Decodable {
-        var title: String
-        var notes: String?
-        var due: String?
-        var priority: Int?
-        var done: Bool?
-    }
+    @Flag(name: .shortAndLong, help: "No progress line.")
+    var quiet = false
+
+    @Flag(name: .customLong("no-send"), help: "Store and queue only; `todo sync` (or the app) sends them later.")
+    var noSend = false
 
     func run() async throws {
-        let data: Data
+        let bytes: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            bytes = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             throw DeviceCommandError("cannot read \(file): \(error.localizedDescription)")
         }
-        let entries: [Entry]
+        let contents: TodoImportFile.Contents
         do {
-            entries = try JSONDecoder().decode([Entry].self, from: data)
+            contents = try TodoImportFile.parse(bytes, dueDate: parseDueDate)
         } catch {
-            throw DeviceCommandError("\(file) is not a JSON list of todos (\(error))")
+            throw DeviceCommandError("\(file): \(error)")
         }
+        let progress = ProgressLine(enabled: !quiet)
         try await device.withSession { session in
-            for entry in entries where !entry.title.trimmingCharacters(in: .whitespaces).isEmpty {
-                let item = try await session.engine.add(
-                    title: entry.title, notes: entry.notes ?? "", dueDate: try entry.due.flatMap(parseDueDate),
-                    priority: min(max(entry.priority ?? 0, 0), 3))
-                if entry.done == true { _ = try await session.engine.setCompleted(item.key, true) }
+            let total = contents.todos.count
+            if total > 0 {
+                progress.show("Adding todos: 0 of \(total)")
+                try await session.engine.addTodos(contents.todos) { done in progress.show("Adding todos: \(done) of \(total)") }
             }
-            print("Added " + Formatting.counted(entries.count { !$0.title.trimmingCharacters(in: .whitespaces).isEmpty }, "todo"))
-            try await sendAndReport(session)
+            progress.clear()
+            print("Added " + Formatting.counted(total, "todo"))
+            if contents.skippedUntitled > 0 {
+                let skipped = contents.skippedUntitled
+                FileHandle.standardError.write(Data("Skipped \(skipped) \(skipped == 1 ? "entry" : "entries") without a title\n".utf8))
+            }
+            guard total > 0 else { return }
+            if noSend {
+                FileHandle.standardError.write(Data("Not sent yet: \(await session.engine.status().pendingCount) pending; todo sync sends them\n".utf8))
+                return
+            }
+            try await progress.whileSending(session) { try await sendAndReport(session) }
         }
     }
 }
