@@ -11,7 +11,7 @@ struct TerminalTextTests {
         let stage = try await E2EStage.start()
         defer { stage.tearDown() }
         let tmux = stage.tmux
-        _ = try HostileWorld.plant(TodoCommandLine(stage: stage))
+        _ = try await HostileWorld.plant(TodoCommandLine(stage: stage))
 
         // tmux acts on OSC 0 (pane title) and, with set-clipboard on, on OSC 52 (a paste buffer): both observable.
         tmux.run(["new-session", "-d", "-s", "hostile", "-x", "100", "-y", "14", "sleep 600"])
@@ -55,7 +55,7 @@ struct TerminalTextTests {
         let tmux = stage.tmux
         // Clusters ncurses would tear apart or miscount: a flag (two one-column scalars), a family of four (more
         // scalars than a cell holds: drawn as the family of three its first five make), and text after them in place.
-        try TodoCommandLine(stage: stage).run("alice", ["add", "A🇫🇷B|four 👨‍👩‍👧‍👦|z"])
+        try await TodoCommandLine(stage: stage).run("alice", ["add", "A🇫🇷B|four 👨‍👩‍👧‍👦|z"])
         let command = stage.app(account: "alice", device: "main", environment: ["LANG=C", "LC_ALL=C"]) + "; echo EXIT=$?; sleep 600"
         tmux.run(["new-session", "-d", "-s", "langc", "-x", "80", "-y", "12", command])
         let pane = "langc:0.0"
@@ -65,7 +65,7 @@ struct TerminalTextTests {
         try await tmux.wait(pane, "[ ] café 中文 👨‍👩‍👧")
         tmux.keys(pane, "q")
         try await tmux.wait(pane, "EXIT=0")
-        let list = try TodoCommandLine(stage: stage).run("alice", ["list", "--json", "--offline"])
+        let list = try await TodoCommandLine(stage: stage).run("alice", ["list", "--json", "--offline"])
         let rows = try JSONDecoder().decode([JSONRow].self, from: list.stdout)
         #expect(rows.map(\.title).sorted() == ["A🇫🇷B|four 👨‍👩‍👧‍👦|z", "café 中文 👨‍👩‍👧"])
         await stage.server.shutdown()
@@ -91,7 +91,7 @@ struct TerminalTextTests {
         let stage = try await E2EStage.start()
         defer { stage.tearDown() }
         let tmux = stage.tmux
-        try TodoCommandLine(stage: stage).run("alice", ["add", "Buy milk", "--priority", "3", "--due", "2020-01-01"])
+        try await TodoCommandLine(stage: stage).run("alice", ["add", "Buy milk", "--priority", "3", "--due", "2020-01-01"])
         // NO_COLOR may be set where the tests run; empty, it asks for nothing (no-color.org).
         for (session, environment) in [("colour", ["NO_COLOR="]), ("nocolour", ["NO_COLOR=1"])] {
             let command = stage.app(account: "alice", device: session, environment: environment) + "; sleep 600"
