@@ -1,9 +1,15 @@
 import CloudServer
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// The end-to-end suites of trusted text (hostile text, terminal quirks, messages), one test at a time: each starts
+/// many processes, and the timed two-terminal tests run beside them.
+@Suite(.serialized)
+struct TrustedTextEndToEnd {}
 
 /// Runs the real `todo` binary as a whole process against an end-to-end stage's cloud, one account per call.
 struct TodoCommandLine {
