@@ -27,6 +27,13 @@ extension TrustedTextEndToEnd {
             #expect(help.status == 0)
             #expect(help.output.contains("USAGE"))
 
+            // An account name with an escape sequence is refused by the cloud, in words, inert.
+            let hostileAccount = try await cli.run("mal\u{1B}]0;PWNED\u{07}\u{202E}", ["sync"])
+            #expect(hostileAccount.status == 1, "\(hostileAccount.allText)")
+            #expect(hostileAccount.errors.hasPrefix("Error: "), "\(hostileAccount.errors)")
+            #expect(!hostileAccount.allText.unicodeScalars.contains { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}") })
+            #expect(!hostileAccount.allText.contains("badRequest"), "\(hostileAccount.allText)")
+
             // Success: 0, confirmations in sentence case.
             let added = try await cli.run("alice", ["add", "Milk", "--due", "2026-02-28"])
             #expect(added.status == 0, "\(added.allText)")
