@@ -376,9 +376,9 @@ struct Status: AsyncParsableCommand {
             show("last public poll", state.lastPublicPoll.map(String.init))
             let pending = try await session.store.pendingChanges(includeFailed: true)
             for change in pending where change.failedReason != nil {
-                show("refused", "\(change.key.recordName.prefix(8)): \(change.failedReason ?? "")")
+                show("refused", "\(change.key.recordName.prefix(8)): \(plainMessage(change.failedReason ?? ""))")
             }
-            show("last error", snapshot.lastError)
+            show("last error", snapshot.lastError.map(plainMessage))
         }
     }
 }
