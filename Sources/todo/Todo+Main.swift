@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Terminal
-import TodoUI
 
 // How the process ends: one inert, plain message on failure and a documented exit code.
 
@@ -15,12 +14,6 @@ enum TodoExitCode {
     static let usage: Int32 = 2
     /// The cloud could not be reached: nothing was lost, what waits is sent by a later `todo sync` (or any verb).
     static let offline: Int32 = 3
-}
-
-/// A mistake on the command line found while running (exit code 2).
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 extension Todo {
@@ -62,11 +55,6 @@ extension Todo {
     /// A failure while running a verb.
     private static func exitForRunError(_ error: any Error) -> Never {
         if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
-        if error is UsageError || error is DueDateError {
-            printError("Error: " + sentence(plainMessage(for: error)))
-            FileHandle.standardError.write(Data("See 'todo help' for the verbs and their options.\n".utf8))
-            Foundation.exit(TodoExitCode.usage)
-        }
         // Help asked for in a subcommand, and ArgumentParser's own validation errors, in its words.
         let code = exitCode(for: error)
         if code == .success || code == .validationFailure { exitForArgumentError(error) }
