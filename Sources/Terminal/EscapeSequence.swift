@@ -37,10 +37,15 @@ public struct EscapeSequence: Sendable {
         case 0x4F:  // "O": SS3, one byte
             if scalars.count == 1 { return .more }
             return .key(Self.ss3Key(value))
+        case 0x1B:  // Escape pressed twice in a row: one Escape
+            return .key(.escape)
         default:
             return .key(nil)  // Alt chord or a stray ESC before text: ignored
         }
     }
+
+    /// True when the scalar after the first ESC was a second ESC.
+    public var startsWithEscape: Bool { scalars.first == 0x1B }
 
     /// Nothing more came: a lone ESC is Escape; a sequence cut short is ignored.
     public func end() -> Key? {

@@ -263,7 +263,8 @@ public final class AppBridge {
     /// The row ids an effect changes.
     nonisolated static func touched(by effect: Effect) -> [String] {
         switch effect {
-        case .create(let id, _), .update(let id, _), .setCompleted(let id, _), .delete(let id), .setTrashed(let id, _):
+        case .create(let id, _), .update(let id, _), .edit(let id, _), .setCompleted(let id, _), .delete(let id),
+            .setTrashed(let id, _), .restoreLost(let id, _):
             [id]
         case .move(let id, let listID): [id] + (listID.map { [$0] } ?? [])
         case .share(let listID, _, _), .removeParticipant(let listID, _), .stopSharing(let listID), .leave(let listID): [listID]

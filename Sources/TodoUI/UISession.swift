@@ -143,15 +143,22 @@ public final class UISession {
     }
 
     private func apply(_ update: UIUpdate, draw: Bool) {
-        switch update {
-        case .data(let rows, let status): state.update(rows: rows, status: status)
-        case .changes(let changes, let status): state.apply(changes, status: status)
-        case .status(let status): state.update(status: status)
-        case .removed(let ids): state.apply(RowChanges(removed: ids), status: state.status)
-        case .message(let message): state.post(message)
-        case .lostEdit(let notice): state.announce(notice)
-        case .loading(let progress): state.showLoading(progress)
-        }
+        state.receive(update)
         if draw { redraw() }
+    }
+}
+
+extension AppState {
+    /// Takes one update from the inbox into the state (the key loop and test harnesses share this).
+    public mutating func receive(_ update: UIUpdate) {
+        switch update {
+        case .data(let rows, let status): self.update(rows: rows, status: status)
+        case .changes(let changes, let status): apply(changes, status: status)
+        case .status(let status): self.update(status: status)
+        case .removed(let ids): apply(RowChanges(removed: ids), status: self.status)
+        case .message(let message): post(message)
+        case .lostEdit(let notice): announce(notice)
+        case .loading(let progress): showLoading(progress)
+        }
     }
 }

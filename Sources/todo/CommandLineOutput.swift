@@ -1,14 +1,9 @@
-import ArgumentParser
 import CloudClient
 import Foundation
 import Terminal
-import TodoStore
-import TodoSync
-import TodoUI
 
 // Everything the `todo` executable prints goes through this file: text from the data (titles, list and account
-// names, the cloud's reasons) is made inert with `sanitize`, errors become plain sentences, and the process exits
-// with one of the documented codes.
+// names, the cloud's reasons) is made inert with `sanitize`, and errors become plain sentences.
 
 /// Prints a line for people, made inert: control characters, C1, DEL and bidi controls cannot act on the terminal,
 /// and a newline inside a title cannot forge a line of output.
@@ -27,24 +22,6 @@ func printTrusted(_ text: String) {
 /// Writes one line to standard error, made inert and worded for a person.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((sanitize(sentence(text)) + "\n").utf8))
-}
-
-/// The exit codes of every verb (README "Command line", todo(1) EXIT STATUS).
-enum TodoExitCode {
-    /// It worked (edits made offline included: they wait on this device and are sent later).
-    static let success: Int32 = 0
-    /// It failed: refused, not found, or the cloud answered with an error. The message says why.
-    static let failure: Int32 = 1
-    /// The command line was wrong: an unknown flag, a missing argument, a date that does not exist.
-    static let usage: Int32 = 2
-    /// The cloud could not be reached: nothing was lost, what waits is sent by a later `todo sync` (or any verb).
-    static let offline: Int32 = 3
-}
-
-/// A mistake on the command line found while running (exit code 2).
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// The first letter upper-cased, so every line starts the same way whoever wrote the words.
@@ -97,56 +74,4 @@ func isOffline(_ error: any Error) -> Bool {
     if let error = error as? CloudError { return error.code == .networkUnavailable }
     let text = String(describing: error)
     return text.hasPrefix("offline") || text.hasPrefix(CloudError.Code.networkUnavailable.rawValue)
-}
-
-extension Todo {
-    /// Runs the verb the arguments name; on failure prints one inert, plain message and exits with a documented code.
-    static func main() async {
-        let command: any ParsableCommand
-        do {
-            command = try parseAsRoot()
-        } catch {
-            exitForArgumentError(error)
-        }
-        do {
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                var syncCommand = command
-                try syncCommand.run()
-            }
-        } catch {
-            exitForRunError(error)
-        }
-    }
-
-    /// Help, version, and mistakes on the command line: ArgumentParser's words, exit code 0 or 2.
-    private static func exitForArgumentError(_ error: any Error) -> Never {
-        let code = exitCode(for: error)
-        let message = fullMessage(for: error)
-        if code == .success {
-            printTrusted(message)
-            Foundation.exit(TodoExitCode.success)
-        }
-        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
-            let text = line.hasPrefix("Error: ") ? "Error: " + sentence(String(line.dropFirst(7))) : String(line)
-            FileHandle.standardError.write(Data((sanitize(text) + "\n").utf8))
-        }
-        Foundation.exit(code == .validationFailure ? TodoExitCode.usage : code.rawValue)
-    }
-
-    /// A failure while running a verb.
-    private static func exitForRunError(_ error: any Error) -> Never {
-        if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
-        if error is UsageError || error is DueDateError {
-            printError("Error: " + sentence(plainMessage(for: error)))
-            FileHandle.standardError.write(Data("See 'todo help' for the verbs and their options.\n".utf8))
-            Foundation.exit(TodoExitCode.usage)
-        }
-        // Help asked for in a subcommand, and ArgumentParser's own validation errors, in its words.
-        let code = exitCode(for: error)
-        if code == .success || code == .validationFailure { exitForArgumentError(error) }
-        printError("Error: " + sentence(plainMessage(for: error)))
-        Foundation.exit(isOffline(error) ? TodoExitCode.offline : TodoExitCode.failure)
-    }
 }

@@ -379,10 +379,10 @@ struct Status: AsyncParsableCommand {
             show("last public poll", state.lastPublicPoll.map(String.init))
             let pending = try await session.store.pendingChanges(includeFailed: true)
             for change in pending where change.failedReason != nil {
-                show("refused", "\(change.key.recordName.prefix(8)): \(change.failedReason ?? "")")
+                show("refused", "\(change.key.recordName.prefix(8)): \(plainMessage(change.failedReason ?? ""))")
             }
             for notice in try await session.engine.conflicts().prefix(10) { show("conflict", ConflictField.line(notice)) }
-            show("last error", snapshot.lastError)
+            show("last error", snapshot.lastError.map(plainMessage))
             // What the engine undid or removed on its own (reverted edits, data deleted elsewhere), newest last.
             for notice in await session.engine.recentNotices() {
                 let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(notice.time) / 1000))

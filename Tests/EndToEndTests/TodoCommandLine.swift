@@ -1,9 +1,15 @@
 import CloudServer
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// The end-to-end suites of trusted text (hostile text, terminal quirks, messages), one test at a time: each starts
+/// many processes, and the timed two-terminal tests run beside them.
+@Suite(.serialized)
+struct TrustedTextEndToEnd {}
 
 /// Runs the real `todo` binary as a whole process against an end-to-end stage's cloud, one account per call.
 struct TodoCommandLine {
@@ -21,8 +27,11 @@ struct TodoCommandLine {
     }
 
     /// Runs `todo ARGUMENTS --account A --password … --server … --data-dir …` and waits for it.
+    ///
+    /// The wait polls instead of blocking in waitpid: the cloud the process talks to runs on this test process's
+    /// cooperative threads, which a blocked wait would take away from it.
     @discardableResult
-    func run(_ account: String, _ arguments: [String], device: String = "main", environment: [String: String] = [:]) throws -> Result {
+    func run(_ account: String, _ arguments: [String], device: String = "main", environment: [String: String] = [:]) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -47,7 +56,11 @@ struct TodoCommandLine {
         var pid: pid_t = 0
         guard posix_spawn(&pid, stage.binary, &actions, nil, argv, envp) == 0 else { throw E2EError("cannot start \(stage.binary)") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped == -1 && errno != EINTR) { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
         let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return Result(
             status: code, stdout: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(),

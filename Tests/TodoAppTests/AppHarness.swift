@@ -85,15 +85,7 @@ final class AppHarness {
     func settle(waitingForIdle: Bool = true) async {
         if waitingForIdle { await engine.waitUntilIdle() }
         await bridge.show(await engine.status())
-        for update in inbox.drain() {
-            switch update {
-            case .data(let rows, let status): state.update(rows: rows, status: status)
-            case .changes(let changes, let status): state.apply(changes, status: status)
-            case .status(let status): state.update(status: status)
-            case .message(let message): state.post(message)
-            case .removed(let ids): state.apply(RowChanges(removed: ids), status: state.status)
-            }
-        }
+        for update in inbox.drain() { state.receive(update) }
     }
 
     /// Shows what the engine reported until `condition` holds (background work posts when it ends), for at most 10 s;

@@ -165,12 +165,30 @@ struct EscapeSequenceTests {
         #expect(EscapeSequence.decode("[[B") == .function(2))
     }
 
+    @Test func randomBytesAfterAnEscapeNeverBecomeEscapeAndAlwaysEnd() {
+        var rng = SeededGenerator(seed: 5)
+        for _ in 0..<2000 {
+            var reader = EscapeSequence()
+            var step = EscapeSequence.Step.more
+            var fed = 0
+            while step == .more, fed < 64 {
+                let byte = [UInt32(0x5B), 0x4F, 0x31, 0x3B, 0x7E].randomElement(using: &rng)!
+                step = reader.feed(Bool.random(using: &rng) ? byte : UInt32.random(in: 0...0x7F, using: &rng))
+                fed += 1
+            }
+            #expect(fed <= 32, "a sequence is given up on after a bounded number of bytes")
+            if case .key(let key) = step, key == .escape { #expect(reader.startsWithEscape) }
+            if step == .more { #expect(reader.end() == nil) }
+        }
+    }
+
     @Test func aLoneEscapeIsEscapeAndUnknownSequencesAreSwallowed() {
         #expect(EscapeSequence.decode("") == .escape)
         #expect(EscapeSequence.decode("[2~") == nil)  // Insert: no action, and no Escape
         #expect(EscapeSequence.decode("[99~") == nil)
         #expect(EscapeSequence.decode("[200~") == nil)  // bracketed paste start
         #expect(EscapeSequence.decode("x") == nil)  // Alt-x
+        #expect(EscapeSequence.decode("\u{1B}") == .escape)  // Esc Esc
         #expect(EscapeSequence.decode("[") == nil)  // cut short
         var reader = EscapeSequence()
         #expect(reader.feed(0x5B) == .more)

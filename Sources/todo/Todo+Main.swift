@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Terminal
+
+// How the process ends: one inert, plain message on failure and a documented exit code.
+
+/// The exit codes of every verb (README "Command line", todo(1) EXIT STATUS).
+enum TodoExitCode {
+    /// It worked (edits made offline included: they wait on this device and are sent later).
+    static let success: Int32 = 0
+    /// It failed: refused, not found, or the cloud answered with an error. The message says why.
+    static let failure: Int32 = 1
+    /// The command line was wrong: an unknown flag, a missing argument, a date that does not exist.
+    static let usage: Int32 = 2
+    /// The cloud could not be reached: nothing was lost, what waits is sent by a later `todo sync` (or any verb).
+    static let offline: Int32 = 3
+}
+
+extension Todo {
+    /// Runs the verb the arguments name; on failure prints one inert, plain message and exits with a documented code.
+    static func main() async {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exitForArgumentError(error)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = command
+                try syncCommand.run()
+            }
+        } catch {
+            exitForRunError(error)
+        }
+    }
+
+    /// Help, version, and mistakes on the command line: ArgumentParser's words, exit code 0 or 2.
+    private static func exitForArgumentError(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if code == .success {
+            printTrusted(message)
+            Foundation.exit(TodoExitCode.success)
+        }
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = line.hasPrefix("Error: ") ? "Error: " + sentence(String(line.dropFirst(7))) : String(line)
+            FileHandle.standardError.write(Data((sanitize(text) + "\n").utf8))
+        }
+        Foundation.exit(code == .validationFailure ? TodoExitCode.usage : code.rawValue)
+    }
+
+    /// A failure while running a verb.
+    private static func exitForRunError(_ error: any Error) -> Never {
+        if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
+        // Help asked for in a subcommand, and ArgumentParser's own validation errors, in its words.
+        let code = exitCode(for: error)
+        if code == .success || code == .validationFailure { exitForArgumentError(error) }
+        printError("Error: " + sentence(plainMessage(for: error)))
+        Foundation.exit(isOffline(error) ? TodoExitCode.offline : TodoExitCode.failure)
+    }
+}
