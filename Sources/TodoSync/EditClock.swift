@@ -30,8 +30,12 @@ public struct CloudClockOffset: Sendable, Hashable {
         HTTPDate.milliseconds(header).map { reading(cloud: $0, resolution: 999, sent: sent, received: received) }
     }
 
-    /// The middle of the interval: what the device adds to its own time.
-    public var estimate: Int64 { low + (high - low) / 2 }
+    /// What the device adds to its own time: the correction nearest to none that the readings allow.
+    ///
+    /// A device whose clock agrees with the cloud's within what was measured keeps its own time, to the millisecond
+    /// (the middle of a `Date` header's second would misorder edits made within half a second of each other on two
+    /// devices whose clocks agree); a clock that is off is moved just far enough to agree.
+    public var estimate: Int64 { min(max(0, low), high) }
 
     /// How uncertain the estimate is (half the interval, ms).
     public var uncertainty: Int64 { (high - low) / 2 }

@@ -268,8 +268,8 @@ public struct AppState: Sendable {
     ///
     /// Changes from elsewhere never move the view: the scroll position stays and the selection stays on its record,
     /// even when a remote edit moved that record out of sight (the position in the status line says where; the next
-    /// key brings it back). Only a scope read again in chunks keeps the selected record on its screen line instead,
-    /// since then every row may be new.
+    /// key brings it back). Only a scope read again in chunks, and the cache read for the first frames, keep the
+    /// selected record on its screen line instead, since then every row may be new.
     private mutating func finishUpdate(status: SyncStatus, anchor: Int, reloading: Bool = false) {
         self.status = status
         if case .edit(var form) = mode, let id = form.targetID {
@@ -286,7 +286,7 @@ public struct AppState: Sendable {
             if dialog.participants.isEmpty { dialog.focus = .invite }
             mode = .share(dialog)
         }
-        if reloading { recomputeVisible(anchor: anchor) } else { recomputeVisible(holdingScroll: true) }
+        if reloading || loading != nil { recomputeVisible(anchor: anchor) } else { recomputeVisible(holdingScroll: true) }
         if loading != nil, !keyPressedWhileLoading {
             // Nobody chose a row yet: the list shows its top while the rest of it arrives.
             scroll = 0

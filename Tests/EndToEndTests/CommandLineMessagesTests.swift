@@ -47,7 +47,9 @@ extension TrustedTextEndToEnd {
             try Data(#"[{"title":"Feb","due":"2026-02-30"}]"#.utf8).write(to: badDates)
             let badDate = try await cli.run("alice", ["import", badDates.path])
             #expect(badDate.status == 1, "a date in a file is bad data, not a command-line mistake: \(badDate.allText)")
-            #expect(badDate.errors.hasPrefix("Error: Cannot read the due date '2026-02-30': February 2026 has 28 days"), "\(badDate.errors)")
+            #expect(
+                badDate.errors.hasPrefix("Error: \(badDates.path): entry 1: cannot read the due date '2026-02-30': February 2026 has 28 days"),
+                "\(badDate.errors)")
             let badImport = try await cli.run("alice", ["import", stage.directory.appendingPathComponent("none.json").path])
             #expect(badImport.status == 1)
             #expect(badImport.errors.hasPrefix("Error: Cannot read "), "\(badImport.errors)")

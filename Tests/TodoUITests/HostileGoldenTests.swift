@@ -31,7 +31,7 @@ struct HostileGoldenTests {
 
 
 
-            Read-only: only its owner can rename it                            1/2
+            Only its owner can rename it.                                      1/2
             """)
     }
 
@@ -50,7 +50,7 @@ struct HostileGoldenTests {
 
 
 
-            Read-only: posted by mal�lory                                                                    1/1
+            Posted by mal�lory.                                                                              1/1
             """)
     }
 }
