@@ -1,3 +1,4 @@
+import CloudClient
 import CloudModel
 import Foundation
 import Terminal
@@ -68,7 +69,7 @@ public final class AppBridge {
         var status = SyncStatus(
             account: snapshot.connection == .signedOut ? nil : snapshot.account, device: snapshot.deviceName, connection: connection,
             pendingCount: snapshot.pendingCount, lastSync: snapshot.lastSyncAt,
-            progress: snapshot.progress.map { TodoUI.FetchProgress(fetched: $0.fetched, total: $0.total) }, lastError: snapshot.lastError)
+            progress: snapshot.progress.map { TodoUI.FetchProgress(fetched: $0.fetched, total: $0.total) }, lastError: snapshot.lastError.map(plainMessage))
         status.invitations = snapshot.invitations.map {
             Invitation(
                 id: invitationID($0.reference), listTitle: $0.share.rootTitle ?? "a list",
@@ -152,7 +153,7 @@ public final class AppBridge {
             try await announceLostEdits()
         } catch {
             inbox.post(.status(Self.status(from: snapshot)))
-            inbox.post(.message(StatusMessage("cannot read the cache: \(error)", kind: .error)))
+            inbox.post(.message(StatusMessage("cannot read the cache: \(plainMessage(for: error))", kind: .error)))
         }
     }
 
@@ -246,7 +247,7 @@ public final class AppBridge {
             // add leaves no row behind, a refused edit shows the old values again).
             let keys = Self.touched(by: effect).compactMap { created[$0] ?? Self.recordKey($0) }
             if !keys.isEmpty { await engine.reread(reader, keys: keys) }
-            inbox.post(.message(StatusMessage("\(error)", kind: .error)))
+            inbox.post(.message(StatusMessage(plainMessage(for: error), kind: .error)))
         }
     }
 
@@ -281,7 +282,7 @@ public final class AppBridge {
             if Task.isCancelled { return }
             let status = await engine.status()
             if status.connection == .online, let error = status.lastError {
-                inbox.post(.message(StatusMessage("Refreshed, with a problem: \(error)", kind: .warning)))
+                inbox.post(.message(StatusMessage("Refreshed, with a problem: \(plainMessage(error))", kind: .warning)))
             } else if status.connection == .online {
                 inbox.post(.message(StatusMessage("Up to date.", kind: .success)))
             } else {
@@ -301,7 +302,7 @@ public final class AppBridge {
                 try await call()
             } catch {
                 await engine.reread(reader, keys: keys)
-                inbox.post(.message(StatusMessage("Failed \(what): \(error)", kind: .error)))
+                inbox.post(.message(StatusMessage("Failed \(what): \(plainMessage(for: error))", kind: .error)))
             }
         }
     }

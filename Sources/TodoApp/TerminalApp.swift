@@ -39,8 +39,9 @@ public enum TerminalApp {
                 return try await DeviceSession.open(options)
             } catch {
                 // Not signed in: say why, and stop claiming to connect.
-                inbox.post(.status(SyncStatus(account: nil, device: options.device, connection: .signedOut, lastError: "\(error)")))
-                inbox.post(.message(StatusMessage("\(error)", kind: .error)))
+                let words = plainMessage(for: error)
+                inbox.post(.status(SyncStatus(account: nil, device: options.device, connection: .signedOut, lastError: words)))
+                inbox.post(.message(StatusMessage(words, kind: .error)))
                 return nil
             }
         }

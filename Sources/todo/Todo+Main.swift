@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudClient
 import Foundation
 import Terminal
 
