@@ -13,9 +13,17 @@ struct ZonePage: Sendable {
 struct ZoneFeedStart {
     var zone: StoredZone
     /// The sequence the page starts after.
-    var after: Int64
+    var after: Int64 = 0
+    /// The floor of the reader's tokens (see `FeedPosition`).
+    var floor: Int64
     var limit: Int
     var includeTombstones: Bool
+
+    /// The token a page ends with: at its last record while more follow, else at the zone's head.
+    func token(_ tx: any StoreTransaction, lastSeq: Int64?, moreComing: Bool) throws -> ChangeToken {
+        let seq = moreComing ? lastSeq ?? after : max(after, try tx.latestSequence(zonePK: zone.pk))
+        return FeedToken.zone(pk: zone.pk, FeedPosition(seq: seq, floor: floor))
+    }
 }
 
 extension CloudService {
@@ -23,13 +31,12 @@ extension CloudService {
     func zonePage(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> ZonePage {
         let (zone, limit) = try feedZone(tx, database, query)
         if let view = try viewIfShared(tx, database, zone) { return try sharedZonePage(tx, view, query, limit: limit) }
-        let start = try feedStart(zone, query, limit: limit)
-        let after = start.after
-        var rows = try tx.changes(zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: start.includeTombstones)
+        let start = try feedStart(tx, zone, query, limit: limit)
+        var rows = try tx.changes(zonePK: zone.pk, after: start.after, limit: limit + 1, includeTombstones: start.includeTombstones)
         let moreComing = rows.count > limit
         if moreComing { rows.removeLast(rows.count - limit) }
-        let last = moreComing ? rows.last!.seq : max(after, try tx.latestSequence(zonePK: zone.pk))
-        return ZonePage(zoneID: zone.zoneID, records: rows, token: FeedToken.zone(pk: zone.pk, seq: last), moreComing: moreComing)
+        let token = try start.token(tx, lastSeq: rows.last?.seq, moreComing: moreComing)
+        return ZonePage(zoneID: zone.zoneID, records: rows, token: token, moreComing: moreComing)
     }
 
     /// Checks a zone's page request (database, zone, limit); every refusal is thrown here, before anything is written.
@@ -47,18 +54,17 @@ extension CloudService {
     }
 
     /// Where a page of the owner's own zone feed starts, from the query's token (expired tokens are refused).
-    func feedStart(_ zone: StoredZone, _ query: ZoneChangesQuery, limit: Int) throws -> ZoneFeedStart {
-        var after: Int64 = 0
-        if let token = query.syncToken {
-            let parsed = try FeedToken.parseZone(token)
-            guard parsed.pk == zone.pk, parsed.seq >= zone.compactedSeq else {
-                throw ServerError(
-                    .changeTokenExpired, "the change token of zone '\(zone.name)' expired; fetch the zone again from scratch")
-            }
-            after = parsed.seq
+    func feedStart(_ tx: any StoreTransaction, _ zone: StoredZone, _ query: ZoneChangesQuery, limit: Int) throws -> ZoneFeedStart {
+        guard let token = query.syncToken else {
+            // From scratch there is nothing to delete on the device: tombstones are left out, and those already
+            // compacted never concern this reader (the floor says so to the tokens of its later pages).
+            return ZoneFeedStart(zone: zone, floor: try tx.latestSequence(zonePK: zone.pk), limit: limit, includeTombstones: false)
         }
-        // From scratch there is nothing to delete on the device: tombstones are left out.
-        return ZoneFeedStart(zone: zone, after: after, limit: limit, includeTombstones: query.syncToken != nil)
+        let parsed = try FeedToken.parseZone(token)
+        guard parsed.pk == zone.pk, parsed.position.isValid(horizon: zone.compactedSeq) else {
+            throw ServerError(.changeTokenExpired, "the change token of zone '\(zone.name)' expired; fetch the zone again from scratch")
+        }
+        return ZoneFeedStart(zone: zone, after: parsed.position.seq, floor: parsed.position.floor, limit: limit, includeTombstones: true)
     }
 
     /// Writes one page of a zone's changes as `writePage` writes what `zonePage` reads, the records straight from
@@ -72,15 +78,15 @@ extension CloudService {
             try writePage(try sharedZonePage(tx, view, query, limit: limit), into: &writer, desired: nil)
             return
         }
-        let start = try feedStart(zone, query, limit: limit)
+        let start = try feedStart(tx, zone, query, limit: limit)
         writer.reserve(start.limit * 1024)
         writer.raw("\"records\":[")
         let written = try tx.writeChanges(
             zonePK: start.zone.pk, after: start.after, limit: start.limit, includeTombstones: start.includeTombstones,
             zoneID: start.zone.zoneID, into: &writer)
-        let last = written.moreComing ? written.lastSeq ?? start.after : max(start.after, try tx.latestSequence(zonePK: start.zone.pk))
+        let token = try start.token(tx, lastSeq: written.lastSeq, moreComing: written.moreComing)
         writer.raw("],\"syncToken\":")
-        writer.string(FeedToken.zone(pk: start.zone.pk, seq: last).rawValue)
+        writer.string(token.rawValue)
         writer.raw(",\"moreComing\":")
         writer.bool(written.moreComing)
     }
@@ -166,19 +172,23 @@ extension CloudService {
         let limit = min(max(request.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
         let token = request.syncToken
         return try await store.read { tx -> ServiceResponse in
-            var after: Int64 = 0
+            var position = FeedPosition(seq: 0)
             if let token {
-                after = try FeedToken.parseDatabase(token)
-                if after < (try tx.databaseCompactedSeq()) {
+                position = try FeedToken.parseDatabase(token)
+                guard position.isValid(horizon: try tx.databaseHorizon(database)) else {
                     throw ServerError(.changeTokenExpired, "the database change token expired; fetch every zone again")
                 }
+            } else {
+                // Entries compacted before a reading from scratch never concern it (see `FeedPosition`).
+                position.floor = try tx.latestDatabaseSequence(database)
             }
+            let after = position.seq
             var entries = try tx.databaseChanges(database, after: after, limit: limit + 1)
             let moreComing = entries.count > limit
             if moreComing { entries.removeLast(entries.count - limit) }
-            let latest = moreComing ? entries.last!.seq : max(after, try tx.latestDatabaseSequence(database))
+            position.seq = moreComing ? entries.last!.seq : max(after, try tx.latestDatabaseSequence(database))
             let owner = database.owner
-            let next = FeedToken.database(seq: latest)
+            let next = FeedToken.database(position)
             // The shared database's rows name other owners' zones (see `SharedZoneName`).
             let zoneID: (String) -> ZoneID = { name in
                 database.scope == .shared ? SharedZoneName.decode(name) : ZoneID(zoneName: name, ownerRecordName: owner)

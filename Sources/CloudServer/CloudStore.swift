@@ -132,14 +132,15 @@ protocol StoreTransaction: ShareStoreTransaction {
     ) throws -> (lastSeq: Int64?, moreComing: Bool)
     /// Live records of a type, optionally modified after a time, for queries.
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord]
-    /// The highest sequence a zone's change feed has handed out.
+    /// The head of a zone's change feed: the highest sequence it has handed out, compacted tombstones included.
     func latestSequence(zonePK: Int64) throws -> Int64
 
     func noteZoneChange(_ database: DatabaseKey, zoneName: String, kind: ZoneChangeKind, seq: Int64, now: Int64) throws
     func databaseChanges(_ database: DatabaseKey, after seq: Int64, limit: Int) throws -> [(zoneName: String, kind: ZoneChangeKind, seq: Int64)]
+    /// The head of a database's feed: its highest sequence, compacted entries included.
     func latestDatabaseSequence(_ database: DatabaseKey) throws -> Int64
-    /// Database feed entries at or below this sequence were compacted.
-    func databaseCompactedSeq() throws -> Int64
+    /// Entries of a database's feed at or below this sequence were compacted: its horizon.
+    func databaseHorizon(_ database: DatabaseKey) throws -> Int64
 
     func subscriptions(_ database: DatabaseKey) throws -> [Subscription]
     func putSubscription(_ database: DatabaseKey, _ subscription: Subscription) throws

@@ -88,7 +88,19 @@ actor SQLiteCloudStore: CloudStore {
         ),
         sharingMigration,
         recordsBySequence,
+        databaseHorizons,
     ]
+
+    /// v4: each database's feed has its own compaction horizon (one cloud-wide horizon expired every user's tokens
+    /// when anyone's deleted-zone entries were compacted). The old cloud-wide value stays as every database's floor.
+    static let databaseHorizons: (name: String, sql: String) = (
+        "v4",
+        """
+        CREATE TABLE database_horizons(
+            container TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL, compacted_seq INTEGER NOT NULL,
+            PRIMARY KEY(container, scope, owner)) WITHOUT ROWID;
+        """
+    )
 
     /// v3: records are stored in change-feed order, keyed by (zone, sequence), and found by name through an index.
     ///
@@ -433,7 +445,11 @@ final class SQLiteStoreTransaction: StoreTransaction {
     }
 
     func latestSequence(zonePK: Int64) throws -> Int64 {
-        try db.first("SELECT COALESCE(MAX(seq), 0) FROM records WHERE zone_pk = ?1", [.int(zonePK)]) { $0.int(0) } ?? 0
+        // Compacted tombstones left the table but not the feed's history: the head never goes back below them.
+        try db.first(
+            "SELECT MAX(COALESCE((SELECT MAX(seq) FROM records WHERE zone_pk = ?1), 0), COALESCE((SELECT compacted_seq FROM zones WHERE pk = ?1), 0))",
+            [.int(zonePK)]
+        ) { $0.int(0) } ?? 0
     }
 
     // MARK: Database change feed
@@ -454,14 +470,20 @@ final class SQLiteStoreTransaction: StoreTransaction {
     }
 
     func latestDatabaseSequence(_ database: DatabaseKey) throws -> Int64 {
-        try db.first(
+        let latest = try db.first(
             "SELECT COALESCE(MAX(seq), 0) FROM zone_changes WHERE container = ?1 AND scope = ?2 AND owner = ?3",
             keyArguments(database)
         ) { $0.int(0) } ?? 0
+        return max(latest, try databaseHorizon(database))
     }
 
-    func databaseCompactedSeq() throws -> Int64 {
-        try db.first("SELECT value FROM counters WHERE name = 'db_compacted'") { $0.int(0) } ?? 0
+    func databaseHorizon(_ database: DatabaseKey) throws -> Int64 {
+        try db.first(
+            """
+            SELECT MAX((SELECT value FROM counters WHERE name = 'db_compacted'), COALESCE((SELECT compacted_seq
+                FROM database_horizons WHERE container = ?1 AND scope = ?2 AND owner = ?3), 0))
+            """, keyArguments(database)
+        ) { $0.int(0) } ?? 0
     }
 
     // MARK: Subscriptions
@@ -505,8 +527,10 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try db.run("DELETE FROM records WHERE deleted = 1 AND modified_ts < ?1", [.int(before)])
         try db.run(
             """
-            UPDATE counters SET value = MAX(value, (SELECT COALESCE(MAX(seq), 0) FROM zone_changes
-                WHERE kind <> 0 AND changed_at < ?1)) WHERE name = 'db_compacted'
+            INSERT INTO database_horizons(container, scope, owner, compacted_seq)
+            SELECT container, scope, owner, MAX(seq) FROM zone_changes WHERE kind <> 0 AND changed_at < ?1
+            GROUP BY container, scope, owner
+            ON CONFLICT(container, scope, owner) DO UPDATE SET compacted_seq = MAX(compacted_seq, excluded.compacted_seq)
             """, [.int(before)])
         try db.run("DELETE FROM zone_changes WHERE kind <> 0 AND changed_at < ?1", [.int(before)])
         try compactRootExits(before: before)
