@@ -553,6 +553,7 @@ extension ZoneChangesResponse {
                     var moreComing = false
                     var code: String?
                     var reason: String?
+                    var condition: String?
                     var retryAfter: Double?
                     try reader.readObject(at: path) { reader, key in
                         switch key {
@@ -565,6 +566,7 @@ extension ZoneChangesResponse {
                         case "syncToken": token = try reader.readString(at: "\(path).syncToken").map(ChangeToken.init(rawValue:))
                         case "moreComing": moreComing = try reader.readBool(at: "\(path).moreComing") ?? false
                         case "serverErrorCode": code = try reader.readString(at: "\(path).serverErrorCode")
+                        case "condition": condition = try reader.readString(at: "\(path).condition")
                         case "reason": reason = try reader.readString(at: "\(path).reason")
                         case "retryAfter":
                             switch try reader.readValue() {
@@ -578,7 +580,7 @@ extension ZoneChangesResponse {
                     guard let zoneID else { throw WireFormatError(path: "\(path).zoneID", message: "missing") }
                     var changes = ZoneChanges(zoneID: zoneID, records: records, syncToken: token, moreComing: moreComing)
                     if let code {
-                        changes.serverErrorCode = ServerErrorCode(rawValue: code) ?? .internalError
+                        changes.serverErrorCode = ServerErrorCode(wire: code, condition: condition) ?? .internalError
                         changes.reason = reason
                         changes.retryAfter = retryAfter
                     }

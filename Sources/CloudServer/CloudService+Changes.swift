@@ -132,7 +132,11 @@ extension CloudService {
                     }
                 } catch let error as ServerError {
                     writer.raw("\"records\":[],\"moreComing\":false,\"serverErrorCode\":")
-                    writer.string(error.serverErrorCode.rawValue)
+                    writer.string(error.serverErrorCode.wireCode.rawValue)
+                    if !error.serverErrorCode.isDocumented {
+                        writer.raw(",\"condition\":")
+                        writer.string(error.serverErrorCode.rawValue)
+                    }
                     writer.raw(",\"reason\":")
                     writer.string(error.reason)
                 }

@@ -123,7 +123,7 @@ struct RecordTests {
             try await cloud.createTodosZone(alice)
             let many = (0..<201).map { RecordOperation(.create, todo("r\($0)", "x")) }
             let (status, error) = try await cloud.failure(.private, "records/modify", ModifyRecordsRequest(operations: many, zoneID: todos), token: alice.token)
-            #expect(status == 413)
+            #expect(status == 400)
             #expect(error.serverErrorCode == .limitExceeded)
             #expect(error.reason.contains("200"))
 
