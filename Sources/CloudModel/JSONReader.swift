@@ -357,8 +357,9 @@ extension JSONReader {
 
     /// A record in the web services' shape; with `encodingFields`, its `fields` go to `encoded` as canonical
     /// JSON and `record.fields` stays nil.
+    /// Without `nameRequired`, a missing `recordName` reads as empty (a create whose name the server assigns).
     mutating func readRecord(
-        at path: @autoclosure () -> String, encodingFields: Bool, into encoded: inout EncodedFields?
+        at path: @autoclosure () -> String, encodingFields: Bool, into encoded: inout EncodedFields?, nameRequired: Bool = true
     ) throws -> Record {
         var record = Record(recordName: "")
         var hasName = false
@@ -381,7 +382,7 @@ extension JSONReader {
                 if !(try reader.readRecordMember(key, into: &record, at: path)) { _ = try reader.readValue() }
             }
         }
-        guard hasName else { throw WireFormatError(path: "\(path()).recordName", message: "missing") }
+        guard hasName || !nameRequired else { throw WireFormatError(path: "\(path()).recordName", message: "missing") }
         return record
     }
 }
@@ -449,7 +450,7 @@ extension JSONReader {
                 type = known
             case "record":
                 fields = nil
-                record = try reader.readRecord(at: "\(path).record", encodingFields: encodingFields, into: &fields)
+                record = try reader.readRecord(at: "\(path).record", encodingFields: encodingFields, into: &fields, nameRequired: false)
             case "desiredKeys":
                 if case .array(let keys) = try reader.readValue() {
                     desired = keys.compactMap { if case .string(let s) = $0 { s } else { nil } }
@@ -459,6 +460,10 @@ extension JSONReader {
         }
         guard let type else { throw WireFormatError(path: "\(path).operationType", message: "missing") }
         guard let record else { throw WireFormatError(path: "\(path).record", message: "missing") }
+        // Only a create may leave the name to the server.
+        if record.recordName.isEmpty, type != .create {
+            throw WireFormatError(path: "\(path).record.recordName", message: "missing")
+        }
         return (RecordOperation(type, record, desiredKeys: desired), fields)
     }
 

@@ -29,8 +29,13 @@ public struct LookupRecordsRequest: Sendable, Hashable, Codable {
     /// A record asked for by name.
     public struct Item: Sendable, Hashable, Codable {
         public var recordName: String
+        /// The fields wanted of this record, in place of the request's `desiredKeys`.
+        public var desiredKeys: [String]?
         /// Names a record to look up.
-        public init(recordName: String) { self.recordName = recordName }
+        public init(recordName: String, desiredKeys: [String]? = nil) {
+            self.recordName = recordName
+            self.desiredKeys = desiredKeys
+        }
     }
 
     public var records: [Item]
@@ -39,7 +44,7 @@ public struct LookupRecordsRequest: Sendable, Hashable, Codable {
 
     /// Looks up records by name in a zone.
     public init(recordNames: [String], zoneID: ZoneID? = nil, desiredKeys: [String]? = nil) {
-        self.records = recordNames.map(Item.init(recordName:))
+        self.records = recordNames.map { Item(recordName: $0) }
         self.zoneID = zoneID
         self.desiredKeys = desiredKeys
     }
@@ -185,6 +190,14 @@ public struct LookupZonesRequest: Sendable, Hashable, Codable {
         public var zoneID: ZoneID
         /// Names the zone.
         public init(zoneID: ZoneID) { self.zoneID = zoneID }
+
+        private enum CodingKeys: String, CodingKey { case zoneID }
+
+        /// Reads `{"zoneID":{…}}` or, as the reference has it, a bare zone ID `{"zoneName":…}`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            zoneID = try container.decodeIfPresent(ZoneID.self, forKey: .zoneID) ?? ZoneID(from: decoder)
+        }
     }
 
     public var zones: [Item]

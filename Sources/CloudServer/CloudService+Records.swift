@@ -48,7 +48,11 @@ extension CloudService {
                 var lastZone: (id: ZoneID, zone: StoredZone)?
                 for index in 0..<count {
                     let read = try feed.operation(index)
-                    let operation = read.operation
+                    var operation = read.operation
+                    if operation.operationType == .create, operation.record.recordName.isEmpty {
+                        // A create without a name gets one from the cloud, as CloudKit assigns it; the answer says it.
+                        operation.record.recordName = UUID().uuidString
+                    }
                     let zoneID = zoneFromRequest ?? operation.record.zoneID ?? .default
                     do {
                         let zone: StoredZone
@@ -266,10 +270,16 @@ extension CloudService {
             writer.raw("{\"records\":[")
             for (index, item) in items.enumerated() {
                 writer.separator(index)
-                if let zone, let record = try tx.record(zonePK: zone.pk, name: item.recordName), !record.deleted,
+                if writer.bytes.count > CloudLimits.maxResponseBytes {
+                    // The answer is full: the rest are asked for again in another request.
+                    var error = ServerError(
+                        .limitExceeded, "the answer reached \(CloudLimits.maxResponseBytes / 1_048_576) MB; look '\(item.recordName)' up again")
+                    error.recordName = item.recordName
+                    try writer.encodable(error)
+                } else if let zone, let record = try tx.record(zonePK: zone.pk, name: item.recordName), !record.deleted,
                     try view.map({ try self.isVisible(tx, $0, recordName: record.recordName) }) ?? true
                 {
-                    try writer.record(record, zoneID: zone.zoneID, desiredKeys: desired)
+                    try writer.record(record, zoneID: zone.zoneID, desiredKeys: item.desiredKeys.map(Set.init) ?? desired)
                 } else {
                     var error = ServerError(.notFound, "record '\(item.recordName)' not found")
                     error.recordName = item.recordName

@@ -113,7 +113,9 @@ extension CloudService {
     }
 
     /// One page of a zone's feed as a participant sees it; a token of an older view expires.
-    func sharedZonePage(_ tx: any StoreTransaction, _ view: SharedView, _ query: ZoneChangesQuery, limit: Int) throws -> ZonePage {
+    func sharedZonePage(
+        _ tx: any StoreTransaction, _ view: SharedView, _ query: ZoneChangesQuery, limit: Int, byteLimit: Int = CloudLimits.maxResponseBytes
+    ) throws -> ZonePage {
         let zone = view.zone
         var after: Int64 = 0
         var floor: Int64
@@ -132,8 +134,9 @@ extension CloudService {
         // From scratch there is nothing to delete on the device: tombstones are left out.
         var rows = try tx.visibleChanges(
             zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: query.syncToken != nil, roots: view.rootNames)
-        let moreComing = rows.count > limit
-        if moreComing { rows.removeLast(rows.count - limit) }
+        let cut = Self.keepFitting(&rows, byteLimit: byteLimit)
+        let moreComing = cut || rows.count > limit
+        if rows.count > limit { rows.removeLast(rows.count - limit) }
         let token = moreComing
             ? FeedToken.sharedZone(pk: zone.pk, epoch: view.epoch, FeedPosition(seq: rows[rows.count - 1].seq, floor: floor))
             : try sharedToken(tx, view, after: after)

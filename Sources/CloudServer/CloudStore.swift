@@ -69,15 +69,19 @@ struct PushTokenRow: Sendable {
 extension StoreTransaction {
     /// The general form: the records as values, then written.
     func writeChanges(
-        zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool, zoneID: ZoneID, into writer: inout JSONWriter
+        zonePK: Int64, after seq: Int64, limit: Int, byteLimit: Int, includeTombstones: Bool, zoneID: ZoneID,
+        into writer: inout JSONWriter
     ) throws -> (lastSeq: Int64?, moreComing: Bool) {
         let rows = try changes(zonePK: zonePK, after: seq, limit: limit + 1, includeTombstones: includeTombstones)
         var cache = RecordJSONCache()
-        for (index, record) in rows.prefix(limit).enumerated() {
+        var lastSeq: Int64?
+        for (index, record) in rows.enumerated() {
+            guard index < limit, index == 0 || writer.bytes.count < byteLimit else { return (lastSeq, true) }
             writer.separator(index)
             try writer.record(record, zoneID: zoneID, cache: &cache)
+            lastSeq = record.seq
         }
-        return (rows.prefix(limit).last?.seq, rows.count > limit)
+        return (lastSeq, false)
     }
 }
 
@@ -126,9 +130,11 @@ protocol StoreTransaction: ShareStoreTransaction {
     /// Records and tombstones of a zone after a sequence, in order, at most `limit`.
     func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord]
     /// What `changes` answers, written straight into `writer` as a comma-separated list, each record as
-    /// `JSONWriter.record(_:zoneID:)` writes it; the sequence of the last one written, and whether more follow.
+    /// `JSONWriter.record(_:zoneID:)` writes it, and no more once the writer holds `byteLimit` bytes (one at least);
+    /// the sequence of the last one written, and whether more follow.
     func writeChanges(
-        zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool, zoneID: ZoneID, into writer: inout JSONWriter
+        zonePK: Int64, after seq: Int64, limit: Int, byteLimit: Int, includeTombstones: Bool, zoneID: ZoneID,
+        into writer: inout JSONWriter
     ) throws -> (lastSeq: Int64?, moreComing: Bool)
     /// Live records of a type, optionally modified after a time, for queries.
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord]

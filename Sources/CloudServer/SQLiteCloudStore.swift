@@ -384,7 +384,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
     }
 
     func writeChanges(
-        zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool, zoneID: ZoneID, into writer: inout JSONWriter
+        zonePK: Int64, after seq: Int64, limit: Int, byteLimit: Int, includeTombstones: Bool, zoneID: ZoneID,
+        into writer: inout JSONWriter
     ) throws -> (lastSeq: Int64?, moreComing: Bool) {
         // Each row is written from SQLite's own bytes: no record value, no strings, no copies of the fields.
         var zoneWriter = JSONWriter(reserving: 96)
@@ -396,7 +397,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
         var moreComing = false
         _ = try db.query(includeTombstones ? Self.changesSQL : Self.liveChangesSQL, [.int(zonePK), .int(seq), .int(Int64(limit + 1))]) {
             row -> Void in
-            guard count < limit else {
+            // At least one record a page, so a reader always moves on; then as many as fit.
+            guard count < limit, count == 0 || writer.bytes.count < byteLimit else {
                 moreComing = true
                 return
             }
