@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import SQLiteDB
 
 /// The outcome of one `records/modify` operation.
 enum ItemOutcome: Sendable {
@@ -292,48 +293,77 @@ extension CloudService {
         return .json(writer)
     }
 
-    /// `records/query`: filtered, sorted, paged live records of a type.
+    /// `records/query`: filtered, sorted, paged live records of a type, evaluated in SQL a page at a time.
+    /// The continuation marker holds the sort key of the last record looked at: the next page starts after it, so
+    /// records written between pages neither shift others out of the paging nor bring them back.
     func queryRecords(_ request: QueryRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
         let limit = min(max(request.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
-        let offset: Int
-        if let marker = request.continuationMarker {
-            guard marker.hasPrefix("Q"), let value = Int(marker.dropFirst()), value >= 0 else {
-                throw ServerError(.badRequest, "continuationMarker is not one this cloud issued")
-            }
-            offset = value
-        } else {
-            offset = 0
-        }
-        let query = request.query
-        let evaluator = try QueryEvaluator(query)
+        let plan = try QueryPlan(request.query)
+        let start = try request.continuationMarker.map(plan.position(of:))
+        let recordType = request.query.recordType
         let zoneID = request.zoneID
         let desired = request.desiredKeys.map(Set.init)
         return try await store.read { tx -> ServiceResponse in
             guard let zone = try self.resolveZone(tx, database, zoneID, create: false) else {
                 return try .encode(QueryResponse(records: [], continuationMarker: nil))
             }
-            let candidates =
-                if let view = try self.viewIfShared(tx, database, zone) {
-                    try tx.visibleLiveRecords(
-                        zonePK: zone.pk, recordType: query.recordType, modifiedAfter: evaluator.modifiedLowerBound, roots: view.rootNames)
-                } else {
-                    try tx.liveRecords(zonePK: zone.pk, recordType: query.recordType, modifiedAfter: evaluator.modifiedLowerBound)
+            let roots = try self.viewIfShared(tx, database, zone)?.rootNames
+            var page: [(record: StoredRecord, key: [SQLValue])] = []
+            var position = start
+            var moreComing = false
+            if let residual = plan.residual {
+                // Filters SQL cannot check are checked here, on a bounded number of rows per request.
+                var scanned = 0
+                scanning: while true {
+                    let chunk = try tx.queryRecords(
+                        zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: Self.queryChunk)
+                    for row in chunk {
+                        scanned += 1
+                        position = row.key
+                        if try residual.matches(row.record, zoneID: zone.zoneID) { page.append(row) }
+                        if page.count == limit || scanned == Self.queryScanBudget {
+                            moreComing = true
+                            break scanning
+                        }
+                    }
+                    if chunk.count < Self.queryChunk { break }
                 }
-            let matching = try evaluator.run(candidates, zoneID: zone.zoneID)
-            let page = matching.dropFirst(offset).prefix(limit)
-            var writer = JSONWriter(reserving: page.count * 300)
+            } else {
+                page = try tx.queryRecords(zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit + 1)
+                moreComing = page.count > limit
+                page = Array(page.prefix(limit))
+                position = page.last?.key ?? position
+            }
+            // At most `maxResponseBytes` of records (one at least); the rest comes on the next page.
+            var bytes = 0
+            for (index, row) in page.enumerated() {
+                bytes += row.record.fieldsJSON.count + 512
+                if index > 0, bytes > CloudLimits.maxResponseBytes {
+                    page.removeLast(page.count - index)
+                    position = page.last?.key
+                    moreComing = true
+                    break
+                }
+            }
+            var writer = JSONWriter(reserving: page.reduce(64) { $0 + $1.record.fieldsJSON.count + 512 })
             writer.raw("{\"records\":[")
-            for (index, record) in page.enumerated() {
+            var cache = RecordJSONCache()
+            for (index, row) in page.enumerated() {
                 writer.separator(index)
-                try writer.record(record, zoneID: zone.zoneID, desiredKeys: desired)
+                try writer.record(row.record, zoneID: zone.zoneID, desiredKeys: desired, cache: &cache)
             }
             writer.raw("]")
-            if offset + page.count < matching.count {
+            if moreComing, let position {
                 writer.raw(",\"continuationMarker\":")
-                writer.string("Q\(offset + page.count)")
+                writer.string(plan.marker(after: position))
             }
             writer.raw("}")
             return .json(writer)
         }
     }
+
+    /// Rows read at once when a query has filters SQL does not check.
+    static let queryChunk = 256
+    /// Rows such a query looks at in one request at most; past it, the page ends (maybe short) with a marker.
+    static let queryScanBudget = 4096
 }

@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import SQLiteDB
 
 /// A database of one user (or the public one) inside a container: the unit that owns zones.
 struct DatabaseKey: Hashable, Sendable {
@@ -138,6 +139,11 @@ protocol StoreTransaction: ShareStoreTransaction {
     ) throws -> (lastSeq: Int64?, moreComing: Bool)
     /// Live records of a type, optionally modified after a time, for queries.
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord]
+    /// Live records of a type that a query's SQL conditions select (under `roots` only, when given), in its order,
+    /// after a key of that order, at most `limit`; each with its key.
+    func queryRecords(
+        zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
+    ) throws -> [(record: StoredRecord, key: [SQLValue])]
     /// The head of a zone's change feed: the highest sequence it has handed out, compacted tombstones included.
     func latestSequence(zonePK: Int64) throws -> Int64
 

@@ -327,6 +327,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     // MARK: Records
 
+    /// How many columns `recordColumns` names.
+    static let recordColumnCount = 14
     static let recordColumns = """
         zone_pk, record_name, record_type, change_tag, seq, deleted, created_ts, created_user, created_device,
         modified_ts, modified_user, modified_device, parent, fields
