@@ -202,6 +202,13 @@ extension JSONReader {
 
     /// A field value; the common `{"type": T, "value": scalar}` shape is read without a tree.
     mutating func readField(at path: @autoclosure () -> String) throws -> FieldValue {
+        var typed = false
+        return try readField(at: path(), typed: &typed)
+    }
+
+    /// A field value as `readField` reads it; `typed` says whether it named its `type` (else the JSON shape chose).
+    mutating func readField(at path: @autoclosure () -> String, typed: inout Bool) throws -> FieldValue {
+        typed = false
         guard next == UInt8(ascii: "{") else { return try FieldValue(json: try readValue(), path: path()) }
         var type: String?
         var fast: FieldValue?
@@ -226,6 +233,7 @@ extension JSONReader {
             }
         }
         guard typeIsJSONString else { throw WireFormatError(path: "\(path()).type", message: "expected a type name") }
+        typed = type != nil
         if let fast { return fast }
         guard let raw else {
             throw WireFormatError(path: path(), message: "a field value needs a \"value\"")
@@ -243,7 +251,9 @@ extension JSONReader {
             let start = reader.cursor.index
             if reader.copyCommonField(name, into: &fields) { return }
             reader.cursor.index = start
-            fields.append(name, try reader.readField(at: "\(path()).\(name)"))
+            var typed = false
+            let value = try reader.readField(at: "\(path()).\(name)", typed: &typed)
+            fields.append(name, value, typed: typed)
         }
         return fields
     }

@@ -41,6 +41,7 @@ extension CloudService {
         do {
             (outcomes, sharing) = try await store.write { tx in
                 var shareBatch = ShareBatch(database: database, stamp: now)
+                let schema = SchemaSession(container: database.container, tx: tx)
                 var outcomes: [ItemOutcome] = []
                 outcomes.reserveCapacity(count)
                 var atomicZones = Set<Int64>()
@@ -80,7 +81,7 @@ extension CloudService {
                         let outcome = try self.applySharing(operation, in: zone, batch: &shareBatch, tx: tx) {
                             try self.apply(
                                 operation, encodedFields: read.fields, fieldsJSON: read.fieldsJSON, in: zone, database: database, stamp: now,
-                                tx: tx)
+                                schema: schema, tx: tx)
                         }
                         if !outcome.failed { touchedZones.insert(zone.name) }
                         outcomes.append(outcome)
@@ -149,7 +150,7 @@ extension CloudService {
     /// `fieldsJSON`, when given, is their `json()`.
     private func apply(
         _ operation: RecordOperation, encodedFields: EncodedFields?, fieldsJSON: Data?, in zone: StoredZone, database: DatabaseKey,
-        stamp: RecordStamp, tx: any StoreTransaction
+        stamp: RecordStamp, schema: SchemaSession, tx: any StoreTransaction
     ) throws -> ItemOutcome {
         let incoming = operation.record
         let name = incoming.recordName
@@ -159,7 +160,8 @@ extension CloudService {
         // out to be there (or when the record is invalid, so the error is the one the lookup path reports).
         // Checks that depend on an existing row belong below; anything every save needs belongs in recordToSave.
         if operation.operationType == .create, database.scope == .private,
-            var record = try? recordToSave(operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: nil, zone: zone, stamp: stamp)
+            var record = try? recordToSave(
+                operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: nil, zone: zone, stamp: stamp, schema: schema)
         {
             record.seq = try tx.nextSequence()
             record.changeTag = String(record.seq, radix: 36)
@@ -207,7 +209,7 @@ extension CloudService {
         }
 
         var record = try recordToSave(
-            operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: existing, zone: zone, stamp: stamp)
+            operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: existing, zone: zone, stamp: stamp, schema: schema)
         record.seq = seq
         record.changeTag = String(seq, radix: 36)
         if found == nil {
@@ -222,7 +224,7 @@ extension CloudService {
     /// The record a save writes, checked (type, field names, size) but without its sequence and change tag yet.
     private func recordToSave(
         _ operation: RecordOperation, encodedFields: EncodedFields?, fieldsJSON: Data?, existing: StoredRecord?, zone: StoredZone,
-        stamp: RecordStamp
+        stamp: RecordStamp, schema: SchemaSession
     ) throws -> StoredRecord {
         let incoming = operation.record
         let name = incoming.recordName
@@ -233,13 +235,16 @@ extension CloudService {
         if let existing, type == .update || type == .forceUpdate {
             fields = EncodedFields(try existing.decodedFields())
         }
-        let changes = encodedFields ?? incoming.fields.map { EncodedFields($0) } ?? EncodedFields()
+        var changes = encodedFields ?? incoming.fields.map { EncodedFields($0) } ?? EncodedFields()
         let isFieldName = { (key: String) in Validation.isName(key, maxLength: 255, extra: "_", letterFirst: true) }
         if !changes.allNames(isFieldName), let key = changes.names.first(where: { !isFieldName($0) }) {
             throw ServerError(.badRequest, "invalid field name '\(key.prefix(64))'")
         }
+        // The container's schema types the values (and, in development, learns new fields).
+        let conformed = try schema.conform(changes, recordType: recordType)
+        changes = conformed.fields
         let json: Data
-        if fields.isEmpty, let fieldsJSON, encodedFields != nil {
+        if fields.isEmpty, let fieldsJSON, encodedFields != nil, !conformed.retyped {
             json = fieldsJSON  // the fields sent are the fields stored, and were written out already
         } else {
             if fields.isEmpty { fields = changes } else { fields.merge(changes) }  // later values win; null values remove
@@ -303,7 +308,9 @@ extension CloudService {
         let recordType = request.query.recordType
         let zoneID = request.zoneID
         let desired = request.desiredKeys.map(Set.init)
+        let query = request.query
         return try await store.read { tx -> ServiceResponse in
+            try Schema.checkIndexes(query, fields: try tx.schemaFields(container: database.container, recordType: recordType) ?? [:])
             guard let zone = try self.resolveZone(tx, database, zoneID, create: false) else {
                 return try .encode(QueryResponse(records: [], continuationMarker: nil))
             }

@@ -160,6 +160,17 @@ protocol StoreTransaction: ShareStoreTransaction {
     /// Every subscription of a scope in a container, with its owner.
     func subscriptions(container: String, scope: DatabaseScope) throws -> [(owner: String, subscription: Subscription)]
 
+    /// The fields of a record type in a container environment's schema; nil when the type is not in it.
+    func schemaFields(container: String, recordType: String) throws -> [String: SchemaField]?
+    func defineSchemaType(container: String, recordType: String) throws
+    /// Adds a field with its type unless the type already has a field of that name.
+    func defineSchemaField(container: String, recordType: String, name: String, type: String) throws
+    /// Every record type of a container environment with its fields.
+    func schema(container: String) throws -> [String: [String: SchemaField]]
+    func replaceSchema(container: String, with types: [String: [String: SchemaField]]) throws
+    /// Sets a field's index marks (nil: unchanged); false when there is no such field.
+    func markSchemaField(container: String, recordType: String, name: String, queryable: Bool?, sortable: Bool?) throws -> Bool
+
     /// Drops tombstones and deleted-zone entries older than `before` (ms), moving the expiry horizons.
     func compact(before: Int64) throws
 }

@@ -89,6 +89,7 @@ actor SQLiteCloudStore: CloudStore {
         sharingMigration,
         recordsBySequence,
         databaseHorizons,
+        schemaMigration,
     ]
 
     /// v4: each database's feed has its own compaction horizon (one cloud-wide horizon expired every user's tokens

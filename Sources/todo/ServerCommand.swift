@@ -7,7 +7,8 @@ import Logging
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
-        abstract: "Run the CloudKit-compatible cloud (started on demand by the app)."
+        abstract: "Run the CloudKit-compatible cloud (started on demand by the app).",
+        subcommands: [SchemaCommand.self]
     )
 
     @Option(help: "Interface to listen on.")

@@ -145,6 +145,7 @@ struct RecordTests {
                 RecordOperation(.create, todo("q\(i)", i % 2 == 0 ? "Buy \(i)" : "Call \(i)", extra: ["priority": .int64(Int64(i % 4))]))
             }
             _ = try await cloud.modify(alice, operations)
+            try await cloud.index("Todo", ["title", "priority"])
             var query = Query(
                 recordType: "Todo",
                 filterBy: [QueryFilter(.beginsWith, fieldName: "title", .string("Buy")), QueryFilter(.in, fieldName: "priority", .list(.int64, [.int64(0), .int64(2)]))],

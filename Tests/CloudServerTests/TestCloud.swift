@@ -110,6 +110,15 @@ final class TestCloud: Sendable {
         return try JSONDecoder().decode(PushNotification.self, from: data)
     }
 
+    /// Marks fields of a record type queryable and sortable in the development schema (after a save defined them).
+    func index(_ recordType: String, _ fields: [String]) async throws {
+        for field in fields {
+            try await SchemaAdministration.index(
+                dataDirectory: directory, container: address.container, environment: address.environment, recordType: recordType,
+                field: field, queryable: true, sortable: true)
+        }
+    }
+
     /// Saves the database subscription the app uses.
     func subscribe(_ device: Device, scope: DatabaseScope = .private) async throws {
         let subscription = Subscription(subscriptionID: TodoSchema.privateSubscriptionID, subscriptionType: .database)
