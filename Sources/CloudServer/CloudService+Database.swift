@@ -11,6 +11,8 @@ extension CloudService {
             throw ServerError(.badRequest, "\(endpoint) wants POST with a JSON body")
         }
         if scope != .public { _ = try caller.requireUser() }
+        var caller = caller
+        caller.origin = request.origin
         let database = DatabaseKey(
             container: container, scope: scope, owner: scope == .public ? DatabaseKey.publicOwner : (caller.userRecordName ?? ""))
         switch endpoint {
@@ -45,6 +47,12 @@ extension CloudService {
         case "shares/accept", "shares/leave":
             return try await acceptOrLeaveShares(
                 try decode(ShareReferenceRequest.self, from: request), database, caller, leave: endpoint == "shares/leave")
+        case "assets/upload":
+            return try await assetUpload(try decode(AssetUploadRequest.self, from: request), database, caller)
+        case "users/discover":
+            return try await discoverUsers(try decode(DiscoverUsersRequest.self, from: request), database)
+        case "users/discoverability":
+            return try await setDiscoverability(try decode(DiscoverabilityRequest.self, from: request), database, caller)
         case "users/caller", "users/current":
             let user = try caller.requireUser()
             let row = try await store.read { try $0.user(recordName: user) }

@@ -41,7 +41,8 @@ extension CloudService {
         do {
             (outcomes, sharing) = try await store.write { tx in
                 var shareBatch = ShareBatch(database: database, stamp: now)
-                let schema = SchemaSession(container: database.container, tx: tx)
+                let schema = SchemaSession(
+                    container: database.container, tx: tx, assets: AssetValues(container: database.container, user: user, origin: caller.origin))
                 var outcomes: [ItemOutcome] = []
                 outcomes.reserveCapacity(count)
                 var atomicZones = Set<Int64>()

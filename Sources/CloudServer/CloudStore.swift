@@ -171,6 +171,15 @@ protocol StoreTransaction: ShareStoreTransaction {
     /// Sets a field's index marks (nil: unchanged); false when there is no such field.
     func markSchemaField(container: String, recordType: String, name: String, queryable: Bool?, sortable: Bool?) throws -> Bool
 
+    func insertAssetUpload(ticket: String, container: String, owner: String, now: Int64) throws
+    /// Uses up an upload ticket (tickets older than `notBefore` are dropped); the user it was issued to.
+    func takeAssetUpload(ticket: String, container: String, notBefore: Int64) throws -> String?
+    func insertAsset(_ asset: AssetRow, now: Int64) throws
+    func asset(id: String) throws -> AssetRow?
+    /// Whether `users/discover` may find a user in a container.
+    func setDiscoverable(container: String, user: String, _ discoverable: Bool) throws
+    func isDiscoverable(container: String, user: String) throws -> Bool
+
     /// Drops tombstones and deleted-zone entries older than `before` (ms), moving the expiry horizons.
     func compact(before: Int64) throws
 }

@@ -90,6 +90,7 @@ actor SQLiteCloudStore: CloudStore {
         recordsBySequence,
         databaseHorizons,
         schemaMigration,
+        assetsMigration,
     ]
 
     /// v4: each database's feed has its own compaction horizon (one cloud-wide horizon expired every user's tokens

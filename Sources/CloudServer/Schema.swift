@@ -87,11 +87,14 @@ enum Schema {
 final class SchemaSession {
     private let container: String
     private let tx: any StoreTransaction
+    private let assets: AssetValues?
     private var types: [String: [String: SchemaField]] = [:]
 
-    init(container: String, tx: any StoreTransaction) {
+    /// `assets` resolves asset values (nil: none are accepted).
+    init(container: String, tx: any StoreTransaction, assets: AssetValues? = nil) {
         self.container = container
         self.tx = tx
+        self.assets = assets
     }
 
     /// The fields a save sends, conformed to the schema: retyped where untyped values fit their field, new types and
@@ -113,22 +116,30 @@ final class SchemaSession {
         }
         defer { types[recordType] = known }
         let entries = fields.entries
-        // The usual save: every value typed as its field already is.
+        // The usual save: every value typed as its field already is (and none an asset, which is always resolved).
         if entries.allSatisfy({ entry in
-            entry.canonical.map { bytes in Schema.canonicalType(bytes).map { known[entry.name]?.type == $0 } ?? true } ?? true
+            entry.canonical.map { bytes in
+                Schema.canonicalType(bytes).map { !AssetValues.isAsset($0) && known[entry.name]?.type == $0 } ?? true
+            } ?? true
         }) {
             return (fields, false)
         }
         var result = EncodedFields()
         var retyped = false
         for entry in entries {
-            guard let bytes = entry.canonical else {
+            guard var bytes = entry.canonical else {
                 result.appendRemoval(entry.name)
                 continue
             }
-            guard let given = Schema.canonicalType(bytes) else {
+            guard var given = Schema.canonicalType(bytes) else {
                 result.append(entry.name, canonical: bytes)
                 continue
+            }
+            if AssetValues.isAsset(given) {
+                guard let assets else { throw ServerError(.badRequest, "field '\(entry.name)': assets cannot be saved here") }
+                bytes = ArraySlice(try assets.resolve(bytes, field: entry.name, tx: tx))
+                given = "ASSETID"
+                retyped = true
             }
             if let field = known[entry.name] {
                 if field.type == given {
