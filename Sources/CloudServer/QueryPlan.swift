@@ -19,6 +19,8 @@ struct QueryPlan: Sendable {
 
     /// `AND`-joined conditions (each in parentheses) with their arguments, in order.
     private(set) var conditions: [String] = []
+    /// The system column each condition tests, if it tests one.
+    private var conditionColumns: [String?] = []
     private(set) var arguments: [SQLValue] = []
     /// The order, record name last.
     private(set) var keys: [Key] = []
@@ -85,8 +87,22 @@ struct QueryPlan: Sendable {
         }
     }
 
+    /// The conditions for a page after a marker: a filter on the first key's column then keeps SQLite off that
+    /// column's index range (`+column`), so the marker's tighter range is the one the index walks.
+    func conditions(afterMarker: Bool) -> [String] {
+        guard afterMarker, !keys[0].nullable else { return conditions }
+        let first = keys[0].sql
+        return zip(conditions, conditionColumns).map { condition, column in
+            column == first ? condition.replacingOccurrences(of: first, with: "+" + first) : condition
+        }
+    }
+
     private mutating func add(_ filter: QueryFilter) throws {
         let (value, _) = try Self.expression(field: filter.fieldName, system: filter.systemFieldName)
+        let before = conditions.count
+        defer {
+            conditionColumns += Array(repeating: filter.fieldName == nil ? value : nil, count: conditions.count - before)
+        }
         switch filter.comparator {
         case .in, .notIn:
             guard case .list(_, let items) = filter.fieldValue else { throw ServerError(.badRequest, "\(filter.comparator.rawValue) needs a list value") }

@@ -13,7 +13,7 @@ extension SQLiteStoreTransaction {
             conditions.append("root IN (SELECT value FROM json_each(?))")
             arguments.append(jsonList(roots))
         }
-        conditions += plan.conditions
+        conditions += plan.conditions(afterMarker: position != nil)
         arguments += plan.arguments
         if let position {
             let after = try plan.after(position)
