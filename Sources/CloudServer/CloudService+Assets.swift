@@ -50,17 +50,26 @@ extension CloudService {
             let asset = AssetRow(
                 id: Secrets.randomHex(bytes: 32), container: container, owner: owner, size: Int64(request.body.count),
                 checksum: Data(SHA256.digest(Array(request.body))).base64EncodedString())
-            try writeAssetFile(asset.id, request.body)
+            let body = request.body
+            try await Self.offPool { try self.writeAssetFile(asset.id, body) }
             let now = nowMillis
             try await store.write { try $0.insertAsset(asset, now: now) }
             return try .encode(AssetUploadResult(singleFile: .init(fileChecksum: asset.checksum, size: asset.size, receipt: asset.id)))
         case ("GET", "download"):
+            let path = assetFile(id).path
             guard let asset = try await store.read({ try $0.asset(id: id) }), asset.container == container,
-                let bytes = FileManager.default.contents(atPath: assetFile(id).path)
+                let bytes = try await Self.offPool({ FileManager.default.contents(atPath: path) })
             else { throw ServerError(.notFound, "unknown asset") }
             return ServiceResponse(status: 200, body: Array(bytes), contentType: "application/octet-stream")
         default:
             throw RequestError.notFound(request.method, request.segments)
+        }
+    }
+
+    /// Runs blocking file work on a thread of its own, not on the cooperative pool (two threads here).
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
         }
     }
 

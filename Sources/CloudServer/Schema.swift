@@ -25,11 +25,6 @@ public struct SchemaField: Sendable, Hashable, Codable {
 /// field, is refused. In both, a value of another type than its field's is refused, and a value sent without a
 /// type takes its field's type when its JSON fits it.
 enum Schema {
-    /// System fields `records/query` may always filter and sort on.
-    static let indexedSystemFields: Set<String> = [
-        "recordName", "modifiedTimestamp", "createdTimestamp", "createdUserRecordName", "modifiedUserRecordName",
-    ]
-
     /// Refuses a query that filters on a field not marked queryable or sorts on one not marked sortable (system
     /// fields always may be used).
     static func checkIndexes(_ query: Query, fields: [String: SchemaField]) throws {
