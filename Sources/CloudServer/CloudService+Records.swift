@@ -319,8 +319,15 @@ extension CloudService {
             var page: [(record: StoredRecord, key: [SQLValue])] = []
             var position = start
             var moreComing = false
-            if let residual = plan.residual {
-                // Filters SQL cannot check are checked here, on a bounded number of rows per request.
+            if plan.residual == nil, plan.fieldFilter == nil {
+                // Column conditions only: SQL answers exactly the page.
+                let rows = try tx.queryRecords(zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit + 1)
+                moreComing = rows.count > limit
+                page = rows.prefix(limit).compactMap { row in row.record.map { ($0, row.key) } }
+                position = page.last?.key ?? position
+            } else {
+                // Filters no index helps: rows are read in order, a bounded number per request; the marker is the
+                // last one looked at, so a page may come back short (even empty) with more to come.
                 var scanned = 0
                 scanning: while true {
                     let chunk = try tx.queryRecords(
@@ -328,7 +335,9 @@ extension CloudService {
                     for row in chunk {
                         scanned += 1
                         position = row.key
-                        if try residual.matches(row.record, zoneID: zone.zoneID) { page.append(row) }
+                        if let record = row.record, try plan.residual?.matches(record, zoneID: zone.zoneID) ?? true {
+                            page.append((record, row.key))
+                        }
                         if page.count == limit || scanned == Self.queryScanBudget {
                             moreComing = true
                             break scanning
@@ -336,11 +345,6 @@ extension CloudService {
                     }
                     if chunk.count < Self.queryChunk { break }
                 }
-            } else {
-                page = try tx.queryRecords(zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit + 1)
-                moreComing = page.count > limit
-                page = Array(page.prefix(limit))
-                position = page.last?.key ?? position
             }
             // At most `maxResponseBytes` of records (one at least); the rest comes on the next page.
             var bytes = 0
@@ -370,7 +374,7 @@ extension CloudService {
         }
     }
 
-    /// Rows read at once when a query has filters SQL does not check.
+    /// Rows read at once when a query filters on fields.
     static let queryChunk = 256
     /// Rows such a query looks at in one request at most; past it, the page ends (maybe short) with a marker.
     static let queryScanBudget = 4096

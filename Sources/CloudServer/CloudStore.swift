@@ -139,11 +139,12 @@ protocol StoreTransaction: ShareStoreTransaction {
     ) throws -> (lastSeq: Int64?, moreComing: Bool)
     /// Live records of a type, optionally modified after a time, for queries.
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord]
-    /// Live records of a type that a query's SQL conditions select (under `roots` only, when given), in its order,
-    /// after a key of that order, at most `limit`; each with its key.
+    /// Live records of a type that a query's column conditions select (under `roots` only, when given), in its
+    /// order, after a key of that order, at most `limit`; each with its key, and the record only when it passes the
+    /// query's field filters too (nil: a position looked at, not an answer).
     func queryRecords(
         zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
-    ) throws -> [(record: StoredRecord, key: [SQLValue])]
+    ) throws -> [(record: StoredRecord?, key: [SQLValue])]
     /// The head of a zone's change feed: the highest sequence it has handed out, compacted tombstones included.
     func latestSequence(zonePK: Int64) throws -> Int64
 

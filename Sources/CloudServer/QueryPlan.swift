@@ -21,6 +21,8 @@ struct QueryPlan: Sendable {
     private(set) var conditions: [String] = []
     /// The system column each condition tests, if it tests one.
     private var conditionColumns: [String?] = []
+    /// How many of `arguments` each condition takes.
+    private var conditionArgumentCounts: [Int] = []
     private(set) var arguments: [SQLValue] = []
     /// The order, record name last.
     private(set) var keys: [Key] = []
@@ -87,21 +89,49 @@ struct QueryPlan: Sendable {
         }
     }
 
-    /// The conditions for a page after a marker: a filter on the first key's column then keeps SQLite off that
-    /// column's index range (`+column`), so the marker's tighter range is the one the index walks.
-    func conditions(afterMarker: Bool) -> [String] {
-        guard afterMarker, !keys[0].nullable else { return conditions }
-        let first = keys[0].sql
-        return zip(conditions, conditionColumns).map { condition, column in
-            column == first ? condition.replacingOccurrences(of: first, with: "+" + first) : condition
+    /// The conditions on system columns (which SQL narrows with indexes) and their arguments. After a marker, a
+    /// filter on the first key's column keeps SQLite off that column's index range (`+column`), so the marker's
+    /// tighter range is the one the index walks.
+    func columnConditions(afterMarker: Bool) -> (sql: [String], arguments: [SQLValue]) {
+        var sql: [String] = []
+        var values: [SQLValue] = []
+        var offset = 0
+        for index in conditions.indices {
+            let count = conditionArgumentCounts[index]
+            defer { offset += count }
+            guard let column = conditionColumns[index] else { continue }
+            let first = keys[0].sql
+            sql.append(afterMarker && !keys[0].nullable && column == first
+                ? conditions[index].replacingOccurrences(of: first, with: "+" + first) : conditions[index])
+            values += arguments[offset..<offset + count]
         }
+        return (sql, values)
+    }
+
+    /// The conditions on fields, as one expression a row is tested with (nil when there are none): no index helps
+    /// them, so a page reads rows in order and counts those it looked at.
+    var fieldFilter: (sql: String, arguments: [SQLValue])? {
+        var sql: [String] = []
+        var values: [SQLValue] = []
+        var offset = 0
+        for index in conditions.indices {
+            let count = conditionArgumentCounts[index]
+            defer { offset += count }
+            guard conditionColumns[index] == nil else { continue }
+            sql.append("(\(conditions[index]))")
+            values += arguments[offset..<offset + count]
+        }
+        return sql.isEmpty ? nil : (sql.joined(separator: " AND "), values)
     }
 
     private mutating func add(_ filter: QueryFilter) throws {
         let (value, _) = try Self.expression(field: filter.fieldName, system: filter.systemFieldName)
-        let before = conditions.count
+        let before = (conditions.count, arguments.count)
         defer {
-            conditionColumns += Array(repeating: filter.fieldName == nil ? value : nil, count: conditions.count - before)
+            if conditions.count > before.0 {
+                conditionColumns.append(filter.fieldName == nil ? value : nil)
+                conditionArgumentCounts.append(arguments.count - before.1)
+            }
         }
         switch filter.comparator {
         case .in, .notIn:

@@ -96,6 +96,29 @@ struct QueryTests {
         }
     }
 
+    @Test func aRareFieldMatchIsReachedThroughBoundedPages() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            for batch in 0..<25 {
+                let operations = (0..<200).map { index -> RecordOperation in
+                    let number = batch * 200 + index
+                    return RecordOperation(.create, todo(String(format: "h%05d", number), "hay", extra: ["priority": .int64(number == 4999 ? 9 : 1)]))
+                }
+                _ = try await cloud.modify(alice, operations, scope: .public)
+            }
+            try await cloud.index("Todo", ["priority"])
+            let query = Query(recordType: "Todo", filterBy: [QueryFilter(.equals, fieldName: "priority", .int64(9))])
+            // The first request looks at 4,096 rows at most: nothing yet, and a marker to go on from.
+            let first: QueryResponse = try await cloud.post(.public, "records/query", QueryRequest(query: query, resultsLimit: 10), token: nil)
+            #expect(first.records.isEmpty)
+            let marker = try #require(first.continuationMarker)
+            let second: QueryResponse = try await cloud.post(
+                .public, "records/query", QueryRequest(query: query, resultsLimit: 10, continuationMarker: marker), token: nil)
+            #expect(second.records.map(\.recordName) == ["h04999"])
+            #expect(second.continuationMarker == nil)
+        }
+    }
+
     @Test func markersOfAnotherQueryOrForgedAreRefused() async throws {
         try await withCloud { cloud in
             let alice = try await cloud.signIn("alice")
