@@ -766,7 +766,7 @@ _todo_server() {
     repeating_flags=()
     non_repeating_flags=(--open-registration --detach --enable-faults --version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --data-dir --rate-limit --tombstone-retention --log-level --api-token --password-cost)
+    non_repeating_options=(--host --port --data-dir --rate-limit --tombstone-retention --log-level --api-token --password-cost --max-asset-size)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -793,6 +793,107 @@ _todo_server() {
         return
         ;;
     '--password-cost')
+        return
+        ;;
+    '--max-asset-size')
+        return
+        ;;
+    esac
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    schema)
+        # Offer subcommand argument completions
+        "_todo_server_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'schema' -- "${cur}"))
+        ;;
+    esac
+}
+
+_todo_server_schema() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __todo_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    show|index|deploy)
+        # Offer subcommand argument completions
+        "_todo_server_schema_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'show index deploy' -- "${cur}"))
+        ;;
+    esac
+}
+
+_todo_server_schema_show() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --container --environment)
+    __todo_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--container')
+        return
+        ;;
+    '--environment')
+        return
+        ;;
+    esac
+}
+
+_todo_server_schema_index() {
+    repeating_flags=()
+    non_repeating_flags=(--queryable --no-queryable --sortable --no-sortable --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --container --environment)
+    __todo_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--container')
+        return
+        ;;
+    '--environment')
+        return
+        ;;
+    esac
+}
+
+_todo_server_schema_deploy() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --container)
+    __todo_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--container')
         return
         ;;
     esac

@@ -467,6 +467,101 @@ _todo_server() {
         '--log-level[trace, debug, info, notice, warning, error or critical.]:log-level:'
         '--api-token[Require this ckAPIToken query parameter on every request.]:api-token:'
         '--password-cost[yescrypt cost of password hashes, 1 to 11 (4\: ~11 ms, 8 MB per sign-in).]:password-cost:'
+        '--max-asset-size[Largest asset an upload takes, in MB.]:max-asset-size:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'schema:Show, index and deploy the cloud'\''s schema (record types and typed fields).'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        schema)
+            "_todo_server_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_todo_server_schema() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'show:Print the record types, their fields'\'' types and index marks.'
+            'index:Mark a field queryable and/or sortable (or unmark it).'
+            'deploy:Copy the development schema into production (additive: nothing of production is removed).'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        show|index|deploy)
+            "_todo_server_schema_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_todo_server_schema_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The cloud'\''s data directory (default\: $XDG_DATA_HOME/cloudtodo/server).]:data-dir:'
+        '--container[Container identifier.]:container:'
+        '--environment[development or production.]:environment:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_server_schema_index() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The cloud'\''s data directory (default\: $XDG_DATA_HOME/cloudtodo/server).]:data-dir:'
+        '--container[Container identifier.]:container:'
+        '--environment[development or production.]:environment:'
+        ':record-type:'
+        ':field:'
+        '--queryable[Whether records/query may filter on the field.]'
+        '--no-queryable[Whether records/query may filter on the field.]'
+        '--sortable[Whether records/query may sort on the field.]'
+        '--no-sortable[Whether records/query may sort on the field.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_server_schema_deploy() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[The cloud'\''s data directory (default\: $XDG_DATA_HOME/cloudtodo/server).]:data-dir:'
+        '--container[Container identifier.]:container:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

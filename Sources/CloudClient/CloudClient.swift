@@ -210,11 +210,14 @@ public final class CloudClient: Sendable {
     }
 
     /// One long-poll of the courier URL: a notification, or nil when none came within `timeout` seconds.
-    public func pollNotification(courierURL: URL, timeout: Int) async throws -> PushNotification? {
+    /// `ack` names the last notification received (empty before the first): the courier delivers again one it
+    /// handed out that was not acknowledged (its answer lost on the way); without `ack` it never does.
+    public func pollNotification(courierURL: URL, timeout: Int, ack: String? = nil) async throws -> PushNotification? {
         var components = URLComponents(url: courierURL, resolvingAgainstBaseURL: false)
         var items = components?.queryItems ?? []
-        items.removeAll { $0.name == "timeout" }
+        items.removeAll { $0.name == "timeout" || $0.name == "ack" }
         items.append(URLQueryItem(name: "timeout", value: String(timeout)))
+        if let ack { items.append(URLQueryItem(name: "ack", value: ack)) }
         components?.queryItems = items
         guard let url = components?.url else { throw CloudError(.badRequest, "bad courier URL \(courierURL)") }
         let response = try await send(HTTPRequest(method: "GET", url: url, headers: headers(authenticated: true), timeout: Double(timeout) + 15))

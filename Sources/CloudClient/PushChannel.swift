@@ -63,6 +63,19 @@ public final class PushChannel: Sendable {
     /// Stops polling and finishes the stream.
     public func stop() { task.withLock { $0?.cancel() } }
 
+    /// The longest the channel waits before polling again, whatever the cloud asks (`retryAfter`, `Retry-After`).
+    public static let maximumRetryDelay: Double = 900
+
+    /// Seconds to wait after a failure: the backoff with its jitter, or longer when the cloud asked for it, never
+    /// more than `maximumRetryDelay` (a value from the network may be huge, infinite, negative or not a number).
+    public static func retryDelay(backoff: Double, jitter: Double, retryAfter: Double?) -> Double {
+        var asked = retryAfter ?? 0
+        if asked.isNaN || asked < 0 { asked = 0 }
+        let own = backoff * jitter
+        let delay = max(own.isFinite ? own : maximumRetryDelay, asked)
+        return min(max(delay, 0), maximumRetryDelay)
+    }
+
     private static func run(
         client: CloudClient, pollTimeout: Int, minimumBackoff: Double, maximumBackoff: Double,
         continuation: AsyncStream<Event>.Continuation
@@ -70,6 +83,9 @@ public final class PushChannel: Sendable {
         var backoff = minimumBackoff
         var courier: URL?
         var connected = false
+        // The last notification received, acknowledged by the next poll ("" before any: a notification handed out
+        // on a poll whose answer was lost is then delivered again).
+        var acknowledged = ""
         while !Task.isCancelled {
             do {
                 if courier == nil {
@@ -85,7 +101,8 @@ public final class PushChannel: Sendable {
                     connected = true
                     continuation.yield(.connected)
                 }
-                if let push = try await client.pollNotification(courierURL: courierURL, timeout: pollTimeout) {
+                if let push = try await client.pollNotification(courierURL: courierURL, timeout: pollTimeout, ack: acknowledged) {
+                    acknowledged = push.ck.nid
                     continuation.yield(.notification(push))
                 }
                 backoff = minimumBackoff
@@ -94,11 +111,11 @@ public final class PushChannel: Sendable {
                 connected = false
                 if let cloud = error as? CloudError, cloud.code == .notAuthenticated || cloud.code == .unknownItem {
                     courier = nil  // the token is gone: create and register a new one
+                    acknowledged = ""
                 }
-                let jitter = Double.random(in: 0.8...1.2)
-                let retryAfter = (error as? CloudError)?.retryAfter ?? 0
-                let delay = max(backoff * jitter, retryAfter)
-                try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                let delay = Self.retryDelay(
+                    backoff: backoff, jitter: Double.random(in: 0.8...1.2), retryAfter: (error as? CloudError)?.retryAfter)
+                try? await Task.sleep(for: .seconds(delay))
                 backoff = min(backoff * 2, maximumBackoff)
             }
         }

@@ -73,6 +73,9 @@ public enum CloudLimits {
     public static let maxRecordBytes = 1_048_576
     /// Bytes of one request body.
     public static let maxRequestBytes = 16 * 1_048_576
+    /// Bytes of records in one answer (`changes/zone`, `records/lookup`, `records/query`): past it, the rest waits
+    /// for the next page (or, in `records/lookup`, the next request).
+    public static let maxResponseBytes = 16 * 1_048_576
 }
 
 /// The names the Todo app gives its zone, record types and fields.

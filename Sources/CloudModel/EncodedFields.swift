@@ -6,7 +6,19 @@ public struct EncodedFields: Sendable, Hashable {
     private struct Item: Sendable, Hashable {
         var name: String
         var range: Range<Int>?
+        /// Whether the sender named the value's type (else its JSON shape chose it, and a schema may retype it).
+        var typed = true
     }
+
+    /// One field as given: its canonical JSON (nil when removed) and whether its type was named.
+    public struct Entry {
+        public var name: String
+        public var canonical: ArraySlice<UInt8>?
+        public var typed: Bool
+    }
+
+    /// The fields as given, in order, duplicates included.
+    public var entries: [Entry] { items.map { Entry(name: $0.name, canonical: $0.range.map { storage[$0] }, typed: $0.typed) } }
 
     /// The canonical JSON of every value, back to back.
     private var storage: [UInt8] = []
@@ -40,7 +52,8 @@ public struct EncodedFields: Sendable, Hashable {
     public var isEmpty: Bool { items.isEmpty }
 
     /// Sets `name` to `value` (a `null` value removes it), after everything appended before.
-    public mutating func append(_ name: String, _ value: FieldValue) {
+    /// `typed` false: the value's type came from its JSON shape, not from the sender.
+    public mutating func append(_ name: String, _ value: FieldValue, typed: Bool = true) {
         if case .unknown(_, .null) = value {
             noteOrder(name)
             items.append(Item(name: name, range: nil))
@@ -48,15 +61,21 @@ public struct EncodedFields: Sendable, Hashable {
         }
         var writer = JSONWriter(reserving: 64)
         writer.field(value)
-        append(name, canonical: writer.bytes)
+        append(name, canonical: writer.bytes, typed: typed)
     }
 
     /// Sets `name` to a value given as canonical JSON; the caller vouches for the bytes.
-    mutating func append(_ name: String, canonical bytes: some Collection<UInt8>) {
+    public mutating func append(_ name: String, canonical bytes: some Collection<UInt8>, typed: Bool = true) {
         noteOrder(name)
         let start = storage.count
         storage.append(contentsOf: bytes)
-        items.append(Item(name: name, range: start..<storage.count))
+        items.append(Item(name: name, range: start..<storage.count, typed: typed))
+    }
+
+    /// Removes `name` (a `null` value), after everything appended before.
+    public mutating func appendRemoval(_ name: String) {
+        noteOrder(name)
+        items.append(Item(name: name, range: nil))
     }
 
     /// Appends the canonical JSON of one value piece by piece through `write`; the caller vouches for the bytes.
@@ -72,7 +91,7 @@ public struct EncodedFields: Sendable, Hashable {
         storage.reserveCapacity(storage.count + other.storage.count)
         for item in other.items {
             if let range = item.range {
-                append(item.name, canonical: other.storage[range])
+                append(item.name, canonical: other.storage[range], typed: item.typed)
             } else {
                 noteOrder(item.name)
                 items.append(item)

@@ -202,6 +202,13 @@ extension JSONReader {
 
     /// A field value; the common `{"type": T, "value": scalar}` shape is read without a tree.
     mutating func readField(at path: @autoclosure () -> String) throws -> FieldValue {
+        var typed = false
+        return try readField(at: path(), typed: &typed)
+    }
+
+    /// A field value as `readField` reads it; `typed` says whether it named its `type` (else the JSON shape chose).
+    mutating func readField(at path: @autoclosure () -> String, typed: inout Bool) throws -> FieldValue {
+        typed = false
         guard next == UInt8(ascii: "{") else { return try FieldValue(json: try readValue(), path: path()) }
         var type: String?
         var fast: FieldValue?
@@ -226,6 +233,7 @@ extension JSONReader {
             }
         }
         guard typeIsJSONString else { throw WireFormatError(path: "\(path()).type", message: "expected a type name") }
+        typed = type != nil
         if let fast { return fast }
         guard let raw else {
             throw WireFormatError(path: path(), message: "a field value needs a \"value\"")
@@ -243,7 +251,9 @@ extension JSONReader {
             let start = reader.cursor.index
             if reader.copyCommonField(name, into: &fields) { return }
             reader.cursor.index = start
-            fields.append(name, try reader.readField(at: "\(path()).\(name)"))
+            var typed = false
+            let value = try reader.readField(at: "\(path()).\(name)", typed: &typed)
+            fields.append(name, value, typed: typed)
         }
         return fields
     }
@@ -357,8 +367,9 @@ extension JSONReader {
 
     /// A record in the web services' shape; with `encodingFields`, its `fields` go to `encoded` as canonical
     /// JSON and `record.fields` stays nil.
+    /// Without `nameRequired`, a missing `recordName` reads as empty (a create whose name the server assigns).
     mutating func readRecord(
-        at path: @autoclosure () -> String, encodingFields: Bool, into encoded: inout EncodedFields?
+        at path: @autoclosure () -> String, encodingFields: Bool, into encoded: inout EncodedFields?, nameRequired: Bool = true
     ) throws -> Record {
         var record = Record(recordName: "")
         var hasName = false
@@ -381,7 +392,7 @@ extension JSONReader {
                 if !(try reader.readRecordMember(key, into: &record, at: path)) { _ = try reader.readValue() }
             }
         }
-        guard hasName else { throw WireFormatError(path: "\(path()).recordName", message: "missing") }
+        guard hasName || !nameRequired else { throw WireFormatError(path: "\(path()).recordName", message: "missing") }
         return record
     }
 }
@@ -449,7 +460,7 @@ extension JSONReader {
                 type = known
             case "record":
                 fields = nil
-                record = try reader.readRecord(at: "\(path).record", encodingFields: encodingFields, into: &fields)
+                record = try reader.readRecord(at: "\(path).record", encodingFields: encodingFields, into: &fields, nameRequired: false)
             case "desiredKeys":
                 if case .array(let keys) = try reader.readValue() {
                     desired = keys.compactMap { if case .string(let s) = $0 { s } else { nil } }
@@ -459,6 +470,10 @@ extension JSONReader {
         }
         guard let type else { throw WireFormatError(path: "\(path).operationType", message: "missing") }
         guard let record else { throw WireFormatError(path: "\(path).record", message: "missing") }
+        // Only a create may leave the name to the server.
+        if record.recordName.isEmpty, type != .create {
+            throw WireFormatError(path: "\(path).record.recordName", message: "missing")
+        }
         return (RecordOperation(type, record, desiredKeys: desired), fields)
     }
 
@@ -553,6 +568,7 @@ extension ZoneChangesResponse {
                     var moreComing = false
                     var code: String?
                     var reason: String?
+                    var condition: String?
                     var retryAfter: Double?
                     try reader.readObject(at: path) { reader, key in
                         switch key {
@@ -565,6 +581,7 @@ extension ZoneChangesResponse {
                         case "syncToken": token = try reader.readString(at: "\(path).syncToken").map(ChangeToken.init(rawValue:))
                         case "moreComing": moreComing = try reader.readBool(at: "\(path).moreComing") ?? false
                         case "serverErrorCode": code = try reader.readString(at: "\(path).serverErrorCode")
+                        case "condition": condition = try reader.readString(at: "\(path).condition")
                         case "reason": reason = try reader.readString(at: "\(path).reason")
                         case "retryAfter":
                             switch try reader.readValue() {
@@ -578,7 +595,7 @@ extension ZoneChangesResponse {
                     guard let zoneID else { throw WireFormatError(path: "\(path).zoneID", message: "missing") }
                     var changes = ZoneChanges(zoneID: zoneID, records: records, syncToken: token, moreComing: moreComing)
                     if let code {
-                        changes.serverErrorCode = ServerErrorCode(rawValue: code) ?? .internalError
+                        changes.serverErrorCode = ServerErrorCode(wire: code, condition: condition) ?? .internalError
                         changes.reason = reason
                         changes.retryAfter = retryAfter
                     }

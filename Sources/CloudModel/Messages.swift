@@ -29,8 +29,13 @@ public struct LookupRecordsRequest: Sendable, Hashable, Codable {
     /// A record asked for by name.
     public struct Item: Sendable, Hashable, Codable {
         public var recordName: String
+        /// The fields wanted of this record, in place of the request's `desiredKeys`.
+        public var desiredKeys: [String]?
         /// Names a record to look up.
-        public init(recordName: String) { self.recordName = recordName }
+        public init(recordName: String, desiredKeys: [String]? = nil) {
+            self.recordName = recordName
+            self.desiredKeys = desiredKeys
+        }
     }
 
     public var records: [Item]
@@ -39,7 +44,7 @@ public struct LookupRecordsRequest: Sendable, Hashable, Codable {
 
     /// Looks up records by name in a zone.
     public init(recordNames: [String], zoneID: ZoneID? = nil, desiredKeys: [String]? = nil) {
-        self.records = recordNames.map(Item.init(recordName:))
+        self.records = recordNames.map { Item(recordName: $0) }
         self.zoneID = zoneID
         self.desiredKeys = desiredKeys
     }
@@ -185,6 +190,14 @@ public struct LookupZonesRequest: Sendable, Hashable, Codable {
         public var zoneID: ZoneID
         /// Names the zone.
         public init(zoneID: ZoneID) { self.zoneID = zoneID }
+
+        private enum CodingKeys: String, CodingKey { case zoneID }
+
+        /// Reads `{"zoneID":{…}}` or, as the reference has it, a bare zone ID `{"zoneName":…}`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            zoneID = try container.decodeIfPresent(ZoneID.self, forKey: .zoneID) ?? ZoneID(from: decoder)
+        }
     }
 
     public var zones: [Item]
@@ -312,6 +325,41 @@ public struct ZoneChanges: Sendable, Hashable, Codable {
     /// This zone's error, if it failed.
     public var error: ServerError? {
         serverErrorCode.map { ServerError($0, reason ?? $0.rawValue, retryAfter: retryAfter) }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case zoneID, records, syncToken, moreComing, serverErrorCode, condition, reason, retryAfter
+    }
+
+    /// Reads a zone's page; a failed zone's `serverErrorCode` is refined by its `condition` (see `ServerErrorCode`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            zoneID: try container.decode(ZoneID.self, forKey: .zoneID),
+            records: try container.decodeIfPresent([Record].self, forKey: .records) ?? [],
+            syncToken: try container.decodeIfPresent(ChangeToken.self, forKey: .syncToken),
+            moreComing: try container.decodeIfPresent(Bool.self, forKey: .moreComing) ?? false)
+        if let wire = try container.decodeIfPresent(String.self, forKey: .serverErrorCode) {
+            let condition = try container.decodeIfPresent(String.self, forKey: .condition)
+            serverErrorCode = ServerErrorCode(wire: wire, condition: condition) ?? .internalError
+        }
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        retryAfter = try container.decodeIfPresent(Double.self, forKey: .retryAfter)
+    }
+
+    /// Writes a zone's page; a failure with a documented code only, ours in `condition`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(zoneID, forKey: .zoneID)
+        try container.encode(records, forKey: .records)
+        try container.encodeIfPresent(syncToken, forKey: .syncToken)
+        try container.encode(moreComing, forKey: .moreComing)
+        if let serverErrorCode {
+            try container.encode(serverErrorCode.wireCode, forKey: .serverErrorCode)
+            if !serverErrorCode.isDocumented { try container.encode(serverErrorCode, forKey: .condition) }
+        }
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(retryAfter, forKey: .retryAfter)
     }
 }
 

@@ -30,6 +30,7 @@ extension JSONReader {
         var name: String?
         var isError = false
         var code: String?
+        var condition: String?
         var reason: String?
         var uuid: String?
         var retryAfter: Double?
@@ -40,6 +41,7 @@ extension JSONReader {
             case "serverErrorCode":
                 isError = true
                 code = try reader.readString(at: "\(path()).serverErrorCode")
+            case "condition": condition = try reader.readString(at: "\(path()).condition")
             case "reason": reason = try reader.readString(at: "\(path()).reason")
             case "uuid": uuid = try reader.readString(at: "\(path()).uuid")
             case "retryAfter":
@@ -69,7 +71,7 @@ extension JSONReader {
         }
         if isError {
             guard let code else { throw WireFormatError(path: "\(path()).serverErrorCode", message: "missing") }
-            guard let known = ServerErrorCode(rawValue: code) else {
+            guard let known = ServerErrorCode(wire: code, condition: condition) else {
                 throw WireFormatError(path: "\(path()).serverErrorCode", message: "unknown error code")
             }
             var error = ServerError(known, reason ?? known.rawValue, uuid: uuid)

@@ -132,7 +132,8 @@ extension ServerError {
     /// Reads an error body or a per-item error.
     public init(json: JSONValue, path: String) throws(WireFormatError) {
         let object = try json.object(at: path)
-        guard let code = ServerErrorCode(rawValue: try object.requiredString("serverErrorCode", path)) else {
+        guard let code = ServerErrorCode(wire: try object.requiredString("serverErrorCode", path), condition: try object.string("condition", path))
+        else {
             throw WireFormatError(path: "\(path).serverErrorCode", message: "unknown error code")
         }
         self.init(code, try object.string("reason", path) ?? code.rawValue, uuid: try object.string("uuid", path))

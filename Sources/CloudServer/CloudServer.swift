@@ -113,7 +113,9 @@ struct CloudResponder: HTTPResponder {
         let path = request.uri.path
         let answer: ServiceResponse
         do {
-            let body = try await request.body.collect(upTo: CloudLimits.maxRequestBytes)
+            // An asset upload may be larger than a request (up to the configured asset size, and one byte more to tell).
+            let limit = path.hasPrefix("/assets/") ? max(CloudLimits.maxRequestBytes, service.configuration.maxAssetBytes + 1) : CloudLimits.maxRequestBytes
+            let body = try await request.body.collect(upTo: limit)
             answer = await service.handle(
                 ServiceRequest(
                     method: request.method.rawValue,
@@ -131,7 +133,7 @@ struct CloudResponder: HTTPResponder {
             "\(request.method.rawValue) \(path) \(answer.status)",
             metadata: ["ms": "\(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))"])
         var headers = HTTPFields()
-        if !answer.body.isEmpty { headers[.contentType] = "application/json; charset=utf-8" }
+        if !answer.body.isEmpty { headers[.contentType] = answer.contentType ?? "application/json; charset=utf-8" }
         return Response(
             status: HTTPResponse.Status(code: answer.status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))

@@ -13,23 +13,62 @@ struct ZonePage: Sendable {
 struct ZoneFeedStart {
     var zone: StoredZone
     /// The sequence the page starts after.
-    var after: Int64
+    var after: Int64 = 0
+    /// The floor of the reader's tokens (see `FeedPosition`).
+    var floor: Int64
     var limit: Int
     var includeTombstones: Bool
+
+    /// The token a page ends with: at its last record while more follow, else at the zone's head.
+    func token(_ tx: any StoreTransaction, lastSeq: Int64?, moreComing: Bool) throws -> ChangeToken {
+        let seq = moreComing ? lastSeq ?? after : max(after, try tx.latestSequence(zonePK: zone.pk))
+        return FeedToken.zone(pk: zone.pk, FeedPosition(seq: seq, floor: floor))
+    }
 }
 
 extension CloudService {
-    /// Reads one page of a zone's changes after a token, inside a read transaction.
-    func zonePage(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> ZonePage {
+    /// Reads one page of a zone's changes after a token, inside a read transaction; records past `byteLimit` bytes
+    /// (one at least) wait for the next page.
+    func zonePage(
+        _ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery, byteLimit: Int = CloudLimits.maxResponseBytes
+    ) throws -> ZonePage {
         let (zone, limit) = try feedZone(tx, database, query)
-        if let view = try viewIfShared(tx, database, zone) { return try sharedZonePage(tx, view, query, limit: limit) }
-        let start = try feedStart(zone, query, limit: limit)
-        let after = start.after
-        var rows = try tx.changes(zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: start.includeTombstones)
-        let moreComing = rows.count > limit
-        if moreComing { rows.removeLast(rows.count - limit) }
-        let last = moreComing ? rows.last!.seq : max(after, try tx.latestSequence(zonePK: zone.pk))
-        return ZonePage(zoneID: zone.zoneID, records: rows, token: FeedToken.zone(pk: zone.pk, seq: last), moreComing: moreComing)
+        if let view = try viewIfShared(tx, database, zone) { return try sharedZonePage(tx, view, query, limit: limit, byteLimit: byteLimit) }
+        let start = try feedStart(tx, zone, query, limit: limit)
+        var rows = try tx.changes(zonePK: zone.pk, after: start.after, limit: limit + 1, includeTombstones: start.includeTombstones)
+        let cut = Self.keepFitting(&rows, byteLimit: byteLimit)
+        let moreComing = cut || rows.count > limit
+        if rows.count > limit { rows.removeLast(rows.count - limit) }
+        let token = try start.token(tx, lastSeq: rows.last?.seq, moreComing: moreComing)
+        return ZonePage(zoneID: zone.zoneID, records: rows, token: token, moreComing: moreComing)
+    }
+
+    /// Keeps the rows that fit in `byteLimit` bytes of answer (one at least); whether any were dropped.
+    static func keepFitting(_ rows: inout [StoredRecord], byteLimit: Int) -> Bool {
+        var bytes = 0
+        for (index, row) in rows.enumerated() {
+            bytes += row.fieldsJSON.count + 512
+            if index > 0, bytes > byteLimit {
+                rows.removeLast(rows.count - index)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The token of a zone left for a later request because the answer is full: the one sent, or for a reading from
+    /// scratch a token that has seen nothing yet (its floor at the zone's head, as a first page's would have).
+    private func deferredToken(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> ChangeToken {
+        let (zone, limit) = try feedZone(tx, database, query)
+        if let view = try viewIfShared(tx, database, zone) {
+            if let token = query.syncToken {
+                _ = try sharedZonePage(tx, view, ZoneChangesQuery(zoneID: query.zoneID, syncToken: token, resultsLimit: 1), limit: 1, byteLimit: 0)
+                return token
+            }
+            return FeedToken.sharedZone(pk: zone.pk, epoch: view.epoch, FeedPosition(seq: 0, floor: try tx.latestSequence(zonePK: zone.pk)))
+        }
+        let start = try feedStart(tx, zone, query, limit: limit)  // refuses an expired token now rather than later
+        return query.syncToken ?? FeedToken.zone(pk: zone.pk, FeedPosition(seq: 0, floor: start.floor))
     }
 
     /// Checks a zone's page request (database, zone, limit); every refusal is thrown here, before anything is written.
@@ -47,40 +86,39 @@ extension CloudService {
     }
 
     /// Where a page of the owner's own zone feed starts, from the query's token (expired tokens are refused).
-    func feedStart(_ zone: StoredZone, _ query: ZoneChangesQuery, limit: Int) throws -> ZoneFeedStart {
-        var after: Int64 = 0
-        if let token = query.syncToken {
-            let parsed = try FeedToken.parseZone(token)
-            guard parsed.pk == zone.pk, parsed.seq >= zone.compactedSeq else {
-                throw ServerError(
-                    .changeTokenExpired, "the change token of zone '\(zone.name)' expired; fetch the zone again from scratch")
-            }
-            after = parsed.seq
+    func feedStart(_ tx: any StoreTransaction, _ zone: StoredZone, _ query: ZoneChangesQuery, limit: Int) throws -> ZoneFeedStart {
+        guard let token = query.syncToken else {
+            // From scratch there is nothing to delete on the device: tombstones are left out, and those already
+            // compacted never concern this reader (the floor says so to the tokens of its later pages).
+            return ZoneFeedStart(zone: zone, floor: try tx.latestSequence(zonePK: zone.pk), limit: limit, includeTombstones: false)
         }
-        // From scratch there is nothing to delete on the device: tombstones are left out.
-        return ZoneFeedStart(zone: zone, after: after, limit: limit, includeTombstones: query.syncToken != nil)
+        let parsed = try FeedToken.parseZone(token)
+        guard parsed.pk == zone.pk, parsed.position.isValid(horizon: zone.compactedSeq) else {
+            throw ServerError(.changeTokenExpired, "the change token of zone '\(zone.name)' expired; fetch the zone again from scratch")
+        }
+        return ZoneFeedStart(zone: zone, after: parsed.position.seq, floor: parsed.position.floor, limit: limit, includeTombstones: true)
     }
 
     /// Writes one page of a zone's changes as `writePage` writes what `zonePage` reads, the records straight from
     /// storage (for pages of whole records, without `desiredKeys`). A participant's view of a shared zone, which
     /// filters what it reads, goes through `zonePage`.
     private func writeZonePage(
-        _ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery, into writer: inout JSONWriter
+        _ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery, byteLimit: Int, into writer: inout JSONWriter
     ) throws {
         let (zone, limit) = try feedZone(tx, database, query)
         if let view = try viewIfShared(tx, database, zone) {
-            try writePage(try sharedZonePage(tx, view, query, limit: limit), into: &writer, desired: nil)
+            try writePage(try sharedZonePage(tx, view, query, limit: limit, byteLimit: byteLimit), into: &writer, desired: nil)
             return
         }
-        let start = try feedStart(zone, query, limit: limit)
-        writer.reserve(start.limit * 1024)
+        let start = try feedStart(tx, zone, query, limit: limit)
+        writer.reserve(min(start.limit * 1024, byteLimit))
         writer.raw("\"records\":[")
         let written = try tx.writeChanges(
-            zonePK: start.zone.pk, after: start.after, limit: start.limit, includeTombstones: start.includeTombstones,
-            zoneID: start.zone.zoneID, into: &writer)
-        let last = written.moreComing ? written.lastSeq ?? start.after : max(start.after, try tx.latestSequence(zonePK: start.zone.pk))
+            zonePK: start.zone.pk, after: start.after, limit: start.limit, byteLimit: writer.bytes.count + byteLimit,
+            includeTombstones: start.includeTombstones, zoneID: start.zone.zoneID, into: &writer)
+        let token = try start.token(tx, lastSeq: written.lastSeq, moreComing: written.moreComing)
         writer.raw("],\"syncToken\":")
-        writer.string(FeedToken.zone(pk: start.zone.pk, seq: last).rawValue)
+        writer.string(token.rawValue)
         writer.raw(",\"moreComing\":")
         writer.bool(written.moreComing)
     }
@@ -100,7 +138,9 @@ extension CloudService {
         writer.bool(page.moreComing)
     }
 
-    /// `changes/zone`: a page per zone asked for; a zone's failure is reported inline.
+    /// `changes/zone`: a page per zone asked for (a zone named twice is answered once, as first asked); a zone's
+    /// failure is reported inline. The answer holds `CloudLimits.maxResponseBytes` of records (and one record more
+    /// at most): zones that do not fit answer no records, `moreComing` and a token to ask with again.
     func zoneChanges(_ request: ZoneChangesRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
         guard !request.zones.isEmpty, request.zones.count <= CloudLimits.maxOperationsPerRequest else {
             throw ServerError(.badRequest, "ask for 1 to \(CloudLimits.maxOperationsPerRequest) zones")
@@ -108,7 +148,8 @@ extension CloudService {
         if database.scope == .public {
             throw ServerError(.badRequest, "the public database has no change feed; poll it with records/query")
         }
-        let queries = request.zones
+        var named = Set<ZoneID>()
+        let queries = request.zones.filter { named.insert(ZoneID(zoneName: $0.zoneID.zoneName, ownerRecordName: $0.zoneID.ownerRecordName)).inserted }
         let writer = try await store.read { tx -> JSONWriter in
             var writer = JSONWriter(reserving: 64 * 1024)
             writer.raw("{\"zones\":[")
@@ -117,16 +158,26 @@ extension CloudService {
                 writer.raw("{\"zoneID\":")
                 writer.zoneID(query.zoneID)
                 writer.raw(",")
+                let room = CloudLimits.maxResponseBytes - writer.bytes.count
                 do {
-                    if query.desiredKeys == nil {
-                        try self.writeZonePage(tx, database, query, into: &writer)
+                    if room <= 0 {
+                        let token = try self.deferredToken(tx, database, query)
+                        writer.raw("\"records\":[],\"syncToken\":")
+                        writer.string(token.rawValue)
+                        writer.raw(",\"moreComing\":true")
+                    } else if query.desiredKeys == nil {
+                        try self.writeZonePage(tx, database, query, byteLimit: room, into: &writer)
                     } else {
-                        let page = try self.zonePage(tx, database, query)
+                        let page = try self.zonePage(tx, database, query, byteLimit: room)
                         try self.writePage(page, into: &writer, desired: query.desiredKeys.map(Set.init))
                     }
                 } catch let error as ServerError {
                     writer.raw("\"records\":[],\"moreComing\":false,\"serverErrorCode\":")
-                    writer.string(error.serverErrorCode.rawValue)
+                    writer.string(error.serverErrorCode.wireCode.rawValue)
+                    if !error.serverErrorCode.isDocumented {
+                        writer.raw(",\"condition\":")
+                        writer.string(error.serverErrorCode.rawValue)
+                    }
                     writer.raw(",\"reason\":")
                     writer.string(error.reason)
                 }
@@ -166,19 +217,23 @@ extension CloudService {
         let limit = min(max(request.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
         let token = request.syncToken
         return try await store.read { tx -> ServiceResponse in
-            var after: Int64 = 0
+            var position = FeedPosition(seq: 0)
             if let token {
-                after = try FeedToken.parseDatabase(token)
-                if after < (try tx.databaseCompactedSeq()) {
+                position = try FeedToken.parseDatabase(token)
+                guard position.isValid(horizon: try tx.databaseHorizon(database)) else {
                     throw ServerError(.changeTokenExpired, "the database change token expired; fetch every zone again")
                 }
+            } else {
+                // Entries compacted before a reading from scratch never concern it (see `FeedPosition`).
+                position.floor = try tx.latestDatabaseSequence(database)
             }
+            let after = position.seq
             var entries = try tx.databaseChanges(database, after: after, limit: limit + 1)
             let moreComing = entries.count > limit
             if moreComing { entries.removeLast(entries.count - limit) }
-            let latest = moreComing ? entries.last!.seq : max(after, try tx.latestDatabaseSequence(database))
+            position.seq = moreComing ? entries.last!.seq : max(after, try tx.latestDatabaseSequence(database))
             let owner = database.owner
-            let next = FeedToken.database(seq: latest)
+            let next = FeedToken.database(position)
             // The shared database's rows name other owners' zones (see `SharedZoneName`).
             let zoneID: (String) -> ZoneID = { name in
                 database.scope == .shared ? SharedZoneName.decode(name) : ZoneID(zoneName: name, ownerRecordName: owner)

@@ -1,36 +1,6 @@
 import CloudModel
 import Foundation
 
-/// Opaque change tokens: a zone's (its row identity and a sequence) and a database's (a sequence).
-enum FeedToken {
-    static func zone(pk: Int64, seq: Int64) -> ChangeToken {
-        ChangeToken(rawValue: "Z" + Data("\(pk).\(seq)".utf8).base64EncodedString())
-    }
-
-    static func database(seq: Int64) -> ChangeToken {
-        ChangeToken(rawValue: "D" + Data("\(seq)".utf8).base64EncodedString())
-    }
-
-    /// The zone row and sequence a token stands for, or `BAD_REQUEST` for something we never issued.
-    static func parseZone(_ token: ChangeToken) throws -> (pk: Int64, seq: Int64) {
-        guard token.rawValue.first == "Z", let data = Data(base64Encoded: String(token.rawValue.dropFirst())),
-            let text = String(data: data, encoding: .utf8)
-        else { throw ServerError(.badRequest, "syncToken is not a zone token of this cloud") }
-        let parts = text.split(separator: ".")
-        guard parts.count == 2, let pk = Int64(parts[0]), let seq = Int64(parts[1]), seq >= 0 else {
-            throw ServerError(.badRequest, "syncToken is not a zone token of this cloud")
-        }
-        return (pk, seq)
-    }
-
-    static func parseDatabase(_ token: ChangeToken) throws -> Int64 {
-        guard token.rawValue.first == "D", let data = Data(base64Encoded: String(token.rawValue.dropFirst())),
-            let text = String(data: data, encoding: .utf8), let seq = Int64(text), seq >= 0
-        else { throw ServerError(.badRequest, "syncToken is not a database token of this cloud") }
-        return seq
-    }
-}
-
 extension CloudService {
     /// `/database/1/{container}/{env}/{scope}/{entity}/{action}`.
     func database(
@@ -41,6 +11,8 @@ extension CloudService {
             throw ServerError(.badRequest, "\(endpoint) wants POST with a JSON body")
         }
         if scope != .public { _ = try caller.requireUser() }
+        var caller = caller
+        caller.origin = request.origin
         let database = DatabaseKey(
             container: container, scope: scope, owner: scope == .public ? DatabaseKey.publicOwner : (caller.userRecordName ?? ""))
         switch endpoint {
@@ -75,6 +47,12 @@ extension CloudService {
         case "shares/accept", "shares/leave":
             return try await acceptOrLeaveShares(
                 try decode(ShareReferenceRequest.self, from: request), database, caller, leave: endpoint == "shares/leave")
+        case "assets/upload":
+            return try await assetUpload(try decode(AssetUploadRequest.self, from: request), database, caller)
+        case "users/discover":
+            return try await discoverUsers(try decode(DiscoverUsersRequest.self, from: request), database)
+        case "users/discoverability":
+            return try await setDiscoverability(try decode(DiscoverabilityRequest.self, from: request), database, caller)
         case "users/caller", "users/current":
             let user = try caller.requireUser()
             let row = try await store.read { try $0.user(recordName: user) }

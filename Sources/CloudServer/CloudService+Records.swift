@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import SQLiteDB
 
 /// The outcome of one `records/modify` operation.
 enum ItemOutcome: Sendable {
@@ -40,6 +41,8 @@ extension CloudService {
         do {
             (outcomes, sharing) = try await store.write { tx in
                 var shareBatch = ShareBatch(database: database, stamp: now)
+                let schema = SchemaSession(
+                    container: database.container, tx: tx, assets: AssetValues(container: database.container, user: user, origin: caller.origin))
                 var outcomes: [ItemOutcome] = []
                 outcomes.reserveCapacity(count)
                 var atomicZones = Set<Int64>()
@@ -48,7 +51,11 @@ extension CloudService {
                 var lastZone: (id: ZoneID, zone: StoredZone)?
                 for index in 0..<count {
                     let read = try feed.operation(index)
-                    let operation = read.operation
+                    var operation = read.operation
+                    if operation.operationType == .create, operation.record.recordName.isEmpty {
+                        // A create without a name gets one from the cloud, as CloudKit assigns it; the answer says it.
+                        operation.record.recordName = UUID().uuidString
+                    }
                     let zoneID = zoneFromRequest ?? operation.record.zoneID ?? .default
                     do {
                         let zone: StoredZone
@@ -75,7 +82,7 @@ extension CloudService {
                         let outcome = try self.applySharing(operation, in: zone, batch: &shareBatch, tx: tx) {
                             try self.apply(
                                 operation, encodedFields: read.fields, fieldsJSON: read.fieldsJSON, in: zone, database: database, stamp: now,
-                                tx: tx)
+                                schema: schema, tx: tx)
                         }
                         if !outcome.failed { touchedZones.insert(zone.name) }
                         outcomes.append(outcome)
@@ -144,7 +151,7 @@ extension CloudService {
     /// `fieldsJSON`, when given, is their `json()`.
     private func apply(
         _ operation: RecordOperation, encodedFields: EncodedFields?, fieldsJSON: Data?, in zone: StoredZone, database: DatabaseKey,
-        stamp: RecordStamp, tx: any StoreTransaction
+        stamp: RecordStamp, schema: SchemaSession, tx: any StoreTransaction
     ) throws -> ItemOutcome {
         let incoming = operation.record
         let name = incoming.recordName
@@ -154,7 +161,8 @@ extension CloudService {
         // out to be there (or when the record is invalid, so the error is the one the lookup path reports).
         // Checks that depend on an existing row belong below; anything every save needs belongs in recordToSave.
         if operation.operationType == .create, database.scope == .private,
-            var record = try? recordToSave(operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: nil, zone: zone, stamp: stamp)
+            var record = try? recordToSave(
+                operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: nil, zone: zone, stamp: stamp, schema: schema)
         {
             record.seq = try tx.nextSequence()
             record.changeTag = String(record.seq, radix: 36)
@@ -202,7 +210,7 @@ extension CloudService {
         }
 
         var record = try recordToSave(
-            operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: existing, zone: zone, stamp: stamp)
+            operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: existing, zone: zone, stamp: stamp, schema: schema)
         record.seq = seq
         record.changeTag = String(seq, radix: 36)
         if found == nil {
@@ -217,7 +225,7 @@ extension CloudService {
     /// The record a save writes, checked (type, field names, size) but without its sequence and change tag yet.
     private func recordToSave(
         _ operation: RecordOperation, encodedFields: EncodedFields?, fieldsJSON: Data?, existing: StoredRecord?, zone: StoredZone,
-        stamp: RecordStamp
+        stamp: RecordStamp, schema: SchemaSession
     ) throws -> StoredRecord {
         let incoming = operation.record
         let name = incoming.recordName
@@ -228,13 +236,16 @@ extension CloudService {
         if let existing, type == .update || type == .forceUpdate {
             fields = EncodedFields(try existing.decodedFields())
         }
-        let changes = encodedFields ?? incoming.fields.map { EncodedFields($0) } ?? EncodedFields()
+        var changes = encodedFields ?? incoming.fields.map { EncodedFields($0) } ?? EncodedFields()
         let isFieldName = { (key: String) in Validation.isName(key, maxLength: 255, extra: "_", letterFirst: true) }
         if !changes.allNames(isFieldName), let key = changes.names.first(where: { !isFieldName($0) }) {
             throw ServerError(.badRequest, "invalid field name '\(key.prefix(64))'")
         }
+        // The container's schema types the values (and, in development, learns new fields).
+        let conformed = try schema.conform(changes, recordType: recordType)
+        changes = conformed.fields
         let json: Data
-        if fields.isEmpty, let fieldsJSON, encodedFields != nil {
+        if fields.isEmpty, let fieldsJSON, encodedFields != nil, !conformed.retyped {
             json = fieldsJSON  // the fields sent are the fields stored, and were written out already
         } else {
             if fields.isEmpty { fields = changes } else { fields.merge(changes) }  // later values win; null values remove
@@ -266,10 +277,16 @@ extension CloudService {
             writer.raw("{\"records\":[")
             for (index, item) in items.enumerated() {
                 writer.separator(index)
-                if let zone, let record = try tx.record(zonePK: zone.pk, name: item.recordName), !record.deleted,
+                if writer.bytes.count > CloudLimits.maxResponseBytes {
+                    // The answer is full: the rest are asked for again in another request.
+                    var error = ServerError(
+                        .limitExceeded, "the answer reached \(CloudLimits.maxResponseBytes / 1_048_576) MB; look '\(item.recordName)' up again")
+                    error.recordName = item.recordName
+                    try writer.encodable(error)
+                } else if let zone, let record = try tx.record(zonePK: zone.pk, name: item.recordName), !record.deleted,
                     try view.map({ try self.isVisible(tx, $0, recordName: record.recordName) }) ?? true
                 {
-                    try writer.record(record, zoneID: zone.zoneID, desiredKeys: desired)
+                    try writer.record(record, zoneID: zone.zoneID, desiredKeys: item.desiredKeys.map(Set.init) ?? desired)
                 } else {
                     var error = ServerError(.notFound, "record '\(item.recordName)' not found")
                     error.recordName = item.recordName
@@ -282,48 +299,83 @@ extension CloudService {
         return .json(writer)
     }
 
-    /// `records/query`: filtered, sorted, paged live records of a type.
+    /// `records/query`: filtered, sorted, paged live records of a type, evaluated in SQL a page at a time.
+    /// The continuation marker holds the sort key of the last record looked at: the next page starts after it, so
+    /// records written between pages neither shift others out of the paging nor bring them back.
     func queryRecords(_ request: QueryRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
         let limit = min(max(request.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
-        let offset: Int
-        if let marker = request.continuationMarker {
-            guard marker.hasPrefix("Q"), let value = Int(marker.dropFirst()), value >= 0 else {
-                throw ServerError(.badRequest, "continuationMarker is not one this cloud issued")
-            }
-            offset = value
-        } else {
-            offset = 0
-        }
-        let query = request.query
-        let evaluator = try QueryEvaluator(query)
+        let plan = try QueryPlan(request.query)
+        let start = try request.continuationMarker.map(plan.position(of:))
+        let recordType = request.query.recordType
         let zoneID = request.zoneID
         let desired = request.desiredKeys.map(Set.init)
+        let query = request.query
         return try await store.read { tx -> ServiceResponse in
+            try Schema.checkIndexes(query, fields: try tx.schemaFields(container: database.container, recordType: recordType) ?? [:])
             guard let zone = try self.resolveZone(tx, database, zoneID, create: false) else {
                 return try .encode(QueryResponse(records: [], continuationMarker: nil))
             }
-            let candidates =
-                if let view = try self.viewIfShared(tx, database, zone) {
-                    try tx.visibleLiveRecords(
-                        zonePK: zone.pk, recordType: query.recordType, modifiedAfter: evaluator.modifiedLowerBound, roots: view.rootNames)
-                } else {
-                    try tx.liveRecords(zonePK: zone.pk, recordType: query.recordType, modifiedAfter: evaluator.modifiedLowerBound)
+            let roots = try self.viewIfShared(tx, database, zone)?.rootNames
+            var page: [(record: StoredRecord, key: [SQLValue])] = []
+            var position = start
+            var moreComing = false
+            if plan.residual == nil, plan.fieldFilter == nil {
+                // Column conditions only: SQL answers exactly the page.
+                let rows = try tx.queryRecords(zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit + 1)
+                moreComing = rows.count > limit
+                page = rows.prefix(limit).compactMap { row in row.record.map { ($0, row.key) } }
+                position = page.last?.key ?? position
+            } else {
+                // Filters no index helps: rows are read in order, a bounded number per request; the marker is the
+                // last one looked at, so a page may come back short (even empty) with more to come.
+                var scanned = 0
+                scanning: while true {
+                    let chunk = try tx.queryRecords(
+                        zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: Self.queryChunk)
+                    for row in chunk {
+                        scanned += 1
+                        position = row.key
+                        if let record = row.record, try plan.residual?.matches(record, zoneID: zone.zoneID) ?? true {
+                            page.append((record, row.key))
+                        }
+                        if page.count == limit || scanned == Self.queryScanBudget {
+                            moreComing = true
+                            break scanning
+                        }
+                    }
+                    if chunk.count < Self.queryChunk { break }
                 }
-            let matching = try evaluator.run(candidates, zoneID: zone.zoneID)
-            let page = matching.dropFirst(offset).prefix(limit)
-            var writer = JSONWriter(reserving: page.count * 300)
+            }
+            // At most `maxResponseBytes` of records (one at least); the rest comes on the next page.
+            var bytes = 0
+            for (index, row) in page.enumerated() {
+                bytes += row.record.fieldsJSON.count + 512
+                if index > 0, bytes > CloudLimits.maxResponseBytes {
+                    page.removeLast(page.count - index)
+                    position = page.last?.key
+                    moreComing = true
+                    break
+                }
+            }
+            var writer = JSONWriter(reserving: page.reduce(64) { $0 + $1.record.fieldsJSON.count + 512 })
             writer.raw("{\"records\":[")
-            for (index, record) in page.enumerated() {
+            var cache = RecordJSONCache()
+            for (index, row) in page.enumerated() {
                 writer.separator(index)
-                try writer.record(record, zoneID: zone.zoneID, desiredKeys: desired)
+                try writer.record(row.record, zoneID: zone.zoneID, desiredKeys: desired, cache: &cache)
             }
             writer.raw("]")
-            if offset + page.count < matching.count {
+            if moreComing, let position {
                 writer.raw(",\"continuationMarker\":")
-                writer.string("Q\(offset + page.count)")
+                writer.string(plan.marker(after: position))
             }
             writer.raw("}")
             return .json(writer)
         }
     }
+
+    /// Rows read at once when a query filters on fields.
+    static let queryChunk = 256
+    /// Rows such a query looks at in one request at most; past it, the page ends (maybe short) with a marker.
+    static let queryScanBudget = 4096
 }

@@ -31,23 +31,6 @@ enum SharedZoneName {
     }
 }
 
-extension FeedToken {
-    /// A participant's token of a shared zone: the zone row, a sequence, and the view it was issued for.
-    static func sharedZone(pk: Int64, seq: Int64, epoch: Int64) -> ChangeToken {
-        ChangeToken(rawValue: "S" + Data("\(pk).\(seq).\(epoch)".utf8).base64EncodedString())
-    }
-
-    static func parseSharedZone(_ token: ChangeToken) throws -> (pk: Int64, seq: Int64, epoch: Int64) {
-        guard token.rawValue.first == "S", let data = Data(base64Encoded: String(token.rawValue.dropFirst())),
-            let text = String(data: data, encoding: .utf8)
-        else { throw ServerError(.badRequest, "syncToken is not a shared-zone token of this cloud") }
-        let parts = text.split(separator: ".")
-        guard parts.count == 3, let pk = Int64(parts[0]), let seq = Int64(parts[1]), let epoch = Int64(parts[2]), seq >= 0
-        else { throw ServerError(.badRequest, "syncToken is not a shared-zone token of this cloud") }
-        return (pk, seq, epoch)
-    }
-}
-
 /// What `records/modify` knows about a zone's sharing, asked once per zone and request.
 enum ZoneShareState {
     /// No share in the zone: writes skip everything below.
@@ -130,32 +113,39 @@ extension CloudService {
     }
 
     /// One page of a zone's feed as a participant sees it; a token of an older view expires.
-    func sharedZonePage(_ tx: any StoreTransaction, _ view: SharedView, _ query: ZoneChangesQuery, limit: Int) throws -> ZonePage {
+    func sharedZonePage(
+        _ tx: any StoreTransaction, _ view: SharedView, _ query: ZoneChangesQuery, limit: Int, byteLimit: Int = CloudLimits.maxResponseBytes
+    ) throws -> ZonePage {
         let zone = view.zone
         var after: Int64 = 0
+        var floor: Int64
         if let token = query.syncToken {
             let parsed = try FeedToken.parseSharedZone(token)
-            guard parsed.pk == zone.pk, parsed.seq >= zone.compactedSeq, parsed.epoch == view.epoch else {
+            guard parsed.pk == zone.pk, parsed.position.isValid(horizon: zone.compactedSeq), parsed.epoch == view.epoch else {
                 throw ServerError(
                     .changeTokenExpired,
                     "the change token of shared zone '\(zone.name)' expired (what is shared with you changed); fetch it again from scratch")
             }
-            after = parsed.seq
+            after = parsed.position.seq
+            floor = parsed.position.floor
+        } else {
+            floor = try tx.latestSequence(zonePK: zone.pk)
         }
         // From scratch there is nothing to delete on the device: tombstones are left out.
         var rows = try tx.visibleChanges(
             zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: query.syncToken != nil, roots: view.rootNames)
-        let moreComing = rows.count > limit
-        if moreComing { rows.removeLast(rows.count - limit) }
+        let cut = Self.keepFitting(&rows, byteLimit: byteLimit)
+        let moreComing = cut || rows.count > limit
+        if rows.count > limit { rows.removeLast(rows.count - limit) }
         let token = moreComing
-            ? FeedToken.sharedZone(pk: zone.pk, seq: rows[rows.count - 1].seq, epoch: view.epoch)
+            ? FeedToken.sharedZone(pk: zone.pk, epoch: view.epoch, FeedPosition(seq: rows[rows.count - 1].seq, floor: floor))
             : try sharedToken(tx, view, after: after)
         return ZonePage(zoneID: zone.zoneID, records: rows, token: token, moreComing: moreComing)
     }
 
     /// The token of a participant's view positioned at the zone's newest change.
     func sharedToken(_ tx: any StoreTransaction, _ view: SharedView, after: Int64) throws -> ChangeToken {
-        FeedToken.sharedZone(pk: view.zone.pk, seq: max(after, try tx.latestSequence(zonePK: view.zone.pk)), epoch: view.epoch)
+        FeedToken.sharedZone(pk: view.zone.pk, epoch: view.epoch, FeedPosition(seq: max(after, try tx.latestSequence(zonePK: view.zone.pk))))
     }
 
     // MARK: Feeds and pushes

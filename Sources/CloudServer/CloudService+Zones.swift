@@ -5,7 +5,7 @@ extension CloudService {
     private func zoneJSON(_ tx: any StoreTransaction, _ zone: StoredZone) throws -> Zone {
         var result = Zone(zoneID: zone.zoneID, atomic: !zone.zoneID.isDefault)
         if !zone.zoneID.isDefault {
-            result.syncToken = FeedToken.zone(pk: zone.pk, seq: try tx.latestSequence(zonePK: zone.pk))
+            result.syncToken = FeedToken.zone(pk: zone.pk, FeedPosition(seq: try tx.latestSequence(zonePK: zone.pk)))
         }
         return result
     }

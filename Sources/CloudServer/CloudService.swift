@@ -8,6 +8,8 @@ struct Caller: Sendable {
     var userRecordName: String?
     var deviceID: String?
     var deviceName: String?
+    /// `scheme://host:port` the request came to (for URLs the answer hands out).
+    var origin = ""
 
     static let anonymous = Caller()
 
@@ -36,6 +38,8 @@ struct ServiceRequest: Sendable {
 struct ServiceResponse: Sendable {
     var status: Int
     var body: [UInt8]
+    /// JSON unless said otherwise.
+    var contentType: String?
 
     static func json(_ writer: JSONWriter, status: Int = 200) -> ServiceResponse {
         ServiceResponse(status: status, body: writer.bytes)
@@ -156,6 +160,9 @@ final class CloudService: Sendable {
             let endpoint = rest.joined(separator: "/")
             try admit(endpoint: endpoint, caller: caller)
             return try await device(request, container: container, endpoint: endpoint, caller: caller)
+        case "assets" where s.count == 6:
+            let container = try containerName(s[2], environment: s[3])
+            return try await assets(request, container: container, action: s[4], id: s[5])
         case "admin" where s.count == 3 && method == "POST" && configuration.enableFaults:
             return try await admin(request, action: s[2])
         default:

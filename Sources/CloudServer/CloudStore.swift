@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import SQLiteDB
 
 /// A database of one user (or the public one) inside a container: the unit that owns zones.
 struct DatabaseKey: Hashable, Sendable {
@@ -69,15 +70,19 @@ struct PushTokenRow: Sendable {
 extension StoreTransaction {
     /// The general form: the records as values, then written.
     func writeChanges(
-        zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool, zoneID: ZoneID, into writer: inout JSONWriter
+        zonePK: Int64, after seq: Int64, limit: Int, byteLimit: Int, includeTombstones: Bool, zoneID: ZoneID,
+        into writer: inout JSONWriter
     ) throws -> (lastSeq: Int64?, moreComing: Bool) {
         let rows = try changes(zonePK: zonePK, after: seq, limit: limit + 1, includeTombstones: includeTombstones)
         var cache = RecordJSONCache()
-        for (index, record) in rows.prefix(limit).enumerated() {
+        var lastSeq: Int64?
+        for (index, record) in rows.enumerated() {
+            guard index < limit, index == 0 || writer.bytes.count < byteLimit else { return (lastSeq, true) }
             writer.separator(index)
             try writer.record(record, zoneID: zoneID, cache: &cache)
+            lastSeq = record.seq
         }
-        return (rows.prefix(limit).last?.seq, rows.count > limit)
+        return (lastSeq, false)
     }
 }
 
@@ -126,26 +131,55 @@ protocol StoreTransaction: ShareStoreTransaction {
     /// Records and tombstones of a zone after a sequence, in order, at most `limit`.
     func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord]
     /// What `changes` answers, written straight into `writer` as a comma-separated list, each record as
-    /// `JSONWriter.record(_:zoneID:)` writes it; the sequence of the last one written, and whether more follow.
+    /// `JSONWriter.record(_:zoneID:)` writes it, and no more once the writer holds `byteLimit` bytes (one at least);
+    /// the sequence of the last one written, and whether more follow.
     func writeChanges(
-        zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool, zoneID: ZoneID, into writer: inout JSONWriter
+        zonePK: Int64, after seq: Int64, limit: Int, byteLimit: Int, includeTombstones: Bool, zoneID: ZoneID,
+        into writer: inout JSONWriter
     ) throws -> (lastSeq: Int64?, moreComing: Bool)
     /// Live records of a type, optionally modified after a time, for queries.
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord]
-    /// The highest sequence a zone's change feed has handed out.
+    /// Live records of a type that a query's column conditions select (under `roots` only, when given), in its
+    /// order, after a key of that order, at most `limit`; each with its key, and the record only when it passes the
+    /// query's field filters too (nil: a position looked at, not an answer).
+    func queryRecords(
+        zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
+    ) throws -> [(record: StoredRecord?, key: [SQLValue])]
+    /// The head of a zone's change feed: the highest sequence it has handed out, compacted tombstones included.
     func latestSequence(zonePK: Int64) throws -> Int64
 
     func noteZoneChange(_ database: DatabaseKey, zoneName: String, kind: ZoneChangeKind, seq: Int64, now: Int64) throws
     func databaseChanges(_ database: DatabaseKey, after seq: Int64, limit: Int) throws -> [(zoneName: String, kind: ZoneChangeKind, seq: Int64)]
+    /// The head of a database's feed: its highest sequence, compacted entries included.
     func latestDatabaseSequence(_ database: DatabaseKey) throws -> Int64
-    /// Database feed entries at or below this sequence were compacted.
-    func databaseCompactedSeq() throws -> Int64
+    /// Entries of a database's feed at or below this sequence were compacted: its horizon.
+    func databaseHorizon(_ database: DatabaseKey) throws -> Int64
 
     func subscriptions(_ database: DatabaseKey) throws -> [Subscription]
     func putSubscription(_ database: DatabaseKey, _ subscription: Subscription) throws
     func deleteSubscription(_ database: DatabaseKey, id: String) throws -> Bool
     /// Every subscription of a scope in a container, with its owner.
     func subscriptions(container: String, scope: DatabaseScope) throws -> [(owner: String, subscription: Subscription)]
+
+    /// The fields of a record type in a container environment's schema; nil when the type is not in it.
+    func schemaFields(container: String, recordType: String) throws -> [String: SchemaField]?
+    func defineSchemaType(container: String, recordType: String) throws
+    /// Adds a field with its type unless the type already has a field of that name.
+    func defineSchemaField(container: String, recordType: String, name: String, type: String) throws
+    /// Every record type of a container environment with its fields.
+    func schema(container: String) throws -> [String: [String: SchemaField]]
+    func replaceSchema(container: String, with types: [String: [String: SchemaField]]) throws
+    /// Sets a field's index marks (nil: unchanged); false when there is no such field.
+    func markSchemaField(container: String, recordType: String, name: String, queryable: Bool?, sortable: Bool?) throws -> Bool
+
+    func insertAssetUpload(ticket: String, container: String, owner: String, now: Int64) throws
+    /// Uses up an upload ticket (tickets older than `notBefore` are dropped); the user it was issued to.
+    func takeAssetUpload(ticket: String, container: String, notBefore: Int64) throws -> String?
+    func insertAsset(_ asset: AssetRow, now: Int64) throws
+    func asset(id: String) throws -> AssetRow?
+    /// Whether `users/discover` may find a user in a container.
+    func setDiscoverable(container: String, user: String, _ discoverable: Bool) throws
+    func isDiscoverable(container: String, user: String) throws -> Bool
 
     /// Drops tombstones and deleted-zone entries older than `before` (ms), moving the expiry horizons.
     func compact(before: Int64) throws

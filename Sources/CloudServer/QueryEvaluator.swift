@@ -62,6 +62,11 @@ struct QueryEvaluator: Sendable {
         return rows.map(\.stored)
     }
 
+    /// Whether a stored record passes every filter.
+    func matches(_ stored: StoredRecord, zoneID: ZoneID) throws -> Bool {
+        try matches(try stored.record(zoneID: zoneID))
+    }
+
     private func matches(_ record: Record) throws -> Bool {
         for filter in query.filterBy ?? [] {
             let actual = value(of: record, field: filter.fieldName, system: filter.systemFieldName)

@@ -42,7 +42,7 @@ extension SQLiteStoreTransaction {
     // Without statistics SQLite prefers the primary key (zone_pk) to the partial root index and would
     // scan a whole zone for a few shared records: the root queries name the index.
 
-    private func jsonList(_ names: some Sequence<String>) -> SQLValue {
+    func jsonList(_ names: some Sequence<String>) -> SQLValue {
         var writer = JSONWriter(reserving: 64)
         writer.raw("[")
         for (index, name) in names.enumerated() {

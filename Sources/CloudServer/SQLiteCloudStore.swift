@@ -88,7 +88,21 @@ actor SQLiteCloudStore: CloudStore {
         ),
         sharingMigration,
         recordsBySequence,
+        databaseHorizons,
+        schemaMigration,
+        assetsMigration,
     ]
+
+    /// v4: each database's feed has its own compaction horizon (one cloud-wide horizon expired every user's tokens
+    /// when anyone's deleted-zone entries were compacted). The old cloud-wide value stays as every database's floor.
+    static let databaseHorizons: (name: String, sql: String) = (
+        "v4",
+        """
+        CREATE TABLE database_horizons(
+            container TEXT NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL, compacted_seq INTEGER NOT NULL,
+            PRIMARY KEY(container, scope, owner)) WITHOUT ROWID;
+        """
+    )
 
     /// v3: records are stored in change-feed order, keyed by (zone, sequence), and found by name through an index.
     ///
@@ -315,6 +329,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     // MARK: Records
 
+    /// How many columns `recordColumns` names.
+    static let recordColumnCount = 14
     static let recordColumns = """
         zone_pk, record_name, record_type, change_tag, seq, deleted, created_ts, created_user, created_device,
         modified_ts, modified_user, modified_device, parent, fields
@@ -372,7 +388,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
     }
 
     func writeChanges(
-        zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool, zoneID: ZoneID, into writer: inout JSONWriter
+        zonePK: Int64, after seq: Int64, limit: Int, byteLimit: Int, includeTombstones: Bool, zoneID: ZoneID,
+        into writer: inout JSONWriter
     ) throws -> (lastSeq: Int64?, moreComing: Bool) {
         // Each row is written from SQLite's own bytes: no record value, no strings, no copies of the fields.
         var zoneWriter = JSONWriter(reserving: 96)
@@ -384,7 +401,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
         var moreComing = false
         _ = try db.query(includeTombstones ? Self.changesSQL : Self.liveChangesSQL, [.int(zonePK), .int(seq), .int(Int64(limit + 1))]) {
             row -> Void in
-            guard count < limit else {
+            // At least one record a page, so a reader always moves on; then as many as fit.
+            guard count < limit, count == 0 || writer.bytes.count < byteLimit else {
                 moreComing = true
                 return
             }
@@ -433,7 +451,11 @@ final class SQLiteStoreTransaction: StoreTransaction {
     }
 
     func latestSequence(zonePK: Int64) throws -> Int64 {
-        try db.first("SELECT COALESCE(MAX(seq), 0) FROM records WHERE zone_pk = ?1", [.int(zonePK)]) { $0.int(0) } ?? 0
+        // Compacted tombstones left the table but not the feed's history: the head never goes back below them.
+        try db.first(
+            "SELECT MAX(COALESCE((SELECT MAX(seq) FROM records WHERE zone_pk = ?1), 0), COALESCE((SELECT compacted_seq FROM zones WHERE pk = ?1), 0))",
+            [.int(zonePK)]
+        ) { $0.int(0) } ?? 0
     }
 
     // MARK: Database change feed
@@ -454,14 +476,20 @@ final class SQLiteStoreTransaction: StoreTransaction {
     }
 
     func latestDatabaseSequence(_ database: DatabaseKey) throws -> Int64 {
-        try db.first(
+        let latest = try db.first(
             "SELECT COALESCE(MAX(seq), 0) FROM zone_changes WHERE container = ?1 AND scope = ?2 AND owner = ?3",
             keyArguments(database)
         ) { $0.int(0) } ?? 0
+        return max(latest, try databaseHorizon(database))
     }
 
-    func databaseCompactedSeq() throws -> Int64 {
-        try db.first("SELECT value FROM counters WHERE name = 'db_compacted'") { $0.int(0) } ?? 0
+    func databaseHorizon(_ database: DatabaseKey) throws -> Int64 {
+        try db.first(
+            """
+            SELECT MAX((SELECT value FROM counters WHERE name = 'db_compacted'), COALESCE((SELECT compacted_seq
+                FROM database_horizons WHERE container = ?1 AND scope = ?2 AND owner = ?3), 0))
+            """, keyArguments(database)
+        ) { $0.int(0) } ?? 0
     }
 
     // MARK: Subscriptions
@@ -505,8 +533,10 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try db.run("DELETE FROM records WHERE deleted = 1 AND modified_ts < ?1", [.int(before)])
         try db.run(
             """
-            UPDATE counters SET value = MAX(value, (SELECT COALESCE(MAX(seq), 0) FROM zone_changes
-                WHERE kind <> 0 AND changed_at < ?1)) WHERE name = 'db_compacted'
+            INSERT INTO database_horizons(container, scope, owner, compacted_seq)
+            SELECT container, scope, owner, MAX(seq) FROM zone_changes WHERE kind <> 0 AND changed_at < ?1
+            GROUP BY container, scope, owner
+            ON CONFLICT(container, scope, owner) DO UPDATE SET compacted_seq = MAX(compacted_seq, excluded.compacted_seq)
             """, [.int(before)])
         try db.run("DELETE FROM zone_changes WHERE kind <> 0 AND changed_at < ?1", [.int(before)])
         try compactRootExits(before: before)

@@ -24,13 +24,15 @@ public struct ServerConfiguration: Sendable {
     /// yescrypt cost factor of password hashes (libxcrypt's `count`, 1–11): 4 takes ~11 ms and 8 MB per hash here,
     /// 5 (libxcrypt's default) ~21 ms and 16 MB; every sign-in pays it once.
     public var passwordHashCost: UInt
+    /// The largest asset an upload URL takes, in bytes.
+    public var maxAssetBytes: Int
 
     /// A configuration with sensible defaults for the embedded local cloud.
     public init(
         host: String = "127.0.0.1", port: Int = 8787, dataDirectory: URL, openRegistration: Bool = false,
         enableFaults: Bool = false, tombstoneRetention: TimeInterval = 30 * 24 * 3600,
         rateLimitPerSecond: Double? = 2000, logLevel: Logger.Level = .info, apiToken: String? = nil,
-        passwordHashCost: UInt = 4
+        passwordHashCost: UInt = 4, maxAssetBytes: Int = 50 * 1_048_576
     ) {
         self.host = host
         self.port = port
@@ -42,6 +44,7 @@ public struct ServerConfiguration: Sendable {
         self.logLevel = logLevel
         self.apiToken = apiToken
         self.passwordHashCost = passwordHashCost
+        self.maxAssetBytes = maxAssetBytes
     }
 
     /// `$XDG_DATA_HOME/cloudtodo/server`, or `~/.local/share/cloudtodo/server`.

@@ -50,6 +50,61 @@ enum ServerBench {
         let latencies = try measurePush(courier: created.webcourierURL, modify: modify, writer: writer, count: pushes, zone: todos)
         print(String(format: "push latency (write response -> notification, %d writes): p50 %.2f ms, p99 %.2f ms  (targets <= 2 ms, <= 10 ms)",
                      pushes, percentile(latencies, 0.5), percentile(latencies, 0.99)))
+
+        try publicQueries(server, records: records)
+    }
+
+    /// `records/query` over `records` public todos: the time of one page (the board's poll, sorted by modification,
+    /// and the default order by name) at its start and deep in the set, and the cloud's resident memory before and
+    /// after paging through all of it.
+    static func publicQueries(_ server: ServerProcess, records: Int) throws {
+        let owner = try BenchAccounts.signIn(server.baseURL, account: "board", device: "writer")
+        let connection = try RawHTTPConnection(port: server.port)
+        let modifyPath = ContainerAddress.default.databasePath(.public, "records/modify")
+        for batch in stride(from: 0, to: records, by: 200) {
+            let operations = (batch..<min(batch + 200, records)).map { RecordOperation(.create, benchTodo($0)) }
+            let answer = try connection.request("POST", modifyPath, body: Array(try JSONEncoder().encode(ModifyRecordsRequest(operations: operations))), token: owner.token)
+            guard answer.status == 200 else { throw BenchError("public write failed: \(answer.status)") }
+        }
+        let queryPath = ContainerAddress.default.databasePath(.public, "records/query")
+        let polls: [(String, Query)] = [
+            ("the board's poll (modified after, by modification)", Query(
+                recordType: TodoSchema.todoType, filterBy: [QueryFilter(.greaterThan, systemFieldName: "modifiedTimestamp", .timestamp(0))],
+                sortBy: [QuerySort(systemFieldName: "modifiedTimestamp")])),
+            ("by record name", Query(recordType: TodoSchema.todoType)),
+        ]
+        let rssBefore = residentMegabytes(pid: server.process.processIdentifier)
+        for (name, query) in polls {
+            var marker: String?
+            var samples: [Double] = []
+            var count = 0
+            repeat {
+                let body = try JSONEncoder().encode(QueryRequest(query: query, resultsLimit: 200, continuationMarker: marker))
+                let start = ContinuousClock.now
+                let answer = try connection.request("POST", queryPath, body: Array(body), token: nil)
+                samples.append(seconds(since: start) * 1000)
+                guard answer.status == 200 else { throw BenchError("records/query failed: \(answer.status)") }
+                let page = try JSONDecoder().decode(QueryResponse.self, from: Data(answer.body))
+                count += page.records.count
+                marker = page.continuationMarker
+            } while marker != nil
+            guard count == records else { throw BenchError("query \(name) read \(count) of \(records)") }
+            let first = samples[0]
+            let sorted = samples.sorted()
+            print(String(format: "records/query one page of 200 over %d public records, %@: first %.2f ms, p50 %.2f ms, p99 %.2f ms, last %.2f ms  (target <= 10 ms)",
+                         records, name, first, percentile(sorted, 0.5), percentile(sorted, 0.99), samples[samples.count - 1]))
+        }
+        let rssAfter = residentMegabytes(pid: server.process.processIdentifier)
+        print(String(format: "  cloud resident memory before and after paging through all of them twice: %.1f MB, %.1f MB", rssBefore, rssAfter))
+    }
+
+    /// Current resident set of a process in MB (VmRSS).
+    private static func residentMegabytes(pid: Int32) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes / 1024
     }
 
     /// Sequential writes of `records` new todos in 200-record batches on one connection, timed; prints the figures

@@ -64,7 +64,9 @@ struct WireFormatTests {
         let expected: [ServerErrorCode: Int] = [
             .accessDenied: 403, .atomicError: 400, .authenticationFailed: 401, .authenticationRequired: 421, .badRequest: 400,
             .conflict: 409, .exists: 409, .internalError: 500, .notFound: 404, .quotaExceeded: 413, .throttled: 429,
-            .tryAgainLater: 503, .validatingReferenceError: 412, .zoneNotFound: 404, .changeTokenExpired: 410, .userDeletedZone: 404,
+            .tryAgainLater: 503, .validatingReferenceError: 412, .zoneNotFound: 404,
+            // Ours travel under a documented code and its status.
+            .changeTokenExpired: 400, .userDeletedZone: 404, .limitExceeded: 400,
         ]
         for (code, status) in expected { #expect(code.httpStatus == status, "\(code)") }
     }

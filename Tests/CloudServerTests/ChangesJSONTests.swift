@@ -34,7 +34,7 @@ struct ChangesJSONTests {
             let (direct, reference) = try await store.read { tx -> ([UInt8], [UInt8]) in
                 var direct = JSONWriter()
                 let written = try tx.writeChanges(
-                    zonePK: zone.pk, after: after, limit: limit, includeTombstones: tombstones, zoneID: zone.zoneID, into: &direct)
+                    zonePK: zone.pk, after: after, limit: limit, byteLimit: .max, includeTombstones: tombstones, zoneID: zone.zoneID, into: &direct)
                 let rows = try tx.changes(zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: tombstones)
                 var reference = JSONWriter()
                 for (index, record) in rows.prefix(limit).enumerated() {

@@ -392,7 +392,7 @@ struct SharingTests {
             #expect(expired.serverErrorCode == .changeTokenExpired)
             let (status, error) = try await cloud.failure(
                 .shared, "records/changes", RecordChangesRequest(zoneID: aliceZone, syncToken: first.token), token: bob.token)
-            #expect(status == 410)
+            #expect(status == 400)
             #expect(error.serverErrorCode == .changeTokenExpired)
             #expect(try await cloud.databaseFeed(bob, .shared, token: database.syncToken).zones.map(\.zoneID) == [aliceZone])
 

@@ -16,13 +16,15 @@ final class TestCloud: Sendable {
     let session: URLSession
 
     init(
-        openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, directory: URL? = nil
+        openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, directory: URL? = nil,
+        maxAssetBytes: Int = 50 * 1_048_576
     ) async throws {
         self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-test-\(UUID().uuidString)")
         server = try await CloudServer.start(
             ServerConfiguration(
                 port: 0, dataDirectory: self.directory, openRegistration: openRegistration, enableFaults: true,
-                tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: .critical, passwordHashCost: 1))
+                tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: .critical, passwordHashCost: 1,
+                maxAssetBytes: maxAssetBytes))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 60
         session = URLSession(configuration: configuration)
@@ -108,6 +110,15 @@ final class TestCloud: Sendable {
         if status == 204 { return nil }
         #expect(status == 200)
         return try JSONDecoder().decode(PushNotification.self, from: data)
+    }
+
+    /// Marks fields of a record type queryable and sortable in the development schema (after a save defined them).
+    func index(_ recordType: String, _ fields: [String]) async throws {
+        for field in fields {
+            try await SchemaAdministration.index(
+                dataDirectory: directory, container: address.container, environment: address.environment, recordType: recordType,
+                field: field, queryable: true, sortable: true)
+        }
     }
 
     /// Saves the database subscription the app uses.

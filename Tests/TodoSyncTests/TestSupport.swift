@@ -115,10 +115,10 @@ final class TestCloud: Sendable {
     /// A signed-in device of `account` (created on first use), with a fault-injecting transport and a test clock.
     func device(
         _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true,
-        clockSkew: Double = 0, instantWaitsBelow: Double = 60
+        clockSkew: Double = 0, instantWaitsBelow: Double = 60, container: ContainerAddress = .default
     ) async throws -> TestDevice {
         let transport = FaultInjectingTransport(wrapping: SocketTransport())
-        let client = CloudClient(baseURL: baseURL, transport: transport)
+        let client = CloudClient(baseURL: baseURL, container: container, transport: transport)
         do {
             _ = try await client.createAccount(account: account, password: "password-\(account)")
         } catch let error as CloudError where error.serverErrorCode == .exists {}

@@ -1,0 +1,139 @@
+import CloudModel
+import Foundation
+
+/// Assets as the web services have them: `assets/upload` hands out an upload URL per asset field, the client POSTs
+/// the file's bytes there and gets back `{singleFile: {fileChecksum, size, receipt}}`, and puts that in the field
+/// (`{"type":"ASSETID","value":{…}}`) of a `records/modify`. Stored, the value is `{downloadURL, fileChecksum,
+/// size}`; the bytes live under the data directory in `assets/`, at most `maxAssetBytes` each.
+extension CloudService {
+    /// How long an upload URL stays usable.
+    static let uploadLifetime: Int64 = 3600 * 1000
+
+    /// `assets/upload`: an upload URL per asset field named.
+    func assetUpload(_ request: AssetUploadRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        let user = try caller.requireUser()
+        guard !request.tokens.isEmpty, request.tokens.count <= CloudLimits.maxOperationsPerRequest else {
+            throw ServerError(.badRequest, "ask for 1 to \(CloudLimits.maxOperationsPerRequest) asset tokens")
+        }
+        for token in request.tokens {
+            guard (1...255).contains(token.recordName.utf8.count), !Validation.hasControlCharacters(token.recordName),
+                Validation.isName(token.fieldName, maxLength: 255, extra: "_", letterFirst: true)
+            else { throw ServerError(.badRequest, "each token names a record (1 to 255 bytes) and a field (a plain name)") }
+        }
+        let tickets = request.tokens.map { _ in Secrets.randomHex(bytes: 32) }
+        let now = nowMillis
+        let container = database.container
+        try await store.write { tx in
+            for ticket in tickets { try tx.insertAssetUpload(ticket: ticket, container: container, owner: user, now: now) }
+        }
+        let base = "\(caller.origin)/assets/1/\(container)/upload/"
+        return try .encode(
+            AssetUploadResponse(
+                tokens: zip(request.tokens, tickets).map { AssetUploadResponse.Token(recordName: $0.recordName, fieldName: $0.fieldName, url: base + $1) }))
+    }
+
+    /// `POST /assets/1/{container}/{env}/upload/{ticket}` (the file's bytes) and
+    /// `GET /assets/1/{container}/{env}/download/{id}`. The URLs are the capabilities: no session needed.
+    func assets(_ request: ServiceRequest, container: String, action: String, id: String) async throws -> ServiceResponse {
+        guard id.utf8.count == 64, id.allSatisfy(\.isHexDigit), id == id.lowercased() else {
+            throw ServerError(.notFound, "unknown asset URL")
+        }
+        switch (request.method, action) {
+        case ("POST", "upload"):
+            guard request.body.count <= configuration.maxAssetBytes else {
+                throw ServerError(.limitExceeded, "an asset is at most \(configuration.maxAssetBytes) bytes")
+            }
+            let notBefore = nowMillis - Self.uploadLifetime
+            guard let owner = try await store.write({ try $0.takeAssetUpload(ticket: id, container: container, notBefore: notBefore) }) else {
+                throw ServerError(.notFound, "this upload URL is unknown, used or expired; ask assets/upload for another")
+            }
+            let asset = AssetRow(
+                id: Secrets.randomHex(bytes: 32), container: container, owner: owner, size: Int64(request.body.count),
+                checksum: Data(SHA256.digest(Array(request.body))).base64EncodedString())
+            let body = request.body
+            try await Self.offPool { try self.writeAssetFile(asset.id, body) }
+            let now = nowMillis
+            try await store.write { try $0.insertAsset(asset, now: now) }
+            return try .encode(AssetUploadResult(singleFile: .init(fileChecksum: asset.checksum, size: asset.size, receipt: asset.id)))
+        case ("GET", "download"):
+            let path = assetFile(id).path
+            guard let asset = try await store.read({ try $0.asset(id: id) }), asset.container == container,
+                let bytes = try await Self.offPool({ FileManager.default.contents(atPath: path) })
+            else { throw ServerError(.notFound, "unknown asset") }
+            return ServiceResponse(status: 200, body: Array(bytes), contentType: "application/octet-stream")
+        default:
+            throw RequestError.notFound(request.method, request.segments)
+        }
+    }
+
+    /// Runs blocking file work on a thread of its own, not on the cooperative pool (two threads here).
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    private func assetFile(_ id: String) -> URL {
+        configuration.dataDirectory.appendingPathComponent("assets").appendingPathComponent(id)
+    }
+
+    /// Writes an asset's bytes whole or not at all (a temporary file renamed into place).
+    private func writeAssetFile(_ id: String, _ bytes: Data) throws {
+        let file = assetFile(id)
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try bytes.write(to: file, options: .atomic)
+        } catch {
+            throw ServerError(.internalError, "could not store the asset: \(error.localizedDescription)")
+        }
+    }
+}
+
+/// Turns the asset values of a save into what is stored: an uploaded asset (by its receipt, uploaded by the saver)
+/// or one already stored (by its download URL, as a fetched record sends it back), checked against the asset's own
+/// checksum and size.
+struct AssetValues {
+    var container: String
+    var user: String
+    var origin: String
+
+    static func isAsset(_ type: String) -> Bool { type == "ASSETID" || type == "ASSET" }
+
+    /// The canonical value to store for an asset value as sent.
+    func resolve(_ bytes: ArraySlice<UInt8>, field: String, tx: any StoreTransaction) throws -> [UInt8] {
+        guard case .object(let wrapper)? = try? JSONParser.parse(bytes), case .object(let value)? = wrapper["value"] else {
+            throw ServerError(.badRequest, "field '\(field)': an asset value is an object")
+        }
+        let string = { (key: String) -> String? in if case .string(let s)? = value[key] { s } else { nil } }
+        let id: String
+        var fresh = false
+        if let receipt = string("receipt") {
+            id = receipt
+            fresh = true
+        } else if let url = string("downloadURL"), let last = url.split(separator: "/").last {
+            id = String(last)
+        } else {
+            throw ServerError(.badRequest, "field '\(field)': an asset value needs the receipt of its upload")
+        }
+        guard id.utf8.count == 64, id.allSatisfy(\.isHexDigit), let asset = try tx.asset(id: id), asset.container == container,
+            !fresh || asset.owner == user
+        else { throw ServerError(.badRequest, "field '\(field)': no such uploaded asset") }
+        if let checksum = string("fileChecksum"), checksum != asset.checksum {
+            throw ServerError(.badRequest, "field '\(field)': fileChecksum does not match the uploaded asset")
+        }
+        switch value["size"] {
+        case nil, .null?: break
+        case .int(let size)? where size == asset.size: break
+        default: throw ServerError(.badRequest, "field '\(field)': size does not match the uploaded asset")
+        }
+        var writer = JSONWriter(reserving: 256)
+        writer.raw(#"{"type":"ASSETID","value":{"downloadURL":"#)
+        writer.string("\(origin)/assets/1/\(container)/download/\(asset.id)")
+        writer.raw(#","fileChecksum":"#)
+        writer.string(asset.checksum)
+        writer.raw(#","size":"#)
+        writer.int(asset.size)
+        writer.raw("}}")
+        return writer.bytes
+    }
+}

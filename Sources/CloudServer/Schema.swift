@@ -1,0 +1,160 @@
+import CloudModel
+import Foundation
+
+/// One field of a record type in a container environment's schema.
+public struct SchemaField: Sendable, Hashable, Codable {
+    /// `STRING`, `INT64`, `TIMESTAMP_LIST`, …
+    public var type: String
+    /// Whether `records/query` may filter on it.
+    public var queryable: Bool
+    /// Whether `records/query` may sort on it.
+    public var sortable: Bool
+
+    /// A field of a type, without index marks unless given.
+    public init(type: String, queryable: Bool = false, sortable: Bool = false) {
+        self.type = type
+        self.queryable = queryable
+        self.sortable = sortable
+    }
+}
+
+/// A container environment's schema: record types and their typed fields.
+///
+/// In `development` the first save of a record type or field defines it (just in time); in `production` the schema
+/// is fixed (it changes only by `todo server schema deploy`), and a record of an unknown type, or with an unknown
+/// field, is refused. In both, a value of another type than its field's is refused, and a value sent without a
+/// type takes its field's type when its JSON fits it.
+enum Schema {
+    /// Refuses a query that filters on a field not marked queryable or sorts on one not marked sortable (system
+    /// fields always may be used).
+    static func checkIndexes(_ query: Query, fields: [String: SchemaField]) throws {
+        for filter in query.filterBy ?? [] {
+            if let name = filter.fieldName, fields[name]?.queryable != true {
+                throw ServerError(
+                    .badRequest, "field '\(name.prefix(64))' of '\(query.recordType.prefix(64))' is not marked queryable; mark it with todo server schema index")
+            }
+        }
+        for sort in query.sortBy ?? [] {
+            if let name = sort.fieldName, fields[name]?.sortable != true {
+                throw ServerError(
+                    .badRequest, "field '\(name.prefix(64))' of '\(query.recordType.prefix(64))' is not marked sortable; mark it with todo server schema index")
+            }
+        }
+    }
+
+    /// Whether a container (`name/environment`) is a production environment, whose schema is fixed.
+    static func isProduction(_ container: String) -> Bool { container.hasSuffix("/production") }
+
+    /// Whether records of this type follow the schema (the cloud's own share records do not).
+    static func applies(to recordType: String) -> Bool { !recordType.hasPrefix("cloudkit.") }
+
+    /// The type named at the start of a canonical value (`{"type":"T",…}`), nil for a value without one.
+    static func canonicalType(_ bytes: ArraySlice<UInt8>) -> String? {
+        let prefix = Array(#"{"type":""#.utf8)
+        guard bytes.starts(with: prefix) else { return nil }
+        let start = bytes.startIndex + prefix.count
+        guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// An untyped value's canonical JSON with the field's type, when its JSON fits that type: an integer is also a
+    /// TIMESTAMP or a DOUBLE, a base64 string is also BYTES (lists alike); nil when it does not fit.
+    static func retyped(_ bytes: ArraySlice<UInt8>, from given: String, to wanted: String) -> [UInt8]? {
+        let scalar = { (type: String) in type.hasSuffix("_LIST") ? String(type.dropLast(5)) : type }
+        guard given.hasSuffix("_LIST") == wanted.hasSuffix("_LIST") else { return nil }
+        switch (scalar(given), scalar(wanted)) {
+        case ("INT64", "TIMESTAMP"), ("INT64", "DOUBLE"):
+            break
+        case ("STRING", "BYTES"):
+            guard let value = try? FieldValue(json: JSONParser.parse(bytes), path: "value") else { return nil }
+            let strings: [FieldValue] = if case .list(_, let items) = value { items } else { [value] }
+            guard strings.allSatisfy({ $0.stringValue.flatMap { Data(base64Encoded: $0) } != nil }) else { return nil }
+        default:
+            return nil
+        }
+        let rest = bytes.dropFirst(#"{"type":""#.utf8.count + given.utf8.count)
+        return Array(#"{"type":""#.utf8) + Array(wanted.utf8) + Array(rest)
+    }
+}
+
+/// The schema as one `records/modify` request sees it: read once per record type, and written through in
+/// `development` as saves define types and fields.
+final class SchemaSession {
+    private let container: String
+    private let tx: any StoreTransaction
+    private let assets: AssetValues?
+    private var types: [String: [String: SchemaField]] = [:]
+
+    /// `assets` resolves asset values (nil: none are accepted).
+    init(container: String, tx: any StoreTransaction, assets: AssetValues? = nil) {
+        self.container = container
+        self.tx = tx
+        self.assets = assets
+    }
+
+    /// The fields a save sends, conformed to the schema: retyped where untyped values fit their field, new types and
+    /// fields defined in `development`; `BAD_REQUEST` for what the schema refuses. Whether anything was retyped.
+    func conform(_ fields: EncodedFields, recordType: String) throws -> (fields: EncodedFields, retyped: Bool) {
+        guard Schema.applies(to: recordType) else { return (fields, false) }
+        let production = Schema.isProduction(container)
+        var known: [String: SchemaField]
+        if let cached = types[recordType] {
+            known = cached
+        } else if let stored = try tx.schemaFields(container: container, recordType: recordType) {
+            known = stored
+        } else {
+            guard !production else {
+                throw ServerError(.badRequest, "record type '\(recordType.prefix(64))' is not in the production schema; deploy it first")
+            }
+            try tx.defineSchemaType(container: container, recordType: recordType)
+            known = [:]
+        }
+        defer { types[recordType] = known }
+        let entries = fields.entries
+        // The usual save: every value typed as its field already is (and none an asset, which is always resolved).
+        if entries.allSatisfy({ entry in
+            entry.canonical.map { bytes in
+                Schema.canonicalType(bytes).map { !AssetValues.isAsset($0) && known[entry.name]?.type == $0 } ?? true
+            } ?? true
+        }) {
+            return (fields, false)
+        }
+        var result = EncodedFields()
+        var retyped = false
+        for entry in entries {
+            guard var bytes = entry.canonical else {
+                result.appendRemoval(entry.name)
+                continue
+            }
+            guard var given = Schema.canonicalType(bytes) else {
+                result.append(entry.name, canonical: bytes)
+                continue
+            }
+            if AssetValues.isAsset(given) {
+                guard let assets else { throw ServerError(.badRequest, "field '\(entry.name)': assets cannot be saved here") }
+                bytes = ArraySlice(try assets.resolve(bytes, field: entry.name, tx: tx))
+                given = "ASSETID"
+                retyped = true
+            }
+            if let field = known[entry.name] {
+                if field.type == given {
+                    result.append(entry.name, canonical: bytes)
+                } else if !entry.typed, let fitted = Schema.retyped(bytes, from: given, to: field.type) {
+                    result.append(entry.name, canonical: fitted)
+                    retyped = true
+                } else {
+                    throw ServerError(
+                        .badRequest, "field '\(entry.name)' of '\(recordType.prefix(64))' is \(field.type) in the schema, not \(given.prefix(32))")
+                }
+            } else if production {
+                throw ServerError(
+                    .badRequest, "field '\(entry.name)' is not in the production schema of '\(recordType.prefix(64))'; deploy it first")
+            } else {
+                try tx.defineSchemaField(container: container, recordType: recordType, name: entry.name, type: given)
+                known[entry.name] = SchemaField(type: given)
+                result.append(entry.name, canonical: bytes)
+            }
+        }
+        return (result, retyped)
+    }
+}

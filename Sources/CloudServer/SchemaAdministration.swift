@@ -1,0 +1,89 @@
+import CloudModel
+import Foundation
+
+/// The operator's view of the schema, straight on a cloud's data directory (a running cloud sees the changes on
+/// its next request): `todo server schema show|deploy|index`.
+public enum SchemaAdministration {
+    /// A schema: record types, each with its fields by name.
+    public typealias Types = [String: [String: SchemaField]]
+
+    /// What went wrong, in words for the operator.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The schema of a container environment.
+    public static func show(dataDirectory: URL, container: String, environment: String) async throws -> Types {
+        let key = try containerKey(container, environment)
+        return try await SQLiteCloudStore(directory: dataDirectory).read { try $0.schema(container: key) }
+    }
+
+    /// Deploys `development` to `production`: every type and field of development is added to production, with its
+    /// index marks; nothing of production is removed, and a field whose type differs between them stops the deploy.
+    /// The production schema after it.
+    public static func deploy(dataDirectory: URL, container: String) async throws -> Types {
+        let development = try containerKey(container, "development")
+        let production = try containerKey(container, "production")
+        return try await SQLiteCloudStore(directory: dataDirectory).write { tx -> Types in
+            var merged = try tx.schema(container: production)
+            var conflicts: [String] = []
+            for (type, fields) in try tx.schema(container: development) {
+                var target = merged[type] ?? [:]
+                for (name, field) in fields {
+                    if let existing = target[name] {
+                        if existing.type != field.type {
+                            conflicts.append("\(type).\(name): \(field.type) in development, \(existing.type) in production")
+                            continue
+                        }
+                        target[name] = SchemaField(
+                            type: existing.type, queryable: existing.queryable || field.queryable, sortable: existing.sortable || field.sortable)
+                    } else {
+                        target[name] = field
+                    }
+                }
+                merged[type] = target
+            }
+            guard conflicts.isEmpty else {
+                throw Failure(description: "not deployed; fields typed differently:\n  " + conflicts.sorted().joined(separator: "\n  "))
+            }
+            try tx.replaceSchema(container: production, with: merged)
+            return merged
+        }
+    }
+
+    /// Marks a field queryable and/or sortable (nil leaves a mark as it is).
+    public static func index(
+        dataDirectory: URL, container: String, environment: String, recordType: String, field: String, queryable: Bool?, sortable: Bool?
+    ) async throws {
+        let key = try containerKey(container, environment)
+        let found = try await SQLiteCloudStore(directory: dataDirectory).write {
+            try $0.markSchemaField(container: key, recordType: recordType, name: field, queryable: queryable, sortable: sortable)
+        }
+        guard found else {
+            throw Failure(description: "\(recordType).\(field) is not in the \(environment) schema of \(container) (save a record with it in development first)")
+        }
+    }
+
+    /// Writes a schema as lines: each type, then its fields with their types and marks.
+    public static func describe(_ types: Types) -> String {
+        guard !types.isEmpty else { return "(no record types)\n" }
+        var text = ""
+        for type in types.keys.sorted() {
+            text += "\(type)\n"
+            for (name, field) in (types[type] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let marks = [field.queryable ? "queryable" : nil, field.sortable ? "sortable" : nil].compactMap { $0 }
+                text += "  \(name.padding(toLength: max(name.count, 20), withPad: " ", startingAt: 0)) \(field.type)"
+                text += marks.isEmpty ? "\n" : "  (\(marks.joined(separator: ", ")))\n"
+            }
+        }
+        return text
+    }
+
+    private static func containerKey(_ container: String, _ environment: String) throws -> String {
+        guard Validation.isName(container, maxLength: 128, extra: "._-") else { throw Failure(description: "invalid container name") }
+        guard environment == "development" || environment == "production" else {
+            throw Failure(description: "environment must be development or production")
+        }
+        return "\(container)/\(environment)"
+    }
+}

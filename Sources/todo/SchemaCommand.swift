@@ -1,0 +1,85 @@
+import ArgumentParser
+import CloudModel
+import CloudServer
+import Foundation
+
+/// `todo server schema`: the cloud's record types and fields, per container environment.
+struct SchemaCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Show, index and deploy the cloud's schema (record types and typed fields).",
+        subcommands: [Show.self, Index.self, Deploy.self]
+    )
+
+    /// Where the schema lives.
+    struct Location: ParsableArguments {
+        @Option(name: .customLong("data-dir"), help: "The cloud's data directory (default: $XDG_DATA_HOME/cloudtodo/server).")
+        var dataDir: String?
+
+        @Option(help: "Container identifier.")
+        var container = ContainerAddress.default.container
+
+        var directory: URL { dataDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the record types, their fields' types and index marks.")
+
+        @OptionGroup var location: Location
+
+        @Option(help: "development or production.")
+        var environment = "development"
+
+        func run() async throws {
+            let types = try await SchemaAdministration.show(
+                dataDirectory: location.directory, container: location.container, environment: environment)
+            print("\(location.container) (\(environment))")
+            print(SchemaAdministration.describe(types), terminator: "")
+        }
+    }
+
+    struct Index: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a field queryable and/or sortable (or unmark it).")
+
+        @OptionGroup var location: Location
+
+        @Option(help: "development or production.")
+        var environment = "development"
+
+        @Argument(help: "Record type, e.g. Todo.")
+        var recordType: String
+
+        @Argument(help: "Field name, e.g. priority.")
+        var field: String
+
+        @Flag(inversion: .prefixedNo, help: "Whether records/query may filter on the field.")
+        var queryable: Bool?
+
+        @Flag(inversion: .prefixedNo, help: "Whether records/query may sort on the field.")
+        var sortable: Bool?
+
+        func validate() throws {
+            guard queryable != nil || sortable != nil else { throw ValidationError("give --queryable, --sortable or their --no- forms") }
+        }
+
+        func run() async throws {
+            try await SchemaAdministration.index(
+                dataDirectory: location.directory, container: location.container, environment: environment, recordType: recordType,
+                field: field, queryable: queryable, sortable: sortable)
+            print("\(recordType).\(field) marked in \(environment)")
+        }
+    }
+
+    struct Deploy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy the development schema into production (additive: nothing of production is removed).")
+
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            let types = try await SchemaAdministration.deploy(dataDirectory: location.directory, container: location.container)
+            print("deployed to \(location.container) (production):")
+            print(SchemaAdministration.describe(types), terminator: "")
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import CloudClient
+import CloudModel
+import Foundation
+import Testing
+
+/// The device's push long-poll: acknowledgements and the delays it takes from the network.
+@Suite("Push channel")
+struct PushChannelTests {
+    @Test func aNotificationWhoseAnswerWasLostIsDeliveredAgain() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let transport = FaultInjectingTransport(wrapping: SocketTransport())
+        let client = CloudClient(baseURL: cloud.baseURL, transport: transport)
+        _ = try await client.createAccount(account: "alice", password: "password-alice")
+        _ = try await client.signIn(account: "alice", password: "password-alice", deviceName: "laptop")
+        let sender = CloudClient(baseURL: cloud.baseURL)
+        _ = try await sender.signIn(account: "alice", password: "password-alice", deviceName: "phone")
+
+        // The first courier answer is cut on its way back: the cloud handed the notification out, the device never saw it.
+        transport.plan(.init(pathContains: "/courier/", count: 1, kind: .loseResponse))
+        let channel = PushChannel(client: client, pollTimeout: 5, minimumBackoff: 0.05, maximumBackoff: 0.2)
+        let received = LockedValue<[PushNotification]>([])
+        let listening = Task {
+            for await push in channel.notifications() { received.withLock { $0.append(push) } }
+        }
+        defer {
+            channel.stop()
+            listening.cancel()
+        }
+        // Sent once the channel registered its token.
+        #expect(try await eventually(10) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
+
+        #expect(try await eventually(10) { received.withLock { !$0.isEmpty } }, "the lost notification never came again")
+        // Acknowledged by the next poll, it is not delivered a third time.
+        try await Task.sleep(for: .milliseconds(600))
+        let nids = received.withLock { $0.map(\.ck.nid) }
+        #expect(nids.count == 1)
+        #expect(transport.sentPaths.filter { $0.contains("/courier/") }.count >= 3, "polls: cut, redelivered, acknowledging")
+    }
+
+    @Test func delaysFromTheNetworkAreClamped() {
+        let cap = PushChannel.maximumRetryDelay
+        #expect(PushChannel.retryDelay(backoff: 0.2, jitter: 1, retryAfter: nil) == 0.2)
+        #expect(PushChannel.retryDelay(backoff: 0.2, jitter: 1, retryAfter: 3) == 3)
+        for hostile in [1.9e10, 1e300, Double.infinity, Double.greatestFiniteMagnitude] {
+            #expect(PushChannel.retryDelay(backoff: 0.2, jitter: 1.2, retryAfter: hostile) == cap, "\(hostile)")
+        }
+        for nonsense in [-5, -Double.infinity, Double.nan] {
+            #expect(PushChannel.retryDelay(backoff: 0.2, jitter: 1, retryAfter: nonsense) == 0.2, "\(nonsense)")
+        }
+        #expect(PushChannel.retryDelay(backoff: .infinity, jitter: 1, retryAfter: nil) == cap)
+    }
+
+    @Test func anInfiniteRetryAfterHeaderDoesNotTrapTheChannel() async throws {
+        // A cloud that answers every courier poll `503` with `Retry-After: inf`: the channel waits (clamped) and
+        // stops cleanly instead of trapping on the conversion to nanoseconds.
+        let transport = InfiniteRetryAfterTransport()
+        let client = CloudClient(baseURL: URL(string: "http://127.0.0.1:9")!, transport: transport, authToken: "t")
+        let channel = PushChannel(client: client, pollTimeout: 1, minimumBackoff: 0.01, maximumBackoff: 0.02)
+        let events = channel.events()
+        let reading = Task { for await _ in events {} }
+        #expect(try await eventually(5) { transport.polls.withLock { $0 } >= 1 })
+        channel.stop()
+        await reading.value
+    }
+}
+
+/// Hands out a push token, then answers every poll with `503` and `Retry-After: inf`.
+private final class InfiniteRetryAfterTransport: HTTPTransport {
+    let polls = LockedValue(0)
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let path = request.url.path
+        if path.hasSuffix("tokens/create") {
+            let body = #"{"apnsToken":"abc","apnsEnvironment":"development","webcourierURL":"http://127.0.0.1:9/device/1/c/development/courier/abc"}"#
+            return HTTPResponse(status: 200, headers: [:], body: Data(body.utf8))
+        }
+        if path.hasSuffix("tokens/register") {
+            return HTTPResponse(status: 200, headers: [:], body: Data(#"{"apnsEnvironment":"development","apnsToken":"abc"}"#.utf8))
+        }
+        polls.withLock { $0 += 1 }
+        return HTTPResponse(status: 503, headers: ["retry-after": "inf"], body: Data("busy".utf8))
+    }
+}
