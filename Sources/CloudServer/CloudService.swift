@@ -134,7 +134,7 @@ final class CloudService: Sendable {
         }
         let method = request.method
         if s == ["health"], method == "GET" || method == "HEAD" {
-            return try .encode(["status": "ok"])
+            return try .encode(HealthStatus(time: nowMillis))
         }
         guard s.count >= 3, s[1] == "1" else { throw RequestError.notFound(method, s) }
         switch s[0] {

@@ -30,12 +30,13 @@ public struct CloudClockOffset: Sendable, Hashable {
         HTTPDate.milliseconds(header).map { reading(cloud: $0, resolution: 999, sent: sent, received: received) }
     }
 
-    /// What the device adds to its own time: the correction nearest to none that the readings allow.
+    /// What the device adds to its own time: none while its clock agrees with the cloud's within what was measured,
+    /// else the middle of the interval.
     ///
-    /// A device whose clock agrees with the cloud's within what was measured keeps its own time, to the millisecond
-    /// (the middle of a `Date` header's second would misorder edits made within half a second of each other on two
-    /// devices whose clocks agree); a clock that is off is moved just far enough to agree.
-    public var estimate: Int64 { min(max(0, low), high) }
+    /// A device whose clock is right keeps its own time to the millisecond (the middle of a `Date` header's second would
+    /// misorder edits made within half a second on two devices whose clocks agree); a clock shown to be off takes the
+    /// best guess, at most half the interval from the truth.
+    public var estimate: Int64 { low <= 0 && 0 <= high ? 0 : low + (high - low) / 2 }
 
     /// How uncertain the estimate is (half the interval, ms).
     public var uncertainty: Int64 { (high - low) / 2 }

@@ -111,8 +111,8 @@ extension SyncEngine {
         }
     }
 
-    /// Reads the cloud's time (its `Date` header, to the second) when the offset is unknown or an hour old; sends
-    /// (whose records come back stamped to the millisecond) narrow it further.
+    /// Reads the cloud's time (`/health`'s `time`, to the millisecond; another cloud's `Date` header, to the second) when
+    /// the offset is unknown or an hour old; sends (whose records come back stamped to the millisecond) narrow it further.
     func measureCloudClockIfDue() async {
         let now = clock.nowMilliseconds()
         if let offset = cloudOffset, now - offset.measuredAt < 3_600_000, now >= offset.measuredAt { return }
@@ -122,6 +122,12 @@ extension SyncEngine {
         let sent = clock.nowMilliseconds()
         guard let response = try? await client.transport.send(HTTPRequest(method: "GET", url: url, timeout: 5)) else { return }
         let received = clock.nowMilliseconds()
+        // Our cloud says its time to the millisecond; another's `Date` header says it to the second (and a server may
+        // cache that header for a while, so it counts only where nothing better is known).
+        if let health = try? JSONDecoder().decode(HealthStatus.self, from: Data(response.body)), let time = health.time {
+            noteCloudReading(.reading(cloud: time, sent: sent, received: received))
+            return
+        }
         let header = response.headers.first { $0.key.lowercased() == "date" }?.value
         guard let reading = CloudClockOffset.readingFromDateHeader(header, sent: sent, received: received) else { return }
         noteCloudReading(reading)

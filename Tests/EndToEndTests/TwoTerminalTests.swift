@@ -4,12 +4,14 @@ import Foundation
 import Glibc
 #endif
 import Logging
-import Testing
+import XCTest
 
 /// Drives the real `todo` binary in tmux: two panes, two devices of one account, one cloud.
-@Suite("Two terminals in tmux", .serialized)
-struct TwoTerminalTests {
-    @Test func editsInOnePaneShowInTheOtherWithoutAKeyPress() async throws {
+///
+/// The tmux tests that time what a person sees are XCTest cases: `swift test` runs XCTest on its own and serially,
+/// before Swift Testing runs everything else in parallel, so the times they check are not those of a starved machine.
+final class TwoTerminalTests: XCTestCase {
+    func testEditsInOnePaneShowInTheOtherWithoutAKeyPress() async throws {
         let stage = try await E2EStage.start()
         defer { stage.tearDown() }
         let tmux = stage.tmux
@@ -37,13 +39,13 @@ struct TwoTerminalTests {
         try await tmux.submit(laptop, key: "a", opens: "New todo", text: "E2E milk 牛奶")
         let added = try await tmux.wait(tablet, "E2E milk 牛奶")
         print("e2e: add reached the other pane in \(Int(added * 1000)) ms")
-        #expect(added <= 1.0, "the other pane showed the new todo after \(added) s")
+        XCTAssert(added <= 1.0, "the other pane showed the new todo after \(added) s")
 
         // Complete.
         tmux.keys(laptop, "Space")
         let completed = try await tmux.wait(tablet, "[x] E2E milk")
         print("e2e: completion reached the other pane in \(Int(completed * 1000)) ms")
-        #expect(completed <= 1.0)
+        XCTAssert(completed <= 1.0)
 
         // Edit the title in the form: Ctrl-U clears the line, then type the new title.
         tmux.keys(tablet, "e")
@@ -53,7 +55,7 @@ struct TwoTerminalTests {
         tmux.keys(tablet, "Enter")
         let edited = try await tmux.wait(laptop, "E2E oat milk")
         print("e2e: edit reached the other pane in \(Int(edited * 1000)) ms")
-        #expect(edited <= 1.0)
+        XCTAssert(edited <= 1.0)
 
         // Trash (own private todo: delete, after confirming).
         tmux.keys(laptop, "d")
@@ -61,7 +63,7 @@ struct TwoTerminalTests {
         tmux.keys(laptop, "y")
         let trashed = try await tmux.wait(tablet, "No todos")
         print("e2e: trash reached the other pane in \(Int(trashed * 1000)) ms")
-        #expect(trashed <= 1.0)
+        XCTAssert(trashed <= 1.0)
 
         // Quit both: each exits 0 and leaves the terminal in cooked mode with echo.
         tmux.keys(laptop, "q")
@@ -70,8 +72,8 @@ struct TwoTerminalTests {
             try await tmux.wait(pane, "EXIT=0")
             try await tmux.wait(pane, "END")
             let screen = tmux.capture(pane)
-            #expect(screen.contains("icanon echo") || screen.contains("echo icanon"), "terminal not restored:\n\(screen)")
-            #expect(!screen.contains("-icanon") && !screen.contains("-echo"), "terminal not restored:\n\(screen)")
+            XCTAssert(screen.contains("icanon echo") || screen.contains("echo icanon"), "terminal not restored:\n\(screen)")
+            XCTAssert(!screen.contains("-icanon") && !screen.contains("-echo"), "terminal not restored:\n\(screen)")
         }
         await stage.server.shutdown()
     }
@@ -79,9 +81,8 @@ struct TwoTerminalTests {
 
 /// Drives the real binary in tmux with two accounts: alice shares a list with bob, bob accepts and edits,
 /// alice lowers him to read-only, then stops sharing.
-@Suite("Two accounts share a list in tmux", .serialized)
-struct TwoAccountTerminalTests {
-    @Test func aSharedListReachesTheOtherAccountAndFollowsItsAccess() async throws {
+final class TwoAccountTerminalTests: XCTestCase {
+    func testASharedListReachesTheOtherAccountAndFollowsItsAccess() async throws {
         let stage = try await E2EStage.start()
         defer { stage.tearDown() }
         let tmux = stage.tmux
@@ -119,7 +120,7 @@ struct TwoAccountTerminalTests {
         tmux.keys(bob, "Space")
         let completed = try await tmux.wait(alice, "[x] Apples")
         print("e2e: bob's completion reached alice's pane in \(Int(completed * 1000)) ms")
-        #expect(completed <= 1.0)
+        XCTAssert(completed <= 1.0)
 
         // Alice lowers bob to read-only: bob's pane shows the lock and refuses edits with the reason.
         tmux.keys(alice, "s")

@@ -31,7 +31,9 @@ import TodoSync
             best = min(best, ContinuousClock.now - started)
         }
         print("liveness: stop during a retry wait returned after \(best) (best of 5)")
-        #expect(best < .milliseconds(200), "stop took \(best)")
+        // A stop that waited for the pass would never return (the retry wait is parked). The 200 ms a person may wait for
+        // `q` is checked on the real app, serially, in CacheWatchTerminalTests; here 300 other tests share two cores.
+        #expect(best < .seconds(2), "stop took \(best)")
         #expect(try await device.store.pendingCount() == 1)  // nothing lost: it waits in the outbox
     }
 

@@ -111,7 +111,7 @@ import TodoSync
         for i in 0..<30 {
             let item = try #require(try await a.store.todo(keys[i]))
             let expectedTitle = i >= 20 ? "B title \(i)" : (i < 25 ? "A title \(i)" : "todo \(i)")
-            #expect(item.title == expectedTitle, "todo \(i)")
+            #expect(item.title == expectedTitle, "todo \(i): stamps \(item.editStamps ?? "-"), lost \(item.lostEdits ?? "-")")
             #expect(item.priority == (i < 25 ? 3 : 0), "todo \(i)")
             #expect(item.notes == (i < 10 ? "B notes \(i)" : ""), "todo \(i)")
         }
