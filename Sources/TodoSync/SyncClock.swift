@@ -21,9 +21,12 @@ public struct SystemClock: SyncClock {
     /// The wall-clock time.
     public func now() -> Date { Date() }
 
-    /// Sleeps for real.
+    /// The longest single sleep (a day): longer asks are cut to it rather than overflowing the nanosecond count.
+    public static let longestSleep: Double = 86_400
+
+    /// Sleeps for real; NaN and non-positive times return at once, anything longer than a day sleeps a day.
     public func sleep(seconds: Double) async throws {
         guard seconds > 0 else { return }
-        try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        try await Task.sleep(nanoseconds: UInt64(min(seconds, Self.longestSleep) * 1_000_000_000))
     }
 }

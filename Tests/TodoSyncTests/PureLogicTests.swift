@@ -246,3 +246,17 @@ import TodoSync
         check(item(.private, creator: "_me"), signedOut, update: false, delete: false, trash: nil)
     }
 }
+
+@Suite("The system clock") struct SystemClockTests {
+    @Test func absurdSleepsNeitherTrapNorWaitWhenCancelled() async throws {
+        // Infinity and 1e300 seconds would overflow a nanosecond count; cancelled at once, each returns without trapping.
+        for seconds in [Double.infinity, 1e300, 2e10] {
+            let sleeper = Task { try await SystemClock().sleep(seconds: seconds) }
+            sleeper.cancel()
+            await #expect(throws: CancellationError.self) { try await sleeper.value }
+        }
+        // NaN and negative times do not wait at all.
+        try await SystemClock().sleep(seconds: .nan)
+        try await SystemClock().sleep(seconds: -1)
+    }
+}
