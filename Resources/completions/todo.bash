@@ -173,13 +173,13 @@ _todo() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|server|help)
+    open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|server|help)
         # Offer subcommand argument completions
         "_todo_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'open add list done edit trash sync status push signout signin import keys lists newlist move share shares accept unshare leave server help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'open add list done edit trash sync status push signout signin import keys lists newlist move share shares accept unshare leave conflicts restore server help' -- "${cur}"))
         ;;
     esac
 }
@@ -741,6 +741,60 @@ _todo_leave() {
     repeating_options=()
     non_repeating_options=(--account --device --server --data-dir --password)
     __todo_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    esac
+}
+
+_todo_conflicts() {
+    repeating_flags=()
+    non_repeating_flags=(--offline --mine --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --data-dir --password)
+    __todo_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    esac
+}
+
+_todo_restore() {
+    repeating_flags=()
+    non_repeating_flags=(--dismiss --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --data-dir --password)
+    __todo_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in

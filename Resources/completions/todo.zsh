@@ -71,6 +71,8 @@ _todo() {
             'accept:Accept invitations to shared lists (all, or the one named).'
             'unshare:Stop sharing a list, with everyone or with one account.'
             'leave:Leave a list shared with you, or decline its invitation.'
+            'conflicts:List values that lost a conflict to a later edit (restore one with todo restore ID FIELD).'
+            'restore:Put back a value that lost a conflict (see todo conflicts); it is sent as a new, later edit.'
             'server:Run the CloudKit-compatible cloud (started on demand by the app).'
             'help:Show subcommand help information.'
         )
@@ -78,7 +80,7 @@ _todo() {
         ;;
     arg)
         case "${words[1]}" in
-        open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|server|help)
+        open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|server|help)
             "_todo_${words[1]}" && ret=0
             ;;
         esac
@@ -113,7 +115,7 @@ _todo_add() {
         '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
         '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
         ':title:'
-        '--due[Due date\: YYYY-MM-DD, today, tomorrow or +Nd.]:due:'
+        '--due[Due date\: YYYY-MM-DD, today, tomorrow, +3d, +2w or an ISO 8601 time.]:due:'
         '--priority[Priority, 0 (none) to 3 (high).]:priority:'
         '--notes[Notes.]:notes:'
         '--public[Post to the public board instead of your private list.]'
@@ -176,7 +178,7 @@ _todo_edit() {
         ':id:'
         '--title[New title.]:title:'
         '--notes[New notes.]:notes:'
-        '--due[New due date (YYYY-MM-DD, today, tomorrow, +Nd), or none to clear it.]:due:'
+        '--due[New due date (YYYY-MM-DD, today, tomorrow, +3d, +2w, an ISO 8601 time), or none to clear it.]:due:'
         '--priority[New priority, 0 to 3.]:priority:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -445,6 +447,43 @@ _todo_leave() {
         '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
         '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
         ':list:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_conflicts() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--offline[Do not ask the cloud; show the cache.]'
+        '--mine[Only the values this device'\''s edits lost.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_restore() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
+        '--device[Device name; each device has its own cache (default\: main).]:device:'
+        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
+        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        ':id:'
+        ':field:'
+        '--dismiss[Drop the notice instead, keeping the value that won (on every device).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
