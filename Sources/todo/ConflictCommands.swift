@@ -33,7 +33,7 @@ func printNewConflicts(_ session: DeviceSession, toStandardError: Bool = false) 
     for notice in notices {
         let restore = notice.isMine ? " (todo restore \(notice.key.recordName.prefix(8)) \(ConflictField.word(notice.edit.field)))" : ""
         let line = "conflict: \(notice.sentence)\(restore)"
-        if toStandardError { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
+        if toStandardError { printError(line) } else { print(line) }
     }
     try await session.engine.markAnnounced(notices)
 }
@@ -57,7 +57,7 @@ struct Conflicts: AsyncParsableCommand {
             var notices = try await session.engine.conflicts()
             if mine { notices.removeAll { !$0.isMine } }
             if notices.isEmpty {
-                print("no lost values")
+                print("No lost values")
                 return
             }
             for notice in notices { print(ConflictField.line(notice)) }

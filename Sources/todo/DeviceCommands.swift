@@ -484,11 +484,11 @@ struct Import: AsyncParsableCommand {
             print("Added " + Formatting.counted(total, "todo"))
             if contents.skippedUntitled > 0 {
                 let skipped = contents.skippedUntitled
-                FileHandle.standardError.write(Data("Skipped \(skipped) \(skipped == 1 ? "entry" : "entries") without a title\n".utf8))
+                printError("Skipped \(skipped) \(skipped == 1 ? "entry" : "entries") without a title")
             }
             guard total > 0 else { return }
             if noSend {
-                FileHandle.standardError.write(Data("Not sent yet: \(await session.engine.status().pendingCount) pending; todo sync sends them\n".utf8))
+                printError("Not sent yet: \(await session.engine.status().pendingCount) pending; todo sync sends them")
                 return
             }
             try await progress.whileSending(session) { try await sendAndReport(session) }

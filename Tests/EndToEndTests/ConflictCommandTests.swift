@@ -35,7 +35,7 @@ struct ConflictCommandTests {
         // The phone's later edit meets the laptop's: it wins, and the phone hears of the value it beat.
         let phoneEdit = try todo(stage, "phone", ["edit", id, "--priority", "3"])
         #expect(phoneEdit.status == 0)
-        #expect(phoneEdit.err.contains("conflict: 'Milk': priority 1 lost to 3, set later"), "\(phoneEdit.err)")
+        #expect(phoneEdit.err.contains("Conflict: 'Milk': priority 1 lost to 3, set later"), "\(phoneEdit.err)")
 
         let sync = try todo(stage, "laptop", ["sync"])
         #expect(sync.out.contains("conflict: 'Milk': your priority 1 lost to 3, set later on another device (todo restore \(id) priority)"), "\(sync.out)")
@@ -48,7 +48,7 @@ struct ConflictCommandTests {
         let restore = try todo(stage, "laptop", ["restore", id, "priority"])
         #expect(restore.status == 0 && restore.out.contains("restored priority 1 of 'Milk'"), "\(restore.out) \(restore.err)")
         #expect(try todo(stage, "phone", ["list"]).out.contains("P1  Milk"))
-        #expect(try todo(stage, "phone", ["conflicts"]).out.contains("no lost values"))
+        #expect(try todo(stage, "phone", ["conflicts"]).out.contains("No lost values"))
         await stage.server.shutdown()
     }
 }
