@@ -10,6 +10,7 @@ enum SyncStateKey {
     static let lastPublicPoll = "lastPublicPoll"
     static let lastKnownUser = "lastKnownUser"
     static let lastSyncAt = "lastSyncAt"
+    static let lastTrashPurge = "lastTrashPurge"
     static func databaseToken(_ scope: DatabaseScope) -> String { "databaseToken.\(scope.rawValue)" }
 }
 

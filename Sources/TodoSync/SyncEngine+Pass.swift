@@ -66,6 +66,7 @@ extension SyncEngine {
             }
         }
         if !failed { await refreshInvitationsAfterPass(reasons) }
+        if !failed && connection == .online && !Task.isCancelled { await purgeTrashIfDue() }
         // Cancelled (the app is quitting): the counts are not read again; whoever opens the cache next reads them.
         if !Task.isCancelled { try? await reloadCounts() }
         if !failed && connection == .online {

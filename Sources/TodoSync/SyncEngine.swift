@@ -23,12 +23,15 @@ public struct SyncConfiguration: Sendable {
     public var retryPolicy: RetryPolicy
     /// Seconds each push long-poll is held.
     public var pushPollTimeout: Int
+    /// Seconds a trashed todo is kept (hidden) before it is deleted for good: as long as an edit made offline elsewhere
+    /// may still arrive and bring it back (30 days, as long as the cloud keeps tombstones).
+    public var trashRetention: Double
 
     /// A configuration for a device.
     public init(
         deviceName: String, deviceID: String? = nil, account: String? = nil, publicPollInterval: Double = 300,
         reachabilityProbeInterval: Double = 3, fetchPageSize: Int = CloudLimits.maxResultsPerPage, sendsAutomatically: Bool = true,
-        retryPolicy: RetryPolicy = RetryPolicy(), pushPollTimeout: Int = 25
+        retryPolicy: RetryPolicy = RetryPolicy(), pushPollTimeout: Int = 25, trashRetention: Double = 30 * 86_400
     ) {
         self.deviceName = deviceName
         self.deviceID = deviceID ?? deviceName
@@ -39,6 +42,7 @@ public struct SyncConfiguration: Sendable {
         self.sendsAutomatically = sendsAutomatically
         self.retryPolicy = retryPolicy
         self.pushPollTimeout = pushPollTimeout
+        self.trashRetention = trashRetention
     }
 }
 

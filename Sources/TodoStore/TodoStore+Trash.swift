@@ -1,0 +1,29 @@
+import CloudModel
+import Foundation
+import SQLiteDB
+
+extension TodoStore {
+    /// Trashed todos of the private and shared databases (the public board keeps its trashed posts: it cannot
+    /// delete), at most `limit`, for deleting for good once they are old enough.
+    public func trashedTodos(limit: Int) throws -> [TodoItem] {
+        try read { db in
+            var items: [TodoItem] = []
+            _ = try db.query(
+                "SELECT \(Self.recordColumns) FROM records WHERE is_trashed = 1 AND scope != ?1 AND record_type = ?2 LIMIT ?3",
+                [.text(DatabaseScope.public.rawValue), .text(TodoSchema.todoType), .int(Int64(max(0, limit)))]
+            ) { row in items.append(try Self.item(from: row)) }
+            return items
+        }
+    }
+
+    /// When this device last looked for trash old enough to delete for good (ms), nil if never.
+    public func lastTrashPurge() throws -> Int64? {
+        try read { db in try db.first("SELECT value FROM sync_state WHERE key = ?1", [.text(SyncStateKey.lastTrashPurge)]) { $0.text(0) } }
+            .flatMap { Int64($0) }
+    }
+
+    /// Notes when this device last looked for old trash.
+    public func setLastTrashPurge(_ time: Int64) throws {
+        try write { db in try Self.setState(SyncStateKey.lastTrashPurge, String(time), db: db) }
+    }
+}
