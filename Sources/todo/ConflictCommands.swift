@@ -101,10 +101,10 @@ struct Restore: AsyncParsableCommand {
             }
             if dismiss {
                 try await session.engine.dismiss(notice)
-                print("dismissed: \(notice.sentence)")
+                print("Dismissed: \(notice.sentence)")
             } else {
                 try await session.engine.restore(notice)
-                print("restored \(ConflictField.word(notice.edit.field)) \(ConflictNotice.words(notice.edit.lost, notice.edit.field)) of '\(item.title)'")
+                print("Restored \(ConflictField.word(notice.edit.field)) \(ConflictNotice.words(notice.edit.lost, notice.edit.field)) of '\(item.title)'")
             }
         }
     }

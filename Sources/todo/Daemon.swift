@@ -38,7 +38,7 @@ enum Daemon {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             if await client.isHealthy(timeout: 1) {
-                print("cloudtodo server running (pid \(pid)) on http://\(host):\(configuration.port), log: \(logPath)")
+                print("CloudTodo server running (pid \(pid)) on http://\(host):\(configuration.port), log: \(logPath)")
                 return
             }
             var childStatus: Int32 = 0

@@ -78,7 +78,7 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             let types = try await SchemaAdministration.deploy(dataDirectory: location.directory, container: location.container)
-            print("deployed to \(location.container) (production):")
+            print("Deployed to \(location.container) (production):")
             print(SchemaAdministration.describe(types), terminator: "")
         }
     }

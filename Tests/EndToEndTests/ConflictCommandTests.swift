@@ -46,7 +46,7 @@ struct ConflictCommandTests {
         let ambiguous = try todo(stage, "laptop", ["restore", id, "title"])
         #expect(ambiguous.status != 0 && ambiguous.err.contains("no lost value for title"), "\(ambiguous.err)")
         let restore = try todo(stage, "laptop", ["restore", id, "priority"])
-        #expect(restore.status == 0 && restore.out.contains("restored priority 1 of 'Milk'"), "\(restore.out) \(restore.err)")
+        #expect(restore.status == 0 && restore.out.contains("Restored priority 1 of 'Milk'"), "\(restore.out) \(restore.err)")
         #expect(try todo(stage, "phone", ["list"]).out.contains("P1  Milk"))
         #expect(try todo(stage, "phone", ["conflicts"]).out.contains("No lost values"))
         await stage.server.shutdown()
