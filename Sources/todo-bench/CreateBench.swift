@@ -2,6 +2,7 @@ import CloudModel
 import Foundation
 import TodoStore
 import TodoSync
+import TodoUI
 
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +59,7 @@ enum CreateBench {
                 gone.process.terminate()
                 gone.process.waitUntilExit()
                 let result = try runProcess(todo, ["import", file.path, "--quiet"] + arguments)
-                guard result.status == 0, result.outputText.contains("Added \(size) todos") else {
+                guard result.status == 0, result.outputText.contains("Added " + Formatting.counted(size, "todo")) else {
                     throw BenchError("todo import (cloud down) exited with \(result.status): \(result.outputText) \(result.errorText)")
                 }
                 down.append(result.seconds)
