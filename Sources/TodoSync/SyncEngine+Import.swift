@@ -32,10 +32,13 @@ extension SyncEngine {
         var items: [TodoItem] = []
         items.reserveCapacity(todos.count)
         for (todo, name) in zip(todos, RecordNames.ascending(todos.count)) {
+            // Stamped like a todo added by hand, so an edit made elsewhere later is ordered after the import's values.
             items.append(
-                TodoItem(
-                    key: .privateTodo(name), title: todo.title, notes: todo.notes, isCompleted: todo.isCompleted,
-                    dueDate: todo.dueDate, priority: min(max(todo.priority, 0), 3)))
+                stamped(
+                    TodoItem(
+                        key: .privateTodo(name), title: todo.title, notes: todo.notes, isCompleted: todo.isCompleted,
+                        dueDate: todo.dueDate, priority: min(max(todo.priority, 0), 3)),
+                    from: nil))
         }
         let keys = items.map(\.key)
         try await store.addLocalRecords(consume items, at: clock.nowMilliseconds(), progress: progress)

@@ -40,6 +40,7 @@ import TodoSync
         let third = try #require(try await a.store.todo(keys[3]))
         #expect(third.title == "Imported 3" && third.notes == "" && third.isCompleted && third.priority == 2)
         #expect(third.hasPendingChanges && third.system.changeTag == nil)
+        #expect(FieldStamps(wire: third.editStamps)[TodoItem.Field.title] != nil, "stamped like a todo added by hand")
         let clamped = try #require(try await a.store.todo(keys[0]))
         #expect(clamped.priority == 0 && clamped.dueDate == Date(timeIntervalSince1970: 1_790_000_000))
         #expect(await a.engine.status().pendingCount == 2_500, "the counts are shown at once")
