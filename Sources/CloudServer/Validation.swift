@@ -3,19 +3,23 @@ enum Validation {
     /// Whether `text` is 1 to `maxLength` ASCII letters, digits or `extra` characters,
     /// starting with a letter (or also a digit when `letterFirst` is false).
     static func isName(_ text: String, maxLength: Int, extra: String, letterFirst: Bool = false) -> Bool {
-        // Runs for every field of every record written: no copies, no sets.
-        let bytes = text.utf8
-        guard !bytes.isEmpty, bytes.count <= maxLength else { return false }
-        var isFirst = true
-        for byte in bytes {
-            let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-            let isDigit = byte >= 0x30 && byte <= 0x39
-            if isFirst {
-                guard isLetter || (!letterFirst && isDigit) else { return false }
-                isFirst = false
-            } else {
-                guard isLetter || isDigit || extra.utf8.contains(byte) else { return false }
-            }
+        // Runs for every field of every record written: on the string's own bytes, no copies, no sets.
+        let utf8 = text.utf8
+        if let checked = utf8.withContiguousStorageIfAvailable({ isName($0, maxLength: maxLength, extra: extra, letterFirst: letterFirst) }) {
+            return checked
+        }
+        return Array(utf8).withUnsafeBufferPointer { isName($0, maxLength: maxLength, extra: extra, letterFirst: letterFirst) }
+    }
+
+    private static func isName(_ bytes: UnsafeBufferPointer<UInt8>, maxLength: Int, extra: String, letterFirst: Bool) -> Bool {
+        guard let first = bytes.first, bytes.count <= maxLength else { return false }
+        // `byte | 0x20` is a lowercase ASCII letter exactly when `byte` is an ASCII letter of either case.
+        let firstIsLetter = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A
+        guard firstIsLetter || (!letterFirst && first >= 0x30 && first <= 0x39) else { return false }
+        for byte in bytes.dropFirst() {
+            let lower = byte | 0x20
+            if (lower >= 0x61 && lower <= 0x7A) || (byte >= 0x30 && byte <= 0x39) { continue }
+            guard extra.utf8.contains(byte) else { return false }
         }
         return true
     }

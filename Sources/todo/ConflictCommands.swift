@@ -41,6 +41,7 @@ func printNewConflicts(_ session: DeviceSession, toStandardError: Bool = false) 
 /// `todo conflicts`: the values that lost conflicts and can still be restored.
 struct Conflicts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "conflicts",
         abstract: "List values that lost a conflict to a later edit (restore one with todo restore ID FIELD).")
 
     @OptionGroup var device: DeviceOptionGroup
@@ -69,6 +70,7 @@ struct Conflicts: AsyncParsableCommand {
 /// `todo restore ID [FIELD]`: puts a value that lost a conflict back, as a new edit.
 struct Restore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "restore",
         abstract: "Put back a value that lost a conflict (see todo conflicts); it is sent as a new, later edit.")
 
     @OptionGroup var device: DeviceOptionGroup

@@ -120,7 +120,7 @@ func sendAndReport(_ session: DeviceSession) async throws {
 
 /// `todo add TITLE [--due] [--priority] [--notes] [--public]`.
 struct Add: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add a todo.")
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a todo.")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -168,7 +168,7 @@ struct Add: AsyncParsableCommand {
 
 /// `todo list [--json] [--all] [--public] [--offline]`.
 struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List todos (after fetching what changed).")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List todos (after fetching what changed).")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -256,7 +256,7 @@ struct List: AsyncParsableCommand {
 
 /// `todo done ID [--undo]`.
 struct Done: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mark a todo done.")
+    static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark a todo done.")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -275,7 +275,7 @@ struct Done: AsyncParsableCommand {
 
 /// `todo edit ID [--title] [--notes] [--due] [--priority]`.
 struct Edit: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Change a todo's fields.")
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a todo's fields.")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -312,7 +312,7 @@ struct Edit: AsyncParsableCommand {
 
 /// `todo trash ID`: deletes, marks trashed (public board), or refuses with the reason.
 struct Trash: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Trash a todo (public board posts are marked trashed).")
+    static let configuration = CommandConfiguration(commandName: "trash", abstract: "Trash a todo (public board posts are marked trashed).")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -330,7 +330,7 @@ struct Trash: AsyncParsableCommand {
 
 /// `todo sync`: the whole sequence once (account, zone, subscriptions, fetch, send, public board).
 struct Sync: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Fetch what changed and send what waits.")
+    static let configuration = CommandConfiguration(commandName: "sync", abstract: "Fetch what changed and send what waits.")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -348,7 +348,7 @@ struct Sync: AsyncParsableCommand {
 
 /// `todo status`: account, device, tokens, pending changes, last error.
 struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show account, device, tokens, pending changes and the last error.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show account, device, tokens, pending changes and the last error.")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -394,7 +394,7 @@ struct Status: AsyncParsableCommand {
 
 /// `todo push DEVICE`: asks the cloud for a test push to one of your devices.
 struct Push: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Ask the cloud to send a test push to one of your devices.")
+    static let configuration = CommandConfiguration(commandName: "push", abstract: "Ask the cloud to send a test push to one of your devices.")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -443,6 +443,7 @@ struct SignIn: AsyncParsableCommand {
 /// `todo import FILE`: adds the todos of a JSON file (e.g. `Resources/demo-todos.json`) in one transaction, then sends them.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Add todos from a JSON file: [{\"title\", \"notes\"?, \"due\"?, \"priority\"?, \"done\"?}].",
         discussion: """
             The todos are stored and queued in one transaction (all or none), then sent (not with --no-send). When \

@@ -46,7 +46,7 @@ struct ListNotFound: Error, CustomStringConvertible {
 
 /// `todo lists`: own lists and lists shared with you, with their todos counted.
 struct Lists: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show your lists and lists shared with you.")
+    static let configuration = CommandConfiguration(commandName: "lists", abstract: "Show your lists and lists shared with you.")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -101,7 +101,7 @@ struct NewList: AsyncParsableCommand {
 
 /// `todo move ID LIST`: puts a todo into another list (`none`: into none).
 struct Move: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Move a todo to another list (none: out of any list).")
+    static let configuration = CommandConfiguration(commandName: "move", abstract: "Move a todo to another list (none: out of any list).")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -122,7 +122,7 @@ struct Move: AsyncParsableCommand {
 
 /// `todo share LIST --with NAME [--read-only]`.
 struct Share: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Share a list with another account (or change their access).")
+    static let configuration = CommandConfiguration(commandName: "share", abstract: "Share a list with another account (or change their access).")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -148,7 +148,7 @@ struct Share: AsyncParsableCommand {
 
 /// `todo unshare LIST [--with NAME]`.
 struct Unshare: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Stop sharing a list, with everyone or with one account.")
+    static let configuration = CommandConfiguration(commandName: "unshare", abstract: "Stop sharing a list, with everyone or with one account.")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -174,7 +174,7 @@ struct Unshare: AsyncParsableCommand {
 
 /// `todo shares`: what you share, and what others share with you (invitations included).
 struct Shares: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the lists you share and those shared with you.")
+    static let configuration = CommandConfiguration(commandName: "shares", abstract: "Show the lists you share and those shared with you.")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -205,7 +205,7 @@ struct Shares: AsyncParsableCommand {
 
 /// `todo accept [LIST]`: accepts one invitation, or all of them.
 struct Accept: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Accept invitations to shared lists (all, or the one named).")
+    static let configuration = CommandConfiguration(commandName: "accept", abstract: "Accept invitations to shared lists (all, or the one named).")
 
     @OptionGroup var device: DeviceOptionGroup
 
@@ -229,7 +229,7 @@ struct Accept: AsyncParsableCommand {
 
 /// `todo leave LIST`: leaves a list someone shares with you (or declines the invitation).
 struct Leave: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Leave a list shared with you, or decline its invitation.")
+    static let configuration = CommandConfiguration(commandName: "leave", abstract: "Leave a list shared with you, or decline its invitation.")
 
     @OptionGroup var device: DeviceOptionGroup
 

@@ -26,7 +26,7 @@ struct Open: AsyncParsableCommand {
 
 /// `todo keys`: every key of the terminal app, from the same table the help overlay shows.
 struct Keys: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the terminal app's keys (Markdown table).")
+    static let configuration = CommandConfiguration(commandName: "keys", abstract: "List the terminal app's keys (Markdown table).")
 
     func run() throws {
         printTrusted(Keymap.markdownTable())

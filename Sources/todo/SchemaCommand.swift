@@ -23,7 +23,7 @@ struct SchemaCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the record types, their fields' types and index marks.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the record types, their fields' types and index marks.")
 
         @OptionGroup var location: Location
 
@@ -39,7 +39,7 @@ struct SchemaCommand: AsyncParsableCommand {
     }
 
     struct Index: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a field queryable and/or sortable (or unmark it).")
+        static let configuration = CommandConfiguration(commandName: "index", abstract: "Mark a field queryable and/or sortable (or unmark it).")
 
         @OptionGroup var location: Location
 
@@ -72,6 +72,7 @@ struct SchemaCommand: AsyncParsableCommand {
 
     struct Deploy: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "deploy",
             abstract: "Copy the development schema into production (additive: nothing of production is removed).")
 
         @OptionGroup var location: Location
