@@ -106,13 +106,19 @@ struct ConflictSyncTests {
         await cloud.shutdown()
     }
 
-    @Test func theLosingSideRestoresItsValueAndEveryDeviceSeesItResolved() async throws {
+    /// Two devices of one account that both hold the todo "Milk", sending only when told.
+    static func milkOnTwoDevices() async throws -> (TestCloud, TestDevice, TestDevice, RecordKey) {
         let cloud = try await TestCloud.start()
         let a = try await cloud.device("A", sendsAutomatically: false)
         let b = try await cloud.device("B", sendsAutomatically: false)
         let key = try await a.engine.add(title: "Milk").key
         await a.engine.sync(.localEdit)
         await b.engine.sync(.manualRefresh)
+        return (cloud, a, b, key)
+    }
+
+    @Test func theLosingSideRestoresItsValueAndEveryDeviceSeesItResolved() async throws {
+        let (cloud, a, b, key) = try await Self.milkOnTwoDevices()
         try await a.engine.edit(key, TodoEdit(priority: 1))
         try await Task.sleep(nanoseconds: 1_200_000_000)
         try await b.engine.edit(key, TodoEdit(priority: 3))
@@ -136,12 +142,7 @@ struct ConflictSyncTests {
     }
 
     @Test func anEditOfATodoTrashedElsewhereBringsItBack() async throws {
-        let cloud = try await TestCloud.start()
-        let a = try await cloud.device("A", sendsAutomatically: false)
-        let b = try await cloud.device("B", sendsAutomatically: false)
-        let key = try await a.engine.add(title: "Milk").key
-        await a.engine.sync(.localEdit)
-        await b.engine.sync(.manualRefresh)
+        let (cloud, a, b, key) = try await Self.milkOnTwoDevices()
         #expect(try await b.engine.trash(key) == .delete)
         await b.engine.sync(.manualRefresh)
         await a.engine.sync(.manualRefresh)
