@@ -93,35 +93,34 @@ struct QueryPlan: Sendable {
     /// filter on the first key's column keeps SQLite off that column's index range (`+column`), so the marker's
     /// tighter range is the one the index walks.
     func columnConditions(afterMarker: Bool) -> (sql: [String], arguments: [SQLValue]) {
-        var sql: [String] = []
-        var values: [SQLValue] = []
-        var offset = 0
-        for index in conditions.indices {
-            let count = conditionArgumentCounts[index]
-            defer { offset += count }
-            guard let column = conditionColumns[index] else { continue }
-            let first = keys[0].sql
-            sql.append(afterMarker && !keys[0].nullable && column == first
-                ? conditions[index].replacingOccurrences(of: first, with: "+" + first) : conditions[index])
-            values += arguments[offset..<offset + count]
+        let first = keys[0].sql
+        return selectConditions { index in
+            guard let column = conditionColumns[index] else { return nil }
+            return afterMarker && !keys[0].nullable && column == first
+                ? conditions[index].replacingOccurrences(of: first, with: "+" + first) : conditions[index]
         }
-        return (sql, values)
     }
 
     /// The conditions on fields, as one expression a row is tested with (nil when there are none): no index helps
     /// them, so a page reads rows in order and counts those it looked at.
     var fieldFilter: (sql: String, arguments: [SQLValue])? {
+        let (sql, values) = selectConditions { conditionColumns[$0] == nil ? "(\(conditions[$0]))" : nil }
+        return sql.isEmpty ? nil : (sql.joined(separator: " AND "), values)
+    }
+
+    /// The conditions `pick` words (nil: left out), each with its own arguments, in order.
+    private func selectConditions(_ pick: (Int) -> String?) -> (sql: [String], arguments: [SQLValue]) {
         var sql: [String] = []
         var values: [SQLValue] = []
         var offset = 0
         for index in conditions.indices {
             let count = conditionArgumentCounts[index]
             defer { offset += count }
-            guard conditionColumns[index] == nil else { continue }
-            sql.append("(\(conditions[index]))")
+            guard let condition = pick(index) else { continue }
+            sql.append(condition)
             values += arguments[offset..<offset + count]
         }
-        return sql.isEmpty ? nil : (sql.joined(separator: " AND "), values)
+        return (sql, values)
     }
 
     private mutating func add(_ filter: QueryFilter) throws {
