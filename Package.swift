@@ -22,6 +22,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // Also already in Hummingbird's graph: a graceful shutdown of the server's services.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // TLS: the cloud serves HTTPS through HummingbirdTLS, certificates are read with NIOSSL.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The device's HTTP client: TLS with host-name verification, deadlines, response limits.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // SHA-256 of session tokens and assets.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // The device's configuration file (saved login, keys, colours).
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         // System libraries: SQLite for both caches, ncurses for the terminal.
@@ -41,6 +49,9 @@ let package = Package(
             dependencies: [
                 "CloudModel", "SQLiteDB", "CCrypt",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -49,7 +60,16 @@ let package = Package(
         ),
 
         // The device.
-        .target(name: "CloudClient", dependencies: ["CloudModel"], swiftSettings: strict),
+        .target(
+            name: "CloudClient",
+            dependencies: [
+                "CloudModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
         .target(name: "TodoStore", dependencies: ["CloudModel", "SQLiteDB"], swiftSettings: strict),
         .target(name: "TodoSync", dependencies: ["CloudModel", "CloudClient", "TodoStore"], swiftSettings: strict),
         .target(name: "Terminal", dependencies: ["CNcurses"], swiftSettings: strict),
@@ -58,7 +78,10 @@ let package = Package(
         // The app's wiring: sync snapshots to UI rows, UI effects to engine calls, the terminal loop.
         .target(
             name: "TodoApp",
-            dependencies: ["CloudModel", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "Terminal"],
+            dependencies: [
+                "CloudModel", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "Terminal",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
             swiftSettings: strict),
 
         // Executables.
@@ -82,18 +105,18 @@ let package = Package(
 
         // Tests: one target per module, real SQLite and a real loopback server.
         .testTarget(name: "CloudModelTests", dependencies: ["CloudModel"], swiftSettings: strict),
-        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "CloudModel", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "CloudModel", "TLSTestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel", "SQLiteDB"], swiftSettings: strict),
         .testTarget(
             name: "TodoSyncTests",
             dependencies: [
-                "TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", "SQLiteDB", .product(name: "Logging", package: "swift-log"),
+                "TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", "SQLiteDB", "TLSTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         // Drives the real `todo` binary in tmux against a real cloud.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["todo", "CloudServer", "CloudClient", "CloudModel", "HostileTextSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["todo", "CloudServer", "CloudClient", "CloudModel", "HostileTextSupport", "TLSTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .testTarget(
             name: "TodoAppTests",
@@ -102,6 +125,8 @@ let package = Package(
         .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport"], swiftSettings: strict),
         // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.
         .target(name: "HostileTextSupport", path: "Tests/HostileTextSupport", swiftSettings: strict),
+        // A private certificate authority made with openssl, shared by the TLS tests of the cloud and the device.
+        .target(name: "TLSTestSupport", path: "Tests/TLSTestSupport", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
