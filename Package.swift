@@ -120,7 +120,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TodoAppTests",
-            dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudClient", "CloudServer"],
+            dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudClient", "CloudServer", "HostileTextSupport"],
             swiftSettings: strict),
         .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport"], swiftSettings: strict),
         // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.

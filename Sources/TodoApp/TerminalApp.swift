@@ -36,7 +36,7 @@ public enum TerminalApp {
         // The network part: start the local cloud if needed, sign in, then sync and listen for pushes.
         let connecting = Task { @MainActor () -> DeviceSession? in
             do {
-                return try await DeviceSession.open(options)
+                return try await DeviceOpening.open(options)
             } catch {
                 // Not signed in: say why, and stop claiming to connect.
                 let words = plainMessage(for: error)
@@ -94,7 +94,7 @@ public enum TerminalApp {
         _ options: DeviceOptions, into inbox: UpdateInbox, firstChunk: Int = firstChunk, laterChunk: Int = laterChunk
     ) async -> RowContext? {
         guard FileManager.default.fileExists(atPath: options.cacheFile.path),
-            let kept = SecretFile.readJSON(Credentials.self, from: options.credentialsFile),
+            let kept = DeviceSession.keptCredentials(options),
             let store = try? TodoStore(url: options.cacheFile)
         else {
             inbox.post(.loading(nil))

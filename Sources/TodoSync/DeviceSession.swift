@@ -18,11 +18,11 @@ public struct DeviceOptions: Sendable {
     public var dataDirectory: URL?
     /// Where credentials and generated passwords live (default `$XDG_CONFIG_HOME/cloudtodo`, or `<data-dir>/config`).
     public var configDirectory: URL?
-    /// The password (else `$TODO_PASSWORD`, else the kept or a generated one).
+    /// The password a sign-in uses (else `$TODO_PASSWORD`; on the embedded cloud, else the kept or a generated one).
     public var password: String?
-    /// Whether to start `todo server --detach` when the default local cloud does not answer.
+    /// Whether the app's bootstrap starts `todo server --detach` when the default local cloud does not answer.
     public var startsLocalServer: Bool
-    /// The executable that can run `server --detach` (default: this process's executable).
+    /// The executable the app's bootstrap runs as `server --detach` (default: this process's executable).
     public var executablePath: String?
     /// How requests reach the cloud.
     public var transport: any HTTPTransport
@@ -71,27 +71,29 @@ public struct DeviceOptions: Sendable {
     /// The cache file of this account on this device.
     public var cacheFile: URL { CacheLocation.cacheFile(account: account, device: device, dataDirectory: resolvedDataDirectory) }
 
-    var serverKey: String { CacheLocation.safeName("\(server.host ?? "cloud")-\(server.port ?? 80)") }
+    /// The cloud's canonical origin, under which sessions are filed (nil for an address that is no http(s) URL).
+    public var origin: CloudOrigin? { CloudOrigin(server) }
+
+    /// The directory name sessions of this cloud are filed under: its canonical origin.
+    var originKey: String { CacheLocation.safeName(origin?.fileKey ?? "cloud-\(server.absoluteString)") }
 
     /// The session file (0600) of this account on this device.
-    public var credentialsFile: URL {
-        resolvedConfigDirectory.appendingPathComponent("sessions").appendingPathComponent(serverKey)
+    public var credentialsFile: URL { credentialsFile(originKey: originKey) }
+
+    /// The session file of this account and device under a cloud's directory name.
+    func credentialsFile(originKey: String) -> URL {
+        resolvedConfigDirectory.appendingPathComponent("sessions").appendingPathComponent(originKey)
             .appendingPathComponent(CacheLocation.safeName(account))
             .appendingPathComponent(CacheLocation.safeName(device) + ".json")
     }
 
     /// The marker that this device was signed out on purpose.
-    var signedOutMarker: URL { credentialsFile.deletingPathExtension().appendingPathExtension("signedout") }
-
-    /// The kept password of the account (0600), shared by every device on this machine.
-    public var passwordFile: URL {
-        resolvedConfigDirectory.appendingPathComponent("passwords").appendingPathComponent(serverKey)
-            .appendingPathComponent(CacheLocation.safeName(account))
-    }
+    public var signedOutMarker: URL { credentialsFile.deletingPathExtension().appendingPathExtension("signedout") }
 
     /// Whether the server is the default local address (where a background cloud may be started).
     public var isDefaultLocalServer: Bool {
-        (server.host == "127.0.0.1" || server.host == "localhost") && (server.port ?? 80) == Self.defaultServer.port
+        guard let origin, let defaultOrigin = CloudOrigin(Self.defaultServer) else { return false }
+        return origin == defaultOrigin
     }
 }
 
@@ -107,6 +109,9 @@ public struct DeviceSessionError: Error, Sendable, Hashable, CustomStringConvert
 }
 
 /// One device of one account: its cache, its client and its sync engine; what the command line and the TUI open.
+///
+/// Opening uses the kept session token without asking the cloud; a refusal of the token is handled by the engine's
+/// sign-in renewal (`SyncEngine.setSignInRenewal`). Starting the local cloud and creating accounts belong to the app.
 public final class DeviceSession: Sendable {
     /// The options it was opened with.
     public let options: DeviceOptions
@@ -116,7 +121,7 @@ public final class DeviceSession: Sendable {
     public let store: TodoStore
     /// The cloud client.
     public let client: CloudClient
-    /// The sign-in, nil when signed out.
+    /// The sign-in it was opened with, nil when signed out.
     public let credentials: Credentials?
 
     private init(options: DeviceOptions, engine: SyncEngine, store: TodoStore, client: CloudClient, credentials: Credentials?) {
@@ -127,22 +132,34 @@ public final class DeviceSession: Sendable {
         self.credentials = credentials
     }
 
-    /// Opens the device: starts the local cloud if needed, signs in (creating the account on first use), opens the cache.
+    /// Opens the device with these credentials (nil: signed out); no request reaches the cloud.
     ///
     /// Does not sync; call `engine.start()` (TUI) or `engine.sync(_:)` (command line).
-    public static func open(_ options: DeviceOptions, clock: any SyncClock = SystemClock()) async throws -> DeviceSession {
-        let client = CloudClient(baseURL: options.server, transport: options.transport)
-        if options.isDefaultLocalServer && options.startsLocalServer {
-            let healthy = await client.isHealthy(timeout: 1)
-            if !healthy { try await startLocalServer(options, client: client) }
-        }
-        let credentials = try await signIn(options, client: client)
+    public static func open(
+        _ options: DeviceOptions, credentials: Credentials?, renewal: SignInRenewal? = nil, clock: any SyncClock = SystemClock()
+    ) async throws -> DeviceSession {
+        let client = CloudClient(baseURL: options.server, transport: options.transport, authToken: credentials?.ckWebAuthToken)
         let store = try TodoStore(url: options.cacheFile)
         let configuration = SyncConfiguration(
             deviceName: options.device, deviceID: credentials?.deviceID, account: options.account,
             publicPollInterval: options.publicPollInterval, sendsAutomatically: options.sendsAutomatically)
         let engine = SyncEngine(client: client, store: store, configuration: configuration, clock: clock)
+        if credentials != nil, let renewal { await engine.setSignInRenewal(renewal) }
         return DeviceSession(options: options, engine: engine, store: store, client: client, credentials: credentials)
+    }
+
+    /// Opens the device with its kept session, else signs in with the options' password or `$TODO_PASSWORD`
+    /// (never creating an account); signed out when it was signed out on purpose.
+    public static func open(_ options: DeviceOptions, clock: any SyncClock = SystemClock()) async throws -> DeviceSession {
+        if isSignedOutOnPurpose(options) { return try await open(options, credentials: nil, clock: clock) }
+        if let kept = keptCredentials(options) { return try await open(options, credentials: kept, clock: clock) }
+        guard let password = givenPassword(options) else {
+            throw DeviceSessionError(
+                "not signed in to \(options.server.absoluteString) as '\(options.account)': "
+                    + "run todo login \(options.server.absoluteString) --account \(options.account)")
+        }
+        let credentials = try await signIn(options, password: password)
+        return try await open(options, credentials: credentials, clock: clock)
     }
 
     /// Stops syncing and closes the cache.
@@ -159,110 +176,115 @@ public final class DeviceSession: Sendable {
         await engine.signedOut("signed out")
     }
 
-    /// Signs this device in again after a `signOut`.
+    /// Signs this device in again after a `signOut`, with the options' password or `$TODO_PASSWORD`.
     public static func signInAgain(_ options: DeviceOptions) async throws {
-        SecretFile.remove(options.signedOutMarker)
-        let client = CloudClient(baseURL: options.server, transport: options.transport)
-        _ = try await signIn(options, client: client)
+        guard let password = givenPassword(options) else {
+            throw DeviceSessionError("give the password of '\(options.account)' (--password or $TODO_PASSWORD)")
+        }
+        _ = try await signIn(options, password: password)
     }
 
-    // MARK: Accounts
+    // MARK: Sessions
 
-    /// The kept session if it still works, else a fresh sign-in (creating the account on an open-registration cloud).
-    static func signIn(_ options: DeviceOptions, client: CloudClient) async throws -> Credentials? {
-        if FileManager.default.fileExists(atPath: options.signedOutMarker.path) { return nil }
-        if let kept = SecretFile.readJSON(Credentials.self, from: options.credentialsFile), kept.server == options.server.absoluteString {
-            client.authToken = kept.ckWebAuthToken
-            do {
-                _ = try await client.caller()
-                return kept
-            } catch let error as CloudError where error.code == .notAuthenticated {
-                client.authToken = nil  // revoked or the cloud was reset: sign in again below
-            } catch {
-                return kept  // offline: work with the kept session
+    /// `--password`, else `$TODO_PASSWORD`; nil when neither is given.
+    public static func givenPassword(_ options: DeviceOptions) -> String? {
+        if let password = options.password, !password.isEmpty { return password }
+        if let password = options.environment["TODO_PASSWORD"], !password.isEmpty { return password }
+        return nil
+    }
+
+    /// Whether this device was signed out on purpose (`todo signout`) and stays so until it signs in again.
+    public static func isSignedOutOnPurpose(_ options: DeviceOptions) -> Bool {
+        _ = keptCredentials(options)  // migrates an old marker with its session
+        return FileManager.default.fileExists(atPath: options.signedOutMarker.path)
+    }
+
+    /// The session kept for this account and device on this cloud; nil when none is kept (or the file is unreadable).
+    ///
+    /// Finds sessions filed by earlier versions under the address as typed (`127.0.0.1-8787`) and moves them to the
+    /// canonical origin's place.
+    public static func keptCredentials(_ options: DeviceOptions) -> Credentials? {
+        if let kept = SecretFile.readJSON(Credentials.self, from: options.credentialsFile), belongs(kept, to: options) { return kept }
+        for legacyKey in options.origin?.legacyFileKeys ?? [] {
+            let legacy = options.credentialsFile(originKey: CacheLocation.safeName(legacyKey))
+            let legacyMarker = legacy.deletingPathExtension().appendingPathExtension("signedout")
+            if FileManager.default.fileExists(atPath: legacyMarker.path) {
+                try? SecretFile.write(Data("signed out\n".utf8), to: options.signedOutMarker)
+                SecretFile.remove(legacyMarker)
             }
+            guard let kept = SecretFile.readJSON(Credentials.self, from: legacy), belongs(kept, to: options) else { continue }
+            do {
+                try SecretFile.writeJSON(kept, to: options.credentialsFile)
+                SecretFile.remove(legacy)
+            } catch {
+                // Cannot move it (read-only directory): use it where it is.
+            }
+            return kept
         }
-        let password = try password(for: options)
+        return nil
+    }
+
+    /// Whether a kept session is this account's on this device and cloud (its file could have been copied elsewhere).
+    static func belongs(_ kept: Credentials, to options: DeviceOptions) -> Bool {
+        kept.account == options.account && kept.deviceName == options.device && CloudOrigin(string: kept.server) == options.origin
+    }
+
+    /// Signs in with `password` (never creating an account), keeps the session (0600) and ends a signed-out state.
+    public static func signIn(_ options: DeviceOptions, password: String) async throws -> Credentials {
+        let client = CloudClient(baseURL: options.server, transport: options.transport)
+        let cloudName = options.server.absoluteString
         let response: SignInResponse
         do {
             response = try await client.signIn(account: options.account, password: password, deviceName: options.device)
         } catch let error as CloudError where error.code == .notAuthenticated {
-            do {
-                _ = try await client.createAccount(account: options.account, password: password)
-            } catch let create as CloudError where create.serverErrorCode == .exists {
-                // Another device may have created it a moment ago (two first launches at once): the sign-in below decides.
-            } catch let create as CloudError {
-                throw DeviceSessionError("cannot sign in as '\(options.account)': \(error.reason); cannot create it: \(create.reason)")
-            }
-            do {
-                response = try await client.signIn(account: options.account, password: password, deviceName: options.device)
-            } catch let retry as CloudError where retry.code == .notAuthenticated {
-                throw DeviceSessionError("wrong password for account '\(options.account)' (use --password or $TODO_PASSWORD)")
-            }
+            throw SignInRefused(account: options.account, cloud: cloudName, reason: error.reason)
         } catch let error as CloudError where error.code == .networkUnavailable {
-            throw DeviceSessionError("the cloud at \(options.server.absoluteString) does not answer (\(error.reason))")
+            throw DeviceSessionError("the cloud at \(cloudName) does not answer (\(error.reason))")
+        } catch let error as CloudError {
+            throw DeviceSessionError("cannot sign in to \(cloudName) as '\(options.account)': \(error.reason)")
         }
         let credentials = Credentials(
             server: options.server.absoluteString, account: options.account, deviceName: options.device,
             userRecordName: response.userRecordName, deviceID: response.deviceID, ckWebAuthToken: response.ckWebAuthToken)
         try SecretFile.writeJSON(credentials, to: options.credentialsFile)
+        SecretFile.remove(options.signedOutMarker)
         return credentials
     }
 
-    /// `--password`, else `$TODO_PASSWORD`, else the kept one, else a new one kept with mode 0600.
-    static func password(for options: DeviceOptions) throws -> String {
-        if let password = options.password, !password.isEmpty { return password }
-        if let password = options.environment["TODO_PASSWORD"], !password.isEmpty { return password }
-        if let kept = SecretFile.read(options.passwordFile), let text = String(data: kept, encoding: .utf8) {
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !trimmed.isEmpty { return trimmed }
+    /// Revokes this device's kept session at the cloud (when it answers) and forgets it and any signed-out marker.
+    ///
+    /// Answers whether the cloud confirmed the revocation.
+    @discardableResult
+    public static func revokeAndForget(_ options: DeviceOptions) async -> Bool {
+        var revoked = false
+        if let kept = keptCredentials(options) {
+            let client = CloudClient(baseURL: options.server, transport: options.transport, authToken: kept.ckWebAuthToken)
+            do {
+                try await client.signOut()
+                revoked = true
+            } catch let error as CloudError where error.code == .notAuthenticated {
+                revoked = true  // already refused by the cloud: nothing left to revoke
+            } catch {
+                revoked = false
+            }
         }
-        var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
-        let generated = String((0..<24).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
-        try SecretFile.write(Data((generated + "\n").utf8), to: options.passwordFile)
-        return generated
+        SecretFile.remove(options.credentialsFile)
+        SecretFile.remove(options.signedOutMarker)
+        return revoked
     }
+}
 
-    // MARK: The embedded default cloud
+/// The cloud refused a sign-in: a wrong password or no such account (the cloud does not say which, by design).
+public struct SignInRefused: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The account named.
+    public var account: String
+    /// The cloud's origin.
+    public var cloud: String
+    /// The cloud's own words.
+    public var reason: String
 
-    /// Starts `todo server --detach --open-registration` and waits until `/health` answers.
-    static func startLocalServer(_ options: DeviceOptions, client: CloudClient) async throws {
-        let executable = options.executablePath ?? currentExecutablePath()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        var arguments = [
-            "server", "--detach", "--open-registration", "--host", options.server.host ?? "127.0.0.1", "--port",
-            String(options.server.port ?? 8787),
-        ]
-        if let dataDirectory = options.dataDirectory {
-            arguments += ["--data-dir", dataDirectory.appendingPathComponent("server").path]
-        }
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw DeviceSessionError("cannot start the local cloud (\(executable) server --detach): \(error)")
-        }
-        for _ in 0..<100 {
-            if await client.isHealthy(timeout: 0.5) { return }
-            try await Task.sleep(nanoseconds: 100_000_000)
-        }
-        throw DeviceSessionError("started the local cloud, but \(options.server.absoluteString)/health does not answer")
-    }
-
-    static func currentExecutablePath() -> String {
-        let proc = "/proc/self/exe"
-        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: proc) { return resolved }
-        let argument0 = CommandLine.arguments.first ?? "todo"
-        if argument0.contains("/") { return URL(fileURLWithPath: argument0).standardizedFileURL.path }
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            let candidate = "\(directory)/\(argument0)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return argument0
+    public var description: String {
+        "the cloud at \(cloud) refused the sign-in of '\(account)': wrong password or no such account "
+            + "(no account was created; todo signup creates one where the cloud allows it)"
     }
 }

@@ -28,6 +28,7 @@ extension SyncEngine {
         var failed = false
         publish()
         var zoneRecoveries = 0
+        var renewedSignIn = false
         while let step = sequence.next() {
             do {
                 try await perform(step, &sequence)
@@ -38,6 +39,15 @@ extension SyncEngine {
                     goOffline(error)
                     sequence.abandon()
                     failed = true
+                case .signedOut where !renewedSignIn && signInRenewal != nil:
+                    // The kept token was refused: sign in again (or learn why not), then run the pass from its start.
+                    renewedSignIn = true
+                    if await renewSignIn(refused: error) {
+                        sequence = SyncSequence(
+                            reasons: reasons, flags: (try? await launchFlags()) ?? flags, signedIn: true, publicPollDue: pollDue)
+                    } else {
+                        sequence.accountUnavailable()
+                    }
                 case .signedOut:
                     signedOut("signed out: \(error.reason)")
                     sequence.accountUnavailable()

@@ -110,6 +110,8 @@ public actor SyncEngine {
     var cloudOffset: CloudClockOffset?
     /// What the store keeps of both, to write them only when they changed.
     var keptClockValues: [String: String?] = [:]
+    /// Asked for a fresh session token when the cloud refuses the kept one (SyncEngine+SignIn).
+    var signInRenewal: SignInRenewal?
 
     /// An engine over a client and a store, with an injected clock and random source.
     public init(

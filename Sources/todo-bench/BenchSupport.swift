@@ -100,6 +100,13 @@ struct BenchDevice {
 
 /// Account and device set-up against a cloud.
 enum BenchAccounts {
+    /// Creates `account` with the bench password (devices sign in to accounts that exist; none is created on the way).
+    static func create(_ base: String, account: String) {
+        _ = try? HTTP.shared.send(
+            "POST", base + ContainerAddress.default.authPath("accounts"),
+            body: try JSONEncoder().encode(CreateAccountRequest(account: account, password: "bench-password")), token: nil)
+    }
+
     static func signIn(_ base: String, account: String, device: String) throws -> BenchDevice {
         let address = ContainerAddress.default
         let password = "bench-password"

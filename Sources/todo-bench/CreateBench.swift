@@ -40,7 +40,8 @@ enum CreateBench {
                 "--account", "creator\(devices)", "--password", password, "--device", "main", "--server", cloud.baseURL,
                 "--data-dir", scratch.appendingPathComponent("todo-\(devices)").path,
             ]
-            // Signs in (creating the account the first time) and creates the zone: what a device did before.
+            // Signs in and creates the zone: what a device did before.
+            BenchAccounts.create(cloud.baseURL, account: "creator\(devices)")
             let signIn = try runProcess(todo, ["sync"] + arguments)
             guard signIn.status == 0 else { throw BenchError("todo sync (sign-in) exited with \(signIn.status): \(signIn.errorText)") }
             return arguments

@@ -171,6 +171,7 @@ enum DeviceBench {
         _ account: String, device: String, server: ServerProcess, in directory: URL,
         wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
     ) async throws -> DeviceSession {
+        BenchAccounts.create(server.baseURL, account: account)
         var options = DeviceOptions(
             account: account, device: device, server: URL(string: server.baseURL), dataDirectory: directory, password: password,
             startsLocalServer: false, sendsAutomatically: false)

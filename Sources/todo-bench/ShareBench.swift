@@ -13,6 +13,7 @@ enum ShareBench {
         defer { server.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-sharebench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
+        for account in ["alice", "bob"] { BenchAccounts.create(server.baseURL, account: account) }
         let alice = try await DeviceSession.open(UIBench.deviceOptions(server: server.baseURL, directory: directory, account: "alice"))
         let bob = try await DeviceSession.open(UIBench.deviceOptions(server: server.baseURL, directory: directory, account: "bob"))
         await alice.engine.start(listenForPushes: false)

@@ -1,3 +1,4 @@
+import CloudClient
 import CloudServer
 import Foundation
 #if canImport(Glibc)
@@ -156,6 +157,10 @@ struct E2EStage {
     let server: RunningCloudServer
     let tmux = Tmux()
 
+    /// The accounts every stage has, each with the password `e2e-password-NAME`.
+    static let accounts = ["alice", "bob", "mallory"]
+
+    /// A cloud with `accounts`, and the binary to drive against it.
     static func start() async throws -> E2EStage {
         let binary = try TodoBinary.path()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
@@ -164,6 +169,9 @@ struct E2EStage {
                 port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, enableFaults: true,
                 logLevel: .critical,
                 passwordHashCost: 1))
+        // Devices sign in to accounts that exist (only the embedded local cloud creates them on first use).
+        let client = CloudClient(baseURL: server.baseURL)
+        for account in accounts { _ = try await client.createAccount(account: account, password: "e2e-password-\(account)") }
         return E2EStage(binary: binary, directory: directory, server: server)
     }
 

@@ -35,7 +35,8 @@ final class AppCloud: Sendable {
         let options = DeviceOptions(
             account: account, device: device, server: server.baseURL, dataDirectory: directory.appendingPathComponent("devices"),
             password: "password-\(account)", startsLocalServer: false, environment: [:])
-        let session = try await DeviceSession.open(options)
+        // The test cloud stands in for the embedded one: the account is made on first use.
+        let session = try await LocalCloudBootstrap.openCreatingAccount(options)
         let (reader, wakeups) = await session.engine.changeReader()
         let inbox = UpdateInbox()
         let bridge = AppBridge(session: session, inbox: inbox, reader: reader)

@@ -1,0 +1,218 @@
+import CloudClient
+import CloudServer
+import Foundation
+import HostileTextSupport
+import Testing
+import TodoApp
+import TodoSync
+
+/// The saved login's configuration file, choosing the device from flags and the file, and the embedded cloud's
+/// bootstrap, against a real cloud where a cloud is involved.
+@Suite("Saved login, configuration file, local bootstrap", .serialized)
+struct SavedLoginTests {
+    func directory() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-login-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func mode(_ url: URL) throws -> Int {
+        ((try FileManager.default.attributesOfItem(atPath: url.path))[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    /// The error reading `text` as the configuration file gives.
+    func configError(_ text: String) throws -> ConfigFileError? {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = ConfigFile(directory: folder)
+        try Data(text.utf8).write(to: file.url)
+        do {
+            _ = try file.savedLogin()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aSavedLoginIsWrittenPrivatelyAndReadBack() throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = ConfigFile(directory: folder.appendingPathComponent("cloudtodo"))
+        #expect(try file.savedLogin() == nil)
+        let login = SavedLogin(
+            server: URL(string: "https://todo.example.org:8443")!, account: "alice", device: "laptop", caFile: "/etc/ca \"quoted\".pem")
+        try file.save(login)
+        #expect(try file.savedLogin() == login)
+        #expect(try mode(file.url) == 0o600)
+        #expect(try mode(file.url.deletingLastPathComponent()) == 0o700)
+        let text = try String(contentsOf: file.url, encoding: .utf8)
+        #expect(text.contains("[login]") && text.contains("alice"), "\(text)")
+        // Without the optional keys.
+        try file.save(SavedLogin(server: URL(string: "http://127.0.0.1:9000")!, account: "bob"))
+        #expect(try file.savedLogin() == SavedLogin(server: URL(string: "http://127.0.0.1:9000")!, account: "bob"))
+        #expect(file.forgetLogin())
+        #expect(try file.savedLogin() == nil)
+    }
+
+    @Test func aHostileConfigurationFileIsAClearErrorNamingTheFileAndLine() throws {
+        let garbage = try #require(try configError("[login]\ncloud = \"https://a.example\"\naccount = alice\n"))
+        #expect(garbage.line == 3, "\(garbage)")
+        #expect(garbage.description.contains("config.toml, line 3"), "\(garbage)")
+        #expect(garbage.description.contains("not valid TOML"))
+
+        let wrongType = try #require(try configError("[login]\ncloud = \"https://a.example\"\n\naccount = 42 # a number\n"))
+        #expect(wrongType.line == 4 && wrongType.problem.contains("'account' in [login] must be a string, not an integer"), "\(wrongType)")
+
+        let unknown = try #require(try configError("# mine\n[login]\ncloud = \"https://a.example\"\naccount = \"a\"\npasword = \"x\"\n"))
+        #expect(unknown.line == 5 && unknown.problem.contains("unknown setting 'pasword'"), "\(unknown)")
+
+        let unknownTable = try #require(try configError("[login]\ncloud = \"https://a.example\"\naccount = \"a\"\n[colours]\nx = 1\n"))
+        #expect(unknownTable.line == 4 && unknownTable.problem.contains("unknown setting 'colours'"), "\(unknownTable)")
+
+        let notATable = try #require(try configError("login = \"alice\"\n"))
+        #expect(notATable.line == 1 && notATable.problem.contains("must be a table"), "\(notATable)")
+        let array = try #require(try configError("[login]\naccount = [ } ]\n"))
+        #expect(array.line == 2 && array.problem.contains("an array or inline table"), "\(array)")
+
+        let badURL = try #require(try configError("[login]\ncloud = \"ftp://a.example\"\naccount = \"a\"\n"))
+        #expect(badURL.line == 2 && badURL.problem.contains("http:// or https://"), "\(badURL)")
+
+        let missing = try #require(try configError("[login]\ncloud = \"https://a.example\"\n"))
+        #expect(missing.problem.contains("no 'account'"), "\(missing)")
+
+        let huge = try #require(try configError("# " + String(repeating: "x", count: ConfigFile.maximumSize) + "\n"))
+        #expect(huge.problem.contains("larger than 64 KiB"), "\(huge)")
+
+        let binary = try #require(try configError("[login]\n\u{0}\u{1}\u{2}"))
+        #expect(binary.line == 2 && binary.problem.contains("NUL"), "\(binary)")
+
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notUTF8 = ConfigFile(directory: folder)
+        try Data([0x5B, 0xFF, 0xFE, 0x5D]).write(to: notUTF8.url)
+        #expect(throws: ConfigFileError.self) { try notUTF8.savedLogin() }
+
+        // Deep nesting, long keys, odd quoting: an error, never a crash.
+        for text in [
+            String(repeating: "[", count: 10_000), "a = " + String(repeating: "[", count: 5_000), "\"\u{1B}]0;x\u{7}\" = 1\n",
+            "[login]\ncloud = \"https://a.example\"\naccount = \"\"\n", "[login]\n[login]\n",
+        ] {
+            #expect(try configError(text) != nil, "\(text.prefix(30))")
+        }
+        let header = try #require(try configError("[login]\ncloud = \"https://a.example\"\n\n[[[x]]]\n"))
+        #expect(header.line == 4 && header.problem.contains("without a name"), "\(header)")
+    }
+
+    /// Random text built from TOML's punctuation, keys and values: every one is read or refused, none crashes.
+    @Test func randomConfigurationTextNeverCrashes() throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = ConfigFile(directory: folder)
+        let pieces = [
+            "[", "]", "[[", "]]", "{", "}", "=", ".", ",", "#", "\"", "'", "\"\"\"", "'''", "\\", "\n", "\r\n", " ", "\t", "login",
+            "cloud", "account", "device", "ca-file", "\"https://a.example\"", "'x'", "1", "-0", "0x1F", "1e400", "nan", "inf", "true",
+            "1979-05-27T07:32:00Z", "07:32:00", "é", "中", "\u{1B}", "\u{7F}", "\u{85}", "\u{2028}", "\u{FEFF}", "\u{202E}", "+", "_",
+        ]
+        var generator = SeededGenerator(seed: 0xC0FFEE)
+        var refused = 0
+        for _ in 0..<1_500 {
+            let count = Int(generator.next() % 24) + 1
+            let text = (0..<count).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            try Data(text.utf8).write(to: file.url)
+            do {
+                _ = try file.savedLogin()
+            } catch {
+                refused += 1
+                #expect(error.description.contains(file.url.path))
+            }
+        }
+        #expect(refused > 1_000, "most random text is refused: \(refused)")
+    }
+
+    @Test func theSavedLoginNamesTheCloudUnlessTheFlagsNameAnother() throws {
+        let data = directory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let environment = ["USER": "someone", "HOME": data.path]
+        // Nothing saved: the embedded cloud as $USER.
+        let plain = try DeviceChoice(dataDirectory: data, environment: environment).resolve()
+        #expect(plain.options.isDefaultLocalServer && plain.options.account == "someone" && plain.source == .embedded)
+
+        let configFile = ConfigFile(directory: data.appendingPathComponent("config"))
+        try configFile.save(SavedLogin(server: URL(string: "https://todo.example.org")!, account: "alice", device: "laptop", caFile: "/ca.pem"))
+        let saved = try DeviceChoice(dataDirectory: data, environment: environment).resolve()
+        #expect(saved.options.server.absoluteString == "https://todo.example.org")
+        #expect(saved.options.account == "alice" && saved.options.device == "laptop" && saved.trust.caFile == "/ca.pem")
+        #expect(saved.source == .savedLogin(configFile.url.path))
+
+        // Flags override; the same cloud spelled differently keeps the saved account and trust.
+        let sameCloud = try DeviceChoice(server: URL(string: "HTTPS://todo.example.org:443/")!, device: "phone", dataDirectory: data, environment: environment).resolve()
+        #expect(sameCloud.options.account == "alice" && sameCloud.options.device == "phone" && sameCloud.trust.caFile == "/ca.pem")
+        let environmentCA = try DeviceChoice(dataDirectory: data, environment: environment.merging(["TODO_CA_FILE": "/env.pem"]) { $1 }).resolve()
+        #expect(environmentCA.trust.caFile == "/env.pem")
+        let flagCA = try DeviceChoice(caFile: "/flag.pem", dataDirectory: data, environment: environment.merging(["TODO_CA_FILE": "/env.pem"]) { $1 }).resolve()
+        #expect(flagCA.trust.caFile == "/flag.pem")
+
+        // Another cloud named on the command line takes nothing from the saved login.
+        let other = try DeviceChoice(server: URL(string: "http://127.0.0.1:9999")!, dataDirectory: data, environment: environment).resolve()
+        #expect(other.options.account == "someone" && other.options.device == "main" && other.trust.caFile == nil && other.source == .flags)
+
+        // A broken file stops every verb with its words.
+        try Data("[login\n".utf8).write(to: configFile.url)
+        #expect(throws: ConfigFileError.self) { try DeviceChoice(dataDirectory: data, environment: environment).resolve() }
+    }
+
+    @Test func theEmbeddedCloudCreatesTheAccountOnFirstUseWithAKeptPassword() async throws {
+        let cloud = try await AppCloud.start()
+        let data = directory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let options = DeviceOptions(
+            account: "kim", server: cloud.server.baseURL, dataDirectory: data, startsLocalServer: false, environment: [:])
+        let session = try await LocalCloudBootstrap.openCreatingAccount(options)
+        #expect(session.credentials != nil)
+        #expect(try mode(options.passwordFile) == 0o600)
+        let password = try String(contentsOf: options.passwordFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(password.count == 24)
+        await session.close()
+        // The generated password is the account's: a plain sign-in with it works.
+        _ = try await CloudClient(baseURL: cloud.server.baseURL).signIn(account: "kim", password: password, deviceName: "check")
+
+        // A password kept by the previous version (under the address as typed) is found and moved.
+        let port = try #require(cloud.server.baseURL.port)
+        var lee = options
+        lee.account = "lee"
+        _ = try await CloudClient(baseURL: cloud.server.baseURL).createAccount(account: "lee", password: "lee-kept-password")
+        let legacy = data.appendingPathComponent("config/passwords/127.0.0.1-\(port)/lee")
+        try SecretFile.write(Data("lee-kept-password\n".utf8), to: legacy)
+        lee.server = URL(string: "http://localhost:\(port)")!
+        let opened = try await LocalCloudBootstrap.openCreatingAccount(lee)
+        #expect(opened.credentials != nil)
+        #expect(!FileManager.default.fileExists(atPath: legacy.path))
+        #expect(try String(contentsOf: lee.passwordFile, encoding: .utf8) == "lee-kept-password\n")
+        await opened.close()
+        await cloud.shutdown()
+    }
+
+    @Test func aRemoteCloudThatRefusesTheKeptTokenAsksForTodoLoginAndKeepsTheOutbox() async throws {
+        let cloud = try await AppCloud.start()
+        let data = directory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        _ = try await CloudClient(baseURL: cloud.server.baseURL).createAccount(account: "max", password: "max-password")
+        let options = DeviceOptions(account: "max", server: cloud.server.baseURL, dataDirectory: data, environment: [:])
+        let kept = try await DeviceSession.signIn(options, password: "max-password")
+        try await CloudClient(baseURL: cloud.server.baseURL, authToken: kept.ckWebAuthToken).signOut()
+
+        let session = try await DeviceOpening.open(options)
+        await session.engine.loadFromStore()
+        try await session.engine.add(title: "kept while signed out")
+        await session.engine.sync(.manualRefresh)
+        let status = await session.engine.status()
+        #expect(status.connection == .signedOut)
+        #expect(status.lastError?.contains("todo login \(cloud.server.baseURL.absoluteString) --account max") == true, "\(String(describing: status.lastError))")
+        #expect(status.pendingCount == 1)
+        await session.close()
+        #expect(DeviceSession.keptCredentials(options) == nil, "the dead token is forgotten")
+        // No account is created on a cloud other than the embedded one: without a session and a password, words.
+        await #expect(throws: DeviceSessionError.self) { try await DeviceOpening.open(options) }
+        await cloud.shutdown()
+    }
+}
