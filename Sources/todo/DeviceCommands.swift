@@ -3,75 +3,10 @@ import CloudClient
 import CloudModel
 import Foundation
 import Terminal
+import TodoApp
 import TodoStore
 import TodoSync
 import TodoUI
-
-/// The options every device verb shares: which account, which device, which cloud, where the data lives.
-struct DeviceOptionGroup: ParsableArguments {
-    @Option(help: "Account name (default: $USER). Created on first use against an open-registration cloud.")
-    var account: String?
-
-    @Option(help: "Device name; each device has its own cache (default: main).")
-    var device: String?
-
-    @Option(help: "Cloud base URL (default: http://127.0.0.1:8787, started in the background if it does not answer).")
-    var server: String?
-
-    @Option(name: .customLong("data-dir"), help: "Directory for caches and credentials (default: XDG directories).")
-    var dataDir: String?
-
-    @Option(help: "Account password (default: $TODO_PASSWORD, else a generated one kept 0600).")
-    var password: String?
-
-    func validate() throws {
-        if let server, URL(string: server)?.host == nil { throw ValidationError("--server must be a URL like http://127.0.0.1:8787") }
-        if let device, device.isEmpty { throw ValidationError("--device must not be empty") }
-        if let account, account.isEmpty { throw ValidationError("--account must not be empty") }
-    }
-
-    /// The session options these flags describe.
-    var deviceOptions: DeviceOptions {
-        DeviceOptions(
-            account: account, device: device, server: server.flatMap(URL.init(string:)),
-            dataDirectory: dataDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, password: password,
-            sendsAutomatically: false)
-    }
-
-    /// Opens the device, runs `body`, and closes it again.
-    func withSession<T>(_ body: (DeviceSession) async throws -> T) async throws -> T {
-        let session = try await DeviceSession.open(deviceOptions)
-        await session.engine.loadFromStore()
-        do {
-            let result = try await body(session)
-            await session.close()
-            return result
-        } catch {
-            await session.close()
-            throw error
-        }
-    }
-}
-
-extension DeviceOptionGroup {
-    /// Opens the device, finds the todo an ID (prefix) names, runs `body` on it, then sends and reports.
-    ///
-    /// An ID this device has not seen yet (a new device, a todo added elsewhere since) is looked up again after
-    /// fetching what changed, so `todo edit ID` works before any `todo list` has run.
-    func withTodo(_ id: String, _ body: (DeviceSession, TodoItem) async throws -> Void) async throws {
-        try await withSession { session in
-            let item: TodoItem
-            do {
-                item = try await session.engine.todo(matchingID: id)
-            } catch StoreError.notFound {
-                await session.engine.sync(.manualRefresh)
-                item = try await session.engine.todo(matchingID: id)
-            }
-            try await body(session, item)
-            try await sendAndReport(session)
-        }
-    }
-}
 
 /// A user-facing failure of a device verb.
 struct DeviceCommandError: Error, CustomStringConvertible {
@@ -352,6 +287,7 @@ struct Status: AsyncParsableCommand {
     @OptionGroup var device: DeviceOptionGroup
 
     func run() async throws {
+        let launch = try device.launch()
         try await device.withSession { session in
             let snapshot = await session.engine.snapshot()
             let state = try await session.store.syncState()
@@ -360,7 +296,9 @@ struct Status: AsyncParsableCommand {
             show("account", options.account)
             show("user", session.credentials?.userRecordName ?? state.lastKnownUser)
             show("device", options.device + (session.credentials.map { " (\($0.deviceID))" } ?? ""))
-            show("server", options.server.absoluteString)
+            show("cloud", options.server.absoluteString)
+            show("cloud from", launch.source.description)
+            show("trusts", launch.trust.caFile.map { "the system's certificates and \($0)" } ?? "the system's certificates")
             show("signed in", session.credentials == nil ? "no" : "yes")
             show("cache", options.cacheFile.path)
             show("todos", String(try await session.store.recordCount(in: .private)))
@@ -434,7 +372,14 @@ struct SignIn: AsyncParsableCommand {
     @OptionGroup var device: DeviceOptionGroup
 
     func run() async throws {
-        try await DeviceSession.signInAgain(device.deviceOptions)
-        print("Signed in \(device.deviceOptions.account) on \(device.deviceOptions.device)")
+        let options = try device.deviceOptions()
+        if options.isDefaultLocalServer {
+            // The embedded cloud: its kept (or given) password, the account made on first use.
+            SecretFile.remove(options.signedOutMarker)
+            _ = try await LocalCloudBootstrap.signInCreatingAccount(options)
+        } else {
+            try await DeviceSession.signInAgain(options)
+        }
+        print("Signed in \(options.account) on \(options.device)")
     }
 }

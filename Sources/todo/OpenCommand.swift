@@ -18,7 +18,7 @@ struct Open: AsyncParsableCommand {
         }
         // Refuse a terminal the app cannot draw on (TERM=dumb) before anything else happens.
         try NcursesTerminal.preflight()
-        var options = device.deviceOptions
+        var options = try device.deviceOptions()
         options.sendsAutomatically = true
         try await TerminalApp.run(options)
     }
