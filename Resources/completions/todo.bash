@@ -173,13 +173,13 @@ _todo() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|server|help)
+    open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|login|logout|signup|server|help)
         # Offer subcommand argument completions
         "_todo_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'open add list done edit trash sync status push signout signin import keys lists newlist move share shares accept unshare leave conflicts restore server help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'open add list done edit trash sync status push signout signin import keys lists newlist move share shares accept unshare leave conflicts restore login logout signup server help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _todo_open() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -200,6 +200,9 @@ _todo_open() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -215,7 +218,7 @@ _todo_add() {
     repeating_flags=()
     non_repeating_flags=(--public --version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password --due --priority --notes --list)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password --due --priority --notes --list)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -227,6 +230,9 @@ _todo_add() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -254,7 +260,7 @@ _todo_list() {
     repeating_flags=()
     non_repeating_flags=(--json --all --public --shared --offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -266,6 +272,9 @@ _todo_list() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -281,7 +290,7 @@ _todo_done() {
     repeating_flags=()
     non_repeating_flags=(--undo --version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -293,6 +302,9 @@ _todo_done() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -308,7 +320,7 @@ _todo_edit() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password --title --notes --due --priority)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password --title --notes --due --priority)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -320,6 +332,9 @@ _todo_edit() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -347,7 +362,7 @@ _todo_trash() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -359,6 +374,9 @@ _todo_trash() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -374,7 +392,7 @@ _todo_sync() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -386,6 +404,9 @@ _todo_sync() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -401,7 +422,7 @@ _todo_status() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -413,6 +434,9 @@ _todo_status() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -428,7 +452,7 @@ _todo_push() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -440,6 +464,9 @@ _todo_push() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -455,7 +482,7 @@ _todo_signout() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -467,6 +494,9 @@ _todo_signout() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -482,7 +512,7 @@ _todo_signin() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -494,6 +524,9 @@ _todo_signin() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -509,7 +542,7 @@ _todo_import() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --no-send --version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -521,6 +554,9 @@ _todo_import() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -544,7 +580,7 @@ _todo_lists() {
     repeating_flags=()
     non_repeating_flags=(--offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -556,6 +592,9 @@ _todo_lists() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -571,7 +610,7 @@ _todo_newlist() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -583,6 +622,9 @@ _todo_newlist() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -598,7 +640,7 @@ _todo_move() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 2
 
     # Offer option value completions
@@ -610,6 +652,9 @@ _todo_move() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -625,7 +670,7 @@ _todo_share() {
     repeating_flags=()
     non_repeating_flags=(--read-only --version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password --with)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password --with)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -637,6 +682,9 @@ _todo_share() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -655,7 +703,7 @@ _todo_shares() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -667,6 +715,9 @@ _todo_shares() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -682,7 +733,7 @@ _todo_accept() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -694,6 +745,9 @@ _todo_accept() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -709,7 +763,7 @@ _todo_unshare() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password --with)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password --with)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -721,6 +775,9 @@ _todo_unshare() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -739,7 +796,7 @@ _todo_leave() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -751,6 +808,9 @@ _todo_leave() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -766,7 +826,7 @@ _todo_conflicts() {
     repeating_flags=()
     non_repeating_flags=(--offline --mine --version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -778,6 +838,9 @@ _todo_conflicts() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--ca-file')
         return
         ;;
     '--data-dir')
@@ -793,7 +856,7 @@ _todo_restore() {
     repeating_flags=()
     non_repeating_flags=(--dismiss --version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 2
 
     # Offer option value completions
@@ -807,10 +870,76 @@ _todo_restore() {
     '--server')
         return
         ;;
+    '--ca-file')
+        return
+        ;;
     '--data-dir')
         return
         ;;
     '--password')
+        return
+        ;;
+    esac
+}
+
+_todo_login() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --ca-file --data-dir)
+    __todo_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--ca-file')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    esac
+}
+
+_todo_logout() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir)
+    __todo_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    esac
+}
+
+_todo_signup() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --ca-file --data-dir)
+    __todo_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--ca-file')
+        return
+        ;;
+    '--data-dir')
         return
         ;;
     esac

@@ -73,6 +73,9 @@ _todo() {
             'leave:Leave a list shared with you, or decline its invitation.'
             'conflicts:List values that lost a conflict to a later edit (restore one with todo restore ID FIELD).'
             'restore:Put back a value that lost a conflict (see todo conflicts); it is sent as a new, later edit.'
+            'login:Sign this device in to a cloud and save the login (later verbs and the app need no --server).'
+            'logout:End the saved login: revoke its session at the cloud and forget it on this device.'
+            'signup:Create an account on a cloud that allows registration, then log in as with todo login.'
             'server:Run the CloudKit-compatible cloud (started on demand by the app).'
             'help:Show subcommand help information.'
         )
@@ -80,7 +83,7 @@ _todo() {
         ;;
     arg)
         case "${words[1]}" in
-        open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|server|help)
+        open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|login|logout|signup|server|help)
             "_todo_${words[1]}" && ret=0
             ;;
         esac
@@ -93,11 +96,12 @@ _todo() {
 _todo_open() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -109,11 +113,12 @@ _todo_open() {
 _todo_add() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':title:'
         '--due[Due date\: YYYY-MM-DD, today, tomorrow, +3d, +2w or an ISO 8601 time.]:due:'
         '--priority[Priority, 0 (none) to 3 (high).]:priority:'
@@ -131,11 +136,12 @@ _todo_add() {
 _todo_list() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         '--json[Print JSON for scripts.]'
         '--all[Include trashed records.]'
         '--public[List the public board instead of your private todos.]'
@@ -152,11 +158,12 @@ _todo_list() {
 _todo_done() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':id:'
         '--undo[Mark it not done again.]'
         '--version[Show the version.]'
@@ -170,11 +177,12 @@ _todo_done() {
 _todo_edit() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':id:'
         '--title[New title.]:title:'
         '--notes[New notes.]:notes:'
@@ -191,11 +199,12 @@ _todo_edit() {
 _todo_trash() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':id:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -208,11 +217,12 @@ _todo_trash() {
 _todo_sync() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -224,11 +234,12 @@ _todo_sync() {
 _todo_status() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -240,11 +251,12 @@ _todo_status() {
 _todo_push() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':target:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -257,11 +269,12 @@ _todo_push() {
 _todo_signout() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -273,11 +286,12 @@ _todo_signout() {
 _todo_signin() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -289,11 +303,12 @@ _todo_signin() {
 _todo_import() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':file:'
         '(--quiet -q)'{--quiet,-q}'[No progress line.]'
         '--no-send[Store and queue only; `todo sync` (or the app) sends them later.]'
@@ -319,11 +334,12 @@ _todo_keys() {
 _todo_lists() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         '--offline[Do not ask the cloud; show the cache.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -336,11 +352,12 @@ _todo_lists() {
 _todo_newlist() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':title:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -353,11 +370,12 @@ _todo_newlist() {
 _todo_move() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':id:'
         ':list:'
         '--version[Show the version.]'
@@ -371,11 +389,12 @@ _todo_move() {
 _todo_share() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':list:'
         '--with[The account to share with.]:with:'
         '--read-only[They may read but not change it (default\: read-write).]'
@@ -390,11 +409,12 @@ _todo_share() {
 _todo_shares() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -406,11 +426,12 @@ _todo_shares() {
 _todo_accept() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':list:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -423,11 +444,12 @@ _todo_accept() {
 _todo_unshare() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':list:'
         '--with[Only take this account off the share.]:with:'
         '--version[Show the version.]'
@@ -441,11 +463,12 @@ _todo_unshare() {
 _todo_leave() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':list:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -458,11 +481,12 @@ _todo_leave() {
 _todo_conflicts() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         '--offline[Do not ask the cloud; show the cache.]'
         '--mine[Only the values this device'\''s edits lost.]'
         '--version[Show the version.]'
@@ -476,14 +500,59 @@ _todo_conflicts() {
 _todo_restore() {
     local -i ret=1
     local -ar arg_specs=(
-        '--account[Account name (default\: $USER). Created on first use against an open-registration cloud.]:account:'
-        '--device[Device name; each device has its own cache (default\: main).]:device:'
-        '--server[Cloud base URL (default\: http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
-        '--data-dir[Directory for caches and credentials (default\: XDG directories).]:data-dir:'
-        '--password[Account password (default\: $TODO_PASSWORD, else a generated one kept 0600).]:password:'
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':id:'
         ':field:'
         '--dismiss[Drop the notice instead, keeping the value that won (on every device).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_login() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':url:'
+        '--account[The account name.]:account:'
+        '--device[This device'\''s name; each device has its own cache (default\: main).]:device:'
+        '--ca-file[PEM file of certificate authorities to trust (a private CA; default\: $TODO_CA_FILE).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_logout() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_signup() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':url:'
+        '--account[The account name.]:account:'
+        '--device[This device'\''s name; each device has its own cache (default\: main).]:device:'
+        '--ca-file[PEM file of certificate authorities to trust (a private CA; default\: $TODO_CA_FILE).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
