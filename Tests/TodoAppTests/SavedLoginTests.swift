@@ -54,6 +54,18 @@ struct SavedLoginTests {
         #expect(try file.savedLogin() == nil)
     }
 
+    @Test func theShippedExampleIsAValidConfigurationFile() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Resources/config.toml.example")
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = ConfigFile(directory: folder)
+        try FileManager.default.copyItem(at: example, to: file.url)
+        let login = try #require(try file.savedLogin())
+        #expect(login.server.absoluteString == "https://todo.example.org" && login.account == "alice" && login.device == "laptop")
+        #expect(login.caFile == "/home/alice/.config/cloudtodo/ca.pem")
+    }
+
     @Test func aHostileConfigurationFileIsAClearErrorNamingTheFileAndLine() throws {
         let garbage = try #require(try configError("[login]\ncloud = \"https://a.example\"\naccount = alice\n"))
         #expect(garbage.line == 3, "\(garbage)")
