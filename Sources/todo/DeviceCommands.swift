@@ -375,10 +375,11 @@ struct SignIn: AsyncParsableCommand {
         let options = try device.deviceOptions()
         if options.isDefaultLocalServer {
             // The embedded cloud: its kept (or given) password, the account made on first use.
-            SecretFile.remove(options.signedOutMarker)
             _ = try await LocalCloudBootstrap.signInCreatingAccount(options)
         } else {
-            try await DeviceSession.signInAgain(options)
+            let prompt = "Password for \(options.account) at \(options.server.absoluteString): "
+            let password = try DeviceSession.givenPassword(options) ?? PasswordPrompt.password(prompt)
+            _ = try await DeviceSession.signIn(options, password: password)
         }
         print("Signed in \(options.account) on \(options.device)")
     }

@@ -59,7 +59,12 @@ struct LoginFlags: ParsableArguments {
         let options = try deviceOptions(caFile: caFile)
         let configFile = ConfigFile(options)
         let earlier = try? configFile.savedLogin()
+        let replaced = DeviceSession.keptCredentials(options)
         _ = try await DeviceSession.signIn(options, password: password)
+        if let replaced {
+            // This device's earlier session with this cloud is replaced: end it there too (best effort).
+            try? await CloudClient(baseURL: options.server, transport: options.transport, authToken: replaced.ckWebAuthToken).signOut()
+        }
         let login = SavedLogin(server: server, account: account, device: device, caFile: caFile)
         try configFile.save(login)
         if let earlier, CloudOrigin(earlier.server) != options.origin || earlier.account != account || (earlier.device ?? "main") != options.device {

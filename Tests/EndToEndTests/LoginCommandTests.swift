@@ -30,6 +30,13 @@ struct LoginCommandTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(try String(contentsOf: config, encoding: .utf8).contains(url))
 
+        // Logging in again replaces the session: the earlier token ends at the cloud.
+        let sessionPath = URL(fileURLWithPath: data).appendingPathComponent("config/sessions/http-localhost-\(port)/alice/main.json")
+        let first = try JSONDecoder().decode(Credentials.self, from: Data(contentsOf: sessionPath))
+        let again = try await cli.run(["login", url, "--account", "alice", "--data-dir", data], environment: ["TODO_PASSWORD": "e2e-password-alice"])
+        #expect(again.status == 0, "\(again.allText)")
+        await #expect(throws: CloudError.self) { try await CloudClient(baseURL: stage.server.baseURL, authToken: first.ckWebAuthToken).caller() }
+
         // No --server, no --account, no password: the saved login.
         let noPassword = ["TODO_PASSWORD": ""]
         let added = try await cli.run(["add", "Milk", "--data-dir", data], environment: noPassword)
