@@ -62,7 +62,14 @@ public struct ConfigFile: Sendable {
         fields["device"] = login.device
         fields["ca-file"] = login.caFile
         let loginTable = TOMLTable()
-        for key in Self.loginKeys { if let value = fields[key] { loginTable[key] = value } }
+        for key in Self.loginKeys {
+            guard let value = fields[key] else { continue }
+            // What is saved must read back: one non-empty line, as `savedLogin()` demands.
+            guard !value.isEmpty, !value.contains(where: { $0.isNewline || $0 == "\0" }) else {
+                throw ConfigFileError(file: url.path, line: nil, problem: "cannot hold '\(key)': it must be one non-empty line")
+            }
+            loginTable[key] = value
+        }
         table["login"] = loginTable
         let text = "# CloudTodo on this device. Written by `todo login`; `todo logout` removes the login.\n" + table.convert(to: .toml)
             + "\n"

@@ -50,6 +50,11 @@ struct SavedLoginTests {
         // Without the optional keys.
         try file.save(SavedLogin(server: URL(string: "http://127.0.0.1:9000")!, account: "bob"))
         #expect(try file.savedLogin() == SavedLogin(server: URL(string: "http://127.0.0.1:9000")!, account: "bob"))
+        // A value that could not be read back is refused before anything is written.
+        #expect(throws: ConfigFileError.self) {
+            try file.save(SavedLogin(server: URL(string: "http://127.0.0.1:9000")!, account: "bob", caFile: "/ca\n[x]"))
+        }
+        #expect(try file.savedLogin()?.account == "bob")
         #expect(file.forgetLogin())
         #expect(try file.savedLogin() == nil)
     }
