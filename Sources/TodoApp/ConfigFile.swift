@@ -188,6 +188,7 @@ public struct ConfigFileError: Error, Sendable, Hashable, CustomStringConvertibl
     /// What is wrong, in words.
     public var problem: String
 
+    /// Words for the user: the file, the line, what is wrong and what to do.
     public var description: String {
         let place = line.map { "\(file), line \($0)" } ?? file
         return "the configuration file \(place): \(problem) (fix or remove it; todo logout removes it)"

@@ -283,6 +283,7 @@ public struct SignInRefused: Error, Sendable, Hashable, CustomStringConvertible 
     /// The cloud's own words.
     public var reason: String
 
+    /// Words for the user: what was refused and what to do.
     public var description: String {
         "the cloud at \(cloud) refused the sign-in of '\(account)': wrong password or no such account "
             + "(no account was created; todo signup creates one where the cloud allows it)"
