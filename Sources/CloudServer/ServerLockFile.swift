@@ -58,7 +58,9 @@ public final class ServerLockFile: @unchecked Sendable {
 
     /// Writes what this server says about itself (after it listens).
     public func publish(_ record: Record) throws {
-        let bytes = Array(try JSONEncoder().encode(record)) + [0x0A]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let bytes = Array(try encoder.encode(record)) + [0x0A]
         guard ftruncate(descriptor, 0) == 0, pwrite(descriptor, bytes, bytes.count, 0) == bytes.count else {
             throw ServerStartError(reason: "cannot write \(path): \(String(cString: strerror(errno)))")
         }

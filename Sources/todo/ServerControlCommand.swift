@@ -9,12 +9,10 @@ import Glibc
 // `todo server status` and `todo server stop`: the cloud serving a data directory, found through the `server.lock`
 // that server holds while it runs (see ServerLockFile).
 
-/// The data directory option both control verbs share.
-struct ServerDataDirectoryOption: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "The cloud's data directory (default: $XDG_DATA_HOME/cloudtodo/server).")
-    var dataDir: String?
-
-    var directory: URL { dataDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory }
+extension ServerCommand {
+    /// The data directory `--data-dir` names (ArgumentParser gives the option to `todo server` even after `status` or
+    /// `stop`, so both verbs read it from there).
+    var dataDirectory: URL { dataDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory }
 }
 
 /// `todo server status`: address, pid and uptime of the cloud serving a data directory; exit 1 when none does.
@@ -22,10 +20,10 @@ struct ServerStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the cloud serving a data directory (exit 1 when none runs).")
 
-    @OptionGroup var location: ServerDataDirectoryOption
+    @ParentCommand var server: ServerCommand
 
     func run() throws {
-        let directory = location.directory
+        let directory = server.dataDirectory
         guard let running = ServerLockFile.running(in: directory) else {
             print("No CloudTodo server runs on \(directory.path).")
             throw ExitCode(TodoExitCode.failure)
@@ -43,7 +41,7 @@ struct ServerStopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stop", abstract: "Stop the cloud serving a data directory gracefully (SIGTERM, then wait).")
 
-    @OptionGroup var location: ServerDataDirectoryOption
+    @ParentCommand var server: ServerCommand
 
     @Option(help: "Seconds to wait for it to finish its requests and exit.")
     var timeout: Double = 20
@@ -53,7 +51,7 @@ struct ServerStopCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory = location.directory
+        let directory = server.dataDirectory
         guard let running = ServerLockFile.running(in: directory) else {
             print("No CloudTodo server runs on \(directory.path); nothing to stop.")
             throw ExitCode(TodoExitCode.failure)

@@ -52,7 +52,7 @@ struct NginxProxyTests {
         let created = try await client.send(
             .POST, base + address.authPath("accounts"),
             body: try JSONEncoder().encode(CreateAccountRequest(account: "proxied", password: "proxied-password")))
-        #expect(created.status == 200)
+        #expect((200..<300).contains(created.status))
         let laptop: SignInResponse = try await client.post(
             base + address.authPath("signin"), SignInRequest(account: "proxied", password: "proxied-password", deviceName: "laptop"))
         let phone: SignInResponse = try await client.post(
@@ -70,7 +70,7 @@ struct NginxProxyTests {
         // The phone's courier URL leads back through nginx over HTTPS (Host and X-Forwarded-Proto).
         let token: CreateTokenResponse = try await client.post(
             base + address.devicePath("tokens/create"), CreateTokenRequest(), token: phone.ckWebAuthToken)
-        #expect(token.webcourierURL.hasPrefix(base + "/push/"))
+        #expect(token.webcourierURL.hasPrefix(base + "/device/1/"))
         let registered = try await client.send(
             .POST, base + address.devicePath("tokens/register"),
             body: try JSONEncoder().encode(RegisterTokenRequest(apnsToken: token.apnsToken)), token: phone.ckWebAuthToken)
