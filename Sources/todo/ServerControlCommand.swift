@@ -18,7 +18,7 @@ extension ServerCommand {
 /// `todo server status`: address, pid and uptime of the cloud serving a data directory; exit 1 when none does.
 struct ServerStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show the cloud serving a data directory (exit 1 when none runs).")
+        commandName: "status", abstract: "Show the cloud serving --data-dir (as for todo server): address, pid, uptime; exit 1 when none runs.")
 
     @ParentCommand var server: ServerCommand
 
@@ -39,7 +39,7 @@ struct ServerStatusCommand: ParsableCommand {
 /// `todo server stop`: SIGTERM to the cloud serving a data directory, then waits until it has let its lock go.
 struct ServerStopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "stop", abstract: "Stop the cloud serving a data directory gracefully (SIGTERM, then wait).")
+        commandName: "stop", abstract: "Stop the cloud serving --data-dir (as for todo server) gracefully: SIGTERM, then wait.")
 
     @ParentCommand var server: ServerCommand
 
