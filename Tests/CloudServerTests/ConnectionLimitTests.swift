@@ -13,75 +13,75 @@ struct ConnectionLimitTests {
     @Test func aSilentConnectionIsClosedAfterTheIdleTimeout() async throws {
         try await withCloud(configure: { $0.idleTimeout = 1 }) { cloud in
             let client = try RawClient(port: cloud.server.port)
-            let closedAfter = await client.waitForClose(within: .seconds(6))
+            let closedAfter = await client.waitForClose(within: .seconds(20))
             #expect(closedAfter != nil)
             if let closedAfter { #expect(closedAfter >= .milliseconds(800)) }
         }
     }
 
     @Test func aHeadTrickledByteByByteIsCutAtTheDeadlineOfTheWholeHead() async throws {
-        try await withCloud(configure: { $0.idleTimeout = 1 }) { cloud in
+        try await withCloud(configure: { $0.idleTimeout = 2 }) { cloud in
             let client = try RawClient(port: cloud.server.port)
             let start = ContinuousClock.now
-            client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            await client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             // A slow-loris client: a header byte every 100 ms, never the blank line that ends the head.
             var closedAt: Duration?
-            for _ in 0..<60 {
+            for _ in 0..<150 {
                 try await Task.sleep(for: .milliseconds(100))
-                client.send("X")
+                await client.send("X")
                 client.drain()
                 if client.isClosed {
                     closedAt = ContinuousClock.now - start
                     break
                 }
             }
-            #expect(closedAt != nil, "a trickling head kept the connection open for 6 s")
-            if let closedAt { #expect(closedAt < .milliseconds(2500)) }
+            // A deadline per read would never fire here: only one for the whole head closes it.
+            #expect(closedAt != nil, "a trickling head kept the connection open for 15 s")
         }
     }
 
     @Test func aKeptAliveConnectionIsClosedWhenIdleAfterItsAnswer() async throws {
-        try await withCloud(configure: { $0.idleTimeout = 1 }) { cloud in
+        try await withCloud(configure: { $0.idleTimeout = 2 }) { cloud in
             let client = try RawClient(port: cloud.server.port)
-            client.send(Self.health)
-            #expect(await client.response(within: .seconds(5))?.status == 200)
-            // A second request within the timeout is served on the same connection.
-            try await Task.sleep(for: .milliseconds(500))
-            client.send(Self.health)
-            #expect(await client.response(within: .seconds(5))?.status == 200)
-            #expect(await client.waitForClose(within: .seconds(6)) != nil)
+            await client.send(Self.health)
+            #expect(await client.response(within: .seconds(15))?.status == 200)
+            // A second request is served on the same connection.
+            await client.send(Self.health)
+            #expect(await client.response(within: .seconds(15))?.status == 200)
+            #expect(await client.waitForClose(within: .seconds(20)) != nil)
         }
     }
 
     @Test func aLongPollOutlivesTheIdleTimeout() async throws {
-        try await withCloud(configure: { $0.idleTimeout = 1 }) { cloud in
+        // 3 s: the set-up's own requests reuse keep-alive connections the deadline would close between them.
+        try await withCloud(configure: { $0.idleTimeout = 3 }) { cloud in
             let device = try await cloud.signIn("poller")
             let courier = try #require(URL(string: try await cloud.registerPush(device)))
             let client = try RawClient(port: cloud.server.port)
             let start = ContinuousClock.now
-            client.send("GET \(courier.path)?timeout=2.5 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            let answer = await client.response(within: .seconds(8))
+            await client.send("GET \(courier.path)?timeout=5 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let answer = await client.response(within: .seconds(15))
             #expect(answer?.status == 204, "the long-poll was cut: \(client.receivedText)")
-            #expect(ContinuousClock.now - start >= .milliseconds(2400))
+            #expect(ContinuousClock.now - start >= .milliseconds(4900))
             // Idle again after its answer: closed by the deadline.
-            #expect(await client.waitForClose(within: .seconds(6)) != nil)
+            #expect(await client.waitForClose(within: .seconds(20)) != nil)
         }
     }
 
     @Test func healthAnswersWhileManyIdleSocketsAreOpenAndTheIdleOnesAreClosed() async throws {
         try await withCloud(configure: { $0.idleTimeout = 2; $0.maxConnectionsPerAddress = 0 }) { cloud in
-            let idle = try (0..<600).map { _ in try RawClient(port: cloud.server.port) }
+            let idle = try (0..<400).map { _ in try RawClient(port: cloud.server.port) }
             let probe = try RawClient(port: cloud.server.port)
-            probe.send(Self.health)
-            #expect(await probe.response(within: .seconds(3))?.status == 200)
+            await probe.send(Self.health)
+            #expect(await probe.response(within: .seconds(15))?.status == 200)
             // Every idle one is closed by the deadline.
             try await Task.sleep(for: .seconds(3))
             var open = 0
-            for client in idle where await client.waitForClose(within: .seconds(3)) == nil { open += 1 }
+            for client in idle where await client.waitForClose(within: .seconds(10)) == nil { open += 1 }
             #expect(open == 0)
             let after = try RawClient(port: cloud.server.port)
-            after.send(Self.health)
-            #expect(await after.response(within: .seconds(3))?.status == 200)
+            await after.send(Self.health)
+            #expect(await after.response(within: .seconds(15))?.status == 200)
         }
     }
 
@@ -89,21 +89,21 @@ struct ConnectionLimitTests {
         try await withCloud(configure: { $0.maxConnectionsPerAddress = 3 }) { cloud in
             var held = try (0..<3).map { _ in try RawClient(port: cloud.server.port) }
             for client in held {
-                client.send(Self.health)
-                #expect(await client.response(within: .seconds(3))?.status == 200)
+                await client.send(Self.health)
+                #expect(await client.response(within: .seconds(15))?.status == 200)
             }
             let excess = try RawClient(port: cloud.server.port)
-            let refused = await excess.response(within: .seconds(3))
+            let refused = await excess.response(within: .seconds(15))
             #expect(refused?.status == 503)
-            #expect(await excess.waitForClose(within: .seconds(3)) != nil)
+            #expect(await excess.waitForClose(within: .seconds(15)) != nil)
             // One of the three goes: a new connection is admitted.
             held.removeLast()
             var admitted = false
             for _ in 0..<50 where !admitted {
                 try await Task.sleep(for: .milliseconds(50))
                 let next = try RawClient(port: cloud.server.port)
-                next.send(Self.health)
-                admitted = await next.response(within: .seconds(2))?.status == 200
+                await next.send(Self.health)
+                admitted = await next.response(within: .seconds(15))?.status == 200
             }
             #expect(admitted)
             #expect(held.count == 2)
@@ -119,31 +119,36 @@ struct ConnectionLimitTests {
             // Accepted connections are set up on several event loops, so which of the three is the excess one is not
             // fixed: exactly one is closed, without a byte, and two stay.
             let clients = try (0..<3).map { _ in try RawClient(port: cloud.server.port) }
-            try await Task.sleep(for: .seconds(1))
-            var closed = 0
-            for client in clients where await client.waitForClose(within: .milliseconds(500)) != nil {
-                closed += 1
-                #expect(client.receivedText.isEmpty)
+            var closed: RawClient?
+            let start = ContinuousClock.now
+            while closed == nil, ContinuousClock.now - start < .seconds(15) {
+                for client in clients {
+                    client.drain()
+                    if client.isClosed { closed = client }
+                }
+                try await Task.sleep(for: .milliseconds(50))
             }
-            #expect(closed == 1)
+            #expect(closed?.receivedText.isEmpty == true)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(clients.filter { $0.drain(); return !$0.isClosed }.count == 2)
         }
     }
 
     @Test func tooManyOrTooLargeHeadersAreRefused() async throws {
         try await withCloud { cloud in
             let fine = try RawClient(port: cloud.server.port)
-            fine.send("GET /health HTTP/1.1\r\nHost: x\r\n" + (0..<60).map { "X-Field-\($0): value\r\n" }.joined() + "\r\n")
-            #expect(await fine.response(within: .seconds(3))?.status == 200)
+            await fine.send("GET /health HTTP/1.1\r\nHost: x\r\n" + (0..<60).map { "X-Field-\($0): value\r\n" }.joined() + "\r\n")
+            #expect(await fine.response(within: .seconds(15))?.status == 200)
 
             let many = try RawClient(port: cloud.server.port)
-            many.send("GET /health HTTP/1.1\r\nHost: x\r\n" + (0..<200).map { "X-Field-\($0): value\r\n" }.joined() + "\r\n")
-            #expect(await many.response(within: .seconds(3))?.status == 400)
-            #expect(await many.waitForClose(within: .seconds(3)) != nil)
+            await many.send("GET /health HTTP/1.1\r\nHost: x\r\n" + (0..<200).map { "X-Field-\($0): value\r\n" }.joined() + "\r\n")
+            #expect(await many.response(within: .seconds(15))?.status == 400)
+            #expect(await many.waitForClose(within: .seconds(15)) != nil)
 
             let large = try RawClient(port: cloud.server.port)
-            large.send("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 40 * 1024) + "\r\n\r\n")
-            #expect(await large.response(within: .seconds(3))?.status == 400)
-            #expect(await large.waitForClose(within: .seconds(3)) != nil)
+            await large.send("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 40 * 1024) + "\r\n\r\n")
+            #expect(await large.response(within: .seconds(15))?.status == 400)
+            #expect(await large.waitForClose(within: .seconds(15)) != nil)
         }
     }
 
@@ -151,8 +156,8 @@ struct ConnectionLimitTests {
         try await withCloud { cloud in
             let client = try RawClient(port: cloud.server.port)
             let path = cloud.address.databasePath(.private, "records/modify")
-            client.send("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(CloudLimits.maxRequestBytes + 1)\r\n\r\n{")
-            let answer = await client.response(within: .seconds(3))
+            await client.send("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(CloudLimits.maxRequestBytes + 1)\r\n\r\n{")
+            let answer = await client.response(within: .seconds(15))
             #expect(answer?.status == 400)
             #expect(answer?.body.contains("MB") == true)
         }
@@ -162,12 +167,14 @@ struct ConnectionLimitTests {
         try await withCloud { cloud in
             let client = try RawClient(port: cloud.server.port)
             let path = cloud.address.databasePath(.private, "records/modify")
-            client.send("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            await client.send("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
             // No length said up front: the cloud counts while it reads, and stops at the limit.
             let chunk = Array("100000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x100000) + Array("\r\n".utf8)
-            for _ in 0..<(CloudLimits.maxRequestBytes / 0x100000 + 1) where client.send(chunk) {}
-            client.send("0\r\n\r\n")
-            let answer = await client.response(within: .seconds(10))
+            for _ in 0..<(CloudLimits.maxRequestBytes / 0x100000 + 1) {
+                guard await client.send(chunk) else { break }
+            }
+            await client.send("0\r\n\r\n")
+            let answer = await client.response(within: .seconds(15))
             #expect(answer?.status == 400)
             #expect(answer?.body.contains("MB") == true)
         }

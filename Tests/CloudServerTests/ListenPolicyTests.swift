@@ -27,7 +27,7 @@ struct ListenPolicyTests {
         try await withCloud(configure: { $0.host = "0.0.0.0"; $0.insecureHTTP = true }) { cloud in
             #expect(cloud.server.baseURL.absoluteString == "http://127.0.0.1:\(cloud.server.port)")
             let client = try RawClient(port: cloud.server.port)
-            client.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            await client.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await client.response(within: .seconds(5))?.status == 200)
         }
     }
@@ -36,14 +36,14 @@ struct ListenPolicyTests {
         try await withCloud(configure: { $0.host = "::1" }) { cloud in
             #expect(cloud.server.baseURL.absoluteString == "http://[::1]:\(cloud.server.port)")
             let client = try RawClient(host: "::1", port: cloud.server.port)
-            client.send("GET /health HTTP/1.1\r\nHost: [::1]:\(cloud.server.port)\r\n\r\n")
+            await client.send("GET /health HTTP/1.1\r\nHost: [::1]:\(cloud.server.port)\r\n\r\n")
             #expect(await client.response(within: .seconds(5))?.status == 200)
             // The URLs the cloud hands out carry the brackets too (FoundationNetworking cannot ask [::1]: raw HTTP).
             let port = cloud.server.port
             func post<Body: Encodable>(_ path: String, _ body: Body, token: String? = nil) async throws -> String {
                 let json = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
                 let bearer = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
-                client.send("POST \(path) HTTP/1.1\r\nHost: [::1]:\(port)\r\n\(bearer)Content-Length: \(json.utf8.count)\r\n\r\n\(json)")
+                await client.send("POST \(path) HTTP/1.1\r\nHost: [::1]:\(port)\r\n\(bearer)Content-Length: \(json.utf8.count)\r\n\r\n\(json)")
                 return try #require(await client.response(within: .seconds(5))).body
             }
             _ = try await post(cloud.address.authPath("accounts"), CreateAccountRequest(account: "six", password: "six-password"))

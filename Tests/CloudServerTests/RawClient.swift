@@ -47,15 +47,19 @@ final class RawClient: @unchecked Sendable {
 
     /// Sends `text`; false when the cloud has closed the connection.
     @discardableResult
-    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    func send(_ text: String) async -> Bool { await send(Array(text.utf8)) }
 
-    /// Sends `bytes`; false when the cloud has closed the connection.
+    /// Sends `bytes`, sleeping (never blocking) while the socket's buffer is full; false when the cloud has closed
+    /// the connection.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    func send(_ bytes: [UInt8]) async -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written < 0, errno == EAGAIN { usleep(1000); continue }
+            if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                try? await Task.sleep(for: .milliseconds(2))
+                continue
+            }
             guard written > 0 else { return false }
             offset += written
         }
