@@ -49,8 +49,10 @@ let package = Package(
             dependencies: [
                 "CloudModel", "SQLiteDB", "CCrypt",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -99,13 +101,28 @@ let package = Package(
             dependencies: [
                 "CloudModel", "CloudServer", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal",
                 .product(name: "Logging", package: "swift-log"),
+                // `todo-bench tls`: its own TLS client connections.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
 
         // Tests: one target per module, real SQLite and a real loopback server.
         .testTarget(name: "CloudModelTests", dependencies: ["CloudModel"], swiftSettings: strict),
-        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "CloudModel", "TLSTestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .testTarget(
+            name: "CloudServerTests",
+            dependencies: [
+                "CloudServer", "CloudModel", "TLSTestSupport", .product(name: "Logging", package: "swift-log"),
+                // HTTPS through the cloud and through nginx, trusting the test CA.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel", "SQLiteDB"], swiftSettings: strict),
         .testTarget(
             name: "TodoSyncTests",

@@ -947,9 +947,9 @@ _todo_signup() {
 
 _todo_server() {
     repeating_flags=()
-    non_repeating_flags=(--open-registration --detach --enable-faults --version -h --help)
+    non_repeating_flags=(--open-registration --detach --enable-faults --insecure-http --version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --data-dir --rate-limit --tombstone-retention --log-level --api-token --password-cost --max-asset-size)
+    non_repeating_options=(--host --port --data-dir --rate-limit --tombstone-retention --log-level --api-token --password-cost --max-asset-size --tls-cert --tls-key --idle-timeout --max-connections-per-address)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -981,6 +981,18 @@ _todo_server() {
     '--max-asset-size')
         return
         ;;
+    '--tls-cert')
+        return
+        ;;
+    '--tls-key')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    '--max-connections-per-address')
+        return
+        ;;
     esac
 
     # Offer subcommand / subcommand argument completions
@@ -988,13 +1000,13 @@ _todo_server() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    schema)
+    schema|status|stop)
         # Offer subcommand argument completions
         "_todo_server_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'schema' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'schema status stop' -- "${cur}"))
         ;;
     esac
 }
@@ -1077,6 +1089,29 @@ _todo_server_schema_deploy() {
         return
         ;;
     '--container')
+        return
+        ;;
+    esac
+}
+
+_todo_server_status() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __todo_offer_flags_options 0
+}
+
+_todo_server_stop() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--timeout)
+    __todo_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--timeout')
         return
         ;;
     esac

@@ -576,6 +576,11 @@ _todo_server() {
         '--api-token[Require this ckAPIToken query parameter on every request.]:api-token:'
         '--password-cost[yescrypt cost of password hashes, 1 to 11 (4\: ~11 ms, 8 MB per sign-in).]:password-cost:'
         '--max-asset-size[Largest asset an upload takes, in MB.]:max-asset-size:'
+        '--tls-cert[Serve HTTPS with this certificate chain (PEM); needs --tls-key.]:tls-cert:'
+        '--tls-key[The private key (PEM) of --tls-cert.]:tls-key:'
+        '--insecure-http[Serve plain HTTP on a non-loopback --host\: a TLS proxy stands in front.]'
+        '--idle-timeout[Seconds a connection has to send a whole request head (and between body reads, and between requests).]:idle-timeout:'
+        '--max-connections-per-address[Concurrent connections one client address may hold (0\: no cap).]:max-connections-per-address:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
@@ -586,12 +591,14 @@ _todo_server() {
     command)
         local -ar subcommands=(
             'schema:Show, index and deploy the cloud'\''s schema (record types and typed fields).'
+            'status:Show the cloud serving --data-dir (as for todo server): address, pid, uptime; exit 1 when none runs.'
+            'stop:Stop the cloud serving --data-dir (as for todo server) gracefully: SIGTERM, then wait.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        schema)
+        schema|status|stop)
             "_todo_server_${words[1]}" && ret=0
             ;;
         esac
@@ -670,6 +677,29 @@ _todo_server_schema_deploy() {
     local -ar arg_specs=(
         '--data-dir[The cloud'\''s data directory (default\: $XDG_DATA_HOME/cloudtodo/server).]:data-dir:'
         '--container[Container identifier.]:container:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_server_status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_server_stop() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--timeout[Seconds to wait for it to finish its requests and exit.]:timeout:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

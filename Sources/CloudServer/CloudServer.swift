@@ -11,13 +11,19 @@ public enum CloudServer {
     public static func start(_ configuration: ServerConfiguration) async throws -> RunningCloudServer {
         var logger = Logger(label: "cloudtodo.server")
         logger.logLevel = configuration.logLevel
+        let plan = try ListenPlan(configuration)
+        try DataDirectoryPermissions.prepare(configuration.dataDirectory)
         let store = try SQLiteCloudStore(directory: configuration.dataDirectory)
+        try DataDirectoryPermissions.tighten(configuration.dataDirectory)
         let service = CloudService(configuration: configuration, store: store, logger: logger)
         try await service.compact()
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             responder: CloudResponder(service: service),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "CloudTodo"),
+            server: plan.serverBuilder(logger: logger),
+            configuration: .init(
+                address: .hostname(ListenAddress.unbracketed(configuration.host), port: configuration.port), serverName: "CloudTodo",
+                backlog: 1024),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? configuration.port)
                 portContinuation.finish()
@@ -25,12 +31,15 @@ public enum CloudServer {
             logger: logger)
         // Run inside our own service group so shutdown is graceful: connections drain, nothing is cut mid-write.
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let (failures, failureContinuation) = AsyncStream.makeStream(of: String.self)
         let task = Task {
             do {
                 try await group.run()
             } catch {
                 logger.error("server stopped", metadata: ["error": "\(error)"])
+                failureContinuation.yield("\(error)")
             }
+            failureContinuation.finish()
             portContinuation.finish()
         }
         let compaction = Task {
@@ -43,15 +52,23 @@ public enum CloudServer {
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next() else {
             compaction.cancel()
-            throw ServerStartError(reason: "could not listen on \(configuration.host):\(configuration.port)")
+            var reasons = failures.makeAsyncIterator()
+            let reason = await reasons.next().map { ": \($0)" } ?? ""
+            throw ServerStartError(reason: "could not listen on \(plan.displayAddress)\(reason)")
         }
-        return RunningCloudServer(port: port, host: configuration.host, group: group, hub: service.hub, tasks: [task, compaction])
+        guard let baseURL = ListenAddress.url(
+            scheme: configuration.scheme, host: ListenAddress.localReach(configuration.host), port: port)
+        else {
+            throw ServerStartError(reason: "--host \(configuration.host) cannot be written in a URL")
+        }
+        return RunningCloudServer(
+            port: port, host: configuration.host, baseURL: baseURL, group: group, hub: service.hub, tasks: [task, compaction])
     }
 
-    /// Runs a server in the foreground until SIGINT or SIGTERM (`todo server`).
-    public static func run(_ configuration: ServerConfiguration, onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let server = try await start(configuration)
-        onReady(server.port)
+    /// Runs a server in the foreground until SIGINT or SIGTERM (`todo server`), holding the data directory's
+    /// `server.lock` meanwhile; `onReady` gets the address it answers at.
+    public static func run(_ configuration: ServerConfiguration, onReady: @escaping @Sendable (URL) -> Void = { _ in }) async throws {
+        // Signals are caught from the start: a SIGTERM during start-up still ends the server gracefully.
         let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
@@ -60,11 +77,24 @@ public enum CloudServer {
             source.resume()
             return source
         }
+        defer { sources.forEach { $0.cancel() } }
+        let lock = try ServerLockFile.acquire(in: configuration.dataDirectory)
+        defer { lock.release() }
+        let server = try await start(configuration)
+        do {
+            try lock.publish(.init(pid: getpid(), url: server.baseURL.absoluteString, started: Date().timeIntervalSince1970))
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        onReady(server.baseURL)
         for await _ in signals { break }
-        sources.forEach { $0.cancel() }
         await server.shutdown()
     }
 }
+
+/// A body whose declared length is over the limit.
+private struct RequestTooLarge: Error {}
 
 /// Why a server did not start.
 public struct ServerStartError: Error, CustomStringConvertible {
@@ -82,16 +112,17 @@ public final class RunningCloudServer: Sendable {
     private let hub: PushHub
     private let tasks: [Task<Void, Never>]
 
-    init(port: Int, host: String, group: ServiceGroup, hub: PushHub, tasks: [Task<Void, Never>]) {
+    /// `http://host:port` or `https://host:port` (an IPv6 host in brackets, a wildcard host as loopback).
+    public let baseURL: URL
+
+    init(port: Int, host: String, baseURL: URL, group: ServiceGroup, hub: PushHub, tasks: [Task<Void, Never>]) {
         self.port = port
         self.host = host
+        self.baseURL = baseURL
         self.group = group
         self.hub = hub
         self.tasks = tasks
     }
-
-    /// `http://host:port`.
-    public var baseURL: URL { URL(string: "http://\(host):\(port)")! }
 
     /// Stops accepting requests and waits for the server to finish.
     public func shutdown() async {
@@ -115,6 +146,8 @@ struct CloudResponder: HTTPResponder {
         do {
             // An asset upload may be larger than a request (up to the configured asset size, and one byte more to tell).
             let limit = path.hasPrefix("/assets/") ? max(CloudLimits.maxRequestBytes, service.configuration.maxAssetBytes + 1) : CloudLimits.maxRequestBytes
+            // A declared length over the limit is refused before a byte of the body is read.
+            if let declared = request.headers[.contentLength].flatMap(Int.init), declared >= limit { throw RequestTooLarge() }
             let body = try await request.body.collect(upTo: limit)
             answer = await service.handle(
                 ServiceRequest(
@@ -123,7 +156,7 @@ struct CloudResponder: HTTPResponder {
                     query: Self.query(request.uri.query),
                     bearerToken: Self.bearer(request.headers[.authorization]),
                     body: Data(body.readableBytesView),
-                    origin: "http://\(request.head.authority ?? "\(service.configuration.host):\(service.configuration.port)")"))
+                    origin: origin(of: request)))
         } catch {
             answer = CloudService.errorResponse(
                 ServerError(.limitExceeded, "request body over \(CloudLimits.maxRequestBytes / 1_048_576) MB"))
@@ -138,6 +171,21 @@ struct CloudResponder: HTTPResponder {
             status: HTTPResponse.Status(code: answer.status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
+
+    /// `scheme://authority` the client reached: what upload and courier URLs are built on. Behind a TLS proxy
+    /// (`--insecure-http`) the proxy's `X-Forwarded-Proto` says whether the client spoke HTTPS.
+    private func origin(of request: Request) -> String {
+        let configuration = service.configuration
+        var scheme = configuration.scheme
+        if configuration.insecureHTTP, let forwarded = request.headers[Self.forwardedProto]?.lowercased(), ["http", "https"].contains(forwarded) {
+            scheme = forwarded
+        }
+        let authority = request.head.authority
+            ?? "\(ListenAddress.urlHost(ListenAddress.localReach(configuration.host))):\(configuration.port)"
+        return "\(scheme)://\(authority)"
+    }
+
+    private static let forwardedProto = HTTPFields.Element.Name("X-Forwarded-Proto")!
 
     private static func segments(_ path: String) -> [String] {
         // Most segments have nothing to decode: only those with a "%" go through Foundation.

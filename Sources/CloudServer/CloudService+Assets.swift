@@ -81,8 +81,9 @@ extension CloudService {
     private func writeAssetFile(_ id: String, _ bytes: Data) throws {
         let file = assetFile(id)
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try DataDirectoryPermissions.makeDirectory(file.deletingLastPathComponent())
             try bytes.write(to: file, options: .atomic)
+            try DataDirectoryPermissions.restrict(file.path, isDirectory: false)
         } catch {
             throw ServerError(.internalError, "could not store the asset: \(error.localizedDescription)")
         }

@@ -26,13 +26,26 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashCost: UInt
     /// The largest asset an upload URL takes, in bytes.
     public var maxAssetBytes: Int
+    /// The server's certificate chain (PEM): with `tlsKeyFile`, the cloud serves HTTPS.
+    public var tlsCertificateFile: URL?
+    /// The private key (PEM) of `tlsCertificateFile`.
+    public var tlsKeyFile: URL?
+    /// Plain HTTP on a non-loopback interface, because a TLS proxy stands in front (`--insecure-http`).
+    public var insecureHTTP: Bool
+    /// Seconds a connection may take to send a whole request head, and may stay silent between body reads or
+    /// between requests, before it is closed. A request answered later (a long-poll) is never cut.
+    public var idleTimeout: TimeInterval
+    /// Concurrent connections one client address may hold; 0 for no cap.
+    public var maxConnectionsPerAddress: Int
 
     /// A configuration with sensible defaults for the embedded local cloud.
     public init(
         host: String = "127.0.0.1", port: Int = 8787, dataDirectory: URL, openRegistration: Bool = false,
         enableFaults: Bool = false, tombstoneRetention: TimeInterval = 30 * 24 * 3600,
         rateLimitPerSecond: Double? = 2000, logLevel: Logger.Level = .info, apiToken: String? = nil,
-        passwordHashCost: UInt = 4, maxAssetBytes: Int = 50 * 1_048_576
+        passwordHashCost: UInt = 4, maxAssetBytes: Int = 50 * 1_048_576,
+        tlsCertificateFile: URL? = nil, tlsKeyFile: URL? = nil, insecureHTTP: Bool = false, idleTimeout: TimeInterval = 30,
+        maxConnectionsPerAddress: Int = ServerConfiguration.defaultMaxConnectionsPerAddress
     ) {
         self.host = host
         self.port = port
@@ -45,7 +58,22 @@ public struct ServerConfiguration: Sendable {
         self.apiToken = apiToken
         self.passwordHashCost = passwordHashCost
         self.maxAssetBytes = maxAssetBytes
+        self.tlsCertificateFile = tlsCertificateFile
+        self.tlsKeyFile = tlsKeyFile
+        self.insecureHTTP = insecureHTTP
+        self.idleTimeout = idleTimeout
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
     }
+
+    /// Connections per client address unless configured: a device holds one long-poll and one or two requests, so 64
+    /// leaves room for a household or office behind one NAT address.
+    public static let defaultMaxConnectionsPerAddress = 64
+
+    /// Whether the cloud serves HTTPS.
+    public var servesTLS: Bool { tlsCertificateFile != nil }
+
+    /// `https` or `http`.
+    public var scheme: String { servesTLS ? "https" : "http" }
 
     /// `$XDG_DATA_HOME/cloudtodo/server`, or `~/.local/share/cloudtodo/server`.
     public static var defaultDataDirectory: URL {

@@ -9,11 +9,18 @@ do {
     switch arguments.first {
     case "_server":
         // Child mode: run the cloud on the given port and directory until terminated.
-        try await CloudServer.run(
-            ServerConfiguration(
-                port: Int(arguments[1]) ?? 8787, dataDirectory: URL(fileURLWithPath: arguments[2]), openRegistration: true,
-                rateLimitPerSecond: nil,
-                logLevel: ProcessInfo.processInfo.environment["BENCH_SERVER_LOG"] == nil ? .error : .info))
+        var configuration = ServerConfiguration(
+            port: Int(arguments[1]) ?? 8787, dataDirectory: URL(fileURLWithPath: arguments[2]), openRegistration: true,
+            rateLimitPerSecond: nil,
+            logLevel: ProcessInfo.processInfo.environment["BENCH_SERVER_LOG"] == nil ? .error : .info)
+        // Optional `--name value` pairs after the directory (the TLS benchmark's).
+        let options = Dictionary(
+            stride(from: 3, to: arguments.count - 1, by: 2).map { (arguments[$0], arguments[$0 + 1]) }, uniquingKeysWith: { $1 })
+        configuration.tlsCertificateFile = options["--tls-cert"].map { URL(fileURLWithPath: $0) }
+        configuration.tlsKeyFile = options["--tls-key"].map { URL(fileURLWithPath: $0) }
+        if let cap = options["--max-connections-per-address"].flatMap(Int.init) { configuration.maxConnectionsPerAddress = cap }
+        if let timeout = options["--idle-timeout"].flatMap(Double.init) { configuration.idleTimeout = timeout }
+        try await CloudServer.run(configuration)
     case "_ui-frame":
         try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
     case "_peak-rss":
@@ -52,10 +59,13 @@ do {
         try await UIBench.run()
     case "share":
         try await ShareBench.run()
+    case "tls":
+        let counts = arguments.dropFirst().compactMap { Int($0) }
+        try await TLSBench.run(idleConnections: counts.first ?? 1000, handshakes: counts.dropFirst().first ?? 500)
     case "server":
         try ServerBench.run(records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
     default:
-        print("usage: todo-bench server [RECORDS] | device [TODOS [LARGE-TODOS]] | create [TODOS [LARGE-TODOS]] | ui | share")
+        print("usage: todo-bench server [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] | create [TODOS [LARGE-TODOS]] | ui | share")
         exit(2)
     }
 } catch {

@@ -1,4 +1,3 @@
-import CloudClient
 import CloudServer
 import Foundation
 
@@ -8,14 +7,22 @@ import Glibc
 
 /// Starts `todo server` as a daemon in its own session, logging to a file, and waits until it answers.
 enum Daemon {
-    /// Re-executes this binary without `--detach`, detached from the terminal, then polls `/health`.
+    /// Re-executes this binary without `--detach`, detached from the terminal, then waits until the child has taken
+    /// the data directory's `server.lock` and published its address there (it does so once it listens).
     static func detach(configuration: ServerConfiguration, arguments: [String]) async throws {
         let directory = configuration.dataDirectory
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if let running = ServerLockFile.running(in: directory) {
+            throw DaemonError("a cloud already serves \(directory.path) (pid \(running.pid), \(running.url))")
+        }
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let logPath = directory.appendingPathComponent("server.log").path
         let executable = try currentExecutable()
         let childArguments = [executable] + arguments.filter { $0 != "--detach" }
 
+        // The daemon outlives this process: it must not keep a pipe or socket of whoever started us open (a caller
+        // waiting for our output's end would wait for the daemon's).
+        closeOnExec(above: 2)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -33,21 +40,34 @@ enum Daemon {
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard status == 0 else { throw DaemonError("could not start the server: \(String(cString: strerror(status)))") }
 
-        let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
-        let client = CloudClient(baseURL: URL(string: "http://\(host):\(configuration.port)")!)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            if await client.isHealthy(timeout: 1) {
-                print("CloudTodo server running (pid \(pid)) on http://\(host):\(configuration.port), log: \(logPath)")
+            if let running = ServerLockFile.running(in: directory), running.pid == pid {
+                print("CloudTodo server running (pid \(pid)) on \(running.url), log: \(logPath)")
                 return
             }
             var childStatus: Int32 = 0
             if waitpid(pid, &childStatus, WNOHANG) == pid {
-                throw DaemonError("the server exited during start-up; see \(logPath)")
+                throw DaemonError("the server exited during start-up: \(lastLine(of: logPath) ?? "see \(logPath)")")
             }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
-        throw DaemonError("the server did not answer within 15 s; see \(logPath)")
+        throw DaemonError("the server did not start within 15 s; see \(logPath)")
+    }
+
+    /// The last line a failed child wrote to its log: usually why it stopped.
+    private static func lastLine(of path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").last.map { String($0.suffix(500)) }
+    }
+
+    /// Marks every open descriptor above `lowest` close-on-exec.
+    private static func closeOnExec(above lowest: Int32) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for descriptor in entries.compactMap(Int32.init) where descriptor > lowest {
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+        }
     }
 
     private static func currentExecutable() throws -> String {

@@ -8,7 +8,7 @@ struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Run the CloudKit-compatible cloud (started on demand by the app).",
-        subcommands: [SchemaCommand.self]
+        subcommands: [SchemaCommand.self, ServerStatusCommand.self, ServerStopCommand.self]
     )
 
     @Option(help: "Interface to listen on.")
@@ -47,7 +47,27 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-asset-size"), help: "Largest asset an upload takes, in MB.")
     var maxAssetSize: Int = 50
 
+    @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this certificate chain (PEM); needs --tls-key.")
+    var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"), help: "The private key (PEM) of --tls-cert.")
+    var tlsKey: String?
+
+    @Flag(name: .customLong("insecure-http"), help: "Serve plain HTTP on a non-loopback --host: a TLS proxy stands in front.")
+    var insecureHTTP = false
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection has to send a whole request head (and between body reads, and between requests).")
+    var idleTimeout: Double = 30
+
+    @Option(
+        name: .customLong("max-connections-per-address"),
+        help: "Concurrent connections one client address may hold (0: no cap).")
+    var maxConnectionsPerAddress = ServerConfiguration.defaultMaxConnectionsPerAddress
+
     func validate() throws {
+        guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be above 0 and at most 86400 seconds") }
+        guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative") }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard rateLimit >= 0, tombstoneRetention >= 0 else { throw ValidationError("limits must not be negative") }
@@ -61,7 +81,9 @@ struct ServerCommand: AsyncParsableCommand {
             dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory,
             openRegistration: openRegistration, enableFaults: enableFaults, tombstoneRetention: tombstoneRetention,
             rateLimitPerSecond: rateLimit > 0 ? rateLimit : nil, logLevel: Logger.Level(rawValue: logLevel) ?? .info,
-            apiToken: apiToken, passwordHashCost: passwordCost, maxAssetBytes: maxAssetSize * 1_048_576)
+            apiToken: apiToken, passwordHashCost: passwordCost, maxAssetBytes: maxAssetSize * 1_048_576,
+            tlsCertificateFile: tlsCert.map { URL(fileURLWithPath: $0) }, tlsKeyFile: tlsKey.map { URL(fileURLWithPath: $0) },
+            insecureHTTP: insecureHTTP, idleTimeout: idleTimeout, maxConnectionsPerAddress: maxConnectionsPerAddress)
     }
 
     func run() async throws {
@@ -76,8 +98,8 @@ struct ServerCommand: AsyncParsableCommand {
             handler.logLevel = configuration.logLevel
             return handler
         }
-        try await CloudServer.run(configuration) { port in
-            FileHandle.standardError.write(Data("cloudtodo server listening on http://\(configuration.host):\(port)\n".utf8))
+        try await CloudServer.run(configuration) { url in
+            FileHandle.standardError.write(Data("cloudtodo server listening on \(url.absoluteString)\n".utf8))
         }
     }
 }

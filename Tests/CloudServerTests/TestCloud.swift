@@ -17,17 +17,18 @@ final class TestCloud: Sendable {
 
     init(
         openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, directory: URL? = nil,
-        maxAssetBytes: Int = 50 * 1_048_576
+        maxAssetBytes: Int = 50 * 1_048_576, configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
         self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-test-\(UUID().uuidString)")
-        server = try await CloudServer.start(
-            ServerConfiguration(
-                port: 0, dataDirectory: self.directory, openRegistration: openRegistration, enableFaults: true,
-                tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: .critical, passwordHashCost: 1,
-                maxAssetBytes: maxAssetBytes))
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 60
-        session = URLSession(configuration: configuration)
+        var configuration = ServerConfiguration(
+            port: 0, dataDirectory: self.directory, openRegistration: openRegistration, enableFaults: true,
+            tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: .critical, passwordHashCost: 1,
+            maxAssetBytes: maxAssetBytes)
+        configure(&configuration)
+        server = try await CloudServer.start(configuration)
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForRequest = 60
+        session = URLSession(configuration: sessionConfiguration)
     }
 
     /// Stops the server and removes its files.
@@ -149,9 +150,9 @@ func todo(_ name: String, _ title: String, tag: ChangeTag? = nil, extra: [String
 /// Runs a test body against a fresh cloud and always shuts it down.
 func withCloud(
     openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil,
-    _ body: (TestCloud) async throws -> Void
+    configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestCloud) async throws -> Void
 ) async throws {
-    let cloud = try await TestCloud(openRegistration: openRegistration, retention: retention, rateLimit: rateLimit)
+    let cloud = try await TestCloud(openRegistration: openRegistration, retention: retention, rateLimit: rateLimit, configure: configure)
     do {
         try await body(cloud)
     } catch {

@@ -1,0 +1,116 @@
+import Foundation
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// Counts the open connections of each client address and refuses those over the cap: a plain-HTTP client gets a
+/// `503` with `Retry-After` and the connection closed, a TLS client a clean close (nothing can be said before the
+/// handshake). Loopback peers are not counted behind a TLS proxy (`--insecure-http`): every connection is the
+/// proxy's then, and the proxy limits its own clients.
+final class ConnectionLimiter: @unchecked Sendable {
+    private let cap: Int
+    private let exemptsLoopback: Bool
+    private let lock = NSLock()
+    private var open: [String: Int] = [:]
+
+    init(cap: Int, exemptsLoopback: Bool) {
+        self.cap = cap
+        self.exemptsLoopback = exemptsLoopback
+    }
+
+    /// Counts a new connection from `address` and returns true, or returns false when that address is at the cap.
+    func admit(_ address: String) -> Bool {
+        guard cap > 0, !(exemptsLoopback && ListenAddress.isLoopback(address)) else { return true }
+        return lock.withLock {
+            let count = open[address, default: 0]
+            guard count < cap else { return false }
+            open[address] = count + 1
+            return true
+        }
+    }
+
+    /// Forgets a connection `admit` counted.
+    func release(_ address: String) {
+        guard cap > 0, !(exemptsLoopback && ListenAddress.isLoopback(address)) else { return }
+        lock.withLock {
+            let count = open[address, default: 1] - 1
+            open[address] = count > 0 ? count : nil
+        }
+    }
+
+    /// Open connections counted for `address` (tests, logs).
+    func count(_ address: String) -> Int { lock.withLock { open[address, default: 0] } }
+
+    /// Counts the connection on `channel` or, over the cap, puts a handler in front of everything that answers and
+    /// closes it. Runs on the channel's event loop while it is set up.
+    func guardConnection(_ channel: any Channel, plainHTTP: Bool, logger: Logger) throws {
+        let address = channel.remoteAddress?.ipAddress ?? "unknown"
+        guard admit(address) else {
+            logger.notice("refusing a connection over the per-address cap", metadata: ["peer": "\(address)", "cap": "\(cap)"])
+            try channel.pipeline.syncOperations.addHandler(OverCapHandler(plainHTTP: plainHTTP), position: .first)
+            return
+        }
+        channel.closeFuture.whenComplete { _ in self.release(address) }
+    }
+}
+
+/// A child channel set-up that passes every accepted connection through the per-address cap before `Base` (TLS, HTTP)
+/// sets it up, and then puts the request deadline behind its HTTP decoder.
+struct LimitedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Base.Value
+    let base: Base
+    let limiter: ConnectionLimiter
+    let requestTimeout: TimeAmount?
+    let plainHTTP: Bool
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try limiter.guardConnection(channel, plainHTTP: plainHTTP, logger: logger)
+        }.flatMap {
+            base.setup(channel: channel, logger: logger)
+        }.flatMapThrowing { value in
+            if let requestTimeout { try RequestDeadlineHandler.insert(into: channel, timeout: requestTimeout, logger: logger) }
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+}
+
+/// Sits alone in front of a refused connection: says 503 (plain HTTP only) and closes.
+private final class OverCapHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    private let plainHTTP: Bool
+    private static let answer = ByteBuffer(
+        string: "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\nContent-Type: text/plain\r\n"
+            + "Content-Length: 46\r\n\r\ntoo many connections from this address; retry\n")
+
+    init(plainHTTP: Bool) { self.plainHTTP = plainHTTP }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { refuse(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        refuse(context)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Whatever the client sends is dropped.
+    }
+
+    private func refuse(_ context: ChannelHandlerContext) {
+        guard plainHTTP else {
+            context.close(promise: nil)
+            return
+        }
+        context.writeAndFlush(wrapOutboundOut(Self.answer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    typealias OutboundOut = ByteBuffer
+}
+
+@available(*, unavailable)
+extension OverCapHandler: Sendable {}

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOSSL
+
+/// How the cloud listens, decided and checked before it binds: plain or TLS, the loopback rule, and the connection
+/// guards (request deadline, per-address cap, header limits) every accepted connection passes through.
+struct ListenPlan {
+    /// Largest request head the cloud reads (request line and headers together), in bytes.
+    static let maxHeaderBytes = 32 * 1024
+    /// Most header fields one request may carry.
+    static let maxHeaderCount = 100
+
+    let tls: TLSConfiguration?
+    let idleTimeout: TimeInterval
+    let limiter: ConnectionLimiter
+    let displayAddress: String
+
+    init(_ configuration: ServerConfiguration) throws {
+        let host = configuration.host
+        displayAddress = "\(ListenAddress.urlHost(host)):\(configuration.port)"
+        guard ListenAddress.url(scheme: "http", host: host, port: max(configuration.port, 1)) != nil else {
+            throw ServerStartError(reason: "--host \(host) is not a host name or address")
+        }
+        switch (configuration.tlsCertificateFile, configuration.tlsKeyFile) {
+        case let (certificate?, key?):
+            tls = try ServerTLS.configuration(certificateFile: certificate, keyFile: key)
+        case (nil, nil):
+            tls = nil
+        case (.some, nil):
+            throw ServerStartError(reason: "--tls-cert needs --tls-key: the private key of that certificate")
+        case (nil, .some):
+            throw ServerStartError(reason: "--tls-key needs --tls-cert: the certificate of that key")
+        }
+        if tls == nil, !configuration.insecureHTTP, !ListenAddress.isLoopback(host) {
+            throw ServerStartError(
+                reason: "refusing to serve plain HTTP on \(host), which other machines can reach: passwords and tokens "
+                    + "would cross the network in clear. Give --tls-cert FILE --tls-key FILE to serve HTTPS, or "
+                    + "--insecure-http if a TLS proxy (nginx, Caddy) stands in front of this cloud")
+        }
+        guard configuration.idleTimeout >= 0, configuration.maxConnectionsPerAddress >= 0 else {
+            throw ServerStartError(reason: "the idle timeout and the connection cap must not be negative")
+        }
+        idleTimeout = configuration.idleTimeout
+        limiter = ConnectionLimiter(
+            cap: configuration.maxConnectionsPerAddress, exemptsLoopback: configuration.insecureHTTP && tls == nil)
+    }
+
+    /// The child-channel set-up Hummingbird builds each connection with: cap, then TLS, then HTTP/1.1 with limits.
+    func serverBuilder(logger: Logger) -> HTTPServerBuilder {
+        let timeout = idleTimeout > 0 ? TimeAmount.nanoseconds(Int64(idleTimeout * 1e9)) : nil
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [],
+            idleTimeout: nil,
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: Self.maxHeaderBytes, maxHeaderListSize: Self.maxHeaderBytes,
+                maxHeaderFieldCount: Self.maxHeaderCount))
+        let tls = self.tls
+        let limiter = self.limiter
+        return HTTPServerBuilder { responder in
+            let plain = HTTP1Channel(responder: responder, configuration: http)
+            if let tls {
+                return LimitedServerChannel(
+                    base: try TLSChannel(plain, tlsConfiguration: tls), limiter: limiter, requestTimeout: timeout, plainHTTP: false)
+            }
+            return LimitedServerChannel(base: plain, limiter: limiter, requestTimeout: timeout, plainHTTP: true)
+        }
+    }
+}

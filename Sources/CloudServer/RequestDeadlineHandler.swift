@@ -1,0 +1,97 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Closes a connection that does not deliver a request in time, as nginx's `client_header_timeout` and
+/// `client_body_timeout` do: the whole request head (TLS handshake included) must arrive within the timeout of the
+/// connection opening or of the previous answer, and a body may pause at most that long between reads. Once a request
+/// is complete the connection waits for its answer however long it takes: a push long-poll is never cut.
+///
+/// It sits right behind NIO's HTTP/1 request decoder (see `insert(into:timeout:logger:)`), so it sees requests and
+/// answers as NIOHTTP1's parts.
+final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let timeout: TimeAmount
+    private let logger: Logger
+    private var deadline: Scheduled<Void>?
+    /// Whether a request's head arrived and its end did not yet.
+    private var readingBody = false
+    /// Complete requests whose answers are not yet written.
+    private var awaitingAnswers = 0
+
+    init(timeout: TimeAmount, logger: Logger) {
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    /// Puts a new deadline handler right after the HTTP/1 request decoder of `channel`'s pipeline (on its event loop).
+    static func insert(into channel: any Channel, timeout: TimeAmount, logger: Logger) throws {
+        let operations = channel.pipeline.syncOperations
+        let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        try operations.addHandler(RequestDeadlineHandler(timeout: timeout, logger: logger), position: .after(decoder))
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // The clock starts when the connection is accepted: a client that never speaks is closed too.
+        arm(context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        disarm()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        disarm()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            readingBody = true
+            arm(context)
+        case .body:
+            arm(context)
+        case .end:
+            readingBody = false
+            awaitingAnswers += 1
+            disarm()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            awaitingAnswers = max(0, awaitingAnswers - 1)
+            // Idle again (or still reading the next, pipelined request): the next request has its own deadline.
+            if awaitingAnswers == 0 || readingBody { arm(context) }
+        }
+        context.write(data, promise: promise)
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        disarm()
+        let loop = context.eventLoop.assumeIsolatedUnsafeUnchecked()
+        deadline = loop.scheduleTask(in: timeout) { [weak self] in
+            guard let self else { return }
+            self.deadline = nil
+            guard self.readingBody || self.awaitingAnswers == 0 else { return }
+            self.logger.debug(
+                "closing a connection without a complete request",
+                metadata: ["peer": "\(context.channel.remoteAddress?.ipAddress ?? "?")"])
+            context.close(promise: nil)
+        }
+    }
+
+    private func disarm() {
+        deadline?.cancel()
+        deadline = nil
+    }
+}
+
+@available(*, unavailable)
+extension RequestDeadlineHandler: Sendable {}

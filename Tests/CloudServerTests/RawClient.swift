@@ -1,0 +1,131 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw TCP client for the connection tests: connects over IPv4 or IPv6, sends bytes as slowly as it likes, and
+/// notices when the cloud closes on it. Non-blocking, polled with short sleeps, so a waiting test never holds one of
+/// the cooperative threads the cloud in the same process answers on.
+final class RawClient: @unchecked Sendable {
+    private let descriptor: Int32
+    private var received: [UInt8] = []
+    private(set) var isClosed = false
+
+    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
+    init(host: String = "127.0.0.1", port: Int) throws {
+        var v4 = sockaddr_in()
+        var v6 = sockaddr_in6()
+        let isV6 = host.contains(":")
+        descriptor = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw RawClientError("socket: \(String(cString: strerror(errno)))") }
+        let result: Int32
+        if isV6 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET6, host, &v6.sin6_addr)
+            result = withUnsafePointer(to: &v6) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, host, &v4.sin_addr)
+            result = withUnsafePointer(to: &v4) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        guard result == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw RawClientError("connect to \(host):\(port): \(reason)")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `text`; false when the cloud has closed the connection.
+    @discardableResult
+    func send(_ text: String) async -> Bool { await send(Array(text.utf8)) }
+
+    /// Sends `bytes`, sleeping (never blocking) while the socket's buffer is full; false when the cloud has closed
+    /// the connection.
+    @discardableResult
+    func send(_ bytes: [UInt8]) async -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                try? await Task.sleep(for: .milliseconds(2))
+                continue
+            }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Reads what has arrived without waiting; notes a close.
+    func drain() {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while !isClosed {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 {
+                received += chunk[0..<count]
+            } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                isClosed = true
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Waits up to `limit` for the cloud to close the connection; returns how long that took, or nil if it stayed open.
+    func waitForClose(within limit: Duration) async -> Duration? {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < limit {
+            drain()
+            if isClosed { return ContinuousClock.now - start }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Waits up to `limit` for one whole response (head, and a body of its `Content-Length`); returns its status
+    /// line's code and body, or nil when none came.
+    func response(within limit: Duration) async -> (status: Int, body: String)? {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < limit {
+            drain()
+            if let answer = takeResponse() { return answer }
+            if isClosed { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    /// Everything received so far as text.
+    var receivedText: String { String(decoding: received, as: UTF8.self) }
+
+    private func takeResponse() -> (status: Int, body: String)? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard received.count >= 4, let end = (0...(received.count - 4)).first(where: { Array(received[$0..<$0 + 4]) == separator })
+        else { return nil }
+        let head = String(decoding: received[0..<end], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n")
+        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let length = lines.dropFirst().first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        guard received.count >= end + 4 + length else { return nil }
+        let body = String(decoding: received[(end + 4)..<(end + 4 + length)], as: UTF8.self)
+        received.removeFirst(end + 4 + length)
+        return (status, body)
+    }
+}
+
+/// A raw client could not connect.
+struct RawClientError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

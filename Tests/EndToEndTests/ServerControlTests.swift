@@ -1,0 +1,116 @@
+import CloudServer
+import Foundation
+import TLSTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real `todo server` process: detached, found by `status`, ended by `stop`, and its refusals at start-up.
+@Suite("todo server status and stop")
+struct ServerControlTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-control-\(UUID().uuidString)")
+
+    @Test func aDetachedCloudIsShownByStatusAndEndedByStop() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let started = try await todo(["server", "--detach", "--port", "0", "--data-dir", directory.path])
+        #expect(started.status == 0, "\(started.errors)")
+        #expect(started.output.contains("CloudTodo server running (pid"))
+        let running = try #require(ServerLockFile.running(in: directory))
+        #expect(running.url.hasPrefix("http://127.0.0.1:"))
+
+        let status = try await todo(["server", "status", "--data-dir", directory.path])
+        #expect(status.status == 0)
+        #expect(status.output.contains(running.url))
+        #expect(status.output.contains("pid       \(running.pid)"))
+        #expect(status.output.contains("uptime"))
+        let (_, health) = try await URLSession(configuration: .ephemeral).data(from: URL(string: running.url + "/health")!)
+        #expect((health as? HTTPURLResponse)?.statusCode == 200)
+
+        // A second cloud on the same data directory is refused, naming the first.
+        let second = try await todo(["server", "--port", "0", "--data-dir", directory.path])
+        #expect(second.status == 1)
+        #expect(second.errors.contains("pid \(running.pid)"))
+
+        let stop = try await todo(["server", "stop", "--data-dir", directory.path])
+        #expect(stop.status == 0, "\(stop.errors)")
+        #expect(stop.output.contains("Stopped the CloudTodo server on \(running.url) (pid \(running.pid))"))
+        #expect(ServerLockFile.running(in: directory) == nil)
+
+        let after = try await todo(["server", "status", "--data-dir", directory.path])
+        #expect(after.status == 1)
+        #expect(after.output.contains("No CloudTodo server runs on"))
+        let again = try await todo(["server", "stop", "--data-dir", directory.path])
+        #expect(again.status == 1)
+    }
+
+    @Test func plainHTTPOnEveryInterfaceIsRefusedNamingBothWaysOut() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let refused = try await todo(["server", "--host", "0.0.0.0", "--port", "0", "--data-dir", directory.path])
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("--tls-cert FILE --tls-key FILE"))
+        #expect(refused.errors.contains("--insecure-http"))
+    }
+
+    @Test(.enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
+    func aDetachedTLSCloudOnIPv6LoopbackAndItsCertificateErrors() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let authority = try TestCertificateAuthority(in: directory.appendingPathComponent("ca"))
+        let issued = try authority.issue("cloud")
+        let data = directory.appendingPathComponent("data").path
+
+        let missing = directory.appendingPathComponent("missing.pem").path
+        let bad = try await todo(["server", "--detach", "--port", "0", "--data-dir", data, "--tls-cert", missing, "--tls-key", issued.key.path])
+        #expect(bad.status == 1)
+        #expect(bad.errors.contains(missing), "\(bad.errors)")
+
+        let started = try await todo([
+            "server", "--detach", "--host", "::1", "--port", "0", "--data-dir", data, "--tls-cert", issued.certificate.path,
+            "--tls-key", issued.key.path,
+        ])
+        #expect(started.status == 0, "\(started.errors)")
+        let status = try await todo(["server", "status", "--data-dir", data])
+        #expect(status.output.contains("https://[::1]:"))
+        let stop = try await todo(["server", "stop", "--data-dir", data])
+        #expect(stop.status == 0)
+    }
+
+    /// What one run of `todo` printed and how it exited.
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs the built `todo` with `arguments`, its output in files, and polls for its end (the cooperative threads
+    /// stay free).
+    private func todo(_ arguments: [String]) async throws -> Run {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let out = directory.appendingPathComponent("out-\(UUID().uuidString)")
+        let err = directory.appendingPathComponent("err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try TodoBinary.path())
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        let start = ContinuousClock.now
+        while process.isRunning {
+            guard ContinuousClock.now - start < .seconds(60) else {
+                process.terminate()
+                throw E2EError("todo \(arguments.joined(separator: " ")) did not end within 60 s")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return Run(
+            status: process.terminationStatus, output: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            errors: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+}
