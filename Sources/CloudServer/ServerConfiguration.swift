@@ -26,13 +26,18 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashCost: UInt
     /// The largest asset an upload URL takes, in bytes.
     public var maxAssetBytes: Int
+    /// Sign-in failures and registrations allowed per account name and client address before `THROTTLED`.
+    public var signInLimits: SignInLimits
+    /// How long a session may go unused before it ends (`todo server --session-idle-days`), in seconds.
+    public var sessionIdleTimeout: TimeInterval
 
     /// A configuration with sensible defaults for the embedded local cloud.
     public init(
         host: String = "127.0.0.1", port: Int = 8787, dataDirectory: URL, openRegistration: Bool = false,
         enableFaults: Bool = false, tombstoneRetention: TimeInterval = 30 * 24 * 3600,
         rateLimitPerSecond: Double? = 2000, logLevel: Logger.Level = .info, apiToken: String? = nil,
-        passwordHashCost: UInt = 4, maxAssetBytes: Int = 50 * 1_048_576
+        passwordHashCost: UInt = 4, maxAssetBytes: Int = 50 * 1_048_576, signInLimits: SignInLimits = SignInLimits(),
+        sessionIdleTimeout: TimeInterval = 90 * 86400
     ) {
         self.host = host
         self.port = port
@@ -45,6 +50,8 @@ public struct ServerConfiguration: Sendable {
         self.apiToken = apiToken
         self.passwordHashCost = passwordHashCost
         self.maxAssetBytes = maxAssetBytes
+        self.signInLimits = signInLimits
+        self.sessionIdleTimeout = sessionIdleTimeout
     }
 
     /// `$XDG_DATA_HOME/cloudtodo/server`, or `~/.local/share/cloudtodo/server`.
