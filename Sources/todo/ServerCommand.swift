@@ -8,7 +8,7 @@ struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Run the CloudKit-compatible cloud (started on demand by the app).",
-        subcommands: [SchemaCommand.self]
+        subcommands: [SchemaCommand.self, ServerAccountCommand.self]
     )
 
     @Option(help: "Interface to listen on.")
@@ -47,12 +47,16 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-asset-size"), help: "Largest asset an upload takes, in MB.")
     var maxAssetSize: Int = 50
 
+    @Option(name: .customLong("session-idle-days"), help: "Days a session may go unused before it ends.")
+    var sessionIdleDays: Int = 90
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard rateLimit >= 0, tombstoneRetention >= 0 else { throw ValidationError("limits must not be negative") }
         guard (1...11).contains(passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
         guard (1...4096).contains(maxAssetSize) else { throw ValidationError("--max-asset-size must be 1 to 4096 MB") }
+        guard (1...36500).contains(sessionIdleDays) else { throw ValidationError("--session-idle-days must be 1 to 36500") }
     }
 
     var serverConfiguration: ServerConfiguration {
@@ -61,7 +65,8 @@ struct ServerCommand: AsyncParsableCommand {
             dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory,
             openRegistration: openRegistration, enableFaults: enableFaults, tombstoneRetention: tombstoneRetention,
             rateLimitPerSecond: rateLimit > 0 ? rateLimit : nil, logLevel: Logger.Level(rawValue: logLevel) ?? .info,
-            apiToken: apiToken, passwordHashCost: passwordCost, maxAssetBytes: maxAssetSize * 1_048_576)
+            apiToken: apiToken, passwordHashCost: passwordCost, maxAssetBytes: maxAssetSize * 1_048_576,
+            sessionIdleTimeout: TimeInterval(sessionIdleDays) * 86400)
     }
 
     func run() async throws {

@@ -32,6 +32,16 @@ struct TodoCommandLine {
     /// cooperative threads, which a blocked wait would take away from it.
     @discardableResult
     func run(_ account: String, _ arguments: [String], device: String = "main", environment: [String: String] = [:]) async throws -> Result {
+        let options = [
+            "--account", account, "--password", "e2e-password-\(account)", "--device", device, "--server",
+            stage.server.baseURL.absoluteString, "--data-dir", stage.directory.appendingPathComponent("devices").path,
+        ]
+        return try await run(arguments + options, environment: environment)
+    }
+
+    /// Runs `todo ARGUMENTS` as given (no device options added), standard input empty, and waits for it.
+    @discardableResult
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -43,11 +53,7 @@ struct TodoCommandLine {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let options = [
-            "--account", account, "--password", "e2e-password-\(account)", "--device", device, "--server",
-            stage.server.baseURL.absoluteString, "--data-dir", stage.directory.appendingPathComponent("devices").path,
-        ]
-        let argv = ([stage.binary] + arguments + options).map { strdup($0) } + [nil]
+        let argv = ([stage.binary] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
