@@ -14,35 +14,33 @@ import Darwin
 struct ServerAccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
-        abstract: "Manage the cloud's accounts (works while the cloud runs).",
+        abstract: "Manage the cloud's accounts in --data-dir D (works while the cloud runs).",
         subcommands: [Add.self, List.self, Remove.self, Passwd.self]
     )
 
-    /// Where the cloud's files are.
-    struct DataDirectory: ParsableArguments {
-        @Option(name: .customLong("data-dir"), help: "The cloud's data directory (default: $XDG_DATA_HOME/cloudtodo/server).")
-        var dataDir: String?
-
-        var url: URL { dataDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? ServerConfiguration.defaultDataDirectory }
+    /// The cloud's data directory: `todo server`'s own `--data-dir` (an option of the same name here would never be
+    /// set: ArgumentParser gives it to the `server` command).
+    static func dataDirectory(_ server: ServerCommand) -> URL {
+        server.dataDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? ServerConfiguration.defaultDataDirectory
     }
 
     /// `todo server account add NAME`.
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create an account (password from $TODO_PASSWORD, else asked twice).")
+            abstract: "Create an account (password from $TODO_PASSWORD, else asked twice; --password-cost N sets the yescrypt cost).")
 
-        @OptionGroup var data: DataDirectory
+        @ParentCommand var server: ServerCommand
         @Argument(help: "The account name.") var name: String
-        @Option(name: .customLong("password-cost"), help: "yescrypt cost of the hash, 1 to 11.") var passwordCost: UInt = 4
 
         func validate() throws {
-            guard (1...11).contains(passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
+            // `todo server --password-cost N` (the same option as the cloud's: ArgumentParser gives it to `server`).
+            guard (1...11).contains(server.passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
         }
 
         func run() async throws {
             let password = try PasswordInput.read(confirm: true)
             try await OperatorFailure.report {
-                _ = try await AccountAdministration.add(dataDirectory: data.url, account: name, password: password, cost: passwordCost)
+                _ = try await AccountAdministration.add(dataDirectory: ServerAccountCommand.dataDirectory(server), account: name, password: password, cost: server.passwordCost)
             }
             print("Created the account \(name)")
         }
@@ -52,10 +50,10 @@ struct ServerAccountCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the accounts with their signed-in devices and last use.")
 
-        @OptionGroup var data: DataDirectory
+        @ParentCommand var server: ServerCommand
 
         func run() async throws {
-            let accounts = try await OperatorFailure.report { try await AccountAdministration.list(dataDirectory: data.url) }
+            let accounts = try await OperatorFailure.report { try await AccountAdministration.list(dataDirectory: ServerAccountCommand.dataDirectory(server)) }
             guard !accounts.isEmpty else {
                 print("No accounts yet: add one with todo server account add NAME")
                 return
@@ -75,7 +73,7 @@ struct ServerAccountCommand: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete an account and all its data (asks unless --yes).")
 
-        @OptionGroup var data: DataDirectory
+        @ParentCommand var server: ServerCommand
         @Argument(help: "The account name.") var name: String
         @Flag(help: "Do not ask for confirmation.") var yes = false
 
@@ -84,7 +82,7 @@ struct ServerAccountCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("Delete the account \(sanitize(name)) and all its todos, lists and shares? Type its name to confirm: ".utf8))
                 guard readLine(strippingNewline: true) == name else { throw OperatorFailure("not confirmed; nothing was deleted") }
             }
-            try await OperatorFailure.report { try await AccountAdministration.remove(dataDirectory: data.url, account: name) }
+            try await OperatorFailure.report { try await AccountAdministration.remove(dataDirectory: ServerAccountCommand.dataDirectory(server), account: name) }
             print("Deleted the account \(name) and its data")
         }
     }
@@ -94,18 +92,18 @@ struct ServerAccountCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set an account's password and sign all its devices out (password from $TODO_PASSWORD, else asked twice).")
 
-        @OptionGroup var data: DataDirectory
+        @ParentCommand var server: ServerCommand
         @Argument(help: "The account name.") var name: String
-        @Option(name: .customLong("password-cost"), help: "yescrypt cost of the hash, 1 to 11.") var passwordCost: UInt = 4
 
         func validate() throws {
-            guard (1...11).contains(passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
+            // `todo server --password-cost N` (the same option as the cloud's: ArgumentParser gives it to `server`).
+            guard (1...11).contains(server.passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
         }
 
         func run() async throws {
             let password = try PasswordInput.read(confirm: true)
             try await OperatorFailure.report {
-                try await AccountAdministration.setPassword(dataDirectory: data.url, account: name, password: password, cost: passwordCost)
+                try await AccountAdministration.setPassword(dataDirectory: ServerAccountCommand.dataDirectory(server), account: name, password: password, cost: server.passwordCost)
             }
             print("Changed the password of \(name); its devices must sign in again")
         }

