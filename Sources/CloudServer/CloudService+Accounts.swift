@@ -37,7 +37,9 @@ extension CloudService {
             let user = try await store.read { try $0.user(account: body.account) }
             // An unknown account is checked against a dummy hash: it takes as long as a wrong password.
             guard await hasher.verify(body.password, against: user?.passwordHash), let user else {
-                logger.notice("sign-in failed", metadata: ["account": "\(body.account)", "address": "\(request.clientAddress)"])
+                // The name as sent is anybody's bytes: only a valid one reaches the log.
+                let name = Validation.isName(body.account, maxLength: 64, extra: "._@+-") ? body.account : "(not a valid account name)"
+                logger.notice("sign-in failed", metadata: ["account": "\(name)", "address": "\(request.clientAddress)"])
                 throw ServerError(.authenticationFailed, "wrong account name or password")
             }
             throttle.signInSucceeded(account: body.account, address: request.clientAddress)
