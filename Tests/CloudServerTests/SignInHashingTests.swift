@@ -31,8 +31,8 @@ struct SignInHashingTests {
     }
 
     @Test func healthAnswersWhileTwentyFourSignInsHash() async throws {
-        // Cost 7: ~64 MB and ~100 ms a hash, so two dozen of them keep the hashing lanes busy for a while.
-        try await withCloud(passwordHashCost: 7, signInLimits: Self.generous) { cloud async throws in
+        // Cost 6: ~32 MB and ~50 ms a hash, so two dozen of them keep the hashing lanes busy for a while.
+        try await withCloud(passwordHashCost: 6, signInLimits: Self.generous) { cloud async throws in
             #expect(try await cloud.attemptRegistration("alice", password: "correct horse").status == 201)
             let clock = ContinuousClock()
             let started = clock.now

@@ -28,6 +28,8 @@ final class TestCloud: Sendable {
                 maxAssetBytes: maxAssetBytes, signInLimits: signInLimits, sessionIdleTimeout: sessionIdleTimeout))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 60
+        // Concurrent requests reach the cloud at once (the default holds all but a few back, per host).
+        configuration.httpMaximumConnectionsPerHost = 64
         session = URLSession(configuration: configuration)
     }
 
