@@ -230,6 +230,21 @@ public final class CloudClient: Sendable {
         let _: EmptyBody = try await post(container.devicePath("push"), TestPushRequest(deviceName: deviceName))
     }
 
+    // MARK: Devices
+
+    /// `devices/list`: the devices signed in to the caller's account, by name.
+    public func listDevices() async throws -> [DeviceInfo] {
+        let response: DevicesResponse = try await post(container.devicePath("devices/list"), EmptyBody())
+        return response.devices
+    }
+
+    /// `devices/revoke`: ends the session of the caller's device named `name` (this one too, if so named).
+    public func revokeDevice(named name: String) async throws -> DeviceInfo {
+        let response: DevicesResponse = try await post(container.devicePath("devices/revoke"), RevokeDeviceRequest(deviceName: name))
+        guard let device = response.devices.first else { throw CloudError(.badRequest, "the cloud revoked no device") }
+        return device
+    }
+
     // MARK: Operations
 
     /// Whether the cloud answers `GET /health` with a 2xx within `timeout` seconds.

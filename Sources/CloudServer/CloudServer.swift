@@ -136,7 +136,7 @@ public final class RunningCloudServer: Sendable {
 
 /// Hummingbird glue: HTTP request in, `CloudService` answer out, one log line per request.
 struct CloudResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = CloudRequestContext
     let service: CloudService
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -156,14 +156,16 @@ struct CloudResponder: HTTPResponder {
                     query: Self.query(request.uri.query),
                     bearerToken: Self.bearer(request.headers[.authorization]),
                     body: Data(body.readableBytesView),
-                    origin: origin(of: request)))
+                    origin: origin(of: request),
+                    clientAddress: ClientAddress.resolve(
+                        peerIP: context.remoteAddress?.ipAddress, realIP: request.headers[.init(ClientAddress.realIPHeader)!])))
         } catch {
             answer = CloudService.errorResponse(
                 ServerError(.limitExceeded, "request body over \(CloudLimits.maxRequestBytes / 1_048_576) MB"))
         }
         let elapsed = ContinuousClock.now - started
         service.logger.info(
-            "\(request.method.rawValue) \(path) \(answer.status)",
+            "\(request.method.rawValue) \(Self.loggedPath(path)) \(answer.status)",
             metadata: ["ms": "\(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))"])
         var headers = HTTPFields()
         if !answer.body.isEmpty { headers[.contentType] = answer.contentType ?? "application/json; charset=utf-8" }
@@ -186,6 +188,13 @@ struct CloudResponder: HTTPResponder {
     }
 
     private static let forwardedProto = HTTPFields.Element.Name("X-Forwarded-Proto")!
+
+    /// The path as the request log shows it: a courier URL's push token is the long-poll's only credential, so it
+    /// never reaches the log.
+    static func loggedPath(_ path: String) -> String {
+        guard let range = path.range(of: "/courier/") else { return path }
+        return path[..<range.upperBound] + "(push token)"
+    }
 
     private static func segments(_ path: String) -> [String] {
         // Most segments have nothing to decode: only those with a "%" go through Foundation.

@@ -1,4 +1,5 @@
 import CloudModel
+import Crypto
 import Foundation
 
 /// Assets as the web services have them: `assets/upload` hands out an upload URL per asset field, the client POSTs
@@ -49,7 +50,7 @@ extension CloudService {
             }
             let asset = AssetRow(
                 id: Secrets.randomHex(bytes: 32), container: container, owner: owner, size: Int64(request.body.count),
-                checksum: Data(SHA256.digest(Array(request.body))).base64EncodedString())
+                checksum: Data(SHA256.hash(data: request.body)).base64EncodedString())
             let body = request.body
             try await Self.offPool { try self.writeAssetFile(asset.id, body) }
             let now = nowMillis

@@ -32,6 +32,8 @@ struct ServiceRequest: Sendable {
     var body: Data
     /// Scheme, host and port the client reached us at, for absolute URLs.
     var origin: String
+    /// The device's IP address (see `ClientAddress.resolve`), for the per-address sign-in budgets.
+    var clientAddress = "unknown"
 }
 
 /// What the service answers: a status and a JSON (or empty) body.
@@ -61,12 +63,18 @@ final class CloudService: Sendable {
     /// `records/modify` requests being answered: one alone on the cloud is read ahead of its write.
     let modifies = InFlightCounter()
     let limiter: RateLimiter?
+    /// Sign-in and registration budgets per account name and client address.
+    let throttle: SignInThrottle
+    /// yescrypt, off the cooperative pool.
+    let hasher: PasswordHasher
     let logger: Logger
 
     init(configuration: ServerConfiguration, store: any CloudStore, logger: Logger) {
         self.configuration = configuration
         self.store = store
         self.limiter = configuration.rateLimitPerSecond.map(RateLimiter.init(rate:))
+        self.throttle = SignInThrottle(configuration.signInLimits)
+        self.hasher = PasswordHasher(cost: configuration.passwordHashCost)
         self.logger = logger
     }
 
@@ -178,15 +186,34 @@ final class CloudService: Sendable {
         }
     }
 
-    /// The caller behind the request's token: anonymous without one, `AUTHENTICATION_FAILED` for a bad one.
+    /// The caller behind the request's token: anonymous without one, `AUTHENTICATION_FAILED` for a bad or idle one.
+    /// A session's last use is written coarsely: when the stored one is older than `sessionTouchInterval`.
     func authenticate(_ request: ServiceRequest) async throws -> Caller {
         guard let token = request.bearerToken ?? request.query["ckWebAuthToken"], !token.isEmpty else { return .anonymous }
         let digest = Secrets.tokenDigest(token)
         guard let session = try await store.read({ try $0.session(digest: digest) }) else {
-            throw ServerError(.authenticationFailed, "the ckWebAuthToken is not valid (signed out or unknown)")
+            throw ServerError(.authenticationFailed, "the ckWebAuthToken is not valid (signed out, revoked or unknown)")
+        }
+        let now = nowMillis
+        if now - session.lastUsed > sessionIdleMillis {
+            try await store.write { try $0.deleteSession(digest: digest) }
+            let days = configuration.sessionIdleTimeout / 86400
+            throw ServerError(
+                .authenticationFailed,
+                "this session ended after \(days >= 1 ? "\(Int(days)) days" : "\(Int(configuration.sessionIdleTimeout)) s") unused; sign in again")
+        }
+        if now - session.lastUsed > sessionTouchMillis {
+            try await store.write { try $0.touchSession(digest: digest, now: now) }
         }
         return Caller(userRecordName: session.userRecordName, deviceID: session.deviceID, deviceName: session.deviceName)
     }
+
+    /// `sessionIdleTimeout` in milliseconds.
+    var sessionIdleMillis: Int64 { Int64(configuration.sessionIdleTimeout * 1000) }
+
+    /// How stale a session's recorded last use may get before a request writes it again: an hour, or a tenth of the
+    /// idle timeout when that is shorter.
+    var sessionTouchMillis: Int64 { min(3_600_000, sessionIdleMillis / 10) }
 
     private func admin(_ request: ServiceRequest, action: String) async throws -> ServiceResponse {
         switch action {
@@ -202,10 +229,11 @@ final class CloudService: Sendable {
         }
     }
 
-    /// Drops tombstones older than the retention.
+    /// Drops tombstones older than the retention, and idle sessions and stale push tokens with their mailboxes.
     func compact() async throws {
         let before = nowMillis - Int64(configuration.tombstoneRetention * 1000)
         try await store.write { try $0.compact(before: before) }
+        try await evictStaleSessions()
     }
 
     /// Validates a container (and environment) name from a path; path tricks are refused here.

@@ -52,11 +52,37 @@ struct UserRow: Sendable {
     var passwordHash: String
 }
 
-/// A signed-in session: who, and from which device.
+/// A signed-in session: who, from which device, and when it was last used (ms, recorded coarsely).
 struct SessionRow: Sendable {
     var userRecordName: String
     var deviceID: String
     var deviceName: String
+    var lastUsed: Int64
+}
+
+/// A signed-in device of an account; times in ms.
+struct DeviceRow: Sendable {
+    var name: String
+    var deviceID: String
+    /// When the account first signed in under this device name.
+    var created: Int64
+    /// When its current session began.
+    var signedIn: Int64
+    var lastUsed: Int64
+}
+
+/// An account as the operator's list shows it.
+public struct AccountSummary: Sendable, Hashable {
+    /// The name the account signs in with.
+    public var account: String
+    /// Its user record name.
+    public var userRecordName: String
+    /// When it was created, ms since 1970.
+    public var created: Int64
+    /// How many devices are signed in.
+    public var signedInDevices: Int
+    /// The latest recorded use of any of its sessions, ms since 1970.
+    public var lastUsed: Int64?
 }
 
 /// A push token and, once registered, the device it belongs to.
@@ -65,6 +91,8 @@ struct PushTokenRow: Sendable {
     var container: String
     var userRecordName: String?
     var deviceID: String?
+    /// When a courier last polled it (ms, recorded coarsely).
+    var lastUsed: Int64
 }
 
 extension StoreTransaction {
@@ -102,17 +130,44 @@ protocol StoreTransaction: ShareStoreTransaction {
     func user(account: String) throws -> UserRow?
     func user(recordName: String) throws -> UserRow?
     func insertUser(_ user: UserRow, now: Int64) throws
+    /// Every account, by name.
+    func accounts() throws -> [AccountSummary]
+    func setPasswordHash(user: String, hash: String) throws
+    /// Removes an account with its devices, sessions, zones, records, shares, subscriptions and asset uploads
+    /// (`deleteAssets` removes the asset rows once their files are gone).
+    func deleteUser(_ user: String) throws
+    func assetIDs(owner: String) throws -> [String]
+    func deleteAssets(owner: String) throws
     func device(user: String, name: String) throws -> String?
     func insertDevice(id: String, user: String, name: String, now: Int64) throws
+    /// Starts a device's session, ending the one it had (one live session per device).
     func insertSession(digest: String, user: String, deviceID: String, now: Int64) throws
     func session(digest: String) throws -> SessionRow?
+    /// Records a session's use at `now` (never moving it back).
+    func touchSession(digest: String, now: Int64) throws
+    /// Ends a session and forgets its device's push tokens.
     func deleteSession(digest: String) throws
+    /// Ends a device's session and forgets its push tokens.
+    func deleteSessions(deviceID: String) throws
+    /// Ends every session of a user.
+    func deleteSessions(user: String) throws
+    /// Ends sessions last used before a time; how many.
+    func deleteIdleSessions(lastUsedBefore: Int64) throws -> Int
+    /// The devices of a user that have a session.
+    func signedInDevices(user: String) throws -> [DeviceRow]
 
-    func insertPushToken(_ token: String, container: String, now: Int64) throws
+    /// A new unregistered push token created by a signed-in device (which keeps only its newest few of those).
+    func insertPushToken(_ token: String, container: String, creatorDevice: String, now: Int64) throws
     func pushToken(_ token: String) throws -> PushTokenRow?
+    func touchPushToken(_ token: String, now: Int64) throws
     func bindPushToken(_ token: String, user: String, deviceID: String) throws
     /// Registered push tokens of a user's devices in a container.
     func pushTokens(user: String, container: String) throws -> [PushTokenRow]
+    /// Forgets tokens never registered and created before one time, tokens unused since another, and tokens of
+    /// devices without a session.
+    func evictPushTokens(unregisteredBefore: Int64, unusedBefore: Int64) throws
+    /// Every push token there is.
+    func allPushTokens() throws -> Set<String>
     func deviceID(user: String, name: String) throws -> String?
 
     func zone(_ database: DatabaseKey, name: String) throws -> StoredZone?

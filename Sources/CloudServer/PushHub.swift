@@ -91,6 +91,19 @@ actor PushHub {
         }
     }
 
+    /// Forgets the mailboxes of tokens not in `tokens` (revoked, expired, evicted), ending their polls; how many.
+    func retainMailboxes(of tokens: Set<String>) -> Int {
+        let gone = boxes.keys.filter { !tokens.contains($0) }
+        for token in gone {
+            if let waiter = boxes[token]?.waiter { waiter.continuation.resume(returning: nil) }
+            boxes.removeValue(forKey: token)
+        }
+        return gone.count
+    }
+
+    /// How many tokens have a mailbox.
+    var mailboxCount: Int { boxes.count }
+
     /// Whether a device is long-polling right now.
     func isPolling(token: String) -> Bool { boxes[token]?.waiter != nil }
 

@@ -91,6 +91,7 @@ actor SQLiteCloudStore: CloudStore {
         databaseHorizons,
         schemaMigration,
         assetsMigration,
+        sessionsMigration,
     ]
 
     /// v4: each database's feed has its own compaction horizon (one cloud-wide horizon expired every user's tokens
@@ -204,84 +205,6 @@ final class SQLiteStoreTransaction: StoreTransaction {
     func nextSequence() throws -> Int64 {
         sequence += 1
         return sequence
-    }
-
-    // MARK: Accounts
-
-    func user(account: String) throws -> UserRow? {
-        try db.first("SELECT user_record_name, account, password_hash FROM users WHERE account = ?1", [.text(account)]) {
-            UserRow(userRecordName: $0.text(0), account: $0.text(1), passwordHash: $0.text(2))
-        }
-    }
-
-    func user(recordName: String) throws -> UserRow? {
-        try db.first("SELECT user_record_name, account, password_hash FROM users WHERE user_record_name = ?1", [.text(recordName)]) {
-            UserRow(userRecordName: $0.text(0), account: $0.text(1), passwordHash: $0.text(2))
-        }
-    }
-
-    func insertUser(_ user: UserRow, now: Int64) throws {
-        try db.run(
-            "INSERT INTO users VALUES (?1, ?2, ?3, ?4)",
-            [.text(user.userRecordName), .text(user.account), .text(user.passwordHash), .int(now)])
-    }
-
-    func device(user: String, name: String) throws -> String? {
-        try deviceID(user: user, name: name)
-    }
-
-    func deviceID(user: String, name: String) throws -> String? {
-        try db.first("SELECT device_id FROM devices WHERE user_record_name = ?1 AND name = ?2", [.text(user), .text(name)]) { $0.text(0) }
-    }
-
-    func insertDevice(id: String, user: String, name: String, now: Int64) throws {
-        try db.run("INSERT INTO devices VALUES (?1, ?2, ?3, ?4)", [.text(id), .text(user), .text(name), .int(now)])
-    }
-
-    func insertSession(digest: String, user: String, deviceID: String, now: Int64) throws {
-        try db.run("INSERT INTO sessions VALUES (?1, ?2, ?3, ?4)", [.text(digest), .text(user), .text(deviceID), .int(now)])
-    }
-
-    func session(digest: String) throws -> SessionRow? {
-        try db.first(
-            """
-            SELECT s.user_record_name, s.device_id, d.name FROM sessions s
-            JOIN devices d ON d.device_id = s.device_id WHERE s.token_digest = ?1
-            """, [.text(digest)]
-        ) { SessionRow(userRecordName: $0.text(0), deviceID: $0.text(1), deviceName: $0.text(2)) }
-    }
-
-    func deleteSession(digest: String) throws {
-        try db.run("DELETE FROM sessions WHERE token_digest = ?1", [.text(digest)])
-    }
-
-    // MARK: Push tokens
-
-    func insertPushToken(_ token: String, container: String, now: Int64) throws {
-        try db.run("INSERT INTO push_tokens VALUES (?1, ?2, NULL, NULL, ?3)", [.text(token), .text(container), .int(now)])
-    }
-
-    func pushToken(_ token: String) throws -> PushTokenRow? {
-        try db.first("SELECT token, container, user_record_name, device_id FROM push_tokens WHERE token = ?1", [.text(token)]) {
-            PushTokenRow(token: $0.text(0), container: $0.text(1), userRecordName: $0.optionalText(2), deviceID: $0.optionalText(3))
-        }
-    }
-
-    func bindPushToken(_ token: String, user: String, deviceID: String) throws {
-        // One token per device: a device that registers again replaces its old token.
-        try db.run(
-            "UPDATE push_tokens SET user_record_name = NULL, device_id = NULL WHERE device_id = ?1 AND token <> ?2",
-            [.text(deviceID), .text(token)])
-        try db.run(
-            "UPDATE push_tokens SET user_record_name = ?2, device_id = ?3 WHERE token = ?1",
-            [.text(token), .text(user), .text(deviceID)])
-    }
-
-    func pushTokens(user: String, container: String) throws -> [PushTokenRow] {
-        try db.query(
-            "SELECT token, container, user_record_name, device_id FROM push_tokens WHERE user_record_name = ?1 AND container = ?2",
-            [.text(user), .text(container)]
-        ) { PushTokenRow(token: $0.text(0), container: $0.text(1), userRecordName: $0.optionalText(2), deviceID: $0.optionalText(3)) }
     }
 
     // MARK: Zones

@@ -1,8 +1,19 @@
 import CCrypt
+import Crypto
 import Foundation
 
 /// Password hashing (yescrypt through libxcrypt), token generation and constant-time comparison.
 enum Secrets {
+    /// The longest password the cloud takes, in UTF-8 bytes (documented in the README).
+    static let maxPasswordBytes = 1024
+    /// The shortest password an account may be given, in UTF-8 bytes.
+    static let minPasswordBytes = 8
+    /// libxcrypt refuses phrases of this many bytes or more; longer passwords are pre-hashed.
+    static let cryptPhraseLimit = Int(CRYPT_MAX_PASSPHRASE_SIZE)
+    /// Starts a stored hash whose password went through `preHash` before yescrypt; hashes without it are plain
+    /// crypt(3) strings and keep verifying as they always did.
+    static let preHashMarker = "$hmac-sha256$"
+
     /// A new random token of `bytes` bytes, URL-safe base64 without padding.
     static func randomToken(bytes: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
@@ -16,28 +27,57 @@ enum Secrets {
     /// Random lowercase hex, for user record names and device IDs.
     static func randomHex(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        return hex((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
-    /// A salted yescrypt hash of a password, in crypt(3)'s `$y$…` form.
+    /// A salted yescrypt hash of a password, in crypt(3)'s `$y$…` form (after `preHashMarker` for long passwords).
+    /// Slow on purpose: call it through `PasswordHasher`, never on the cooperative pool.
     static func hashPassword(_ password: String, cost: UInt) throws -> String {
+        guard !password.utf8.contains(0), password.utf8.count <= maxPasswordBytes else { throw SecretsError.unusablePassword }
         var salt = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
         guard crypt_gensalt_rn("$y$", cost, nil, 0, &salt, Int32(salt.count)) != nil else {
             throw SecretsError.hashingFailed
         }
         let setting = String(decoding: salt.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if password.utf8.count >= cryptPhraseLimit {
+            return preHashMarker + (try crypt(preHash(password), setting: setting))
+        }
         return try crypt(password, setting: setting)
     }
 
-    /// Whether `password` matches a stored hash; constant-time in the hash comparison.
+    /// Whether `password` matches a stored hash; constant-time in the hash comparison. Slow: see `hashPassword`.
     static func verifyPassword(_ password: String, hash: String) -> Bool {
-        guard let computed = try? crypt(password, setting: hash) else { return false }
-        return constantTimeEquals(Array(computed.utf8), Array(hash.utf8))
+        guard !password.utf8.contains(0), password.utf8.count <= maxPasswordBytes else { return false }
+        let preHashed = hash.hasPrefix(preHashMarker)
+        let stored = preHashed ? String(hash.dropFirst(preHashMarker.count)) : hash
+        guard let computed = try? crypt(preHashed ? preHash(password) : password, setting: stored) else { return false }
+        return constantTimeEquals(Array(computed.utf8), Array(stored.utf8))
+    }
+
+    /// A long password squeezed under libxcrypt's limit: HMAC-SHA-256 under a fixed label, base64 (44 bytes).
+    /// The label only separates this use of SHA-256 from others; the salt and cost come from yescrypt after it.
+    static func preHash(_ password: String) -> String {
+        let key = SymmetricKey(data: Data("cloudtodo long password v1".utf8))
+        let code = HMAC<SHA256>.authenticationCode(for: Data(password.utf8), using: key)
+        return Data(code).base64EncodedString()
     }
 
     /// The stored form of a session token: its SHA-256, hex.
     static func tokenDigest(_ token: String) -> String {
-        SHA256.hex(Array(token.utf8))
+        hex(Array(SHA256.hash(data: Data(token.utf8))))
+    }
+
+    /// Lowercase hex of bytes.
+    static func hex(_ bytes: [UInt8]) -> String {
+        // Every authenticated request computes a digest: nibbles by table, not a String(format:) per byte.
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// Compares two byte strings in time that depends only on their lengths.
@@ -60,68 +100,6 @@ enum Secrets {
 /// Why a secret could not be made.
 enum SecretsError: Error {
     case hashingFailed
-}
-
-/// SHA-256 (FIPS 180-4), used to store session tokens hashed.
-enum SHA256 {
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
-
-    /// The digest of `message` as 64 lowercase hex digits.
-    static func hex(_ message: [UInt8]) -> String {
-        // Every authenticated request computes this: nibbles by table, not 32 String(format:) calls.
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in digest(message) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
-    }
-
-    /// The 32-byte digest of `message`.
-    static func digest(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var padded = message
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        let bitLength = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: padded.count, by: 64) {
-            for i in 0..<16 {
-                let b = chunk + i * 4
-                w[i] = UInt32(padded[b]) << 24 | UInt32(padded[b + 1]) << 16 | UInt32(padded[b + 2]) << 8 | UInt32(padded[b + 3])
-            }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d
-            h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
-        }
-        return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - $0 * 8)) } }
-    }
-
-    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+    /// A password with a NUL byte or over `Secrets.maxPasswordBytes`: callers refuse those before hashing.
+    case unusablePassword
 }

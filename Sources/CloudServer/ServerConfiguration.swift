@@ -37,6 +37,10 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: TimeInterval
     /// Concurrent connections one client address may hold; 0 for no cap.
     public var maxConnectionsPerAddress: Int
+    /// Sign-in failures and registrations allowed per account name and client address before `THROTTLED`.
+    public var signInLimits: SignInLimits
+    /// How long a session may go unused before it ends (`todo server --session-idle-days`), in seconds.
+    public var sessionIdleTimeout: TimeInterval
 
     /// A configuration with sensible defaults for the embedded local cloud.
     public init(
@@ -45,7 +49,8 @@ public struct ServerConfiguration: Sendable {
         rateLimitPerSecond: Double? = 2000, logLevel: Logger.Level = .info, apiToken: String? = nil,
         passwordHashCost: UInt = 4, maxAssetBytes: Int = 50 * 1_048_576,
         tlsCertificateFile: URL? = nil, tlsKeyFile: URL? = nil, insecureHTTP: Bool = false, idleTimeout: TimeInterval = 30,
-        maxConnectionsPerAddress: Int = ServerConfiguration.defaultMaxConnectionsPerAddress
+        maxConnectionsPerAddress: Int = ServerConfiguration.defaultMaxConnectionsPerAddress,
+        signInLimits: SignInLimits = SignInLimits(), sessionIdleTimeout: TimeInterval = 90 * 86400
     ) {
         self.host = host
         self.port = port
@@ -63,6 +68,8 @@ public struct ServerConfiguration: Sendable {
         self.insecureHTTP = insecureHTTP
         self.idleTimeout = idleTimeout
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.signInLimits = signInLimits
+        self.sessionIdleTimeout = sessionIdleTimeout
     }
 
     /// Connections per client address unless configured: a device holds one long-poll and one or two requests, so 64

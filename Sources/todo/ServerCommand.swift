@@ -8,7 +8,7 @@ struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Run the CloudKit-compatible cloud (started on demand by the app).",
-        subcommands: [SchemaCommand.self, ServerStatusCommand.self, ServerStopCommand.self]
+        subcommands: [SchemaCommand.self, ServerStatusCommand.self, ServerStopCommand.self, ServerAccountCommand.self]
     )
 
     @Option(help: "Interface to listen on.")
@@ -64,6 +64,9 @@ struct ServerCommand: AsyncParsableCommand {
         help: "Concurrent connections one client address may hold (0: no cap).")
     var maxConnectionsPerAddress = ServerConfiguration.defaultMaxConnectionsPerAddress
 
+    @Option(name: .customLong("session-idle-days"), help: "Days a session may go unused before it ends.")
+    var sessionIdleDays: Int = 90
+
     func validate() throws {
         guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be above 0 and at most 86400 seconds") }
         guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative") }
@@ -73,6 +76,7 @@ struct ServerCommand: AsyncParsableCommand {
         guard rateLimit >= 0, tombstoneRetention >= 0 else { throw ValidationError("limits must not be negative") }
         guard (1...11).contains(passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
         guard (1...4096).contains(maxAssetSize) else { throw ValidationError("--max-asset-size must be 1 to 4096 MB") }
+        guard (1...36500).contains(sessionIdleDays) else { throw ValidationError("--session-idle-days must be 1 to 36500") }
     }
 
     var serverConfiguration: ServerConfiguration {
@@ -83,7 +87,8 @@ struct ServerCommand: AsyncParsableCommand {
             rateLimitPerSecond: rateLimit > 0 ? rateLimit : nil, logLevel: Logger.Level(rawValue: logLevel) ?? .info,
             apiToken: apiToken, passwordHashCost: passwordCost, maxAssetBytes: maxAssetSize * 1_048_576,
             tlsCertificateFile: tlsCert.map { URL(fileURLWithPath: $0) }, tlsKeyFile: tlsKey.map { URL(fileURLWithPath: $0) },
-            insecureHTTP: insecureHTTP, idleTimeout: idleTimeout, maxConnectionsPerAddress: maxConnectionsPerAddress)
+            insecureHTTP: insecureHTTP, idleTimeout: idleTimeout, maxConnectionsPerAddress: maxConnectionsPerAddress,
+            sessionIdleTimeout: TimeInterval(sessionIdleDays) * 86400)
     }
 
     func run() async throws {

@@ -11,6 +11,7 @@ struct Todo: AsyncParsableCommand {
             Open.self, Add.self, List.self, Done.self, Edit.self, Trash.self, Sync.self, Status.self, Push.self, SignOut.self,
             SignIn.self, Import.self, Keys.self, Lists.self, NewList.self, Move.self, Share.self, Shares.self, Accept.self,
             Unshare.self, Leave.self, Conflicts.self, Restore.self, Login.self, Logout.self, Signup.self, ServerCommand.self,
+            Devices.self,
         ],
         defaultSubcommand: Open.self
     )

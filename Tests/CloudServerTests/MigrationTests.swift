@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import SQLiteDB
 import Testing
 
 @testable import CloudServer
@@ -18,11 +19,14 @@ struct MigrationTests {
             try await store.write { tx in
                 try tx.insertUser(UserRow(userRecordName: "_alice", account: "alice", passwordHash: "unused"), now: 1)
                 try tx.insertDevice(id: "device-1", user: "_alice", name: "laptop", now: 1)
-                try tx.insertSession(digest: Secrets.tokenDigest(token), user: "_alice", deviceID: "device-1", now: 1)
+                // Recent: a start-up compaction would drop an old tombstone (and expire tokens before it), and end an old
+                // session.
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                // The session row as version 2 wrote it (no last use, no one-per-device index yet).
+                try (tx as! SQLiteStoreTransaction).db.run(
+                    "INSERT INTO sessions VALUES (?1, '_alice', 'device-1', ?2)", [.text(Secrets.tokenDigest(token)), .int(now)])
                 let database = DatabaseKey(container: "\(ContainerAddress.default.container)/\(ContainerAddress.default.environment)", scope: .private, owner: "_alice")
                 let zone = try tx.createZone(database, name: "Todos")
-                // Recent: a start-up compaction would drop an old tombstone (and expire tokens before it).
-                let now = Int64(Date().timeIntervalSince1970 * 1000)
                 let stamp = RecordStamp(timestamp: now, userRecordName: "_alice", deviceID: "device-1")
                 for name in names {
                     let seq = try tx.nextSequence()

@@ -17,17 +17,21 @@ final class TestCloud: Sendable {
 
     init(
         openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, directory: URL? = nil,
-        maxAssetBytes: Int = 50 * 1_048_576, configure: (inout ServerConfiguration) -> Void = { _ in }
+        maxAssetBytes: Int = 50 * 1_048_576, passwordHashCost: UInt = 1, signInLimits: SignInLimits = SignInLimits(),
+        sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
         self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-test-\(UUID().uuidString)")
         var configuration = ServerConfiguration(
             port: 0, dataDirectory: self.directory, openRegistration: openRegistration, enableFaults: true,
-            tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: .critical, passwordHashCost: 1,
-            maxAssetBytes: maxAssetBytes)
+            tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: logLevel, passwordHashCost: passwordHashCost,
+            maxAssetBytes: maxAssetBytes, signInLimits: signInLimits, sessionIdleTimeout: sessionIdleTimeout)
         configure(&configuration)
         server = try await CloudServer.start(configuration)
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = 60
+        // Concurrent requests reach the cloud at once (the default holds all but a few back, per host).
+        sessionConfiguration.httpMaximumConnectionsPerHost = 64
         session = URLSession(configuration: sessionConfiguration)
     }
 
@@ -37,15 +41,17 @@ final class TestCloud: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A raw HTTP call; returns status and body.
+    /// A raw HTTP call; returns status and body. `headers` are added as they are.
     func raw(
-        _ method: String, _ path: String, body: Data? = nil, token: String? = nil, contentType: String = "application/json"
+        _ method: String, _ path: String, body: Data? = nil, token: String? = nil, contentType: String = "application/json",
+        headers: [String: String] = [:]
     ) async throws -> (status: Int, body: Data) {
         var request = URLRequest(url: URL(string: server.baseURL.absoluteString + path)!)
         request.httpMethod = method
         request.httpBody = body
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
         return ((response as! HTTPURLResponse).statusCode, data)
     }
@@ -74,6 +80,20 @@ final class TestCloud: Sendable {
         #expect(status == 200)
         let answer = try JSONDecoder().decode(SignInResponse.self, from: data)
         return Device(token: answer.ckWebAuthToken, user: answer.userRecordName, deviceID: answer.deviceID)
+    }
+
+    /// One sign-in as it comes (headers such as `X-Real-IP` added); the status, and the answer's body.
+    func attemptSignIn(
+        _ account: String, password: String, device: String = "laptop", headers: [String: String] = [:]
+    ) async throws -> (status: Int, body: Data) {
+        let body = try JSONEncoder().encode(SignInRequest(account: account, password: password, deviceName: device))
+        return try await raw("POST", address.authPath("signin"), body: body, headers: headers)
+    }
+
+    /// One account registration as it comes; the status, and the answer's body.
+    func attemptRegistration(_ account: String, password: String, headers: [String: String] = [:]) async throws -> (status: Int, body: Data) {
+        let body = try JSONEncoder().encode(CreateAccountRequest(account: account, password: password))
+        return try await raw("POST", address.authPath("accounts"), body: body, headers: headers)
     }
 
     /// Creates the `Todos` zone for a device's user.
@@ -149,10 +169,13 @@ func todo(_ name: String, _ title: String, tag: ChangeTag? = nil, extra: [String
 
 /// Runs a test body against a fresh cloud and always shuts it down.
 func withCloud(
-    openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil,
+    openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, passwordHashCost: UInt = 1,
+    signInLimits: SignInLimits = SignInLimits(), sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical,
     configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestCloud) async throws -> Void
 ) async throws {
-    let cloud = try await TestCloud(openRegistration: openRegistration, retention: retention, rateLimit: rateLimit, configure: configure)
+    let cloud = try await TestCloud(
+        openRegistration: openRegistration, retention: retention, rateLimit: rateLimit, passwordHashCost: passwordHashCost,
+        signInLimits: signInLimits, sessionIdleTimeout: sessionIdleTimeout, logLevel: logLevel, configure: configure)
     do {
         try await body(cloud)
     } catch {

@@ -39,7 +39,7 @@ struct TodoCommandLine {
         return try await run(arguments + options, environment: environment)
     }
 
-    /// Runs `todo ARGUMENTS` as given (no flags added) and waits for it; `environment` is set over this process's.
+    /// Runs `todo ARGUMENTS` as given (no flags added), standard input empty, and waits for it; `environment` is set over this process's.
     @discardableResult
     func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-cli-\(UUID().uuidString)")

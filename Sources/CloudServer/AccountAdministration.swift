@@ -1,0 +1,66 @@
+import CloudModel
+import Foundation
+
+/// The operator's account tools, straight on a cloud's data directory (`todo server account add|list|remove|passwd`).
+/// They work while the cloud runs: SQLite in WAL mode lets them write beside it, and a running cloud reads accounts
+/// and sessions on every request, so it sees the changes at once.
+public enum AccountAdministration {
+    /// What went wrong, in words for the operator.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Creates an account; answers its user record name.
+    public static func add(dataDirectory: URL, account: String, password: String, cost: UInt = 4) async throws -> String {
+        try validate(account: account, password: password)
+        let hash = try Secrets.hashPassword(password, cost: cost)
+        let userRecordName = "_" + Secrets.randomHex(bytes: 16)
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        try await SQLiteCloudStore(directory: dataDirectory).write { tx in
+            if try tx.user(account: account) != nil { throw Failure(description: "the account '\(account)' already exists") }
+            try tx.insertUser(UserRow(userRecordName: userRecordName, account: account, passwordHash: hash), now: now)
+        }
+        return userRecordName
+    }
+
+    /// Every account, by name, with its signed-in device count and last use.
+    public static func list(dataDirectory: URL) async throws -> [AccountSummary] {
+        try await SQLiteCloudStore(directory: dataDirectory).read { try $0.accounts() }
+    }
+
+    /// Sets an account's password and ends all its sessions (every device signs in again).
+    public static func setPassword(dataDirectory: URL, account: String, password: String, cost: UInt = 4) async throws {
+        try validate(account: account, password: password)
+        let hash = try Secrets.hashPassword(password, cost: cost)
+        try await SQLiteCloudStore(directory: dataDirectory).write { tx in
+            guard let user = try tx.user(account: account) else { throw Failure(description: "no account is named '\(account)'") }
+            try tx.setPasswordHash(user: user.userRecordName, hash: hash)
+            try tx.deleteSessions(user: user.userRecordName)
+        }
+    }
+
+    /// Deletes an account and everything it owns: sessions, devices, zones with their records and shares,
+    /// subscriptions and assets (their files too).
+    public static func remove(dataDirectory: URL, account: String) async throws {
+        let assets = try await SQLiteCloudStore(directory: dataDirectory).write { tx -> [String] in
+            guard let user = try tx.user(account: account) else { throw Failure(description: "no account is named '\(account)'") }
+            let assets = try tx.assetIDs(owner: user.userRecordName)
+            try tx.deleteAssets(owner: user.userRecordName)
+            try tx.deleteUser(user.userRecordName)
+            return assets
+        }
+        // The files once nothing names them (a crash in between leaves unreachable files, never a dangling row).
+        let folder = dataDirectory.appendingPathComponent("assets")
+        for id in assets where Validation.isName(id, maxLength: 64, extra: "") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(id))
+        }
+    }
+
+    private static func validate(account: String, password: String) throws {
+        do {
+            try CloudService.validateAccount(account, password: password)
+        } catch let error as ServerError {
+            throw Failure(description: error.reason)
+        }
+    }
+}

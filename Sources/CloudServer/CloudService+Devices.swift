@@ -1,0 +1,121 @@
+import CloudModel
+import Foundation
+import Logging
+
+extension CloudService {
+    /// `/device/1/{container}/{env}/tokens/create | tokens/register | push | devices/list | devices/revoke`.
+    func device(_ request: ServiceRequest, container: String, endpoint: String, caller: Caller) async throws -> ServiceResponse {
+        guard request.method == "POST" else { throw RequestError.notFound(request.method, request.segments) }
+        switch endpoint {
+        case "tokens/create":
+            // Only a signed-in device gets a token (it keeps a few unregistered ones at most): the table stays bounded.
+            _ = try caller.requireUser()
+            guard let deviceID = caller.deviceID else { throw ServerError(.badRequest, "no device behind this token") }
+            let body = try decode(CreateTokenRequest.self, from: request)
+            let token = Secrets.randomHex(bytes: 32)
+            let now = nowMillis
+            try await store.write { try $0.insertPushToken(token, container: container, creatorDevice: deviceID, now: now) }
+            let path = request.segments.prefix(4).joined(separator: "/")
+            let url = "\(request.origin)/\(path)/courier/\(token)"
+            return try .encode(CreateTokenResponse(apnsEnvironment: body.apnsEnvironment, apnsToken: token, webcourierURL: url))
+
+        case "tokens/register":
+            let user = try caller.requireUser()
+            let body = try decode(RegisterTokenRequest.self, from: request)
+            guard let deviceID = caller.deviceID else { throw ServerError(.badRequest, "no device behind this token") }
+            try await store.write { tx in
+                guard let row = try tx.pushToken(body.apnsToken), row.container == container else {
+                    throw ServerError(.notFound, "unknown apnsToken; create one with tokens/create")
+                }
+                if let owner = row.userRecordName, owner != user {
+                    throw ServerError(.accessDenied, "this apnsToken belongs to another user")
+                }
+                try tx.bindPushToken(body.apnsToken, user: user, deviceID: deviceID)
+            }
+            return try .encode(body)
+
+        case "push":
+            let user = try caller.requireUser()
+            let body = try decode(TestPushRequest.self, from: request)
+            let tokens = try await store.read { tx -> [PushTokenRow] in
+                guard let deviceID = try tx.deviceID(user: user, name: body.deviceName) else {
+                    throw ServerError(.notFound, "you have no device named '\(body.deviceName)'")
+                }
+                return try tx.pushTokens(user: user, container: container).filter { $0.deviceID == deviceID }
+            }
+            guard !tokens.isEmpty else {
+                throw ServerError(.notFound, "device '\(body.deviceName)' has no registered push token")
+            }
+            let notification = PushNotification(
+                ck: .init(
+                    nid: UUID().uuidString, cid: container,
+                    met: .init(sid: TodoSchema.privateSubscriptionID, dbs: DatabaseScope.private.notificationCode)))
+            for token in tokens { await hub.deliver(notification, to: token.token) }
+            return try .encode(EmptyBody())
+
+        case "devices/list":
+            let user = try caller.requireUser()
+            let rows = try await store.read { try $0.signedInDevices(user: user) }
+            return try .encode(DevicesResponse(devices: rows.map { Self.deviceInfo($0, caller: caller) }))
+
+        case "devices/revoke":
+            let user = try caller.requireUser()
+            let body = try decode(RevokeDeviceRequest.self, from: request)
+            let revoked = try await store.write { tx -> DeviceRow in
+                guard let row = try tx.signedInDevices(user: user).first(where: { $0.name == body.deviceName }) else {
+                    throw ServerError(.notFound, "no signed-in device is named '\(body.deviceName)'; see devices/list")
+                }
+                try tx.deleteSessions(deviceID: row.deviceID)
+                return row
+            }
+            logger.info("device revoked", metadata: ["device": "\(revoked.name)"])
+            return try .encode(DevicesResponse(devices: [Self.deviceInfo(revoked, caller: caller)]))
+
+        default:
+            throw RequestError.notFound(request.method, request.segments)
+        }
+    }
+
+    private static func deviceInfo(_ row: DeviceRow, caller: Caller) -> DeviceInfo {
+        DeviceInfo(
+            deviceName: row.name, deviceID: row.deviceID, created: row.created, signedIn: row.signedIn, lastUsed: row.lastUsed,
+            current: row.deviceID == caller.deviceID)
+    }
+
+    /// `GET {webcourierURL}?timeout=S&ack=NID`: the long-poll of a device's notifications.
+    func courier(_ request: ServiceRequest, container: String, token: String) async throws -> ServiceResponse {
+        guard token.count == 64, token.allSatisfy(\.isHexDigit),
+            let row = try await store.read({ try $0.pushToken(token) }), row.container == container
+        else { throw ServerError(.notFound, "unknown push token") }
+        let seconds = request.query["timeout"].flatMap(Double.init) ?? 30
+        guard seconds.isFinite, seconds >= 0 else { throw ServerError(.badRequest, "timeout must be a number of seconds") }
+        let now = nowMillis
+        if now - row.lastUsed > sessionTouchMillis {
+            try await store.write { try $0.touchPushToken(token, now: now) }
+        }
+        let timeout = Duration.milliseconds(Int64(min(seconds, 300) * 1000))
+        guard let notification = await hub.poll(token: token, timeout: timeout, ack: request.query["ack"]) else {
+            return .noContent
+        }
+        return try .encode(notification)
+    }
+
+    /// How long a push token may stay created but unregistered.
+    static let unregisteredTokenLifetime: Int64 = 3_600_000
+
+    /// Ends sessions idle past the configured time, forgets push tokens nobody can use any more, and drops the
+    /// push hub's mailboxes of tokens that are gone.
+    func evictStaleSessions() async throws {
+        let now = nowMillis
+        let idleBefore = now - sessionIdleMillis
+        let (ended, tokens) = try await store.write { tx -> (Int, Set<String>) in
+            let ended = try tx.deleteIdleSessions(lastUsedBefore: idleBefore)
+            try tx.evictPushTokens(unregisteredBefore: now - Self.unregisteredTokenLifetime, unusedBefore: idleBefore)
+            return (ended, try tx.allPushTokens())
+        }
+        let dropped = await hub.retainMailboxes(of: tokens)
+        if ended > 0 || dropped > 0 {
+            logger.info("evicted idle sessions", metadata: ["sessions": "\(ended)", "mailboxes": "\(dropped)"])
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import CloudServer
+import Foundation
+import Terminal
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `todo server account add|list|remove|passwd`: the operator's account tools, on the cloud's data directory
+/// (also while the cloud runs).
+struct ServerAccountCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "account",
+        abstract: "Manage the cloud's accounts in --data-dir D (works while the cloud runs).",
+        subcommands: [Add.self, List.self, Remove.self, Passwd.self]
+    )
+
+    /// The cloud's data directory: `todo server`'s own `--data-dir` (an option of the same name here would never be
+    /// set: ArgumentParser gives it to the `server` command).
+    static func dataDirectory(_ server: ServerCommand) -> URL {
+        server.dataDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? ServerConfiguration.defaultDataDirectory
+    }
+
+    /// `todo server account add NAME`.
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an account (password from $TODO_PASSWORD, else asked twice; --password-cost N sets the yescrypt cost).")
+
+        @ParentCommand var server: ServerCommand
+        @Argument(help: "The account name.") var name: String
+
+        func validate() throws {
+            // `todo server --password-cost N` (the same option as the cloud's: ArgumentParser gives it to `server`).
+            guard (1...11).contains(server.passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
+        }
+
+        func run() async throws {
+            let password = try PasswordInput.read(confirm: true)
+            try await OperatorFailure.report {
+                _ = try await AccountAdministration.add(dataDirectory: ServerAccountCommand.dataDirectory(server), account: name, password: password, cost: server.passwordCost)
+            }
+            print("Created the account \(name)")
+        }
+    }
+
+    /// `todo server account list`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the accounts with their signed-in devices and last use.")
+
+        @ParentCommand var server: ServerCommand
+
+        func run() async throws {
+            let accounts = try await OperatorFailure.report { try await AccountAdministration.list(dataDirectory: ServerAccountCommand.dataDirectory(server)) }
+            guard !accounts.isEmpty else {
+                print("No accounts yet: add one with todo server account add NAME")
+                return
+            }
+            let width = max(7, accounts.map(\.account.count).max() ?? 0)
+            printTrusted("ACCOUNT".padding(toLength: width, withPad: " ", startingAt: 0) + "  DEVICES  LAST USED         CREATED")
+            let now = Date()
+            for account in accounts {
+                let devices = String(account.signedInDevices).padding(toLength: 7, withPad: " ", startingAt: 0)
+                let lastUsed = (account.lastUsed.map { DeviceTimes.ago($0, now: now) } ?? "never").padding(toLength: 16, withPad: " ", startingAt: 0)
+                print("\(account.account.padding(toLength: width, withPad: " ", startingAt: 0))  \(devices)  \(lastUsed)  \(DeviceTimes.day(account.created))")
+            }
+        }
+    }
+
+    /// `todo server account remove NAME`.
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an account and all its data (asks unless --yes).")
+
+        @ParentCommand var server: ServerCommand
+        @Argument(help: "The account name.") var name: String
+        @Flag(help: "Do not ask for confirmation.") var yes = false
+
+        func run() async throws {
+            if !yes {
+                FileHandle.standardError.write(Data("Delete the account \(sanitize(name)) and all its todos, lists and shares? Type its name to confirm: ".utf8))
+                guard readLine(strippingNewline: true) == name else { throw OperatorFailure("not confirmed; nothing was deleted") }
+            }
+            try await OperatorFailure.report { try await AccountAdministration.remove(dataDirectory: ServerAccountCommand.dataDirectory(server), account: name) }
+            print("Deleted the account \(name) and its data")
+        }
+    }
+
+    /// `todo server account passwd NAME`.
+    struct Passwd: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set an account's password and sign all its devices out (password from $TODO_PASSWORD, else asked twice).")
+
+        @ParentCommand var server: ServerCommand
+        @Argument(help: "The account name.") var name: String
+
+        func validate() throws {
+            // `todo server --password-cost N` (the same option as the cloud's: ArgumentParser gives it to `server`).
+            guard (1...11).contains(server.passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
+        }
+
+        func run() async throws {
+            let password = try PasswordInput.read(confirm: true)
+            try await OperatorFailure.report {
+                try await AccountAdministration.setPassword(dataDirectory: ServerAccountCommand.dataDirectory(server), account: name, password: password, cost: server.passwordCost)
+            }
+            print("Changed the password of \(name); its devices must sign in again")
+        }
+    }
+}
+
+/// An operator tool's failure, in words.
+struct OperatorFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+
+    /// Runs `body`, turning the administration's failures into words.
+    static func report<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let failure as AccountAdministration.Failure {
+            throw OperatorFailure(failure.description)
+        }
+    }
+}
+
+/// A password for the operator's tools: `$TODO_PASSWORD`, or typed at the terminal without echo.
+enum PasswordInput {
+    /// Reads the password; typed ones are asked twice when `confirm` and must match.
+    static func read(confirm: Bool) throws -> String {
+        if let password = ProcessInfo.processInfo.environment["TODO_PASSWORD"], !password.isEmpty { return password }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw OperatorFailure("no password: set TODO_PASSWORD or run this at a terminal to type it")
+        }
+        let first = try prompt("Password: ")
+        if confirm {
+            guard try prompt("Password again: ") == first else { throw OperatorFailure("the passwords differ; nothing was changed") }
+        }
+        return first
+    }
+
+    /// One line from the terminal with echo off (restored whatever happens).
+    private static func prompt(_ text: String) throws -> String {
+        FileHandle.standardError.write(Data(text.utf8))
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { throw OperatorFailure("cannot read the terminal's settings") }
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        silent.c_lflag |= tcflag_t(ECHONL)
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0 else { throw OperatorFailure("cannot turn the terminal's echo off") }
+        defer { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+        guard let line = readLine(strippingNewline: true) else { throw OperatorFailure("no password typed") }
+        return line
+    }
+}

@@ -1,0 +1,80 @@
+@testable import CloudServer
+import CloudModel
+import Foundation
+import Logging
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The operator's account tools, run on the data directory of a cloud that is running.
+@Suite("Operator account tools")
+struct AccountAdministrationTests {
+    @Test func addListPasswdAndRemoveWhileTheCloudRuns() async throws {
+        // Registration closed, as on any cloud the app did not start: accounts come from the operator.
+        try await withCloud(openRegistration: false) { cloud async throws in
+            let directory = cloud.directory
+            let user = try await AccountAdministration.add(dataDirectory: directory, account: "olivia", password: "first password")
+            let signedIn = try await cloud.attemptSignIn("olivia", password: "first password")
+            #expect(signedIn.status == 200)
+            let session = try JSONDecoder().decode(SignInResponse.self, from: signedIn.body)
+            #expect(session.userRecordName == user)
+            try await cloud.createTodosZone(Device(token: session.ckWebAuthToken, user: user, deviceID: session.deviceID))
+
+            let listed = try await AccountAdministration.list(dataDirectory: directory)
+            #expect(listed.map(\.account) == ["olivia"])
+            #expect(listed.first?.signedInDevices == 1)
+            #expect(listed.first?.lastUsed != nil)
+
+            await #expect(throws: AccountAdministration.Failure.self) {
+                try await AccountAdministration.add(dataDirectory: directory, account: "olivia", password: "another password")
+            }
+            await #expect(throws: AccountAdministration.Failure.self) {
+                try await AccountAdministration.add(dataDirectory: directory, account: "bad name", password: "another password")
+            }
+            await #expect(throws: AccountAdministration.Failure.self) {
+                try await AccountAdministration.add(dataDirectory: directory, account: "short", password: "short")
+            }
+
+            // passwd: the new password works, the old one and every session do not.
+            try await AccountAdministration.setPassword(dataDirectory: directory, account: "olivia", password: "second password")
+            let old = try await cloud.raw("POST", cloud.address.databasePath(.private, "zones/list"), body: Data("{}".utf8), token: session.ckWebAuthToken)
+            #expect(old.status == 401)
+            #expect(try await cloud.attemptSignIn("olivia", password: "first password").status == 401)
+            #expect(try await cloud.attemptSignIn("olivia", password: "second password").status == 200)
+            await #expect(throws: AccountAdministration.Failure.self) {
+                try await AccountAdministration.setPassword(dataDirectory: directory, account: "nobody", password: "second password")
+            }
+
+            // remove: the account and its data are gone; the name can be given again to a new, empty account.
+            try await AccountAdministration.remove(dataDirectory: directory, account: "olivia")
+            #expect(try await cloud.attemptSignIn("olivia", password: "second password").status == 401)
+            #expect(try await AccountAdministration.list(dataDirectory: directory).isEmpty)
+            let store = try SQLiteCloudStore(directory: directory)
+            let key = DatabaseKey(container: "\(cloud.address.container)/\(cloud.address.environment)", scope: .private, owner: user)
+            #expect(try await store.read { try $0.zones(key) }.isEmpty)
+            await #expect(throws: AccountAdministration.Failure.self) {
+                try await AccountAdministration.remove(dataDirectory: directory, account: "olivia")
+            }
+            _ = try await AccountAdministration.add(dataDirectory: directory, account: "olivia", password: "third password")
+            #expect(try await cloud.attemptSignIn("olivia", password: "third password").status == 200)
+        }
+    }
+
+    @Test func registrationIsClosedUnlessAskedFor() async throws {
+        let configuration = ServerConfiguration(dataDirectory: FileManager.default.temporaryDirectory)
+        #expect(!configuration.openRegistration)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-closed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await CloudServer.start(ServerConfiguration(port: 0, dataDirectory: directory, logLevel: .critical, passwordHashCost: 1))
+        let body = try JSONEncoder().encode(CreateAccountRequest(account: "mallory", password: "password1"))
+        var request = URLRequest(url: URL(string: server.baseURL.absoluteString + ContainerAddress.default.authPath("accounts"))!)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        let (data, response) = try await URLSession.shared.data(for: request)
+        await server.shutdown()
+        #expect((response as? HTTPURLResponse)?.statusCode == 403)
+        #expect(try JSONDecoder().decode(ServerError.self, from: data).reason.contains("administrator"))
+    }
+}
