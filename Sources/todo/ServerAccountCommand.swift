@@ -38,7 +38,7 @@ struct ServerAccountCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let password = try PasswordInput.read(confirm: true)
+            let password = try PasswordPrompt.password("Password: ", confirm: true)
             try await OperatorFailure.report {
                 _ = try await AccountAdministration.add(dataDirectory: ServerAccountCommand.dataDirectory(server), account: name, password: password, cost: server.passwordCost)
             }
@@ -101,7 +101,7 @@ struct ServerAccountCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let password = try PasswordInput.read(confirm: true)
+            let password = try PasswordPrompt.password("Password: ", confirm: true)
             try await OperatorFailure.report {
                 try await AccountAdministration.setPassword(dataDirectory: ServerAccountCommand.dataDirectory(server), account: name, password: password, cost: server.passwordCost)
             }
@@ -122,35 +122,5 @@ struct OperatorFailure: Error, CustomStringConvertible {
         } catch let failure as AccountAdministration.Failure {
             throw OperatorFailure(failure.description)
         }
-    }
-}
-
-/// A password for the operator's tools: `$TODO_PASSWORD`, or typed at the terminal without echo.
-enum PasswordInput {
-    /// Reads the password; typed ones are asked twice when `confirm` and must match.
-    static func read(confirm: Bool) throws -> String {
-        if let password = ProcessInfo.processInfo.environment["TODO_PASSWORD"], !password.isEmpty { return password }
-        guard isatty(STDIN_FILENO) == 1 else {
-            throw OperatorFailure("no password: set TODO_PASSWORD or run this at a terminal to type it")
-        }
-        let first = try prompt("Password: ")
-        if confirm {
-            guard try prompt("Password again: ") == first else { throw OperatorFailure("the passwords differ; nothing was changed") }
-        }
-        return first
-    }
-
-    /// One line from the terminal with echo off (restored whatever happens).
-    private static func prompt(_ text: String) throws -> String {
-        FileHandle.standardError.write(Data(text.utf8))
-        var saved = termios()
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { throw OperatorFailure("cannot read the terminal's settings") }
-        var silent = saved
-        silent.c_lflag &= ~tcflag_t(ECHO)
-        silent.c_lflag |= tcflag_t(ECHONL)
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0 else { throw OperatorFailure("cannot turn the terminal's echo off") }
-        defer { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-        guard let line = readLine(strippingNewline: true) else { throw OperatorFailure("no password typed") }
-        return line
     }
 }
