@@ -70,6 +70,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict),
         .target(name: "TodoStore", dependencies: ["CloudModel", "SQLiteDB"], swiftSettings: strict),
@@ -128,6 +129,9 @@ let package = Package(
             name: "TodoSyncTests",
             dependencies: [
                 "TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", "SQLiteDB", "TLSTestSupport", .product(name: "Logging", package: "swift-log"),
+                // A small TLS server for the transport's certificate tests.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict),
         // Drives the real `todo` binary in tmux against a real cloud.

@@ -13,7 +13,7 @@ public final class CloudClient: Sendable {
 
     /// A client of the cloud at `baseURL`, signed in when `authToken` is given.
     public init(
-        baseURL: URL, container: ContainerAddress = .default, transport: any HTTPTransport = SocketTransport(),
+        baseURL: URL, container: ContainerAddress = .default, transport: any HTTPTransport = HTTPClientTransport(),
         authToken: String? = nil
     ) {
         self.baseURL = baseURL

@@ -11,9 +11,12 @@ public struct TrustSettings: Sendable, Hashable, Codable {
 
 /// Makes the transport a device uses to reach a cloud.
 public enum CloudTransport {
-    /// The standard transport for a device, trusting what `trust` says for https.
-    // Seam agreed for this session: the client-transport slice replaces the body with the TLS-capable transport.
+    /// The standard transport for a device, trusting what `trust` says for https; throws `TransportError` when the
+    /// CA file cannot be read or holds no certificate.
     public static func make(trust: TrustSettings = TrustSettings()) throws -> any HTTPTransport {
-        SocketTransport()
+        try HTTPClientTransport(trust: trust)
     }
+
+    /// Closes the process's shared connections and ends its network thread; call once before the process exits.
+    public static func shutDown() async { await HTTPClientTransport.shutDown() }
 }

@@ -37,7 +37,7 @@ public struct DeviceOptions: Sendable {
     public init(
         account: String? = nil, device: String? = nil, server: URL? = nil, dataDirectory: URL? = nil, configDirectory: URL? = nil,
         password: String? = nil, startsLocalServer: Bool = true, executablePath: String? = nil,
-        transport: any HTTPTransport = SocketTransport(), publicPollInterval: Double = 300, sendsAutomatically: Bool = true,
+        transport: any HTTPTransport = HTTPClientTransport(), publicPollInterval: Double = 300, sendsAutomatically: Bool = true,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.account = account ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "me"

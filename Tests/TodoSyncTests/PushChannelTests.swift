@@ -9,7 +9,7 @@ struct PushChannelTests {
     @Test func aNotificationWhoseAnswerWasLostIsDeliveredAgain() async throws {
         let cloud = try await TestCloud.start()
         defer { Task { await cloud.shutdown() } }
-        let transport = FaultInjectingTransport(wrapping: SocketTransport())
+        let transport = FaultInjectingTransport(wrapping: HTTPClientTransport())
         let client = CloudClient(baseURL: cloud.baseURL, transport: transport)
         _ = try await client.createAccount(account: "alice", password: "password-alice")
         _ = try await client.signIn(account: "alice", password: "password-alice", deviceName: "laptop")
@@ -49,6 +49,33 @@ struct PushChannelTests {
             #expect(PushChannel.retryDelay(backoff: 0.2, jitter: 1, retryAfter: nonsense) == 0.2, "\(nonsense)")
         }
         #expect(PushChannel.retryDelay(backoff: .infinity, jitter: 1, retryAfter: nil) == cap)
+    }
+
+    @Test func aLongPollOutlivesShortDeadlinesAndStopsAtOnce() async throws {
+        // The courier holds a poll for up to `pollTimeout` seconds; the channel's transport waits that long (no
+        // idle read timeout cuts it) and `stop()` ends the waiting poll at once, its connection with it.
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let client = CloudClient(baseURL: cloud.baseURL, transport: try CloudTransport.make())
+        _ = try await client.createAccount(account: "alice", password: "password-alice")
+        _ = try await client.signIn(account: "alice", password: "password-alice", deviceName: "laptop")
+        let sender = CloudClient(baseURL: cloud.baseURL, transport: try CloudTransport.make())
+        _ = try await sender.signIn(account: "alice", password: "password-alice", deviceName: "phone")
+        let channel = PushChannel(client: client, pollTimeout: 20, minimumBackoff: 0.05, maximumBackoff: 0.2)
+        let received = LockedValue<[PushNotification]>([])
+        let listening = Task {
+            for await push in channel.notifications() { received.withLock { $0.append(push) } }
+        }
+        #expect(try await eventually(10) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
+        #expect(try await eventually(10) { received.withLock { !$0.isEmpty } })
+        // A poll now waits on the courier; a push after a quiet while still arrives on it.
+        try await Task.sleep(for: .seconds(2))
+        try await sender.sendTestPush(toDevice: "laptop")
+        #expect(try await eventually(5) { received.withLock { $0.count >= 2 } })
+        let start = ContinuousClock.now
+        channel.stop()
+        await listening.value
+        #expect(ContinuousClock.now - start < .seconds(2), "stop waited for the long poll")
     }
 
     @Test func anInfiniteRetryAfterHeaderDoesNotTrapTheChannel() async throws {

@@ -117,7 +117,7 @@ final class TestCloud: Sendable {
         _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true,
         clockSkew: Double = 0, instantWaitsBelow: Double = 60, container: ContainerAddress = .default
     ) async throws -> TestDevice {
-        let transport = FaultInjectingTransport(wrapping: SocketTransport())
+        let transport = FaultInjectingTransport(wrapping: HTTPClientTransport())
         let client = CloudClient(baseURL: baseURL, container: container, transport: transport)
         do {
             _ = try await client.createAccount(account: account, password: "password-\(account)")

@@ -1,0 +1,56 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// The process's one HTTP client and its one event-loop thread, made on first use and shut down by `shutDown()`.
+///
+/// A device talks to one cloud, so one thread is plenty; every `HTTPClientTransport` of the process shares the
+/// client (its pool keys connections by host and TLS configuration, so different trust settings never share one).
+enum SharedHTTPClient {
+    private struct State {
+        var group: MultiThreadedEventLoopGroup?
+        var client: HTTPClient?
+    }
+
+    private static let state = LockedValue(State())
+
+    /// Seconds a connection may take to open (name resolution, TCP and TLS handshake), whatever the request allows.
+    static let connectTimeout: Int64 = 10
+
+    /// The shared client, made now when there is none.
+    static var client: HTTPClient {
+        state.withLock { state in
+            if let client = state.client { return client }
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(60))
+            // A refused connection or a certificate that does not verify fails the request at once, not after retries
+            // until the connect deadline.
+            pool.retryConnectionEstablishment = false
+            var configuration = HTTPClient.Configuration(
+                tlsConfiguration: nil, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(connectTimeout), write: .seconds(30)),
+                connectionPool: pool, proxy: nil, ignoreUncleanSSLShutdown: false, decompression: .disabled)
+            configuration.httpVersion = .http1Only
+            let client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+            state.group = group
+            state.client = client
+            return client
+        }
+    }
+
+    /// The event loop group under the shared client (made with it).
+    static var group: any EventLoopGroup {
+        _ = client
+        return state.withLock { $0.group! }
+    }
+
+    /// Closes every connection and ends the event-loop thread; the next request makes a new client.
+    static func shutDown() async {
+        let (client, group) = state.withLock { state in
+            defer { state = State() }
+            return (state.client, state.group)
+        }
+        try? await client?.shutdown()
+        try? await group?.shutdownGracefully()
+    }
+}
