@@ -38,9 +38,6 @@ final class ConnectionLimiter: @unchecked Sendable {
         }
     }
 
-    /// Open connections counted for `address` (tests, logs).
-    func count(_ address: String) -> Int { lock.withLock { open[address, default: 0] } }
-
     /// Counts the connection on `channel` or, over the cap, puts a handler in front of everything that answers and
     /// closes it. Runs on the channel's event loop while it is set up.
     func guardConnection(_ channel: any Channel, plainHTTP: Bool, logger: Logger) throws {

@@ -15,8 +15,14 @@ import FoundationNetworking
 struct ServerControlTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-control-\(UUID().uuidString)")
 
+    /// Ends a daemon a failed test left running in `data`, then removes the test's files.
+    private func cleanUp(_ data: URL? = nil) {
+        if let running = ServerLockFile.running(in: data ?? directory) { kill(running.pid, SIGTERM) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     @Test func aDetachedCloudIsShownByStatusAndEndedByStop() async throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { cleanUp() }
         let started = try await todo(["server", "--detach", "--port", "0", "--data-dir", directory.path])
         #expect(started.status == 0, "\(started.errors)")
         #expect(started.output.contains("CloudTodo server running (pid"))
@@ -58,7 +64,7 @@ struct ServerControlTests {
 
     @Test(.enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
     func aDetachedTLSCloudOnIPv6LoopbackAndItsCertificateErrors() async throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { cleanUp(directory.appendingPathComponent("data")) }
         let authority = try TestCertificateAuthority(in: directory.appendingPathComponent("ca"))
         let issued = try authority.issue("cloud")
         let data = directory.appendingPathComponent("data").path
