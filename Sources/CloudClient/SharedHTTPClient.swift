@@ -18,12 +18,17 @@ enum SharedHTTPClient {
     /// Seconds a connection may take to open (name resolution, TCP and TLS handshake), whatever the request allows.
     static let connectTimeout: Int64 = 10
 
+    /// Seconds an idle kept connection is reused; below the cloud's default `--idle-timeout` of 30 s.
+    static let keptConnectionSeconds: Int64 = 20
+
     /// The shared client, made now when there is none.
     static var client: HTTPClient {
         state.withLock { state in
             if let client = state.client { return client }
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(60))
+            // Kept connections are dropped before the cloud's (and our nginx snippet's) 30 s idle deadline closes them:
+            // a POST is never re-sent, so it must not meet a connection the cloud is about to close.
+            var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(keptConnectionSeconds))
             // A refused connection or a certificate that does not verify fails the request at once, not after retries
             // until the connect deadline.
             pool.retryConnectionEstablishment = false

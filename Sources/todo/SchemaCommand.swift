@@ -11,28 +11,27 @@ struct SchemaCommand: AsyncParsableCommand {
         subcommands: [Show.self, Index.self, Deploy.self]
     )
 
-    /// Where the schema lives.
-    struct Location: ParsableArguments {
-        @Option(name: .customLong("data-dir"), help: "The cloud's data directory (default: $XDG_DATA_HOME/cloudtodo/server).")
-        var dataDir: String?
+    /// `todo server`, whose `--data-dir` names the cloud (ArgumentParser hands that option to the parent command).
+    @ParentCommand var server: ServerCommand
 
+    /// Which container's schema.
+    struct Location: ParsableArguments {
         @Option(help: "Container identifier.")
         var container = ContainerAddress.default.container
-
-        var directory: URL { dataDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory }
     }
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the record types, their fields' types and index marks.")
 
         @OptionGroup var location: Location
+        @ParentCommand var schema: SchemaCommand
 
         @Option(help: "development or production.")
         var environment = "development"
 
         func run() async throws {
             let types = try await SchemaAdministration.show(
-                dataDirectory: location.directory, container: location.container, environment: environment)
+                dataDirectory: schema.server.dataDirectory, container: location.container, environment: environment)
             print("\(location.container) (\(environment))")
             print(SchemaAdministration.describe(types), terminator: "")
         }
@@ -42,6 +41,7 @@ struct SchemaCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "index", abstract: "Mark a field queryable and/or sortable (or unmark it).")
 
         @OptionGroup var location: Location
+        @ParentCommand var schema: SchemaCommand
 
         @Option(help: "development or production.")
         var environment = "development"
@@ -64,7 +64,7 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SchemaAdministration.index(
-                dataDirectory: location.directory, container: location.container, environment: environment, recordType: recordType,
+                dataDirectory: schema.server.dataDirectory, container: location.container, environment: environment, recordType: recordType,
                 field: field, queryable: queryable, sortable: sortable)
             print("\(recordType).\(field) marked in \(environment)")
         }
@@ -76,9 +76,10 @@ struct SchemaCommand: AsyncParsableCommand {
             abstract: "Copy the development schema into production (additive: nothing of production is removed).")
 
         @OptionGroup var location: Location
+        @ParentCommand var schema: SchemaCommand
 
         func run() async throws {
-            let types = try await SchemaAdministration.deploy(dataDirectory: location.directory, container: location.container)
+            let types = try await SchemaAdministration.deploy(dataDirectory: schema.server.dataDirectory, container: location.container)
             print("Deployed to \(location.container) (production):")
             print(SchemaAdministration.describe(types), terminator: "")
         }

@@ -53,5 +53,25 @@ extension TrustedTextEndToEnd {
             #expect(try await !AccountAdministration.list(dataDirectory: stage.directory.appendingPathComponent("cloud")).contains { $0.account == "carol" })
             await stage.server.shutdown()
         }
+
+        @Test func schemaToolsWorkOnTheDataDirectoryTheyAreGiven() async throws {
+            let stage = try await E2EStage.start()
+            defer { stage.tearDown() }
+            let cli = TodoCommandLine(stage: stage)
+            let cloud = stage.directory.appendingPathComponent("cloud")
+            // A first save defines the Todo type in development.
+            #expect(try await cli.run("alice", ["add", "Schema probe"]).status == 0)
+            let index = try await cli.run(["server", "schema", "index", "Todo", "priority", "--queryable", "--data-dir", cloud.path])
+            #expect(index.status == 0, "\(index.allText)")
+            let shown = try await cli.run(["server", "schema", "show", "--data-dir", cloud.path])
+            #expect(shown.status == 0, "\(shown.allText)")
+            #expect(shown.output.contains("priority"), "\(shown.output)")
+            #expect(shown.output.contains("queryable"), "\(shown.output)")
+            // Another directory holds no schema: the option was not ignored.
+            let empty = stage.directory.appendingPathComponent("other-cloud")
+            let elsewhere = try await cli.run(["server", "schema", "show", "--data-dir", empty.path])
+            #expect(!elsewhere.output.contains("priority"), "\(elsewhere.output)")
+            await stage.server.shutdown()
+        }
     }
 }
