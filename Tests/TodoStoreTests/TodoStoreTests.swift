@@ -350,28 +350,6 @@ func serverRecord(
         }
     }
 
-    @Test func aBatchOfAcknowledgementsEndsWhereTheyEndOneByOne() async throws {
-        try await withTemporaryStore { together, _ in
-            try await withTemporaryStore { oneByOne, _ in
-                try await together.confirm(try await batchInFlight(together))
-                for confirmation in try await batchInFlight(oneByOne) { try await oneByOne.confirm([confirmation]) }
-                func state(_ store: TodoStore) async throws -> ([PendingChange], [TodoItem]) {
-                    let pending = try await store.pendingChanges().map { change in
-                        var change = change
-                        change.sequence = 0
-                        return change
-                    }
-                    return (pending, try await store.todos(in: .private, includeTrashed: true).sorted { $0.key < $1.key })
-                }
-                let (pendingTogether, todosTogether) = try await state(together)
-                let (pendingOneByOne, todosOneByOne) = try await state(oneByOne)
-                #expect(pendingTogether == pendingOneByOne)
-                #expect(todosTogether == todosOneByOne)
-                #expect(todosTogether.map(\.key.recordName) == ["clean", "edited", "quote\"é\\name", "recreated", "requeued"])
-            }
-        }
-    }
-
     @Test func conflictResolutionAdoptsServerTagAndKeepsMergedFields() async throws {
         try await withTemporaryStore { store, _ in
             let key = RecordKey.privateTodo("c")
