@@ -290,7 +290,7 @@ func serverRecord(
     }
 
     /// A batch of confirmations as the engine makes them (each with its queue position), with every kind of
-    /// change made while the batch was in flight: answers `(store, confirmations)`.
+    /// change made while the batch was in flight: answers the confirmations.
     private func batchInFlight(_ store: TodoStore) async throws -> [SentChange] {
         // Uploaded before: "deleted" and "recreated" (their deletes are sent).
         try await store.applyZoneChanges(
