@@ -51,19 +51,6 @@ public struct EncodedFields: Sendable, Hashable {
     /// Whether no field was given.
     public var isEmpty: Bool { items.isEmpty }
 
-    /// How many fields were given, duplicates included.
-    public var count: Int { items.count }
-
-    /// Whether every field given satisfies `check` — given its position, name and canonical JSON (nil when it is
-    /// removed) — in order, stopping at the first that does not; nothing is collected first.
-    public func allEntries(_ check: (_ index: Int, _ name: String, _ canonical: ArraySlice<UInt8>?) -> Bool) -> Bool {
-        for index in items.indices {
-            let item = items[index]
-            if !check(index, item.name, item.range.map { storage[$0] }) { return false }
-        }
-        return true
-    }
-
     /// Sets `name` to `value` (a `null` value removes it), after everything appended before.
     /// `typed` false: the value's type came from its JSON shape, not from the sender.
     public mutating func append(_ name: String, _ value: FieldValue, typed: Bool = true) {

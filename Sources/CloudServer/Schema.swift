@@ -50,19 +50,12 @@ enum Schema {
 
     /// The type named at the start of a canonical value (`{"type":"T",…}`), nil for a value without one.
     static func canonicalType(_ bytes: ArraySlice<UInt8>) -> String? {
-        canonicalTypeBytes(bytes).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// `canonicalType` as the bytes of the value that spell it (nothing copied).
-    static func canonicalTypeBytes(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        guard bytes.starts(with: typePrefix) else { return nil }
-        let start = bytes.startIndex + typePrefix.count
+        let prefix = Array(#"{"type":""#.utf8)
+        guard bytes.starts(with: prefix) else { return nil }
+        let start = bytes.startIndex + prefix.count
         guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-        return bytes[start..<end]
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
-
-    /// How every typed canonical value begins.
-    private static let typePrefix = Array(#"{"type":""#.utf8)
 
     /// An untyped value's canonical JSON with the field's type, when its JSON fits that type: an integer is also a
     /// TIMESTAMP or a DOUBLE, a base64 string is also BYTES (lists alike); nil when it does not fit.
@@ -91,9 +84,6 @@ final class SchemaSession {
     private let tx: any StoreTransaction
     private let assets: AssetValues?
     private var types: [String: [String: SchemaField]] = [:]
-    /// The last save the schema took as it was sent: a save of the same type with the same fields, in the same
-    /// order and with values of the same types (a batch's usual case), is taken as well without looking anything up.
-    private var lastTaken: TakenLayout?
 
     /// `assets` resolves asset values (nil: none are accepted).
     init(container: String, tx: any StoreTransaction, assets: AssetValues? = nil) {
@@ -106,7 +96,6 @@ final class SchemaSession {
     /// fields defined in `development`; `BAD_REQUEST` for what the schema refuses. Whether anything was retyped.
     func conform(_ fields: EncodedFields, recordType: String) throws -> (fields: EncodedFields, retyped: Bool) {
         guard Schema.applies(to: recordType) else { return (fields, false) }
-        if let lastTaken, lastTaken.recordType == recordType, lastTaken.matches(fields) { return (fields, false) }
         let production = Schema.isProduction(container)
         var known: [String: SchemaField]
         if let cached = types[recordType] {
@@ -128,7 +117,6 @@ final class SchemaSession {
                 Schema.canonicalType(bytes).map { !AssetValues.isAsset($0) && known[entry.name]?.type == $0 } ?? true
             } ?? true
         }) {
-            lastTaken = TakenLayout(recordType: recordType, fields: fields)
             return (fields, false)
         }
         var result = EncodedFields()
@@ -168,36 +156,5 @@ final class SchemaSession {
             }
         }
         return (result, retyped)
-    }
-}
-
-/// The field names and value types of a save the schema took as it was sent, in the order sent.
-private struct TakenLayout {
-    var recordType: String
-    var fields: [(name: String, type: [UInt8])]
-
-    /// The layout of `fields`; nil when a value has no type of its own (or is a removal), which only the full
-    /// check may take.
-    init?(recordType: String, fields: EncodedFields) {
-        var layout: [(name: String, type: [UInt8])] = []
-        layout.reserveCapacity(fields.count)
-        let typed = fields.allEntries { _, name, canonical in
-            guard let canonical, let type = Schema.canonicalTypeBytes(canonical) else { return false }
-            layout.append((name, Array(type)))
-            return true
-        }
-        guard typed else { return nil }
-        self.recordType = recordType
-        self.fields = layout
-    }
-
-    /// Whether `fields` name the same fields in the same order, each with a value of the same type.
-    func matches(_ fields: EncodedFields) -> Bool {
-        fields.count == self.fields.count
-            && fields.allEntries { index, name, canonical in
-                let expected = self.fields[index]
-                guard name == expected.name, let canonical, let type = Schema.canonicalTypeBytes(canonical) else { return false }
-                return type.elementsEqual(expected.type)
-            }
     }
 }
