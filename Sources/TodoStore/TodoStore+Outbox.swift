@@ -206,7 +206,8 @@ extension TodoStore {
                         revision: revision, failedReason: failed, sequence: sequence)
                 }
                 guard !row.isNull(11) else { return nil }
-                var item = try Self.item(from: row, offset: 11)
+                // The join matched the outbox row's key: the record's key is that one.
+                var item = try Self.item(from: row, offset: 11, key: key)
                 item.hasPendingChanges = true
                 return PendingChange(
                     key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed, sequence: sequence)
@@ -239,126 +240,6 @@ extension TodoStore {
     public func failedCount() throws -> Int {
         try read { db in Int(try db.first("SELECT count(*) FROM outbox WHERE failed_reason IS NOT NULL") { $0.int(0) } ?? 0) }
     }
-
-    /// The cloud saved a record: adopt its system fields; clear the entry unless the record was edited since.
-    public func confirmSaved(_ key: RecordKey, revision: Int64, serverRecord: Record) throws {
-        try confirm([SentChange(key: key, revision: revision, result: .saved(serverRecord))])
-    }
-
-    /// The cloud deleted a record (or it was already gone): clear the entry unless edited since.
-    public func confirmDeleted(_ key: RecordKey, revision: Int64) throws {
-        try confirm([SentChange(key: key, revision: revision, result: .deleted)])
-    }
-
-    /// Applies the confirmations of a whole batch in ONE transaction (one the disk is not waited for: see `writeRepeatable`).
-    public func confirm(_ changes: [SentChange]) throws {
-        guard !changes.isEmpty else { return }
-        try writeRepeatable { db in
-            // The statements of the usual case, looked up once for the batch rather than once per record.
-            let statements = AckStatements(
-                clearSent: try db.statement(Self.deleteSentSQL), clearSentByKey: try db.statement(Self.deleteSentOutboxSQL),
-                adopt: try db.statement(Self.adoptSystemFieldsSQL))
-            for change in changes {
-                switch change.result {
-                case .saved(let record):
-                    try Self.confirmSaved(change, serverRecord: record, db: db, statements)
-                case .deleted:
-                    if change.sequence > 0 {
-                        try db.run(Self.deleteSentDeleteBySequenceSQL, [.int(change.sequence), .int(change.revision)])
-                    } else {
-                        try db.run(Self.deleteSentDeleteSQL, Self.keyArguments(change.key) + [.int(change.revision)])
-                    }
-                }
-            }
-        }
-    }
-
-    /// Prepared statements an acknowledgement reuses for every record of its batch.
-    struct AckStatements {
-        /// `deleteSentSQL`: the entry by queue position and revision.
-        var clearSent: Statement
-        /// `deleteSentOutboxSQL`: the entry by key and revision, for a confirmation without a queue position.
-        var clearSentByKey: Statement
-        /// `adoptSystemFieldsSQL`.
-        var adopt: Statement
-
-        /// Runs `statement` with `arguments`; answers the rows it changed.
-        func run(_ statement: Statement, _ arguments: [SQLValue], _ db: SQLiteDatabase) throws -> Int {
-            try db.run(statement, arguments)
-            return db.changes
-        }
-    }
-
-    static func confirmSaved(_ change: SentChange, serverRecord: Record, db: SQLiteDatabase, _ statements: AckStatements) throws {
-        let key = change.key
-        // The usual case: no edit since (the entry still has the revision sent). Clear it and adopt the server's
-        // system fields; the record's fields are the ones sent, which the server stored.
-        let cleared =
-            change.sequence > 0
-            ? try statements.run(statements.clearSent, [.int(change.sequence), .int(change.revision)], db)
-            : try statements.run(statements.clearSentByKey, keyArguments(key) + [.int(change.revision)], db)
-        if cleared > 0 {
-            if try statements.run(statements.adopt, try adoptArguments(key, serverRecord), db) > 0 { return }
-            // Deleted locally meanwhile: fall through, the delete must go out with the new tag.
-        }
-        try confirmSavedAfterEdit(change, serverRecord: serverRecord, db: db)
-    }
-
-    /// Key and system fields of a saved record, for `adoptSystemFieldsSQL`.
-    static func adoptArguments(_ key: RecordKey, _ record: Record) throws -> [SQLValue] {
-        var arguments = keyArguments(key)
-        arguments.reserveCapacity(11)
-        arguments.append(record.recordChangeTag.map(SQLValue.text) ?? .null)
-        appendStamp(record.created, to: &arguments)
-        appendStamp(record.modified, to: &arguments)
-        return arguments
-    }
-
-    /// The rare case: the record was edited or deleted locally while its save was in flight.
-    static func confirmSavedAfterEdit(_ change: SentChange, serverRecord: Record, db: SQLiteDatabase) throws {
-        let key = change.key
-        let entry = try db.first(Self.outboxEntrySQL, keyArguments(key)) { (revision: $0.int(0), sequence: $0.int(1)) }
-        guard var item = try fetchItem(key, in: db) else {
-            // Deleted locally while the save was in flight: the delete must go out, with the new tag.
-            try db.run(
-                """
-                INSERT INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, change_tag, enqueued_at)
-                VALUES (?1, ?2, ?3, ?4, 'delete', ?5, ?6, 0)
-                ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET action = 'delete', change_tag = excluded.change_tag
-                """,
-                keyArguments(key) + [.text(serverRecord.recordType ?? TodoSchema.todoType), serverRecord.recordChangeTag.map(SQLValue.text) ?? .null])
-            return
-        }
-        item.system = SystemFields(changeTag: serverRecord.recordChangeTag, created: serverRecord.created, modified: serverRecord.modified)
-        if let entry, entry.revision == change.revision, change.sequence == 0 || entry.sequence == change.sequence {
-            // The entry sent, unedited (its record was rewritten some other way): done.
-            item.localEditedAt = nil
-            try upsert(item, in: db)
-            try db.run(Self.deleteOutboxSQL, keyArguments(key))
-        } else {
-            try upsert(item, in: db)
-            // The server now holds what was sent: that is the base the newer edit is merged against.
-            let serverFields = change.sent?.fields ?? serverRecord.fields ?? [:]
-            try db.run("UPDATE outbox SET base_fields = ?5 WHERE \(keyWhere)", keyArguments(key) + [try json(serverFields)])
-            // A delete queued meanwhile must carry the new tag.
-            try db.run(
-                "UPDATE outbox SET change_tag = ?5 WHERE \(keyWhere) AND action = 'delete'",
-                keyArguments(key) + [serverRecord.recordChangeTag.map(SQLValue.text) ?? .null])
-        }
-    }
-
-    static let outboxEntrySQL = "SELECT revision, seq FROM outbox WHERE \(keyWhere)"
-    static let deleteOutboxSQL = "DELETE FROM outbox WHERE \(keyWhere)"
-    static let deleteSentSQL = "DELETE FROM outbox WHERE seq = ?1 AND revision = ?2"
-    static let deleteSentOutboxSQL = "DELETE FROM outbox WHERE \(keyWhere) AND revision = ?5"
-    static let deleteSentDeleteBySequenceSQL = "DELETE FROM outbox WHERE seq = ?1 AND revision = ?2 AND action = 'delete'"
-    static let deleteSentDeleteSQL = "DELETE FROM outbox WHERE \(keyWhere) AND revision = ?5 AND action = 'delete'"
-    /// A confirmed save: the server's system fields; the local edit is no longer pending.
-    static let adoptSystemFieldsSQL = """
-        UPDATE records SET change_tag = ?5, created_at = ?6, created_user = ?7, created_device = ?8, modified_at = ?9,
-            modified_user = ?10, modified_device = ?11, local_edited_at = NULL, stale = 0
-        WHERE \(keyWhere)
-        """
 
     /// A save of `key` conflicted: merge against the server copy and make the server's tag the one to send next.
     ///

@@ -93,10 +93,14 @@ extension TodoStore {
         return item
     }
 
-    /// The record whose columns start at `o` (in `plainRecordColumns` order).
-    static func item(from row: Row, offset o: Int32) throws -> TodoItem {
-        let scope = DatabaseScope(rawValue: row.text(o)) ?? .private
-        let key = RecordKey(scope: scope, zoneName: row.text(o + 2), zoneOwner: row.text(o + 1), recordName: row.text(o + 3))
+    /// The record whose columns start at `o` (in `plainRecordColumns` order); `known`, when given, is its key as
+    /// read already from another table's columns of the row (its four columns are then not read again).
+    static func item(from row: Row, offset o: Int32, key known: RecordKey? = nil) throws -> TodoItem {
+        let key =
+            known
+            ?? RecordKey(
+                scope: DatabaseScope(rawValue: row.text(o)) ?? .private, zoneName: row.text(o + 2), zoneOwner: row.text(o + 1),
+                recordName: row.text(o + 3))
         var item = TodoItem(key: key, recordType: row.text(o + 4), title: row.text(o + 5))
         item.notes = row.text(o + 6)
         item.isCompleted = row.int(o + 7) != 0

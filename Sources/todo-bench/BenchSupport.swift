@@ -10,11 +10,12 @@ final class ServerProcess {
     let directory: URL
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    init(extraArguments: [String] = []) throws {
+    /// Starts the cloud of `executable` (a `todo-bench`; this one when nil).
+    init(executable: String? = nil, extraArguments: [String] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-bench-\(UUID().uuidString)")
         port = Int.random(in: 20_000...40_000)
         // The same server code `todo server` runs, in a child process of its own so its memory is its own.
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.executableURL = URL(fileURLWithPath: try executable ?? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         process.arguments = ["_server", "\(port)", directory.path] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         try process.run()

@@ -109,30 +109,14 @@ enum CreateBench {
         gone.stop()
 
         // `todo sync` sending `count` todos created offline (written to the device's outbox beforehand).
-        var syncs: [Double] = []
-        for _ in 0..<3 {
-            let arguments = try freshDevice(on: server)
-            let directory = URL(fileURLWithPath: arguments[arguments.firstIndex(of: "--data-dir")! + 1])
-            let options = DeviceOptions(
-                account: arguments[arguments.firstIndex(of: "--account")! + 1], device: "main", server: URL(string: server.baseURL),
-                dataDirectory: directory)
-            let store = try TodoStore(url: options.cacheFile)
-            let items = (0..<count).map { index in
-                TodoItem(key: .privateTodo(UUID().uuidString.lowercased()), title: "Offline todo number \(index) with a realistic title",
-                         notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)
-            }
-            try await store.addLocalRecords(items, at: Int64(Date().timeIntervalSince1970 * 1000))
-            await store.close()
-            let result = try runProcess(todo, ["sync"] + arguments)
-            let check = try TodoStore(url: options.cacheFile)
-            let left = try await check.pendingCount()
-            await check.close()
-            guard result.status == 0, left == 0 else {
-                throw BenchError("todo sync exited with \(result.status), \(left) left: \(result.outputText) \(result.errorText)")
-            }
-            syncs.append(result.seconds)
+        var syncs: [SyncBench.Measured] = []
+        for run in 0..<3 {
+            devices += 1
+            syncs.append(try await SyncBench.once(
+                todo, server: server, count: count, account: "creator\(devices)", in: scratch.appendingPathComponent("sync-\(run)")))
         }
-        print(String(format: "todo sync sending %d todos created offline:             %@  (target <= 0.2 s)", count, summary(syncs)))
+        print(String(format: "todo sync sending %d todos created offline:             %@  (target <= 0.2 s; todo CPU %.3f s, cloud CPU %.3f s)",
+                     count, summary(syncs.map(\.wall)), median(syncs.map(\.deviceCPU)), median(syncs.map(\.cloudCPU))))
         // The floor the cloud sets: the same number of records written by a client that spends nothing on them.
         let floor = try DeviceBench.serverAlone(server, count: count)
         print(String(format: "  the cloud alone writing %d records (pre-encoded requests, <= 3 in flight): %.3f s", count, floor))

@@ -55,6 +55,12 @@ do {
     case "create":
         let counts = arguments.dropFirst().compactMap { Int($0) }
         try await CreateBench.run(count: counts.first ?? 10_000, largeCount: counts.dropFirst().first ?? 100_000)
+    case "sync":
+        // `todo-bench sync [TODOS [RUNS [BASELINE-DIR]]]`
+        let rest = Array(arguments.dropFirst())
+        try await SyncBench.run(
+            count: rest.first.flatMap(Int.init) ?? 10_000, runs: rest.dropFirst().first.flatMap(Int.init) ?? 5,
+            baseline: rest.dropFirst(2).first)
     case "ui":
         try await UIBench.run()
     case "share":
@@ -65,7 +71,9 @@ do {
     case "server":
         try ServerBench.run(records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
     default:
-        print("usage: todo-bench server [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] | create [TODOS [LARGE-TODOS]] | ui | share")
+        print(
+            "usage: todo-bench server [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share"
+        )
         exit(2)
     }
 } catch {

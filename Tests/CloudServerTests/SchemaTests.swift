@@ -69,6 +69,32 @@ struct SchemaTests {
         }
     }
 
+    @Test func everySaveOfABatchIsCheckedHoweverAlikeTheOnesBefore() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            try await cloud.createTodosZone(alice)
+            let alike = #""priority":{"value":1,"type":"INT64"},"title":{"value":"T","type":"STRING"}"#
+            var operations = (0..<40).map { create("r\($0)", alike) }
+            // Among saves the schema took as sent, each one unlike them is still checked on its own.
+            operations[20] = create("r20", #""priority":{"value":"high","type":"STRING"},"title":{"value":"T","type":"STRING"}"#)
+            operations[21] = create("r21", #""priority":{"value":"3"},"title":{"value":"T","type":"STRING"}"#)
+            operations[22] = create("r22", #""priority":{"value":2},"title":"untyped""#)
+            operations[23] = create("r23", #""title":{"value":"T","type":"STRING"},"priority":{"value":1,"type":"INT64"}"#)
+            operations[24] = create("r24", alike + #","learnt":{"value":5,"type":"INT64"}"#)
+            operations[25] = create("r25", #""priority":{"value":1,"type":"INT64"},"title":{"value":9,"type":"INT64"}"#)
+            let saved = try await modify(cloud, alice, .default, operations.joined(separator: ","))
+            #expect(saved.count == 40)
+            for (index, record) in saved.enumerated() {
+                let refused = [20, 21, 25].contains(index)
+                #expect((record["serverErrorCode"] as? String == "BAD_REQUEST") == refused, "r\(index): \(record)")
+            }
+            #expect((saved[20]["reason"] as? String)?.contains("in the schema") == true)
+            // A field learnt in that batch as INT64, sent as a STRING by a later request.
+            let again = try await modify(cloud, alice, .default, create("r40", #""priority":{"value":1,"type":"INT64"},"learnt":{"value":"x","type":"STRING"}"#))
+            #expect(again[0]["serverErrorCode"] as? String == "BAD_REQUEST")
+        }
+    }
+
     @Test func productionIsFixedUntilDeployed() async throws {
         try await withCloud { cloud in
             let alice = try await cloud.signIn("alice")

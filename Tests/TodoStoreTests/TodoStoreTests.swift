@@ -289,6 +289,67 @@ func serverRecord(
         }
     }
 
+    /// A batch of confirmations as the engine makes them (each with its queue position), with every kind of
+    /// change made while the batch was in flight: answers the confirmations.
+    private func batchInFlight(_ store: TodoStore) async throws -> [SentChange] {
+        // Uploaded before: "deleted" and "recreated" (their deletes are sent).
+        try await store.applyZoneChanges(
+            .privateTodos, records: [serverRecord("deleted", title: "D", tag: "t1"), serverRecord("recreated", title: "R", tag: "t1")],
+            token: nil, moreComing: false)
+        try await store.deleteLocally(.privateTodo("deleted"), at: 1)
+        try await store.deleteLocally(.privateTodo("recreated"), at: 1)
+        for name in ["clean", "quote\"é\\name", "edited", "gone", "requeued"] {
+            try await store.saveLocalEdit(TodoItem(key: .privateTodo(name), title: "sent \(name)", priority: 1), at: 2)
+        }
+        let sent = try await store.pendingChanges()
+        #expect(sent.count == 7 && sent.allSatisfy { $0.sequence > 0 })
+        // While the batch is in flight:
+        var edited = try #require(try await store.todo(.privateTodo("edited")))
+        edited.title = "edited meanwhile"
+        try await store.saveLocalEdit(edited, at: 3)
+        try await store.deleteLocally(.privateTodo("gone"), at: 3)
+        try await store.discardPendingChange(.privateTodo("requeued"))
+        try await store.saveLocalEdit(TodoItem(key: .privateTodo("requeued"), title: "queued anew"), at: 3)
+        try await store.saveLocalEdit(TodoItem(key: .privateTodo("recreated"), title: "created again"), at: 3)
+        return sent.map { change in
+            if change.isDelete { return SentChange(change, result: .deleted) }
+            var answer = serverRecord(change.key.recordName, title: "", tag: "s-\(change.key.recordName)", modifiedAt: 5_000)
+            answer.fields = [:]
+            if change.key.recordName == "clean" { answer.created?.deviceID = nil }
+            return SentChange(change, result: .saved(answer))
+        }
+    }
+
+    @Test func aBatchOfAcknowledgementsKeepsEveryEditMadeWhileItWasInFlight() async throws {
+        try await withTemporaryStore { store, _ in
+            let confirmations = try await batchInFlight(store)
+            try await store.confirm(confirmations)
+            let pending = Dictionary(uniqueKeysWithValues: try await store.pendingChanges().map { ($0.key.recordName, $0) })
+            #expect(Set(pending.keys) == ["edited", "gone", "requeued", "recreated"])
+            // Sent unchanged: cleared, the cloud's system fields adopted, the fields sent kept.
+            for name in ["clean", "quote\"é\\name"] {
+                let item = try #require(try await store.todo(.privateTodo(name)))
+                #expect(item.title == "sent \(name)" && item.priority == 1)
+                #expect(item.system.changeTag == "s-\(name)" && item.system.modified?.timestamp == 5_000)
+                #expect(item.localEditedAt == nil && !item.hasPendingChanges)
+            }
+            #expect(try await store.todo(.privateTodo("clean"))?.system.created == RecordStamp(timestamp: 500, userRecordName: "_u1"))
+            // Edited meanwhile: the edit stays queued, with the new tag and what was sent as its merge base.
+            guard case .save(let edited) = pending["edited"]?.action else { Issue.record("expected a save"); return }
+            #expect(edited.title == "edited meanwhile" && edited.system.changeTag == "s-edited")
+            #expect(pending["edited"]?.baseFields?["title"] == .string("sent edited"))
+            // Deleted meanwhile: the cloud has it now, so the delete goes out with its tag.
+            #expect(pending["gone"]?.action == .delete(recordType: TodoSchema.todoType, changeTag: "s-gone"))
+            // Dropped and queued anew (same revision, another entry): the new entry stays.
+            guard case .save(let requeued) = pending["requeued"]?.action else { Issue.record("expected a save"); return }
+            #expect(requeued.title == "queued anew" && requeued.system.changeTag == "s-requeued")
+            // A delete whose record was created again meanwhile: the save stays queued.
+            guard case .save(let recreated) = pending["recreated"]?.action else { Issue.record("expected a save"); return }
+            #expect(recreated.title == "created again")
+            #expect(try await store.todo(.privateTodo("deleted")) == nil)
+        }
+    }
+
     @Test func conflictResolutionAdoptsServerTagAndKeepsMergedFields() async throws {
         try await withTemporaryStore { store, _ in
             let key = RecordKey.privateTodo("c")
