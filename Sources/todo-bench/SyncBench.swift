@@ -68,7 +68,8 @@ enum SyncBench {
             "--account", account, "--password", DeviceBench.password, "--device", "main", "--server", server.baseURL,
             "--data-dir", directory.path,
         ]
-        // Signs in (creating the account the first time) and creates the zone: what a device did before.
+        // Signs in and creates the zone: what a device did before.
+        BenchAccounts.create(server.baseURL, account: account)
         let signIn = try runProcess(todo, ["sync"] + arguments)
         guard signIn.status == 0 else { throw BenchError("todo sync (sign-in) exited with \(signIn.status): \(signIn.errorText)") }
         let options = DeviceOptions(account: account, device: "main", server: URL(string: server.baseURL), dataDirectory: directory)
