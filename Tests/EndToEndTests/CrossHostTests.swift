@@ -183,7 +183,9 @@ final class HostProcess: @unchecked Sendable {
 
     init(_ arguments: [String]) throws {
         outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("host-\(UUID().uuidString).out")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil) else {
+            throw E2EError("cannot create \(outputFile.path)")
+        }
         let handle = try FileHandle(forWritingTo: outputFile)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
