@@ -141,7 +141,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TodoAppTests",
-            dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudClient", "CloudServer", "HostileTextSupport"],
+            dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudClient", "CloudServer", "HostileTextSupport", "TLSTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport"], swiftSettings: strict),
         // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.

@@ -2,6 +2,7 @@ import CloudClient
 import CloudServer
 import Foundation
 import HostileTextSupport
+import TLSTestSupport
 import Testing
 import TodoApp
 import TodoSync
@@ -154,20 +155,24 @@ struct SavedLoginTests {
         let plain = try DeviceChoice(dataDirectory: data, environment: environment).resolve()
         #expect(plain.options.isDefaultLocalServer && plain.options.account == "someone" && plain.source == .embedded)
 
+        // Three real PEM authorities: resolving a choice makes its transport, which reads the file it trusts.
+        let authority = try TestCertificateAuthority(in: data.appendingPathComponent("authority"))
+        let (savedCA, environmentCAFile, flagCAFile) = (data.path + "/ca.pem", data.path + "/env.pem", data.path + "/flag.pem")
+        for file in [savedCA, environmentCAFile, flagCAFile] { try FileManager.default.copyItem(atPath: authority.certificate.path, toPath: file) }
         let configFile = ConfigFile(directory: data.appendingPathComponent("config"))
-        try configFile.save(SavedLogin(server: URL(string: "https://todo.example.org")!, account: "alice", device: "laptop", caFile: "/ca.pem"))
+        try configFile.save(SavedLogin(server: URL(string: "https://todo.example.org")!, account: "alice", device: "laptop", caFile: savedCA))
         let saved = try DeviceChoice(dataDirectory: data, environment: environment).resolve()
         #expect(saved.options.server.absoluteString == "https://todo.example.org")
-        #expect(saved.options.account == "alice" && saved.options.device == "laptop" && saved.trust.caFile == "/ca.pem")
+        #expect(saved.options.account == "alice" && saved.options.device == "laptop" && saved.trust.caFile == savedCA)
         #expect(saved.source == .savedLogin(configFile.url.path))
 
         // Flags override; the same cloud spelled differently keeps the saved account and trust.
         let sameCloud = try DeviceChoice(server: URL(string: "HTTPS://todo.example.org:443/")!, device: "phone", dataDirectory: data, environment: environment).resolve()
-        #expect(sameCloud.options.account == "alice" && sameCloud.options.device == "phone" && sameCloud.trust.caFile == "/ca.pem")
-        let environmentCA = try DeviceChoice(dataDirectory: data, environment: environment.merging(["TODO_CA_FILE": "/env.pem"]) { $1 }).resolve()
-        #expect(environmentCA.trust.caFile == "/env.pem")
-        let flagCA = try DeviceChoice(caFile: "/flag.pem", dataDirectory: data, environment: environment.merging(["TODO_CA_FILE": "/env.pem"]) { $1 }).resolve()
-        #expect(flagCA.trust.caFile == "/flag.pem")
+        #expect(sameCloud.options.account == "alice" && sameCloud.options.device == "phone" && sameCloud.trust.caFile == savedCA)
+        let environmentCA = try DeviceChoice(dataDirectory: data, environment: environment.merging(["TODO_CA_FILE": environmentCAFile]) { $1 }).resolve()
+        #expect(environmentCA.trust.caFile == environmentCAFile)
+        let flagCA = try DeviceChoice(caFile: flagCAFile, dataDirectory: data, environment: environment.merging(["TODO_CA_FILE": environmentCAFile]) { $1 }).resolve()
+        #expect(flagCA.trust.caFile == flagCAFile)
 
         // Another cloud named on the command line takes nothing from the saved login.
         let other = try DeviceChoice(server: URL(string: "http://127.0.0.1:9999")!, dataDirectory: data, environment: environment).resolve()
