@@ -46,6 +46,9 @@ struct RefreshAndQuitTests {
         await alice.close()
         let elapsed = ContinuousClock.now - quitting
         print("liveness: quit during a 30 s retry wait returned after \(elapsed)")
-        #expect(elapsed < .milliseconds(200))
+        // The wait was 30 s: ending it within 2 s proves it was cancelled, on a machine running the whole suite in
+        // parallel (201–299 ms were seen there). The 200 ms a person sees is asserted serially, in tmux
+        // (CacheWatchTerminalTests, XCTest).
+        #expect(elapsed < .seconds(2))
     }
 }
