@@ -1,4 +1,5 @@
 import CloudModel
+import CloudServer
 import Foundation
 
 
@@ -8,20 +9,28 @@ final class ServerProcess {
     var process = Process()
     let port: Int
     let directory: URL
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// The certificate the cloud serves HTTPS with, nil for plain HTTP.
+    let tls: BenchCertificate?
+    var baseURL: String { "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)" }
 
-    /// Starts the cloud of `executable` (a `todo-bench`; this one when nil).
-    init(executable: String? = nil, extraArguments: [String] = []) throws {
+    /// Starts the cloud of `executable` (a `todo-bench`; this one when nil), over HTTPS when `tls` is given.
+    init(executable: String? = nil, extraArguments: [String] = [], tls: BenchCertificate? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-bench-\(UUID().uuidString)")
         port = Int.random(in: 20_000...40_000)
+        self.tls = tls
         // The same server code `todo server` runs, in a child process of its own so its memory is its own.
         process.executableURL = URL(fileURLWithPath: try executable ?? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["_server", "\(port)", directory.path] + extraArguments
+        process.arguments =
+            ["_server", "\(port)", directory.path] + extraArguments
+            + (tls.map { ["--tls-cert", $0.certificate.path, "--tls-key", $0.key.path] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if (try? HTTP.shared.get("\(baseURL)/health"))?.status == 200 { return }
+            // Over HTTPS the raw client cannot ask /health: the lock file says when the cloud listens.
+            if tls != nil ? ServerLockFile.running(in: directory) != nil : (try? HTTP.shared.get("\(baseURL)/health"))?.status == 200 {
+                return
+            }
             usleep(50_000)
         }
         throw BenchError("server did not start")

@@ -15,15 +15,19 @@ import Glibc
 enum DeviceBench {
     static let password = "bench-password"
 
-    static func run(count: Int = 10_000, largeCount: Int = 100_000, edits: Int = 500) async throws {
-        print("== device benchmark (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores, cloud in its own process) ==")
+    /// With `tls`, the cloud serves HTTPS (a self-signed P-256 certificate the devices trust as their CA file).
+    static func run(count: Int = 10_000, largeCount: Int = 100_000, edits: Int = 500, tls: Bool = false) async throws {
+        print("== device benchmark (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores, cloud in its own process\(tls ? ", over TLS" : "")) ==")
         let todo = try todoExecutable()
-        let server = try ServerProcess()
-        defer { server.stop() }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-devbench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let certificate = tls ? try BenchCertificate(in: scratch) : nil
+        let server = try ServerProcess(tls: certificate)
+        defer { server.stop() }
 
-        let (a, items) = try await upload(count: count, server: server, in: scratch)
+        // Over TLS the cloud-alone and device-alone details are left out (they use the raw plain-HTTP client).
+        let (a, items) = try await upload(count: count, server: server, in: scratch, details: !tls)
 
         // Initial sync of `count` todos: peak RSS (and time) of `todo sync` in a process that does only that.
         var rss: [Double] = []
@@ -33,7 +37,7 @@ enum DeviceBench {
             let measured = try peakRSSOfChild(todo, [
                 "sync", "--account", "upload", "--password", password, "--device", "rss\(run)", "--server", server.baseURL,
                 "--data-dir", directory.path,
-            ])
+            ] + (certificate.map { ["--ca-file", $0.certificate.path] } ?? []))
             guard measured.status == 0 else { throw BenchError("todo sync exited with \(measured.status)") }
             rss.append(measured.megabytes)
             walls.append(measured.seconds)
@@ -78,7 +82,7 @@ enum DeviceBench {
         await a.close()
 
         // The large device: `largeCount` todos written straight to the cloud, then one fresh device's initial sync.
-        if largeCount > 0 {
+        if largeCount > 0 && !tls {
             try UIBench.upload(largeCount, to: server, account: "large")
             let (large, elapsed) = try await initialSync("large", device: "fresh", expecting: largeCount, server: server, in: scratch)
             print(String(format: "initial sync of %d todos (in process): %.3f s  (target <= 10 s)", largeCount, elapsed))
@@ -171,10 +175,17 @@ enum DeviceBench {
         _ account: String, device: String, server: ServerProcess, in directory: URL,
         wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
     ) async throws -> DeviceSession {
-        BenchAccounts.create(server.baseURL, account: account)
         var options = DeviceOptions(
             account: account, device: device, server: URL(string: server.baseURL), dataDirectory: directory, password: password,
             startsLocalServer: false, sendsAutomatically: false)
+        if let tls = server.tls {
+            options.transport = try CloudTransport.make(trust: TrustSettings(caFile: tls.certificate.path))
+            // The raw bench client speaks plain HTTP only: the account is made through the device's own client.
+            _ = try? await CloudClient(baseURL: URL(string: server.baseURL)!, transport: options.transport).createAccount(
+                account: account, password: password)
+        } else {
+            BenchAccounts.create(server.baseURL, account: account)
+        }
         options.transport = wrap(options.transport)
         return try await DeviceSession.open(options)
     }

@@ -73,7 +73,7 @@ enum TLSBench {
     }
 
     /// A self-signed P-256 certificate for `localhost` and 127.0.0.1, made with openssl.
-    private static func makeCertificate(in directory: URL) throws -> (certificate: URL, key: URL) {
+    static func makeCertificate(in directory: URL) throws -> (certificate: URL, key: URL) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let certificate = directory.appendingPathComponent("cloud.pem")
         let key = directory.appendingPathComponent("cloud.key")
@@ -97,6 +97,17 @@ enum TLSBench {
             let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }
         return kilobytes / 1024
+    }
+}
+
+/// A certificate and key the bench cloud serves HTTPS with (self-signed: devices trust it as their `--ca-file`).
+struct BenchCertificate {
+    let certificate: URL
+    let key: URL
+
+    /// Makes one with openssl in `directory`.
+    init(in directory: URL) throws {
+        (certificate, key) = try TLSBench.makeCertificate(in: directory)
     }
 }
 

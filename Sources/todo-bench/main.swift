@@ -53,7 +53,8 @@ do {
         _ = try ServerBench.sequentialWrites(server, records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
     case "device":
         let counts = arguments.dropFirst().compactMap { Int($0) }
-        try await DeviceBench.run(count: counts.first ?? 10_000, largeCount: counts.dropFirst().first ?? 100_000)
+        try await DeviceBench.run(
+            count: counts.first ?? 10_000, largeCount: counts.dropFirst().first ?? 100_000, tls: arguments.contains("--tls"))
     case "create":
         let counts = arguments.dropFirst().compactMap { Int($0) }
         try await CreateBench.run(count: counts.first ?? 10_000, largeCount: counts.dropFirst().first ?? 100_000)
@@ -74,7 +75,7 @@ do {
         try ServerBench.run(records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
     default:
         print(
-            "usage: todo-bench server [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share"
+            "usage: todo-bench server [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share"
         )
         exit(2)
     }
