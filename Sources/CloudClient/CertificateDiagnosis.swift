@@ -1,3 +1,4 @@
+import CloudModel
 import Foundation
 import NIOCore
 import NIOPosix
@@ -109,11 +110,7 @@ enum CertificateDiagnosis {
     }
 
     private static func addressBytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
+        IPAddressLiteral.bytes(text)
     }
 
     private static func addressText(_ bytes: [UInt8]) -> String? {

@@ -1,8 +1,5 @@
+import CloudModel
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the cloud's `--host` names: whether it is loopback, and how it is written inside a URL.
 public enum ListenAddress {
@@ -10,13 +7,8 @@ public enum ListenAddress {
     public static func isLoopback(_ host: String) -> Bool {
         let bare = unbracketed(host)
         if ["localhost", "localhost."].contains(bare.lowercased()) { return true }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, bare, &v4) == 1 {
-            return UInt32(bigEndian: v4.s_addr) >> 24 == 127
-        }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, bare, &v6) == 1 else { return false }
-        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        guard let bytes = IPAddressLiteral.bytes(bare) else { return false }
+        if bytes.count == 4 { return bytes[0] == 127 }
         if bytes == [UInt8](repeating: 0, count: 15) + [1] { return true }
         // ::ffff:127.x.y.z
         return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127

@@ -99,7 +99,7 @@ enum ServerBench {
     }
 
     /// Current resident set of a process in MB (VmRSS).
-    private static func residentMegabytes(pid: Int32) -> Double {
+    static func residentMegabytes(pid: Int32) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
             let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")

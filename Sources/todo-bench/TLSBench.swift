@@ -49,7 +49,7 @@ enum TLSBench {
             handshakes, percentile(samples, 0.5), percentile(samples, 0.99)))
 
         let pid = server.processIdentifier
-        let before = residentMegabytes(pid: pid)
+        let before = ServerBench.residentMegabytes(pid: pid)
         var idle: [any Channel] = []
         let opening = ContinuousClock.now
         for batch in stride(from: 0, to: idleConnections, by: 50) {
@@ -62,7 +62,7 @@ enum TLSBench {
         }
         let openSeconds = seconds(since: opening)
         try await Task.sleep(for: .seconds(1))
-        let holding = residentMegabytes(pid: pid)
+        let holding = ServerBench.residentMegabytes(pid: pid)
         let healthWhileHolding = try await client.handshakeAndRequest()
         print(String(
             format: "cloud RSS with %d idle TLS connections: %.1f MB (%.1f MB before them, %.1f KB each; opened in %.2f s)  (target <= 120 MB)",
@@ -89,14 +89,6 @@ enum TLSBench {
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else { throw BenchError("openssl could not make a certificate (is it installed?)") }
         return (certificate, key)
-    }
-
-    private static func residentMegabytes(pid: Int32) -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return 0 }
-        return kilobytes / 1024
     }
 }
 

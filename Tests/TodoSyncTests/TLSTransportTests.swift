@@ -19,16 +19,7 @@ struct TLSTransportTests {
 
     /// The words of the `TransportError` a GET of `url` fails with.
     func refusal(_ transport: any HTTPTransport, _ url: String) async -> String {
-        do {
-            let response = try await transport.send(HTTPRequest(method: "GET", url: URL(string: url)!, timeout: 10))
-            Issue.record("expected the certificate to be refused, got status \(response.status)")
-            return ""
-        } catch let error as TransportError {
-            return error.reason
-        } catch {
-            Issue.record("expected a TransportError, got \(error)")
-            return ""
-        }
+        await TransportConformanceTests().failure(transport, HTTPRequest(method: "GET", url: URL(string: url)!, timeout: 10))
     }
 
     @Test func aCertificateOfTheGivenAuthorityIsTrustedByNameAndAddress() async throws {
