@@ -44,7 +44,9 @@ struct ListenPolicyTests {
                 let json = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
                 let bearer = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
                 await client.send("POST \(path) HTTP/1.1\r\nHost: [::1]:\(port)\r\n\(bearer)Content-Length: \(json.utf8.count)\r\n\r\n\(json)")
-                return try #require(await client.response(within: .seconds(5))).body
+                // Account creation and sign-in wait for the process's shared hashing lane, which other suites' costly
+                // sign-ins may hold for seconds in the parallel run.
+                return try #require(await client.response(within: .seconds(60))).body
             }
             _ = try await post(cloud.address.authPath("accounts"), CreateAccountRequest(account: "six", password: "six-password"))
             let signIn = try JSONDecoder().decode(
