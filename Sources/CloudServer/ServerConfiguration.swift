@@ -86,7 +86,8 @@ public struct ServerConfiguration: Sendable {
     public static var defaultDataDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
         let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share")
+            // $HOME first, as the device's caches do, so a device and the cloud it starts agree on one home.
+            ?? URL(fileURLWithPath: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()).appendingPathComponent(".local/share")
         return base.appendingPathComponent("cloudtodo/server")
     }
 }
