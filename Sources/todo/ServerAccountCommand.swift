@@ -32,11 +32,6 @@ struct ServerAccountCommand: AsyncParsableCommand {
         @ParentCommand var server: ServerCommand
         @Argument(help: "The account name.") var name: String
 
-        func validate() throws {
-            // `todo server --password-cost N` (the same option as the cloud's: ArgumentParser gives it to `server`).
-            guard (1...11).contains(server.passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
-        }
-
         func run() async throws {
             let password = try PasswordPrompt.password("Password: ", confirm: true)
             try await OperatorFailure.report {
@@ -94,11 +89,6 @@ struct ServerAccountCommand: AsyncParsableCommand {
 
         @ParentCommand var server: ServerCommand
         @Argument(help: "The account name.") var name: String
-
-        func validate() throws {
-            // `todo server --password-cost N` (the same option as the cloud's: ArgumentParser gives it to `server`).
-            guard (1...11).contains(server.passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
-        }
 
         func run() async throws {
             let password = try PasswordPrompt.password("Password: ", confirm: true)
