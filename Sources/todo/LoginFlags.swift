@@ -33,15 +33,11 @@ struct LoginFlags: ParsableArguments {
     /// The cloud's URL as typed, without a trailing slash.
     var server: URL { cloudURL(url) ?? DeviceOptions.defaultServer }
 
-    /// `--ca-file`, else `$TODO_CA_FILE`, as an absolute path to a readable file; nil for the system's store only.
-    func trustedAuthorities(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
-        guard let given = caFile ?? environment["TODO_CA_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
-        let path = absolutePath(given)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            FileManager.default.isReadableFile(atPath: path)
-        else { throw DeviceCommandError("cannot read the certificate authorities file \(path)") }
-        return path
+    /// `--ca-file`, else `$TODO_CA_FILE`, as an absolute path; nil for the system's store only.
+    ///
+    /// The transport made from it reads the file and names what is wrong with it (missing, unreadable, not PEM).
+    func trustedAuthorities(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        (caFile ?? environment["TODO_CA_FILE"].flatMap({ $0.isEmpty ? nil : $0 })).map(absolutePath)
     }
 
     /// The device options of this login, with a transport trusting `caFile`.
@@ -55,7 +51,7 @@ struct LoginFlags: ParsableArguments {
 
     /// Signs in (never creating an account), ends the session of a different earlier login, and saves this one.
     func logIn(password: String) async throws {
-        let caFile = try trustedAuthorities()
+        let caFile = trustedAuthorities()
         let options = try deviceOptions(caFile: caFile)
         let configFile = ConfigFile(options)
         let earlier = try? configFile.savedLogin()
