@@ -17,7 +17,7 @@ struct CloudRequestContext: RequestContext, RemoteAddressRequestContext {
 /// Who a request comes from, for the per-address sign-in budgets.
 enum ClientAddress {
     /// The header our nginx snippet sets to the address nginx accepted the connection from.
-    static let realIPHeader = "X-Real-IP"
+    static let realIPField = HTTPFields.Element.Name("X-Real-IP")!
 
     /// The peer's IP address; when the peer is a loopback address and `X-Real-IP` holds an IP address, that one.
     ///
@@ -27,16 +27,10 @@ enum ClientAddress {
     /// peer could write any address there to escape its budget.
     static func resolve(peerIP: String?, realIP: String?) -> String {
         guard let peerAddress = peerIP else { return "unknown" }
-        if isLoopback(peerAddress), let realIP, let forwarded = canonicalIP(realIP.trimmingCharacters(in: .whitespaces)) {
+        if ListenAddress.isLoopback(peerAddress), let realIP, let forwarded = canonicalIP(realIP.trimmingCharacters(in: .whitespaces)) {
             return forwarded
         }
         return canonicalIP(peerAddress) ?? peerAddress
-    }
-
-    /// Whether an IP address literal is on the loopback network (127/8, ::1, or 127/8 mapped into IPv6).
-    static func isLoopback(_ address: String) -> Bool {
-        guard let canonical = canonicalIP(address) else { return false }
-        return canonical == "::1" || canonical.hasPrefix("127.") || canonical.hasPrefix("::ffff:127.")
     }
 
     /// An IPv4 or IPv6 literal in its canonical spelling; nil for anything else (names, garbage, ports).

@@ -157,8 +157,7 @@ struct CloudResponder: HTTPResponder {
                     bearerToken: Self.bearer(request.headers[.authorization]),
                     body: Data(body.readableBytesView),
                     origin: origin(of: request),
-                    clientAddress: ClientAddress.resolve(
-                        peerIP: context.remoteAddress?.ipAddress, realIP: request.headers[.init(ClientAddress.realIPHeader)!])))
+                    peer: context.remoteAddress, realIP: request.headers[ClientAddress.realIPField]))
         } catch {
             answer = CloudService.errorResponse(
                 ServerError(.limitExceeded, "request body over \(CloudLimits.maxRequestBytes / 1_048_576) MB"))

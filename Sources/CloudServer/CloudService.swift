@@ -1,6 +1,7 @@
 import CloudModel
 import Foundation
 import Logging
+import NIOCore
 import SQLiteDB
 
 /// Who is calling: the signed-in user and device, or nobody.
@@ -32,8 +33,14 @@ struct ServiceRequest: Sendable {
     var body: Data
     /// Scheme, host and port the client reached us at, for absolute URLs.
     var origin: String
-    /// The device's IP address (see `ClientAddress.resolve`), for the per-address sign-in budgets.
-    var clientAddress = "unknown"
+    /// The TCP peer (the device, or the proxy in front of the cloud).
+    var peer: SocketAddress? = nil
+    /// The `X-Real-IP` header as sent.
+    var realIP: String? = nil
+
+    /// The device's IP address (see `ClientAddress.resolve`), for the per-address sign-in budgets; worked out only by
+    /// the routes that budget, not for every request.
+    var clientAddress: String { ClientAddress.resolve(peerIP: peer?.ipAddress, realIP: realIP) }
 }
 
 /// What the service answers: a status and a JSON (or empty) body.

@@ -117,7 +117,7 @@ struct SignInThrottleTests {
             #expect(ClientAddress.resolve(peerIP: "127.0.0.1", realIP: junk) == "127.0.0.1")
         }
         #expect(ClientAddress.resolve(peerIP: nil, realIP: "203.0.113.7") == "unknown")
-        #expect(ClientAddress.isLoopback("::ffff:127.0.0.1"))
-        #expect(!ClientAddress.isLoopback("128.0.0.1"))
+        #expect(ListenAddress.isLoopback("::ffff:127.0.0.1"))
+        #expect(!ListenAddress.isLoopback("128.0.0.1"))
     }
 }
