@@ -21,16 +21,15 @@ public struct HTTPClientTransport: HTTPTransport {
     /// Bytes of an answer's head fields (names and values).
     public static let maximumHeaderBytes = 16 * 1024
 
-    /// The authorities trusted besides the system's, with the TLS configuration made from them.
+    /// The TLS configuration trusting the authorities of `TrustSettings.caFile` besides the system's; nil for the
+    /// system's store only.
     private let tlsConfiguration: TLSConfiguration?
-    private let trust: TrustSettings
     /// The cap of an answer's body, in bytes.
     public let maximumResponseBytes: Int
 
     /// A transport trusting the system's store plus the PEM authorities of `trust.caFile` (several certificates may
     /// be in one file); throws `TransportError` when that file cannot be read or holds no certificate.
     public init(trust: TrustSettings, maximumResponseBytes: Int = Self.defaultMaximumResponseBytes) throws {
-        self.trust = trust
         self.maximumResponseBytes = maximumResponseBytes
         if let caFile = trust.caFile {
             var configuration = TLSConfiguration.makeClientConfiguration()
@@ -43,7 +42,6 @@ public struct HTTPClientTransport: HTTPTransport {
 
     /// A transport trusting the system's store only.
     public init(maximumResponseBytes: Int = Self.defaultMaximumResponseBytes) {
-        trust = TrustSettings()
         self.maximumResponseBytes = maximumResponseBytes
         tlsConfiguration = nil
     }
@@ -113,10 +111,12 @@ public struct HTTPClientTransport: HTTPTransport {
         return outgoing
     }
 
+    /// The symbols a header name may hold besides letters and digits (RFC 9110 `tchar`).
+    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+
     /// Refuses a header field that is empty, not a token, or holds a control character (CR and LF would let a value
     /// end the field and start another).
     static func checkHeader(name: String, value: String) throws {
-        let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
         guard !name.isEmpty,
             name.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || tokenSymbols.contains($0) })
         else {
