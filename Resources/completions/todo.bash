@@ -173,13 +173,13 @@ _todo() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|login|logout|signup|server|help)
+    open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|login|logout|signup|server|devices|help)
         # Offer subcommand argument completions
         "_todo_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'open add list done edit trash sync status push signout signin import keys lists newlist move share shares accept unshare leave conflicts restore login logout signup server help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'open add list done edit trash sync status push signout signin import keys lists newlist move share shares accept unshare leave conflicts restore login logout signup server devices help' -- "${cur}"))
         ;;
     esac
 }
@@ -949,7 +949,7 @@ _todo_server() {
     repeating_flags=()
     non_repeating_flags=(--open-registration --detach --enable-faults --insecure-http --version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --data-dir --rate-limit --tombstone-retention --log-level --api-token --password-cost --max-asset-size --tls-cert --tls-key --idle-timeout --max-connections-per-address)
+    non_repeating_options=(--host --port --data-dir --rate-limit --tombstone-retention --log-level --api-token --password-cost --max-asset-size --tls-cert --tls-key --idle-timeout --max-connections-per-address --session-idle-days)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -993,6 +993,9 @@ _todo_server() {
     '--max-connections-per-address')
         return
         ;;
+    '--session-idle-days')
+        return
+        ;;
     esac
 
     # Offer subcommand / subcommand argument completions
@@ -1000,13 +1003,13 @@ _todo_server() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    schema|status|stop)
+    schema|status|stop|account)
         # Offer subcommand argument completions
         "_todo_server_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'schema status stop' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'schema status stop account' -- "${cur}"))
         ;;
     esac
 }
@@ -1038,14 +1041,11 @@ _todo_server_schema_show() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --container --environment)
+    non_repeating_options=(--container --environment)
     __todo_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
-    '--data-dir')
-        return
-        ;;
     '--container')
         return
         ;;
@@ -1059,14 +1059,11 @@ _todo_server_schema_index() {
     repeating_flags=()
     non_repeating_flags=(--queryable --no-queryable --sortable --no-sortable --version -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --container --environment)
+    non_repeating_options=(--container --environment)
     __todo_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in
-    '--data-dir')
-        return
-        ;;
     '--container')
         return
         ;;
@@ -1080,14 +1077,11 @@ _todo_server_schema_deploy() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --container)
+    non_repeating_options=(--container)
     __todo_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
-    '--data-dir')
-        return
-        ;;
     '--container')
         return
         ;;
@@ -1112,6 +1106,144 @@ _todo_server_stop() {
     # Offer option value completions
     case "${prev}" in
     '--timeout')
+        return
+        ;;
+    esac
+}
+
+_todo_server_account() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __todo_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list|remove|passwd)
+        # Offer subcommand argument completions
+        "_todo_server_account_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list remove passwd' -- "${cur}"))
+        ;;
+    esac
+}
+
+_todo_server_account_add() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __todo_offer_flags_options 1
+}
+
+_todo_server_account_list() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __todo_offer_flags_options 0
+}
+
+_todo_server_account_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--yes --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __todo_offer_flags_options 1
+}
+
+_todo_server_account_passwd() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __todo_offer_flags_options 1
+}
+
+_todo_devices() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __todo_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|revoke)
+        # Offer subcommand argument completions
+        "_todo_devices_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list revoke' -- "${cur}"))
+        ;;
+    esac
+}
+
+_todo_devices_list() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
+    __todo_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--ca-file')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    esac
+}
+
+_todo_devices_revoke() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
+    __todo_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--ca-file')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
         return
         ;;
     esac

@@ -77,13 +77,14 @@ _todo() {
             'logout:End the saved login: revoke its session at the cloud and forget it on this device.'
             'signup:Create an account on a cloud that allows registration, then log in as with todo login.'
             'server:Run the CloudKit-compatible cloud (started on demand by the app).'
+            'devices:List the devices signed in to your account, or sign one out (revoke).'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|login|logout|signup|server|help)
+        open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|login|logout|signup|server|devices|help)
             "_todo_${words[1]}" && ret=0
             ;;
         esac
@@ -581,6 +582,7 @@ _todo_server() {
         '--insecure-http[Serve plain HTTP on a non-loopback --host\: a TLS proxy stands in front.]'
         '--idle-timeout[Seconds a connection has to send a whole request head (and between body reads, and between requests).]:idle-timeout:'
         '--max-connections-per-address[Concurrent connections one client address may hold (0\: no cap).]:max-connections-per-address:'
+        '--session-idle-days[Days a session may go unused before it ends.]:session-idle-days:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
@@ -593,12 +595,13 @@ _todo_server() {
             'schema:Show, index and deploy the cloud'\''s schema (record types and typed fields).'
             'status:Show the cloud serving --data-dir (as for todo server): address, pid, uptime; exit 1 when none runs.'
             'stop:Stop the cloud serving --data-dir (as for todo server) gracefully: SIGTERM, then wait.'
+            'account:Manage the cloud'\''s accounts in --data-dir D (works while the cloud runs).'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        schema|status|stop)
+        schema|status|stop|account)
             "_todo_server_${words[1]}" && ret=0
             ;;
         esac
@@ -641,7 +644,6 @@ _todo_server_schema() {
 _todo_server_schema_show() {
     local -i ret=1
     local -ar arg_specs=(
-        '--data-dir[The cloud'\''s data directory (default\: $XDG_DATA_HOME/cloudtodo/server).]:data-dir:'
         '--container[Container identifier.]:container:'
         '--environment[development or production.]:environment:'
         '--version[Show the version.]'
@@ -655,7 +657,6 @@ _todo_server_schema_show() {
 _todo_server_schema_index() {
     local -i ret=1
     local -ar arg_specs=(
-        '--data-dir[The cloud'\''s data directory (default\: $XDG_DATA_HOME/cloudtodo/server).]:data-dir:'
         '--container[Container identifier.]:container:'
         '--environment[development or production.]:environment:'
         ':record-type:'
@@ -675,7 +676,6 @@ _todo_server_schema_index() {
 _todo_server_schema_deploy() {
     local -i ret=1
     local -ar arg_specs=(
-        '--data-dir[The cloud'\''s data directory (default\: $XDG_DATA_HOME/cloudtodo/server).]:data-dir:'
         '--container[Container identifier.]:container:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -700,6 +700,149 @@ _todo_server_stop() {
     local -i ret=1
     local -ar arg_specs=(
         '--timeout[Seconds to wait for it to finish its requests and exit.]:timeout:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_server_account() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'add:Create an account (password from $TODO_PASSWORD, else asked twice; --password-cost N sets the yescrypt cost).'
+            'list:List the accounts with their signed-in devices and last use.'
+            'remove:Delete an account and all its data (asks unless --yes).'
+            'passwd:Set an account'\''s password and sign all its devices out (password from $TODO_PASSWORD, else asked twice).'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        add|list|remove|passwd)
+            "_todo_server_account_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_todo_server_account_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_server_account_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_server_account_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name:'
+        '--yes[Do not ask for confirmation.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_server_account_passwd() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_devices() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:List the devices signed in to your account.'
+            'revoke:Sign one of your devices out; it must sign in again to sync.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|revoke)
+            "_todo_devices_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_todo_devices_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_devices_revoke() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
+        ':name:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
