@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         // The device's configuration file (saved login, keys, colours).
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        // The cloud's PostgreSQL storage: an async driver on SwiftNIO, with LISTEN/NOTIFY.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // System libraries: SQLite for both caches, ncurses for the terminal.
@@ -57,6 +59,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),
