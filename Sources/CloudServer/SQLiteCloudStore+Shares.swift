@@ -63,9 +63,9 @@ extension SQLiteStoreTransaction {
     // MARK: Shares
 
     func zoneHasShares(zonePK: Int64) throws -> Bool {
-        if let known = shareZoneCache[zonePK] { return known }
+        if cachesShareZones, let known = shareZoneCache[zonePK] { return known }
         let has = try db.first("SELECT EXISTS(SELECT 1 FROM shares WHERE zone_pk = ?1)", [.int(zonePK)]) { $0.int(0) != 0 } ?? false
-        shareZoneCache[zonePK] = has
+        if cachesShareZones { shareZoneCache[zonePK] = has }
         return has
     }
 

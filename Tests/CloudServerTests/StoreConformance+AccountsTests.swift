@@ -255,7 +255,11 @@ struct StoreConformanceAccountsTests {
                     zonePK: bobsZone.pk, shareRecordName: "share", [ParticipantRow(userRecordName: "_alice", permission: .readWrite, accepted: true)])
             }
             let aliceZone = try await store.read { tx async throws in try #require(try await tx.zone(Conformance.alice, name: "Todos")) }
-            try await store.write { tx async throws in try await tx.deleteUser("_alice") }
+            try await store.write { tx async throws in
+                try await tx.deleteUser("_alice")
+                #expect(try await tx.takeAssetUpload(ticket: "ticket_alice", container: Conformance.container, notBefore: 0) == nil)
+                #expect(try await tx.takeAssetUpload(ticket: "ticket_bob", container: Conformance.container, notBefore: 0) == "_bob")
+            }
             try await store.read { tx async throws in
                 #expect(try await tx.user(account: "alice") == nil)
                 #expect(try await tx.session(digest: "s_alice") == nil)
@@ -265,7 +269,6 @@ struct StoreConformanceAccountsTests {
                 #expect(try await tx.record(zonePK: aliceZone.pk, name: "r1") == nil)
                 #expect(try await tx.databaseChanges(Conformance.alice, after: 0, limit: 10).isEmpty)
                 #expect(try await tx.subscriptions(Conformance.alice).isEmpty)
-                #expect(try await tx.takeAssetUpload(ticket: "ticket_alice", container: Conformance.container, notBefore: 0) == nil)
                 #expect(try await !tx.isDiscoverable(container: Conformance.container, user: "_alice"))
                 #expect(try await tx.sharedZones(container: Conformance.container, participant: "_alice").isEmpty)
                 // Bob keeps everything of his.
