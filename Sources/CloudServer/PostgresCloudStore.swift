@@ -11,7 +11,7 @@ import Synchronization
 /// A write transaction runs at READ COMMITTED; feed positions come from a counter on the zone's (or database's) row,
 /// locked for the rest of the transaction once it takes its first position, so one feed's positions become visible in
 /// commit order. A transaction that dies of a deadlock, a serialization failure or a unique key another instance took
-/// first is run again (up to three times). A read sees one REPEATABLE READ snapshot. An unreachable database answers
+/// first is run again (up to three times). A read sees one REPEATABLE READ snapshot (not READ ONLY: what the SQLite store allows in a read, this one does too). An unreachable database answers
 /// `TRY_AGAIN_LATER` with a `retryAfter` within `leaseTimeout`, never a hang.
 final class PostgresCloudStore: CloudStore {
     /// Where the database is (printed without its password).
@@ -84,7 +84,7 @@ final class PostgresCloudStore: CloudStore {
     func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
         do {
             return try await leased { connection in
-                try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: self.logger)
+                try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: self.logger)
                 do {
                     let value = try await body(PostgresStoreTransaction(connection: connection, logger: self.logger))
                     try await connection.query("COMMIT", logger: self.logger)
@@ -181,10 +181,8 @@ final class PostgresCloudStore: CloudStore {
     /// The service's words for a storage failure: lost or refused connections and timeouts are `TRY_AGAIN_LATER`
     /// with a `retryAfter`; anything else is `INTERNAL_ERROR` naming the SQLSTATE only (no SQL, no values).
     static func serviceError(_ error: any Error) -> any Error {
-        if error is ServerError || error is CancellationError { return error }
-        guard let error = error as? PSQLError else {
-            return ServerError(.internalError, "the cloud's database failed: \(type(of: error))")
-        }
+        // The body's own errors (the service's, a decoding failure) pass through as they are.
+        guard let error = error as? PSQLError else { return error }
         switch error.code {
         case .server:
             let state = error.serverInfo?[.sqlState] ?? "?"
