@@ -1,6 +1,8 @@
 @testable import CloudServer
 import CloudModel
 import Foundation
+import Logging
+import PostgresTestSupport
 import Testing
 
 /// A kind of store the conformance suite runs against: it makes a fresh, empty store, or says why it cannot here.
@@ -31,8 +33,21 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// PostgreSQL: a fresh database on the test server (`PostgresTestDatabase`), dropped after.
+    static let postgres = StoreFactory(name: "postgres") {
+        switch try await PostgresTestDatabase.make() {
+        case .skipped(let reason): throw Skipped(reason: reason)
+        case .ready(let database):
+            let store = try await PostgresCloudStore.open(database.url, logger: Logger(label: "conformance"))
+            return Made(store: store) {
+                await store.shutDown()
+                await database.drop()
+            }
+        }
+    }
+
     /// Every store the conformance suite checks. A new store adds its factory here, and only here.
-    static let all: [StoreFactory] = [.sqlite]
+    static let all: [StoreFactory] = [.sqlite, .postgres]
 
     /// Runs `body` with a fresh store, and removes it after; a store that cannot run here prints why and passes
     /// nothing else.
