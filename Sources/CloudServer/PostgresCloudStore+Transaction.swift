@@ -11,6 +11,8 @@ final class PostgresStoreTransaction: StoreTransaction {
     let logger: Logger
     /// The last position handed out per feed in this transaction; its row is locked until COMMIT.
     private var feeds: [FeedKey: Int64] = [:]
+    /// Whether a zone has shares, as this transaction found or made it.
+    var shareZones: [Int64: Bool] = [:]
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
 
@@ -125,6 +127,7 @@ final class PostgresStoreTransaction: StoreTransaction {
         // Records, shares, views and exits go with the zone row (ON DELETE CASCADE).
         try await run("DELETE FROM zones WHERE pk = \(zone.pk)")
         feeds[.zone(pk: zone.pk)] = nil
+        shareZones[zone.pk] = nil
         if purged {
             let key = zone.database
             try await run(
