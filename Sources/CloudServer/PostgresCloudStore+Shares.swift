@@ -19,7 +19,11 @@ extension PostgresStoreTransaction {
     // MARK: Shares
 
     func zoneHasShares(zonePK: Int64) async throws -> Bool {
-        try await touched("SELECT 1 FROM shares WHERE zone_pk = \(zonePK) LIMIT 1")
+        // Asked on every record write: once per transaction and zone (its own share writes update the answer).
+        if let known = shareZones[zonePK] { return known }
+        let has = try await touched("SELECT 1 FROM shares WHERE zone_pk = \(zonePK) LIMIT 1")
+        shareZones[zonePK] = has
+        return has
     }
 
     func share(zonePK: Int64, recordName: String) async throws -> ShareRow? {
@@ -36,10 +40,12 @@ extension PostgresStoreTransaction {
 
     func insertShare(_ share: ShareRow) async throws {
         try await run("INSERT INTO shares(zone_pk, record_name, root_record_name) VALUES (\(share.zonePK), \(share.recordName), \(share.rootRecordName))")
+        shareZones[share.zonePK] = true
     }
 
     func deleteShare(zonePK: Int64, recordName: String) async throws {
         try await run("DELETE FROM shares WHERE zone_pk = \(zonePK) AND record_name = \(recordName)")
+        shareZones[zonePK] = nil
     }
 
     func participants(zonePK: Int64, shareRecordName: String) async throws -> [ParticipantRow] {

@@ -11,6 +11,8 @@ final class PostgresStoreTransaction: StoreTransaction {
     let logger: Logger
     /// The last position handed out per feed in this transaction; its row is locked until COMMIT.
     private var feeds: [FeedKey: Int64] = [:]
+    /// Whether a zone has shares, as this transaction found or made it.
+    var shareZones: [Int64: Bool] = [:]
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
 
@@ -125,6 +127,7 @@ final class PostgresStoreTransaction: StoreTransaction {
         // Records, shares, views and exits go with the zone row (ON DELETE CASCADE).
         try await run("DELETE FROM zones WHERE pk = \(zone.pk)")
         feeds[.zone(pk: zone.pk)] = nil
+        shareZones[zone.pk] = nil
         if purged {
             let key = zone.database
             try await run(
@@ -324,73 +327,5 @@ final class PostgresStoreTransaction: StoreTransaction {
             WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner)
             """
         ) { try $0.decode(Int64.self) } ?? 0
-    }
-
-    // MARK: Subscriptions
-
-    func subscriptions(_ database: DatabaseKey) async throws -> [Subscription] {
-        let bodies = try await all(
-            """
-            SELECT body FROM subscriptions
-            WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner) ORDER BY subscription_id
-            """
-        ) { try $0.decode(Data.self) }
-        return try bodies.map { try decoder.decode(Subscription.self, from: $0) }
-    }
-
-    func putSubscription(_ database: DatabaseKey, _ subscription: Subscription) async throws {
-        let body = ByteBuffer(bytes: try encoder.encode(subscription))
-        try await run(
-            """
-            INSERT INTO subscriptions VALUES (\(database.container), \(database.scope.rawValue), \(database.owner), \(subscription.subscriptionID), \(body))
-            ON CONFLICT (container, scope, owner, subscription_id) DO UPDATE SET body = excluded.body
-            """)
-    }
-
-    func deleteSubscription(_ database: DatabaseKey, id: String) async throws -> Bool {
-        try await touched(
-            """
-            DELETE FROM subscriptions
-            WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner) AND subscription_id = \(id)
-            RETURNING 1
-            """)
-    }
-
-    func subscriptions(container: String, scope: DatabaseScope) async throws -> [(owner: String, subscription: Subscription)] {
-        let rows = try await all("SELECT owner, body FROM subscriptions WHERE container = \(container) AND scope = \(scope.rawValue)") {
-            try $0.decode((String, Data).self)
-        }
-        return try rows.map { (owner: $0.0, subscription: try decoder.decode(Subscription.self, from: $0.1)) }
-    }
-
-    // MARK: Compaction
-
-    /// Drops tombstones, deleted-zone entries and root exits older than `before`, moving the horizons past them. One
-    /// instance at a time: when another holds the compaction lock, this one leaves the work to it.
-    func compact(before: Int64) async throws {
-        guard try await first("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))", { try $0.decode(Bool.self) }) == true
-        else { return }
-        try await run(
-            """
-            UPDATE zones z SET compacted_seq = GREATEST(z.compacted_seq, t.horizon)
-            FROM (SELECT zone_pk, MAX(seq) AS horizon FROM records WHERE deleted AND modified_ts < \(before) GROUP BY zone_pk) t
-            WHERE z.pk = t.zone_pk
-            """)
-        try await run("DELETE FROM records WHERE deleted AND modified_ts < \(before)")
-        try await run(
-            """
-            INSERT INTO databases(container, scope, owner, compacted_seq)
-            SELECT container, scope, owner, MAX(seq) FROM zone_changes WHERE kind <> 0 AND changed_at < \(before)
-            GROUP BY container, scope, owner
-            ON CONFLICT (container, scope, owner) DO UPDATE SET compacted_seq = GREATEST(databases.compacted_seq, excluded.compacted_seq)
-            """)
-        try await run("DELETE FROM zone_changes WHERE kind <> 0 AND changed_at < \(before)")
-        try await run(
-            """
-            UPDATE zones z SET compacted_seq = GREATEST(z.compacted_seq, t.horizon)
-            FROM (SELECT zone_pk, MAX(seq) AS horizon FROM root_exits WHERE changed_at < \(before) GROUP BY zone_pk) t
-            WHERE z.pk = t.zone_pk
-            """)
-        try await run("DELETE FROM root_exits WHERE changed_at < \(before)")
     }
 }

@@ -34,16 +34,23 @@ final class PostgresCloudStore: CloudStore {
         configuration.options.connectTimeout = .seconds(5)
         // A statement stuck behind a lock or a dead peer gives up; the service answers TRY_AGAIN_LATER.
         configuration.options.additionalStartupParameters = [("statement_timeout", "30s"), ("application_name", "todo server")]
-        let store = PostgresCloudStore(url: url, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger, leaseTimeout: leaseTimeout)
+        // Migrations on a connection of their own: a refusal (no such database, a wrong password) is told as the
+        // server words it, not as a pool that could not lease.
         do {
-            _ = try await store.leased { connection in
+            var direct = try url.connectionConfiguration()
+            direct.options.connectTimeout = .seconds(10)
+            let connection = try await PostgresConnection.connect(configuration: direct, id: 0, logger: logger)
+            do {
                 try await PostgresSchema.migrate(connection, logger: logger)
+            } catch {
+                try? await connection.close()
+                throw error
             }
+            try await connection.close()
         } catch {
-            await store.shutDown()
             throw Self.describe(error, url: url)
         }
-        return store
+        return PostgresCloudStore(url: url, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger, leaseTimeout: leaseTimeout)
     }
 
     private init(url: DatabaseURL, client: PostgresClient, logger: Logger, leaseTimeout: Duration) {
@@ -204,7 +211,7 @@ final class PostgresCloudStore: CloudStore {
             if let error = error as? ServerError { return DatabaseOpenError(message: "cannot open \(url): \(error.reason)") }
             return DatabaseOpenError(message: "cannot open \(url): \(error)")
         }
-        let detail = error.serverInfo?[.message] ?? "\(error.code)"
+        let detail = error.serverInfo?[.message] ?? error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)"
         return DatabaseOpenError(message: "cannot open \(url): \(detail)")
     }
 }

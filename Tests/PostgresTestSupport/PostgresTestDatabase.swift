@@ -56,6 +56,15 @@ public struct PostgresTestDatabase: Sendable {
         }
     }
 
+    /// Runs one statement on the server as the role that made the database, connected to another database: to stop
+    /// the test's database from taking connections, or to end its sessions (`pg_terminate_backend`).
+    public func administer(_ sql: String) async throws {
+        guard case .success(let server) = await PostgresTestServer.shared.administrationURL() else { return }
+        try await PostgresTestServer.administer(server) { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresTestServer.logger)
+        }
+    }
+
     /// Why PostgreSQL tests skip here, or nil when they run (for `.enabled(if:)` traits; starts the server once).
     public static func skipReason() async -> String? {
         if case .failure(let reason) = await PostgresTestServer.shared.administrationURL() { return reason.description }

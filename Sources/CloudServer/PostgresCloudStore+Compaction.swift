@@ -1,0 +1,33 @@
+import PostgresNIO
+
+/// Compaction of the feeds in PostgreSQL, elected: one instance at a time.
+extension PostgresStoreTransaction {
+    /// Drops tombstones, deleted-zone entries and root exits older than `before`, moving the horizons past them. One
+    /// instance at a time: when another holds the compaction lock, this one leaves the work to it.
+    func compact(before: Int64) async throws {
+        guard try await first("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))", { try $0.decode(Bool.self) }) == true
+        else { return }
+        try await run(
+            """
+            UPDATE zones z SET compacted_seq = GREATEST(z.compacted_seq, t.horizon)
+            FROM (SELECT zone_pk, MAX(seq) AS horizon FROM records WHERE deleted AND modified_ts < \(before) GROUP BY zone_pk) t
+            WHERE z.pk = t.zone_pk
+            """)
+        try await run("DELETE FROM records WHERE deleted AND modified_ts < \(before)")
+        try await run(
+            """
+            INSERT INTO databases(container, scope, owner, compacted_seq)
+            SELECT container, scope, owner, MAX(seq) FROM zone_changes WHERE kind <> 0 AND changed_at < \(before)
+            GROUP BY container, scope, owner
+            ON CONFLICT (container, scope, owner) DO UPDATE SET compacted_seq = GREATEST(databases.compacted_seq, excluded.compacted_seq)
+            """)
+        try await run("DELETE FROM zone_changes WHERE kind <> 0 AND changed_at < \(before)")
+        try await run(
+            """
+            UPDATE zones z SET compacted_seq = GREATEST(z.compacted_seq, t.horizon)
+            FROM (SELECT zone_pk, MAX(seq) AS horizon FROM root_exits WHERE changed_at < \(before) GROUP BY zone_pk) t
+            WHERE z.pk = t.zone_pk
+            """)
+        try await run("DELETE FROM root_exits WHERE changed_at < \(before)")
+    }
+}
