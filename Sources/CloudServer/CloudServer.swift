@@ -16,7 +16,8 @@ public enum CloudServer {
         let store = try SQLiteCloudStore(directory: configuration.dataDirectory)
         try DataDirectoryPermissions.tighten(configuration.dataDirectory)
         let service = CloudService(configuration: configuration, store: store, logger: logger)
-        try await service.compact()
+        await service.startPushBus()
+        if await service.bus.leads(.compaction) { try await service.compact() }
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             responder: CloudResponder(service: service),
@@ -46,7 +47,7 @@ public enum CloudServer {
             let interval = min(max(configuration.tombstoneRetention / 2, 1), 3600)
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(interval))
-                try? await service.compact()
+                await service.compactIfElected()
             }
         }
         var iterator = portStream.makeAsyncIterator()
@@ -62,7 +63,7 @@ public enum CloudServer {
             throw ServerStartError(reason: "--host \(configuration.host) cannot be written in a URL")
         }
         return RunningCloudServer(
-            port: port, host: configuration.host, baseURL: baseURL, group: group, hub: service.hub, tasks: [task, compaction])
+            port: port, host: configuration.host, baseURL: baseURL, group: group, hub: service.hub, bus: service.bus, tasks: [task, compaction])
     }
 
     /// Runs a server in the foreground until SIGINT or SIGTERM (`todo server`), holding the data directory's
@@ -110,17 +111,19 @@ public final class RunningCloudServer: Sendable {
     public let host: String
     private let group: ServiceGroup
     private let hub: PushHub
+    private let bus: any PushBus
     private let tasks: [Task<Void, Never>]
 
     /// `http://host:port` or `https://host:port` (an IPv6 host in brackets, a wildcard host as loopback).
     public let baseURL: URL
 
-    init(port: Int, host: String, baseURL: URL, group: ServiceGroup, hub: PushHub, tasks: [Task<Void, Never>]) {
+    init(port: Int, host: String, baseURL: URL, group: ServiceGroup, hub: PushHub, bus: any PushBus, tasks: [Task<Void, Never>]) {
         self.port = port
         self.host = host
         self.baseURL = baseURL
         self.group = group
         self.hub = hub
+        self.bus = bus
         self.tasks = tasks
     }
 
@@ -131,6 +134,7 @@ public final class RunningCloudServer: Sendable {
         await group.triggerGracefulShutdown()
         for task in tasks.dropFirst() { task.cancel() }
         for task in tasks { await task.value }
+        await bus.shutDown()
     }
 }
 
