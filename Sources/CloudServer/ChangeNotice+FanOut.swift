@@ -39,10 +39,10 @@ extension CloudService: NoticeReceiver {
         do {
             // Subscriptions are read only when another device of the owner has a push token.
             let (subscriptions, targets) = try await store.read { tx -> ([Subscription], [PushTokenRow]) in
-                let targets = try tx.pushTokens(user: database.owner, container: database.container).filter {
+                let targets = try await tx.pushTokens(user: database.owner, container: database.container).filter {
                     $0.deviceID != writerDevice
                 }
-                return targets.isEmpty ? ([], []) : (try tx.subscriptions(database), targets)
+                return targets.isEmpty ? ([], []) : (try await tx.subscriptions(database), targets)
             }
             guard !targets.isEmpty else { return }
             for subscription in subscriptions {
@@ -68,7 +68,7 @@ extension CloudService: NoticeReceiver {
     private func pushQuerySubscribers(container: String, _ changes: [PublicRecordChange], writerDevice: String?) async {
         if bus.isShared, !(await hub.hostsAnyToken) { return }
         do {
-            var subscribers = try await store.read { try $0.subscriptions(container: container, scope: .public) }
+            var subscribers = try await store.read { try await $0.subscriptions(container: container, scope: .public) }
             subscribers.removeAll { $0.subscription.subscriptionType != .query || $0.subscription.query == nil }
             if bus.isShared {
                 var hosted: [(owner: String, subscription: Subscription)] = []
@@ -83,14 +83,12 @@ extension CloudService: NoticeReceiver {
                 var records: [String: [String: StoredRecord]] = [:]
                 var zoneIDs: [String: ZoneID] = [:]
                 for (zoneName, group) in Dictionary(grouping: changes, by: \.zoneName) {
-                    guard let zone = try tx.zone(publicDatabase, name: zoneName) else { continue }
+                    guard let zone = try await tx.zone(publicDatabase, name: zoneName) else { continue }
                     zoneIDs[zoneName] = zone.zoneID
-                    var found: [String: StoredRecord] = [:]
-                    for change in group { found[change.recordName] = try tx.record(zonePK: zone.pk, name: change.recordName) }
-                    records[zoneName] = found
+                    records[zoneName] = try await tx.records(zonePK: zone.pk, names: group.map(\.recordName))
                 }
                 var tokens: [String: [PushTokenRow]] = [:]
-                for owner in owners { tokens[owner] = try tx.pushTokens(user: owner, container: container) }
+                for owner in owners { tokens[owner] = try await tx.pushTokens(user: owner, container: container) }
                 return (records, zoneIDs, tokens)
             }
             for (owner, subscription) in subscribers {
@@ -123,7 +121,7 @@ extension CloudService: NoticeReceiver {
     private func pushToDevice(container: String, user: String, deviceID: String) async {
         if bus.isShared, !(await hub.hostsTokens(of: user)) { return }
         do {
-            let tokens = try await store.read { try $0.pushTokens(user: user, container: container) }.filter { $0.deviceID == deviceID }
+            let tokens = try await store.read { try await $0.pushTokens(user: user, container: container) }.filter { $0.deviceID == deviceID }
             let notification = PushNotification(
                 ck: .init(
                     nid: UUID().uuidString, cid: container,
@@ -136,7 +134,7 @@ extension CloudService: NoticeReceiver {
 
     /// Drops the mailboxes of push tokens that no longer exist (on an instance that does not run compaction).
     func trimMailboxes() async {
-        guard let tokens = try? await store.read({ try $0.allPushTokens() }) else { return }
+        guard let tokens = try? await store.read({ try await $0.allPushTokens() }) else { return }
         let dropped = await hub.retainMailboxes(of: tokens)
         if dropped > 0 { logger.info("dropped mailboxes of gone push tokens", metadata: ["mailboxes": "\(dropped)"]) }
     }

@@ -4,8 +4,13 @@ import Foundation
 extension CloudService {
     /// Runs a write whose body also says what it changed: the notices go out inside its transaction (on PostgreSQL)
     /// and reach this instance's receiver once it committed (one process); a rolled-back write sends nothing.
-    func write<T: Sendable>(notifying body: @Sendable (any StoreTransaction) throws -> (T, [ChangeNotice])) async throws -> T {
-        let (value, notices) = try await store.write { tx -> (T, [ChangeNotice]) in try body(tx) }
+    func write<T: Sendable>(notifying body: @Sendable (any StoreTransaction) async throws -> (T, [ChangeNotice])) async throws -> T {
+        let bus = self.bus
+        let (value, notices) = try await store.write { tx -> (T, [ChangeNotice]) in
+            let (value, notices) = try await body(tx)
+            try await bus.publish(notices, through: tx as? any NoticeCarryingTransaction)
+            return (value, notices)
+        }
         await bus.committed(notices)
         return value
     }

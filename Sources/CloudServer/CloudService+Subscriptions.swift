@@ -18,26 +18,26 @@ extension CloudService {
         }
         let operations = request.operations
         let results = try await store.write { tx -> [SubscriptionResult] in
-            try operations.map { operation -> SubscriptionResult in
+            try await operations.asyncMap { operation -> SubscriptionResult in
                 let subscription = operation.subscription
                 do {
                     let id = subscription.subscriptionID
                     guard !id.isEmpty, id.utf8.count <= 255 else { throw ServerError(.badRequest, "subscriptionID must be 1 to 255 bytes") }
                     switch operation.operationType {
                     case .delete:
-                        guard try tx.deleteSubscription(key, id: id) else {
+                        guard try await tx.deleteSubscription(key, id: id) else {
                             throw ServerError(.notFound, "subscription '\(id)' not found")
                         }
                         return .subscription(subscription)
                     case .create, .update:
                         try Self.validate(subscription, scope: database.scope)
-                        if operation.operationType == .update, !(try tx.subscriptions(key).contains { $0.subscriptionID == id }) {
+                        if operation.operationType == .update, !(try await tx.subscriptions(key).contains { $0.subscriptionID == id }) {
                             throw ServerError(.notFound, "subscription '\(id)' not found")
                         }
                         if subscription.subscriptionType == .zone, let zoneID = subscription.zoneID {
-                            _ = try self.resolveZone(tx, database, zoneID, create: false)
+                            _ = try await self.resolveZone(tx, database, zoneID, create: false)
                         }
-                        try tx.putSubscription(key, subscription)
+                        try await tx.putSubscription(key, subscription)
                         return .subscription(subscription)
                     }
                 } catch var error as ServerError {
@@ -68,7 +68,7 @@ extension CloudService {
     /// `subscriptions/list`: the caller's subscriptions in this database.
     func listSubscriptions(_ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
         let key = try subscriptionKey(database, caller)
-        let subscriptions = try await store.read { try $0.subscriptions(key) }
+        let subscriptions = try await store.read { try await $0.subscriptions(key) }
         return try .encode(SubscriptionsResponse(subscriptions: subscriptions.map(SubscriptionResult.subscription)))
     }
 }
