@@ -14,14 +14,29 @@ final class PostgresPushBus: PushBus {
     var isShared: Bool { true }
     private let listener: NotificationListener
     private let logger: Logger
+    /// What `post` queued, sent one after another by `sender`.
+    private let posted: AsyncStream<[ChangeNotice]>.Continuation
+    private let sender: Task<Void, Never>
 
     /// A bus over the database `configuration` connects to.
     init(configuration: PostgresConnection.Configuration, logger: Logger, minimumBackoff: Double = 0.05, maximumBackoff: Double = 5) {
         self.logger = logger
-        listener = NotificationListener(
+        let listener = NotificationListener(
             configuration: configuration, channel: Self.channel, logger: logger, minimumBackoff: minimumBackoff,
             maximumBackoff: maximumBackoff)
+        self.listener = listener
+        let (queue, posted) = AsyncStream.makeStream(of: [ChangeNotice].self)
+        self.posted = posted
+        sender = Task {
+            for await notices in queue {
+                for payload in NoticePayload.pack(notices).payloads where !(await listener.notify(payload)) {
+                    logger.warning("push notice not sent: no connection to PostgreSQL now")
+                }
+            }
+        }
     }
+
+    func post(_ notices: [ChangeNotice]) { posted.yield(notices) }
 
     func publish(_ notices: [ChangeNotice], through carrier: (any NoticeCarryingTransaction)?) async throws {
         guard !notices.isEmpty else { return }
@@ -58,7 +73,11 @@ final class PostgresPushBus: PushBus {
                 lost: { await receiver.noticesMayBeLost() }))
     }
 
-    func shutDown() async { await listener.stop() }
+    func shutDown() async {
+        posted.finish()
+        await sender.value
+        await listener.stop()
+    }
 
     func leads(_ job: ElectedJob) async -> Bool { await listener.holdLock(job.rawValue) }
 

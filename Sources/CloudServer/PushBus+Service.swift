@@ -6,9 +6,8 @@ extension CloudService {
     func startPushBus() async {
         if bus.isShared {
             let bus = self.bus
-            throttle.share { event in
-                Task { await bus.broadcast([.throttle(event, origin: bus.instanceID)]) }
-            }
+            // In order: a sign-in's hand-back must not overtake its count.
+            throttle.share { event in bus.post([.throttle(event, origin: bus.instanceID)]) }
         }
         await bus.start(self)
     }

@@ -16,6 +16,8 @@ protocol PushBus: Sendable {
     func committed(_ notices: [ChangeNotice]) async
     /// Sends notices outside any write, best effort (throttle counts, test pushes).
     func broadcast(_ notices: [ChangeNotice]) async
+    /// Queues notices for `broadcast` without waiting: they go out in the order they were posted.
+    func post(_ notices: [ChangeNotice])
     /// Starts handing every instance's notices (this one's included) to `receiver`, until `shutDown`.
     func start(_ receiver: any NoticeReceiver) async
     /// Stops listening; no notice reaches the receiver afterwards.
@@ -58,6 +60,11 @@ final class InProcessPushBus: PushBus, @unchecked Sendable {
     }
 
     func broadcast(_ notices: [ChangeNotice]) async { await committed(notices) }
+
+    func post(_ notices: [ChangeNotice]) {
+        // One process: nothing to send to; the receiver hears of them in place.
+        Task { await committed(notices) }
+    }
 
     func start(_ receiver: any NoticeReceiver) async { lock.withLock { self.receiver = receiver } }
 
