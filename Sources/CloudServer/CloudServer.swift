@@ -13,9 +13,10 @@ public enum CloudServer {
         logger.logLevel = configuration.logLevel
         let plan = try ListenPlan(configuration)
         try DataDirectoryPermissions.prepare(configuration.dataDirectory)
+        let bus = try makeBus(configuration, logger: logger)
         let store = try makeStore(configuration)
         try DataDirectoryPermissions.tighten(configuration.dataDirectory)
-        let service = CloudService(configuration: configuration, store: store, logger: logger)
+        let service = CloudService(configuration: configuration, store: store, bus: bus, logger: logger)
         await service.startPushBus()
         do {
             if await service.bus.leads(.compaction) { try await service.compact() }
@@ -60,6 +61,7 @@ public enum CloudServer {
         guard let port = await iterator.next() else {
             compaction.cancel()
             await compaction.value
+            await service.bus.shutDown()
             await store.shutDown()
             var reasons = failures.makeAsyncIterator()
             let reason = await reasons.next().map { ": \($0)" } ?? ""

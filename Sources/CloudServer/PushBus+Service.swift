@@ -1,6 +1,15 @@
 import Foundation
 import Logging
 
+extension CloudServer {
+    /// The bus the storage calls for: in process for a store one process owns; LISTEN/NOTIFY when instances share it.
+    static func makeBus(_ configuration: ServerConfiguration, logger: Logger) throws -> any PushBus {
+        switch configuration.storage {
+        case .sqlite: InProcessPushBus()
+        }
+    }
+}
+
 extension CloudService {
     /// Starts taking notices from the bus; on a shared bus the sign-in throttle's counts go out on it too.
     func startPushBus() async {
