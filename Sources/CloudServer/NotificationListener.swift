@@ -16,6 +16,9 @@ final class NotificationListener: @unchecked Sendable {
         var lost: @Sendable () async -> Void
     }
 
+    /// The `application_name` of every listener connection.
+    static let applicationName = "cloudtodo-listener"
+
     let channel: String
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
@@ -33,6 +36,9 @@ final class NotificationListener: @unchecked Sendable {
         configuration: PostgresConnection.Configuration, channel: String, logger: Logger, minimumBackoff: Double = 0.05,
         maximumBackoff: Double = 5
     ) {
+        var configuration = configuration
+        // Named in pg_stat_activity, so an operator (or a test) can tell the listeners from the store's connections.
+        configuration.options.additionalStartupParameters.append(("application_name", Self.applicationName))
         self.configuration = configuration
         self.channel = channel
         self.logger = logger

@@ -6,6 +6,7 @@ extension CloudServer {
     static func makeBus(_ configuration: ServerConfiguration, logger: Logger) throws -> any PushBus {
         switch configuration.storage {
         case .sqlite: InProcessPushBus()
+        case .postgres(let url): PostgresPushBus(configuration: try url.connectionConfiguration(), logger: logger)
         }
     }
 }

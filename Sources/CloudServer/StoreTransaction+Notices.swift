@@ -1,6 +1,6 @@
 /// A storage transaction that carries notices to every cloud instance: on PostgreSQL, `pg_notify` inside the
 /// transaction (delivered when it commits, dropped when it rolls back). Stores of one process do not conform.
-protocol NoticeCarryingTransaction: Sendable {
+protocol NoticeCarryingTransaction {
     /// Queues `payload` on `channel` for the listeners of every instance, with this transaction.
     func sendNotice(channel: String, payload: String) async throws
 }
