@@ -22,6 +22,8 @@ do {
         configuration.tlsKeyFile = options["--tls-key"].map { URL(fileURLWithPath: $0) }
         if let cap = options["--max-connections-per-address"].flatMap(Int.init) { configuration.maxConnectionsPerAddress = cap }
         if let timeout = options["--idle-timeout"].flatMap(Double.init) { configuration.idleTimeout = timeout }
+        // Each instance on the same database would otherwise be a cloud of its own in its SQLite directory.
+        guard options["--database-url"] == nil else { throw BenchError("this cloud has no PostgreSQL storage: --database-url is not served yet") }
         try await CloudServer.run(configuration)
     case "_ui-frame":
         try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
@@ -72,10 +74,19 @@ do {
         let counts = arguments.dropFirst().compactMap { Int($0) }
         try await TLSBench.run(idleConnections: counts.first ?? 1000, handshakes: counts.dropFirst().first ?? 500)
     case "server":
-        try ServerBench.run(records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
+        // `todo-bench server [RECORDS] [--database-url URL]`: with a database, SQLite beside PostgreSQL in one run.
+        var rest = Array(arguments.dropFirst())
+        if let flag = rest.firstIndex(of: "--database-url") {
+            guard flag + 1 < rest.count else { throw BenchError("--database-url needs a postgres:// URL") }
+            let url = rest[flag + 1]
+            rest.removeSubrange(flag...flag + 1)
+            try ServerFleetBench.run(databaseURL: url, records: rest.first.flatMap(Int.init) ?? 100_000, pushes: 1000)
+        } else {
+            try ServerBench.run(records: rest.first.flatMap(Int.init) ?? 100_000)
+        }
     default:
         print(
-            "usage: todo-bench server [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share"
+            "usage: todo-bench server [RECORDS] [--database-url URL] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share"
         )
         exit(2)
     }
