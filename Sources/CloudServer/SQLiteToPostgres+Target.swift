@@ -70,7 +70,10 @@ struct PostgresMigrationTarget {
                 }
                 tuples.append("(" + marks.joined(separator: ", ") + ")")
             }
-            let sql = "INSERT INTO \(quoted(table)) (\(columns.map(quoted).joined(separator: ", "))) VALUES " + tuples.joined(separator: ", ")
+            // OVERRIDING SYSTEM VALUE: zone row keys are identity columns there, and tokens name them, so they are kept.
+            let sql =
+                "INSERT INTO \(quoted(table)) (\(columns.map(quoted).joined(separator: ", "))) OVERRIDING SYSTEM VALUE VALUES "
+                + tuples.joined(separator: ", ")
             try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         }
     }
