@@ -17,15 +17,15 @@ public enum AccountAdministration {
         let userRecordName = "_" + Secrets.randomHex(bytes: 16)
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         try await SQLiteCloudStore(directory: dataDirectory).write { tx in
-            if try tx.user(account: account) != nil { throw Failure(description: "the account '\(account)' already exists") }
-            try tx.insertUser(UserRow(userRecordName: userRecordName, account: account, passwordHash: hash), now: now)
+            if try await tx.user(account: account) != nil { throw Failure(description: "the account '\(account)' already exists") }
+            try await tx.insertUser(UserRow(userRecordName: userRecordName, account: account, passwordHash: hash), now: now)
         }
         return userRecordName
     }
 
     /// Every account, by name, with its signed-in device count and last use.
     public static func list(dataDirectory: URL) async throws -> [AccountSummary] {
-        try await SQLiteCloudStore(directory: dataDirectory).read { try $0.accounts() }
+        try await SQLiteCloudStore(directory: dataDirectory).read { try await $0.accounts() }
     }
 
     /// Sets an account's password and ends all its sessions (every device signs in again).
@@ -33,27 +33,26 @@ public enum AccountAdministration {
         try validate(account: account, password: password)
         let hash = try Secrets.hashPassword(password, cost: cost)
         try await SQLiteCloudStore(directory: dataDirectory).write { tx in
-            guard let user = try tx.user(account: account) else { throw Failure(description: "no account is named '\(account)'") }
-            try tx.setPasswordHash(user: user.userRecordName, hash: hash)
-            try tx.deleteSessions(user: user.userRecordName)
+            guard let user = try await tx.user(account: account) else { throw Failure(description: "no account is named '\(account)'") }
+            try await tx.setPasswordHash(user: user.userRecordName, hash: hash)
+            try await tx.deleteSessions(user: user.userRecordName)
         }
     }
 
     /// Deletes an account and everything it owns: sessions, devices, zones with their records and shares,
     /// subscriptions and assets (their files too).
     public static func remove(dataDirectory: URL, account: String) async throws {
-        let assets = try await SQLiteCloudStore(directory: dataDirectory).write { tx -> [String] in
-            guard let user = try tx.user(account: account) else { throw Failure(description: "no account is named '\(account)'") }
-            let assets = try tx.assetIDs(owner: user.userRecordName)
-            try tx.deleteAssets(owner: user.userRecordName)
-            try tx.deleteUser(user.userRecordName)
+        let store = try SQLiteCloudStore(directory: dataDirectory)
+        let assets = try await store.write { tx -> [String] in
+            guard let user = try await tx.user(account: account) else { throw Failure(description: "no account is named '\(account)'") }
+            let assets = try await tx.assetIDs(owner: user.userRecordName)
+            try await tx.deleteAssets(owner: user.userRecordName)
+            try await tx.deleteUser(user.userRecordName)
             return assets
         }
-        // The files once nothing names them (a crash in between leaves unreachable files, never a dangling row).
-        let folder = dataDirectory.appendingPathComponent("assets")
-        for id in assets where Validation.isName(id, maxLength: 64, extra: "") {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(id))
-        }
+        // The bytes once nothing names them (a crash in between leaves unreachable bytes, never a dangling row).
+        try? await store.removeAssetContent(ids: assets.filter { Validation.isName($0, maxLength: 64, extra: "") })
+        await store.shutDown()
     }
 
     private static func validate(account: String, password: String) throws {

@@ -13,10 +13,15 @@ public enum CloudServer {
         logger.logLevel = configuration.logLevel
         let plan = try ListenPlan(configuration)
         try DataDirectoryPermissions.prepare(configuration.dataDirectory)
-        let store = try SQLiteCloudStore(directory: configuration.dataDirectory)
+        let store = try makeStore(configuration)
         try DataDirectoryPermissions.tighten(configuration.dataDirectory)
         let service = CloudService(configuration: configuration, store: store, logger: logger)
-        try await service.compact()
+        do {
+            try await service.compact()
+        } catch {
+            await store.shutDown()
+            throw error
+        }
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             responder: CloudResponder(service: service),
@@ -52,6 +57,8 @@ public enum CloudServer {
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next() else {
             compaction.cancel()
+            await compaction.value
+            await store.shutDown()
             var reasons = failures.makeAsyncIterator()
             let reason = await reasons.next().map { ": \($0)" } ?? ""
             throw ServerStartError(reason: "could not listen on \(plan.displayAddress)\(reason)")
@@ -62,7 +69,15 @@ public enum CloudServer {
             throw ServerStartError(reason: "--host \(configuration.host) cannot be written in a URL")
         }
         return RunningCloudServer(
-            port: port, host: configuration.host, baseURL: baseURL, group: group, hub: service.hub, tasks: [task, compaction])
+            port: port, host: configuration.host, baseURL: baseURL, group: group, hub: service.hub, store: store,
+            tasks: [task, compaction])
+    }
+
+    /// The store `configuration.storage` names, opened (and migrated).
+    static func makeStore(_ configuration: ServerConfiguration) throws -> any CloudStore {
+        switch configuration.storage {
+        case .sqlite: try SQLiteCloudStore(directory: configuration.dataDirectory)
+        }
     }
 
     /// Runs a server in the foreground until SIGINT or SIGTERM (`todo server`), holding the data directory's
@@ -110,12 +125,14 @@ public final class RunningCloudServer: Sendable {
     public let host: String
     private let group: ServiceGroup
     private let hub: PushHub
+    private let store: any CloudStore
     private let tasks: [Task<Void, Never>]
 
     /// `http://host:port` or `https://host:port` (an IPv6 host in brackets, a wildcard host as loopback).
     public let baseURL: URL
 
-    init(port: Int, host: String, baseURL: URL, group: ServiceGroup, hub: PushHub, tasks: [Task<Void, Never>]) {
+    init(port: Int, host: String, baseURL: URL, group: ServiceGroup, hub: PushHub, store: any CloudStore, tasks: [Task<Void, Never>]) {
+        self.store = store
         self.port = port
         self.host = host
         self.baseURL = baseURL
@@ -131,6 +148,7 @@ public final class RunningCloudServer: Sendable {
         await group.triggerGracefulShutdown()
         for task in tasks.dropFirst() { task.cancel() }
         for task in tasks { await task.value }
+        await store.shutDown()
     }
 }
 

@@ -17,10 +17,10 @@ extension CloudService {
             let userRecordName = "_" + Secrets.randomHex(bytes: 16)
             let now = nowMillis
             try await store.write { tx in
-                if try tx.user(account: body.account) != nil {
+                if try await tx.user(account: body.account) != nil {
                     throw ServerError(.exists, "the account '\(body.account)' already exists")
                 }
-                try tx.insertUser(UserRow(userRecordName: userRecordName, account: body.account, passwordHash: hash), now: now)
+                try await tx.insertUser(UserRow(userRecordName: userRecordName, account: body.account, passwordHash: hash), now: now)
             }
             logger.info("account created", metadata: ["account": "\(body.account)"])
             return try .encode(CreateAccountResponse(userRecordName: userRecordName), status: 201)
@@ -34,7 +34,7 @@ extension CloudService {
             guard body.account.utf8.count <= 256 else { throw ServerError(.badRequest, "account names are at most 64 characters") }
             // Counted as a failure until the password proves right: parallel guesses cannot overrun the budgets.
             try throttle.beginSignIn(account: body.account, address: request.clientAddress)
-            let user = try await store.read { try $0.user(account: body.account) }
+            let user = try await store.read { try await $0.user(account: body.account) }
             // An unknown account is checked against a dummy hash: it takes as long as a wrong password.
             guard await hasher.verify(body.password, against: user?.passwordHash), let user else {
                 // The name as sent is anybody's bytes: only a valid one reaches the log.
@@ -47,12 +47,14 @@ extension CloudService {
             let digest = Secrets.tokenDigest(token)
             let now = nowMillis
             let deviceID = try await store.write { tx in
-                let id = try tx.device(user: user.userRecordName, name: body.deviceName) ?? {
-                    let id = Secrets.randomHex(bytes: 8)
-                    try tx.insertDevice(id: id, user: user.userRecordName, name: body.deviceName, now: now)
-                    return id
-                }()
-                try tx.insertSession(digest: digest, user: user.userRecordName, deviceID: id, now: now)
+                let id: String
+                if let known = try await tx.device(user: user.userRecordName, name: body.deviceName) {
+                    id = known
+                } else {
+                    id = Secrets.randomHex(bytes: 8)
+                    try await tx.insertDevice(id: id, user: user.userRecordName, name: body.deviceName, now: now)
+                }
+                try await tx.insertSession(digest: digest, user: user.userRecordName, deviceID: id, now: now)
                 return id
             }
             return try .encode(SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName, deviceID: deviceID))
@@ -62,7 +64,7 @@ extension CloudService {
                 throw ServerError(.authenticationRequired, "signout needs the ckWebAuthToken to revoke")
             }
             let digest = Secrets.tokenDigest(token)
-            try await store.write { try $0.deleteSession(digest: digest) }
+            try await store.write { try await $0.deleteSession(digest: digest) }
             return try .encode(EmptyBody())
 
         default:

@@ -5,7 +5,7 @@ import Foundation
 /// Assets as the web services have them: `assets/upload` hands out an upload URL per asset field, the client POSTs
 /// the file's bytes there and gets back `{singleFile: {fileChecksum, size, receipt}}`, and puts that in the field
 /// (`{"type":"ASSETID","value":{…}}`) of a `records/modify`. Stored, the value is `{downloadURL, fileChecksum,
-/// size}`; the bytes live under the data directory in `assets/`, at most `maxAssetBytes` each.
+/// size}`; the store keeps the bytes, at most `maxAssetBytes` each.
 extension CloudService {
     /// How long an upload URL stays usable.
     static let uploadLifetime: Int64 = 3600 * 1000
@@ -25,7 +25,7 @@ extension CloudService {
         let now = nowMillis
         let container = database.container
         try await store.write { tx in
-            for ticket in tickets { try tx.insertAssetUpload(ticket: ticket, container: container, owner: user, now: now) }
+            for ticket in tickets { try await tx.insertAssetUpload(ticket: ticket, container: container, owner: user, now: now) }
         }
         let base = "\(caller.origin)/assets/1/\(container)/upload/"
         return try .encode(
@@ -45,48 +45,24 @@ extension CloudService {
                 throw ServerError(.limitExceeded, "an asset is at most \(configuration.maxAssetBytes) bytes")
             }
             let notBefore = nowMillis - Self.uploadLifetime
-            guard let owner = try await store.write({ try $0.takeAssetUpload(ticket: id, container: container, notBefore: notBefore) }) else {
+            guard let owner = try await store.write({ try await $0.takeAssetUpload(ticket: id, container: container, notBefore: notBefore) }) else {
                 throw ServerError(.notFound, "this upload URL is unknown, used or expired; ask assets/upload for another")
             }
             let asset = AssetRow(
                 id: Secrets.randomHex(bytes: 32), container: container, owner: owner, size: Int64(request.body.count),
                 checksum: Data(SHA256.hash(data: request.body)).base64EncodedString())
             let body = request.body
-            try await Self.offPool { try self.writeAssetFile(asset.id, body) }
+            try await store.putAssetContent(id: asset.id, bytes: body)
             let now = nowMillis
-            try await store.write { try $0.insertAsset(asset, now: now) }
+            try await store.write { try await $0.insertAsset(asset, now: now) }
             return try .encode(AssetUploadResult(singleFile: .init(fileChecksum: asset.checksum, size: asset.size, receipt: asset.id)))
         case ("GET", "download"):
-            let path = assetFile(id).path
-            guard let asset = try await store.read({ try $0.asset(id: id) }), asset.container == container,
-                let bytes = try await Self.offPool({ FileManager.default.contents(atPath: path) })
+            guard let asset = try await store.read({ try await $0.asset(id: id) }), asset.container == container,
+                let bytes = try await store.assetContent(id: id)
             else { throw ServerError(.notFound, "unknown asset") }
             return ServiceResponse(status: 200, body: Array(bytes), contentType: "application/octet-stream")
         default:
             throw RequestError.notFound(request.method, request.segments)
-        }
-    }
-
-    /// Runs blocking file work on a thread of its own, not on the cooperative pool (two threads here).
-    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
-    }
-
-    private func assetFile(_ id: String) -> URL {
-        configuration.dataDirectory.appendingPathComponent("assets").appendingPathComponent(id)
-    }
-
-    /// Writes an asset's bytes whole or not at all (a temporary file renamed into place).
-    private func writeAssetFile(_ id: String, _ bytes: Data) throws {
-        let file = assetFile(id)
-        do {
-            try DataDirectoryPermissions.makeDirectory(file.deletingLastPathComponent())
-            try bytes.write(to: file, options: .atomic)
-            try DataDirectoryPermissions.restrict(file.path, isDirectory: false)
-        } catch {
-            throw ServerError(.internalError, "could not store the asset: \(error.localizedDescription)")
         }
     }
 }
@@ -102,7 +78,7 @@ struct AssetValues {
     static func isAsset(_ type: String) -> Bool { type == "ASSETID" || type == "ASSET" }
 
     /// The canonical value to store for an asset value as sent.
-    func resolve(_ bytes: ArraySlice<UInt8>, field: String, tx: any StoreTransaction) throws -> [UInt8] {
+    func resolve(_ bytes: ArraySlice<UInt8>, field: String, tx: any StoreTransaction) async throws -> [UInt8] {
         guard case .object(let wrapper)? = try? JSONParser.parse(bytes), case .object(let value)? = wrapper["value"] else {
             throw ServerError(.badRequest, "field '\(field)': an asset value is an object")
         }
@@ -117,7 +93,7 @@ struct AssetValues {
         } else {
             throw ServerError(.badRequest, "field '\(field)': an asset value needs the receipt of its upload")
         }
-        guard id.utf8.count == 64, id.allSatisfy(\.isHexDigit), let asset = try tx.asset(id: id), asset.container == container,
+        guard id.utf8.count == 64, id.allSatisfy(\.isHexDigit), let asset = try await tx.asset(id: id), asset.container == container,
             !fresh || asset.owner == user
         else { throw ServerError(.badRequest, "field '\(field)': no such uploaded asset") }
         if let checksum = string("fileChecksum"), checksum != asset.checksum {

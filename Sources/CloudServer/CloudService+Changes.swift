@@ -20,8 +20,8 @@ struct ZoneFeedStart {
     var includeTombstones: Bool
 
     /// The token a page ends with: at its last record while more follow, else at the zone's head.
-    func token(_ tx: any StoreTransaction, lastSeq: Int64?, moreComing: Bool) throws -> ChangeToken {
-        let seq = moreComing ? lastSeq ?? after : max(after, try tx.latestSequence(zonePK: zone.pk))
+    func token(_ tx: any StoreTransaction, lastSeq: Int64?, moreComing: Bool) async throws -> ChangeToken {
+        let seq = moreComing ? lastSeq ?? after : max(after, try await tx.latestSequence(zonePK: zone.pk))
         return FeedToken.zone(pk: zone.pk, FeedPosition(seq: seq, floor: floor))
     }
 }
@@ -31,15 +31,15 @@ extension CloudService {
     /// (one at least) wait for the next page.
     func zonePage(
         _ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery, byteLimit: Int = CloudLimits.maxResponseBytes
-    ) throws -> ZonePage {
-        let (zone, limit) = try feedZone(tx, database, query)
-        if let view = try viewIfShared(tx, database, zone) { return try sharedZonePage(tx, view, query, limit: limit, byteLimit: byteLimit) }
-        let start = try feedStart(tx, zone, query, limit: limit)
-        var rows = try tx.changes(zonePK: zone.pk, after: start.after, limit: limit + 1, includeTombstones: start.includeTombstones)
+    ) async throws -> ZonePage {
+        let (zone, limit) = try await feedZone(tx, database, query)
+        if let view = try await viewIfShared(tx, database, zone) { return try await sharedZonePage(tx, view, query, limit: limit, byteLimit: byteLimit) }
+        let start = try await feedStart(tx, zone, query, limit: limit)
+        var rows = try await tx.changes(zonePK: zone.pk, after: start.after, limit: limit + 1, includeTombstones: start.includeTombstones)
         let cut = Self.keepFitting(&rows, byteLimit: byteLimit)
         let moreComing = cut || rows.count > limit
         if rows.count > limit { rows.removeLast(rows.count - limit) }
-        let token = try start.token(tx, lastSeq: rows.last?.seq, moreComing: moreComing)
+        let token = try await start.token(tx, lastSeq: rows.last?.seq, moreComing: moreComing)
         return ZonePage(zoneID: zone.zoneID, records: rows, token: token, moreComing: moreComing)
     }
 
@@ -58,25 +58,25 @@ extension CloudService {
 
     /// The token of a zone left for a later request because the answer is full: the one sent, or for a reading from
     /// scratch a token that has seen nothing yet (its floor at the zone's head, as a first page's would have).
-    private func deferredToken(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> ChangeToken {
-        let (zone, limit) = try feedZone(tx, database, query)
-        if let view = try viewIfShared(tx, database, zone) {
+    private func deferredToken(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) async throws -> ChangeToken {
+        let (zone, limit) = try await feedZone(tx, database, query)
+        if let view = try await viewIfShared(tx, database, zone) {
             if let token = query.syncToken {
-                _ = try sharedZonePage(tx, view, ZoneChangesQuery(zoneID: query.zoneID, syncToken: token, resultsLimit: 1), limit: 1, byteLimit: 0)
+                _ = try await sharedZonePage(tx, view, ZoneChangesQuery(zoneID: query.zoneID, syncToken: token, resultsLimit: 1), limit: 1, byteLimit: 0)
                 return token
             }
-            return FeedToken.sharedZone(pk: zone.pk, epoch: view.epoch, FeedPosition(seq: 0, floor: try tx.latestSequence(zonePK: zone.pk)))
+            return FeedToken.sharedZone(pk: zone.pk, epoch: view.epoch, FeedPosition(seq: 0, floor: try await tx.latestSequence(zonePK: zone.pk)))
         }
-        let start = try feedStart(tx, zone, query, limit: limit)  // refuses an expired token now rather than later
+        let start = try await feedStart(tx, zone, query, limit: limit)  // refuses an expired token now rather than later
         return query.syncToken ?? FeedToken.zone(pk: zone.pk, FeedPosition(seq: 0, floor: start.floor))
     }
 
     /// Checks a zone's page request (database, zone, limit); every refusal is thrown here, before anything is written.
-    func feedZone(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) throws -> (StoredZone, limit: Int) {
+    func feedZone(_ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery) async throws -> (StoredZone, limit: Int) {
         if database.scope == .public {
             throw ServerError(.badRequest, "the public database has no change feed; poll it with records/query")
         }
-        guard let zone = try resolveZone(tx, database, query.zoneID, create: false) else {
+        guard let zone = try await resolveZone(tx, database, query.zoneID, create: false) else {
             throw ServerError(.zoneNotFound, "zone '\(query.zoneID.zoneName)' not found")
         }
         if zone.zoneID.isDefault {
@@ -86,11 +86,11 @@ extension CloudService {
     }
 
     /// Where a page of the owner's own zone feed starts, from the query's token (expired tokens are refused).
-    func feedStart(_ tx: any StoreTransaction, _ zone: StoredZone, _ query: ZoneChangesQuery, limit: Int) throws -> ZoneFeedStart {
+    func feedStart(_ tx: any StoreTransaction, _ zone: StoredZone, _ query: ZoneChangesQuery, limit: Int) async throws -> ZoneFeedStart {
         guard let token = query.syncToken else {
             // From scratch there is nothing to delete on the device: tombstones are left out, and those already
             // compacted never concern this reader (the floor says so to the tokens of its later pages).
-            return ZoneFeedStart(zone: zone, floor: try tx.latestSequence(zonePK: zone.pk), limit: limit, includeTombstones: false)
+            return ZoneFeedStart(zone: zone, floor: try await tx.latestSequence(zonePK: zone.pk), limit: limit, includeTombstones: false)
         }
         let parsed = try FeedToken.parseZone(token)
         guard parsed.pk == zone.pk, parsed.position.isValid(horizon: zone.compactedSeq) else {
@@ -99,28 +99,44 @@ extension CloudService {
         return ZoneFeedStart(zone: zone, after: parsed.position.seq, floor: parsed.position.floor, limit: limit, includeTombstones: true)
     }
 
-    /// Writes one page of a zone's changes as `writePage` writes what `zonePage` reads, the records straight from
-    /// storage (for pages of whole records, without `desiredKeys`). A participant's view of a shared zone, which
+    /// Writes one page of a zone's changes as `writePage` writes what `zonePage` reads, each record written as it is
+    /// read (for pages of whole records, without `desiredKeys`). A participant's view of a shared zone, which
     /// filters what it reads, goes through `zonePage`.
     private func writeZonePage(
         _ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery, byteLimit: Int, into writer: inout JSONWriter
-    ) throws {
-        let (zone, limit) = try feedZone(tx, database, query)
-        if let view = try viewIfShared(tx, database, zone) {
-            try writePage(try sharedZonePage(tx, view, query, limit: limit, byteLimit: byteLimit), into: &writer, desired: nil)
+    ) async throws {
+        let (zone, limit) = try await feedZone(tx, database, query)
+        if let view = try await viewIfShared(tx, database, zone) {
+            try writePage(try await sharedZonePage(tx, view, query, limit: limit, byteLimit: byteLimit), into: &writer, desired: nil)
             return
         }
-        let start = try feedStart(tx, zone, query, limit: limit)
+        let start = try await feedStart(tx, zone, query, limit: limit)
         writer.reserve(min(start.limit * 1024, byteLimit))
         writer.raw("\"records\":[")
-        let written = try tx.writeChanges(
-            zonePK: start.zone.pk, after: start.after, limit: start.limit, byteLimit: writer.bytes.count + byteLimit,
-            includeTombstones: start.includeTombstones, zoneID: start.zone.zoneID, into: &writer)
-        let token = try start.token(tx, lastSeq: written.lastSeq, moreComing: written.moreComing)
+        let rows = try await tx.changes(
+            zonePK: start.zone.pk, after: start.after, limit: start.limit + 1, includeTombstones: start.includeTombstones)
+        let written = try Self.writeRecords(rows, zoneID: start.zone.zoneID, limit: start.limit, byteLimit: writer.bytes.count + byteLimit, into: &writer)
+        let token = try await start.token(tx, lastSeq: written.lastSeq, moreComing: written.moreComing)
         writer.raw("],\"syncToken\":")
         writer.string(token.rawValue)
         writer.raw(",\"moreComing\":")
         writer.bool(written.moreComing)
+    }
+
+    /// Writes feed rows as a comma-separated list, at most `limit`, and no more once the writer holds `byteLimit` bytes
+    /// (one at least); the sequence of the last one written, and whether more follow.
+    static func writeRecords(
+        _ rows: [StoredRecord], zoneID: ZoneID, limit: Int, byteLimit: Int, into writer: inout JSONWriter
+    ) throws -> (lastSeq: Int64?, moreComing: Bool) {
+        var cache = RecordJSONCache()
+        var lastSeq: Int64?
+        for (index, record) in rows.enumerated() {
+            guard index < limit, index == 0 || writer.bytes.count < byteLimit else { return (lastSeq, true) }
+            writer.separator(index)
+            try writer.record(record, zoneID: zoneID, cache: &cache)
+            lastSeq = record.seq
+        }
+        return (lastSeq, false)
     }
 
     private func writePage(_ page: ZonePage, into writer: inout JSONWriter, desired: Set<String>?) throws {
@@ -161,14 +177,14 @@ extension CloudService {
                 let room = CloudLimits.maxResponseBytes - writer.bytes.count
                 do {
                     if room <= 0 {
-                        let token = try self.deferredToken(tx, database, query)
+                        let token = try await self.deferredToken(tx, database, query)
                         writer.raw("\"records\":[],\"syncToken\":")
                         writer.string(token.rawValue)
                         writer.raw(",\"moreComing\":true")
                     } else if query.desiredKeys == nil {
-                        try self.writeZonePage(tx, database, query, byteLimit: room, into: &writer)
+                        try await self.writeZonePage(tx, database, query, byteLimit: room, into: &writer)
                     } else {
-                        let page = try self.zonePage(tx, database, query, byteLimit: room)
+                        let page = try await self.zonePage(tx, database, query, byteLimit: room)
                         try self.writePage(page, into: &writer, desired: query.desiredKeys.map(Set.init))
                     }
                 } catch let error as ServerError {
@@ -197,7 +213,7 @@ extension CloudService {
             return query
         }()
         let writer = try await store.read { tx -> JSONWriter in
-            let page = try self.zonePage(tx, database, query)
+            let page = try await self.zonePage(tx, database, query)
             var writer = JSONWriter(reserving: 64 * 1024)
             writer.raw("{\"zoneID\":")
             writer.zoneID(page.zoneID)
@@ -220,18 +236,18 @@ extension CloudService {
             var position = FeedPosition(seq: 0)
             if let token {
                 position = try FeedToken.parseDatabase(token)
-                guard position.isValid(horizon: try tx.databaseHorizon(database)) else {
+                guard position.isValid(horizon: try await tx.databaseHorizon(database)) else {
                     throw ServerError(.changeTokenExpired, "the database change token expired; fetch every zone again")
                 }
             } else {
                 // Entries compacted before a reading from scratch never concern it (see `FeedPosition`).
-                position.floor = try tx.latestDatabaseSequence(database)
+                position.floor = try await tx.latestDatabaseSequence(database)
             }
             let after = position.seq
-            var entries = try tx.databaseChanges(database, after: after, limit: limit + 1)
+            var entries = try await tx.databaseChanges(database, after: after, limit: limit + 1)
             let moreComing = entries.count > limit
             if moreComing { entries.removeLast(entries.count - limit) }
-            position.seq = moreComing ? entries.last!.seq : max(after, try tx.latestDatabaseSequence(database))
+            position.seq = moreComing ? entries.last!.seq : max(after, try await tx.latestDatabaseSequence(database))
             let owner = database.owner
             let next = FeedToken.database(position)
             // The shared database's rows name other owners' zones (see `SharedZoneName`).

@@ -55,7 +55,7 @@ extension CloudService {
             return try await setDiscoverability(try decode(DiscoverabilityRequest.self, from: request), database, caller)
         case "users/caller", "users/current":
             let user = try caller.requireUser()
-            let row = try await store.read { try $0.user(recordName: user) }
+            let row = try await store.read { try await $0.user(recordName: user) }
             return try .encode(UserIdentity(userRecordName: user, account: row?.account))
         default:
             throw RequestError.notFound(request.method, request.segments)
@@ -86,7 +86,7 @@ extension CloudService {
 
     /// Finds the zone a request names, answering as CloudKit would for zones that are not there.
     /// `create` makes the always-present default zone on first write.
-    func resolveZone(_ tx: any StoreTransaction, _ database: DatabaseKey, _ zoneID: ZoneID?, create: Bool) throws -> StoredZone? {
+    func resolveZone(_ tx: any StoreTransaction, _ database: DatabaseKey, _ zoneID: ZoneID?, create: Bool) async throws -> StoredZone? {
         let zoneID = zoneID ?? .default
         switch database.scope {
         case .public:
@@ -95,15 +95,15 @@ extension CloudService {
             }
         case .shared:
             // Another user's zone, seen through the shares the caller accepted in it.
-            return try resolveSharedZone(tx, database, zoneID)
+            return try await resolveSharedZone(tx, database, zoneID)
         case .private:
             if let owner = zoneID.ownerRecordName, owner != database.owner, owner != "__defaultOwner__" {
                 throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
             }
         }
-        if let zone = try tx.zone(database, name: zoneID.zoneName) { return zone }
-        if zoneID.isDefault { return create ? try tx.createZone(database, name: zoneID.zoneName) : nil }
-        if try tx.isPurged(database, name: zoneID.zoneName) {
+        if let zone = try await tx.zone(database, name: zoneID.zoneName) { return zone }
+        if zoneID.isDefault { return create ? try await tx.createZone(database, name: zoneID.zoneName) : nil }
+        if try await tx.isPurged(database, name: zoneID.zoneName) {
             throw ServerError(.userDeletedZone, "the user deleted zone '\(zoneID.zoneName)' and its data; create it again to use it")
         }
         throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")

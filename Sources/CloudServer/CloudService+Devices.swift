@@ -14,7 +14,7 @@ extension CloudService {
             let body = try decode(CreateTokenRequest.self, from: request)
             let token = Secrets.randomHex(bytes: 32)
             let now = nowMillis
-            try await store.write { try $0.insertPushToken(token, container: container, creatorDevice: deviceID, now: now) }
+            try await store.write { try await $0.insertPushToken(token, container: container, creatorDevice: deviceID, now: now) }
             let path = request.segments.prefix(4).joined(separator: "/")
             let url = "\(request.origin)/\(path)/courier/\(token)"
             return try .encode(CreateTokenResponse(apnsEnvironment: body.apnsEnvironment, apnsToken: token, webcourierURL: url))
@@ -24,13 +24,13 @@ extension CloudService {
             let body = try decode(RegisterTokenRequest.self, from: request)
             guard let deviceID = caller.deviceID else { throw ServerError(.badRequest, "no device behind this token") }
             try await store.write { tx in
-                guard let row = try tx.pushToken(body.apnsToken), row.container == container else {
+                guard let row = try await tx.pushToken(body.apnsToken), row.container == container else {
                     throw ServerError(.notFound, "unknown apnsToken; create one with tokens/create")
                 }
                 if let owner = row.userRecordName, owner != user {
                     throw ServerError(.accessDenied, "this apnsToken belongs to another user")
                 }
-                try tx.bindPushToken(body.apnsToken, user: user, deviceID: deviceID)
+                try await tx.bindPushToken(body.apnsToken, user: user, deviceID: deviceID)
             }
             return try .encode(body)
 
@@ -38,10 +38,10 @@ extension CloudService {
             let user = try caller.requireUser()
             let body = try decode(TestPushRequest.self, from: request)
             let tokens = try await store.read { tx -> [PushTokenRow] in
-                guard let deviceID = try tx.deviceID(user: user, name: body.deviceName) else {
+                guard let deviceID = try await tx.deviceID(user: user, name: body.deviceName) else {
                     throw ServerError(.notFound, "you have no device named '\(body.deviceName)'")
                 }
-                return try tx.pushTokens(user: user, container: container).filter { $0.deviceID == deviceID }
+                return try await tx.pushTokens(user: user, container: container).filter { $0.deviceID == deviceID }
             }
             guard !tokens.isEmpty else {
                 throw ServerError(.notFound, "device '\(body.deviceName)' has no registered push token")
@@ -55,17 +55,17 @@ extension CloudService {
 
         case "devices/list":
             let user = try caller.requireUser()
-            let rows = try await store.read { try $0.signedInDevices(user: user) }
+            let rows = try await store.read { try await $0.signedInDevices(user: user) }
             return try .encode(DevicesResponse(devices: rows.map { Self.deviceInfo($0, caller: caller) }))
 
         case "devices/revoke":
             let user = try caller.requireUser()
             let body = try decode(RevokeDeviceRequest.self, from: request)
             let revoked = try await store.write { tx -> DeviceRow in
-                guard let row = try tx.signedInDevices(user: user).first(where: { $0.name == body.deviceName }) else {
+                guard let row = try await tx.signedInDevices(user: user).first(where: { $0.name == body.deviceName }) else {
                     throw ServerError(.notFound, "no signed-in device is named '\(body.deviceName)'; see devices/list")
                 }
-                try tx.deleteSessions(deviceID: row.deviceID)
+                try await tx.deleteSessions(deviceID: row.deviceID)
                 return row
             }
             logger.info("device revoked", metadata: ["device": "\(revoked.name)"])
@@ -85,13 +85,13 @@ extension CloudService {
     /// `GET {webcourierURL}?timeout=S&ack=NID`: the long-poll of a device's notifications.
     func courier(_ request: ServiceRequest, container: String, token: String) async throws -> ServiceResponse {
         guard token.count == 64, token.allSatisfy(\.isHexDigit),
-            let row = try await store.read({ try $0.pushToken(token) }), row.container == container
+            let row = try await store.read({ try await $0.pushToken(token) }), row.container == container
         else { throw ServerError(.notFound, "unknown push token") }
         let seconds = request.query["timeout"].flatMap(Double.init) ?? 30
         guard seconds.isFinite, seconds >= 0 else { throw ServerError(.badRequest, "timeout must be a number of seconds") }
         let now = nowMillis
         if now - row.lastUsed > sessionTouchMillis {
-            try await store.write { try $0.touchPushToken(token, now: now) }
+            try await store.write { try await $0.touchPushToken(token, now: now) }
         }
         let timeout = Duration.milliseconds(Int64(min(seconds, 300) * 1000))
         guard let notification = await hub.poll(token: token, timeout: timeout, ack: request.query["ack"]) else {
@@ -109,9 +109,9 @@ extension CloudService {
         let now = nowMillis
         let idleBefore = now - sessionIdleMillis
         let (ended, tokens) = try await store.write { tx -> (Int, Set<String>) in
-            let ended = try tx.deleteIdleSessions(lastUsedBefore: idleBefore)
-            try tx.evictPushTokens(unregisteredBefore: now - Self.unregisteredTokenLifetime, unusedBefore: idleBefore)
-            return (ended, try tx.allPushTokens())
+            let ended = try await tx.deleteIdleSessions(lastUsedBefore: idleBefore)
+            try await tx.evictPushTokens(unregisteredBefore: now - Self.unregisteredTokenLifetime, unusedBefore: idleBefore)
+            return (ended, try await tx.allPushTokens())
         }
         let dropped = await hub.retainMailboxes(of: tokens)
         if ended > 0 || dropped > 0 {

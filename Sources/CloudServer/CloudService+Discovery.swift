@@ -14,14 +14,14 @@ extension CloudService {
             for info in request.lookupInfos {
                 let row: UserRow?
                 if let name = info.accountName ?? info.emailAddress {
-                    row = name.utf8.count <= 255 ? try tx.user(account: name) : nil
+                    row = name.utf8.count <= 255 ? try await tx.user(account: name) : nil
                 } else if let recordName = info.userRecordName {
-                    row = recordName.utf8.count <= 255 ? try tx.user(recordName: recordName) : nil
+                    row = recordName.utf8.count <= 255 ? try await tx.user(recordName: recordName) : nil
                 } else {
                     throw ServerError(.badRequest, "each lookupInfo names an accountName, emailAddress or userRecordName")
                 }
                 // Someone who did not allow discovery is not told apart from someone who does not exist.
-                guard let row, try tx.isDiscoverable(container: container, user: row.userRecordName) else { continue }
+                guard let row, try await tx.isDiscoverable(container: container, user: row.userRecordName) else { continue }
                 found.append(DiscoveredUser(userRecordName: row.userRecordName, lookupInfo: info, accountName: row.account))
             }
             return found
@@ -33,7 +33,7 @@ extension CloudService {
     func setDiscoverability(_ request: DiscoverabilityRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
         let user = try caller.requireUser()
         let container = database.container
-        try await store.write { try $0.setDiscoverable(container: container, user: user, request.discoverable) }
+        try await store.write { try await $0.setDiscoverable(container: container, user: user, request.discoverable) }
         return try .encode(request)
     }
 }

@@ -65,7 +65,7 @@ extension CloudService {
                             zone = try cached.get()
                         } else {
                             do {
-                                guard let found = try self.resolveZone(tx, database, zoneID, create: true) else {
+                                guard let found = try await self.resolveZone(tx, database, zoneID, create: true) else {
                                     throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
                                 }
                                 zones[zoneID] = .success(found)
@@ -79,8 +79,8 @@ extension CloudService {
                         if database.scope != .public && !zone.zoneID.isDefault && (atomicRequested ?? true) {
                             atomicZones.insert(zone.pk)
                         }
-                        let outcome = try self.applySharing(operation, in: zone, batch: &shareBatch, tx: tx) {
-                            try self.apply(
+                        let outcome = try await self.applySharing(operation, in: zone, batch: &shareBatch, tx: tx) {
+                            try await self.apply(
                                 operation, encodedFields: read.fields, fieldsJSON: read.fieldsJSON, in: zone, database: database, stamp: now,
                                 schema: schema, tx: tx)
                         }
@@ -96,9 +96,9 @@ extension CloudService {
                 }
                 // The default zone has no change feed; custom zones announce themselves in the database feed.
                 for name in touchedZones where database.scope == .private && name != ZoneID.defaultZoneName {
-                    try tx.noteZoneChange(database, zoneName: name, kind: .changed, seq: try tx.nextSequence(), now: now.timestamp)
+                    try await tx.noteZoneChange(database, zoneName: name, kind: .changed, seq: try await tx.nextSequence(.database(database)), now: now.timestamp)
                 }
-                return (outcomes, try self.finishSharing(shareBatch, tx: tx))
+                return (outcomes, try await self.finishSharing(shareBatch, tx: tx))
             }
         } catch let failure as AtomicFailure {
             let operations = feed.operations
@@ -152,7 +152,7 @@ extension CloudService {
     private func apply(
         _ operation: RecordOperation, encodedFields: EncodedFields?, fieldsJSON: Data?, in zone: StoredZone, database: DatabaseKey,
         stamp: RecordStamp, schema: SchemaSession, tx: any StoreTransaction
-    ) throws -> ItemOutcome {
+    ) async throws -> ItemOutcome {
         let incoming = operation.record
         let name = incoming.recordName
         guard !name.isEmpty, name.utf8.count <= 255, !Validation.hasControlCharacters(name) else { throw ServerError(.badRequest, "recordName must be 1 to 255 bytes without control characters") }
@@ -161,14 +161,14 @@ extension CloudService {
         // out to be there (or when the record is invalid, so the error is the one the lookup path reports).
         // Checks that depend on an existing row belong below; anything every save needs belongs in recordToSave.
         if operation.operationType == .create, database.scope == .private,
-            var record = try? recordToSave(
+            var record = try? await recordToSave(
                 operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: nil, zone: zone, stamp: stamp, schema: schema)
         {
-            record.seq = try tx.nextSequence()
+            record.seq = try await tx.nextSequence(.zone(pk: zone.pk))
             record.changeTag = String(record.seq, radix: 36)
-            if try tx.insertRecord(record) { return .saved(record, zone.zoneID, event: .create) }
+            if try await tx.insertRecord(record) { return .saved(record, zone.zoneID, event: .create) }
         }
-        let found = try tx.record(zonePK: zone.pk, name: name)
+        let found = try await tx.record(zonePK: zone.pk, name: name)
         let existing = found.flatMap { $0.deleted ? nil : $0 }
         let type = operation.operationType
 
@@ -189,14 +189,14 @@ extension CloudService {
                 throw error
             }
         }
-        let seq = try tx.nextSequence()
+        let seq = try await tx.nextSequence(.zone(pk: zone.pk))
         if type.isDelete {
             guard let existing else {
                 if type == .forceDelete { return .deleted(name, zone.zoneID) }
                 throw ServerError(.notFound, "record '\(name)' not found")
             }
             if database.scope == .public {
-                try tx.removeRecord(zonePK: zone.pk, name: name)  // no change feed, no tombstone
+                try await tx.removeRecord(zonePK: zone.pk, name: name)  // no change feed, no tombstone
             } else {
                 var tombstone = existing
                 tombstone.deleted = true
@@ -204,20 +204,20 @@ extension CloudService {
                 tombstone.changeTag = String(seq, radix: 36)
                 tombstone.modified = stamp
                 tombstone.fieldsJSON = Data("{}".utf8)
-                try tx.putRecord(tombstone)
+                try await tx.putRecord(tombstone)
             }
             return .deleted(name, zone.zoneID)
         }
 
-        var record = try recordToSave(
+        var record = try await recordToSave(
             operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: existing, zone: zone, stamp: stamp, schema: schema)
         record.seq = seq
         record.changeTag = String(seq, radix: 36)
         if found == nil {
             // Only a row added since the lookup could make this fail; none can be inside this transaction.
-            guard try tx.insertRecord(record) else { throw ServerError(.internalError, "record '\(name)' appeared while it was saved") }
+            guard try await tx.insertRecord(record) else { throw ServerError(.internalError, "record '\(name)' appeared while it was saved") }
         } else {
-            try tx.putRecord(record)
+            try await tx.putRecord(record)
         }
         return .saved(record, zone.zoneID, event: existing == nil ? .create : .update)
     }
@@ -226,7 +226,7 @@ extension CloudService {
     private func recordToSave(
         _ operation: RecordOperation, encodedFields: EncodedFields?, fieldsJSON: Data?, existing: StoredRecord?, zone: StoredZone,
         stamp: RecordStamp, schema: SchemaSession
-    ) throws -> StoredRecord {
+    ) async throws -> StoredRecord {
         let incoming = operation.record
         let name = incoming.recordName
         let type = operation.operationType
@@ -242,7 +242,7 @@ extension CloudService {
             throw ServerError(.badRequest, "invalid field name '\(key.prefix(64))'")
         }
         // The container's schema types the values (and, in development, learns new fields).
-        let conformed = try schema.conform(changes, recordType: recordType)
+        let conformed = try await schema.conform(changes, recordType: recordType)
         changes = conformed.fields
         let json: Data
         if fields.isEmpty, let fieldsJSON, encodedFields != nil, !conformed.retyped {
@@ -271,8 +271,11 @@ extension CloudService {
         let zoneID = request.zoneID
         let items = request.records
         let writer = try await store.read { tx -> JSONWriter in
-            let zone = try self.resolveZone(tx, database, zoneID, create: false)
-            let view = try self.viewIfShared(tx, database, zone)
+            let zone = try await self.resolveZone(tx, database, zoneID, create: false)
+            let view = try await self.viewIfShared(tx, database, zone)
+            // Every row asked for in one call (one round trip on a networked store).
+            var rows: [String: StoredRecord] = [:]
+            if let zone { rows = try await tx.records(zonePK: zone.pk, names: items.map(\.recordName)) }
             var writer = JSONWriter(reserving: items.count * 300)
             writer.raw("{\"records\":[")
             for (index, item) in items.enumerated() {
@@ -283,8 +286,8 @@ extension CloudService {
                         .limitExceeded, "the answer reached \(CloudLimits.maxResponseBytes / 1_048_576) MB; look '\(item.recordName)' up again")
                     error.recordName = item.recordName
                     try writer.encodable(error)
-                } else if let zone, let record = try tx.record(zonePK: zone.pk, name: item.recordName), !record.deleted,
-                    try view.map({ try self.isVisible(tx, $0, recordName: record.recordName) }) ?? true
+                } else if let zone, let record = rows[item.recordName], !record.deleted,
+                    try await self.isVisible(tx, view, recordName: record.recordName)
                 {
                     try writer.record(record, zoneID: zone.zoneID, desiredKeys: item.desiredKeys.map(Set.init) ?? desired)
                 } else {
@@ -311,17 +314,17 @@ extension CloudService {
         let desired = request.desiredKeys.map(Set.init)
         let query = request.query
         return try await store.read { tx -> ServiceResponse in
-            try Schema.checkIndexes(query, fields: try tx.schemaFields(container: database.container, recordType: recordType) ?? [:])
-            guard let zone = try self.resolveZone(tx, database, zoneID, create: false) else {
+            try Schema.checkIndexes(query, fields: try await tx.schemaFields(container: database.container, recordType: recordType) ?? [:])
+            guard let zone = try await self.resolveZone(tx, database, zoneID, create: false) else {
                 return try .encode(QueryResponse(records: [], continuationMarker: nil))
             }
-            let roots = try self.viewIfShared(tx, database, zone)?.rootNames
+            let roots = try await self.viewIfShared(tx, database, zone)?.rootNames
             var page: [(record: StoredRecord, key: [SQLValue])] = []
             var position = start
             var moreComing = false
             if plan.residual == nil, plan.fieldFilter == nil {
                 // Column conditions only: SQL answers exactly the page.
-                let rows = try tx.queryRecords(zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit + 1)
+                let rows = try await tx.queryRecords(zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit + 1)
                 moreComing = rows.count > limit
                 page = rows.prefix(limit).compactMap { row in row.record.map { ($0, row.key) } }
                 position = page.last?.key ?? position
@@ -330,7 +333,7 @@ extension CloudService {
                 // last one looked at, so a page may come back short (even empty) with more to come.
                 var scanned = 0
                 scanning: while true {
-                    let chunk = try tx.queryRecords(
+                    let chunk = try await tx.queryRecords(
                         zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: Self.queryChunk)
                     for row in chunk {
                         scanned += 1

@@ -68,54 +68,60 @@ extension CloudService {
     // MARK: The shared database's zones
 
     /// The owner zone a participant names in the shared database, if they accepted a share in it.
-    func resolveSharedZone(_ tx: any StoreTransaction, _ database: DatabaseKey, _ zoneID: ZoneID) throws -> StoredZone {
+    func resolveSharedZone(_ tx: any StoreTransaction, _ database: DatabaseKey, _ zoneID: ZoneID) async throws -> StoredZone {
         let notShared = ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' is not shared with you")
         guard !zoneID.isDefault, let owner = zoneID.ownerRecordName, owner != database.owner else { throw notShared }
         let ownerDatabase = DatabaseKey(container: database.container, scope: .private, owner: owner)
-        guard let zone = try tx.zone(ownerDatabase, name: zoneID.zoneName),
-            !(try tx.acceptedRoots(zonePK: zone.pk, participant: database.owner).isEmpty)
+        guard let zone = try await tx.zone(ownerDatabase, name: zoneID.zoneName),
+            !(try await tx.acceptedRoots(zonePK: zone.pk, participant: database.owner).isEmpty)
         else { throw notShared }
         return zone
     }
 
     /// A participant's view of an owner zone.
-    func sharedView(_ tx: any StoreTransaction, _ zone: StoredZone, participant: String) throws -> SharedView {
+    func sharedView(_ tx: any StoreTransaction, _ zone: StoredZone, participant: String) async throws -> SharedView {
         SharedView(
-            zone: zone, participant: participant, roots: try tx.acceptedRoots(zonePK: zone.pk, participant: participant),
-            epoch: try tx.viewEpoch(zonePK: zone.pk, participant: participant))
+            zone: zone, participant: participant, roots: try await tx.acceptedRoots(zonePK: zone.pk, participant: participant),
+            epoch: try await tx.viewEpoch(zonePK: zone.pk, participant: participant))
     }
 
     /// The participant's view when `database` is the shared database, nil otherwise.
-    func viewIfShared(_ tx: any StoreTransaction, _ database: DatabaseKey, _ zone: StoredZone?) throws -> SharedView? {
+    func viewIfShared(_ tx: any StoreTransaction, _ database: DatabaseKey, _ zone: StoredZone?) async throws -> SharedView? {
         guard database.scope == .shared, let zone else { return nil }
-        return try sharedView(tx, zone, participant: database.owner)
+        return try await sharedView(tx, zone, participant: database.owner)
     }
 
     /// Whether a participant may see a record: its root is one of theirs.
-    func isVisible(_ tx: any StoreTransaction, _ view: SharedView, recordName: String) throws -> Bool {
-        guard let root = try tx.recordLink(zonePK: view.zone.pk, name: recordName)?.root else { return false }
+    func isVisible(_ tx: any StoreTransaction, _ view: SharedView, recordName: String) async throws -> Bool {
+        guard let root = try await tx.recordLink(zonePK: view.zone.pk, name: recordName)?.root else { return false }
         return view.roots[root] != nil
+    }
+
+    /// Whether a record may be seen through `view`: always without one (the owner's own database).
+    func isVisible(_ tx: any StoreTransaction, _ view: SharedView?, recordName: String) async throws -> Bool {
+        guard let view else { return true }
+        return try await isVisible(tx, view, recordName: recordName)
     }
 
     /// `zones/list` on the shared database: owner zones the caller accepted a share in.
     func listSharedZones(_ database: DatabaseKey) async throws -> ServiceResponse {
         let zones = try await store.read { tx -> [ZoneResult] in
-            try tx.sharedZones(container: database.container, participant: database.owner).map { zone in
-                .zone(try self.sharedZoneJSON(tx, try self.sharedView(tx, zone, participant: database.owner)))
+            try await tx.sharedZones(container: database.container, participant: database.owner).asyncMap { zone in
+                .zone(try await self.sharedZoneJSON(tx, try await self.sharedView(tx, zone, participant: database.owner)))
             }
         }
         return try .encode(ZonesResponse(zones: zones))
     }
 
     /// A shared zone as `zones/list` and `zones/lookup` answer it, with the participant's current token.
-    func sharedZoneJSON(_ tx: any StoreTransaction, _ view: SharedView) throws -> Zone {
-        Zone(zoneID: view.zone.zoneID, syncToken: try sharedToken(tx, view, after: 0), atomic: true)
+    func sharedZoneJSON(_ tx: any StoreTransaction, _ view: SharedView) async throws -> Zone {
+        Zone(zoneID: view.zone.zoneID, syncToken: try await sharedToken(tx, view, after: 0), atomic: true)
     }
 
     /// One page of a zone's feed as a participant sees it; a token of an older view expires.
     func sharedZonePage(
         _ tx: any StoreTransaction, _ view: SharedView, _ query: ZoneChangesQuery, limit: Int, byteLimit: Int = CloudLimits.maxResponseBytes
-    ) throws -> ZonePage {
+    ) async throws -> ZonePage {
         let zone = view.zone
         var after: Int64 = 0
         var floor: Int64
@@ -129,30 +135,30 @@ extension CloudService {
             after = parsed.position.seq
             floor = parsed.position.floor
         } else {
-            floor = try tx.latestSequence(zonePK: zone.pk)
+            floor = try await tx.latestSequence(zonePK: zone.pk)
         }
         // From scratch there is nothing to delete on the device: tombstones are left out.
-        var rows = try tx.visibleChanges(
+        var rows = try await tx.visibleChanges(
             zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: query.syncToken != nil, roots: view.rootNames)
         let cut = Self.keepFitting(&rows, byteLimit: byteLimit)
         let moreComing = cut || rows.count > limit
         if rows.count > limit { rows.removeLast(rows.count - limit) }
         let token = moreComing
             ? FeedToken.sharedZone(pk: zone.pk, epoch: view.epoch, FeedPosition(seq: rows[rows.count - 1].seq, floor: floor))
-            : try sharedToken(tx, view, after: after)
+            : try await sharedToken(tx, view, after: after)
         return ZonePage(zoneID: zone.zoneID, records: rows, token: token, moreComing: moreComing)
     }
 
     /// The token of a participant's view positioned at the zone's newest change.
-    func sharedToken(_ tx: any StoreTransaction, _ view: SharedView, after: Int64) throws -> ChangeToken {
-        FeedToken.sharedZone(pk: view.zone.pk, epoch: view.epoch, FeedPosition(seq: max(after, try tx.latestSequence(zonePK: view.zone.pk))))
+    func sharedToken(_ tx: any StoreTransaction, _ view: SharedView, after: Int64) async throws -> ChangeToken {
+        FeedToken.sharedZone(pk: view.zone.pk, epoch: view.epoch, FeedPosition(seq: max(after, try await tx.latestSequence(zonePK: view.zone.pk))))
     }
 
     // MARK: Feeds and pushes
 
     /// Notes a change of an owner zone in the owner's private database feed.
-    func noteOwnerZone(_ tx: any StoreTransaction, _ zone: StoredZone, now: Int64, _ effects: inout ShareEffects) throws {
-        try tx.noteZoneChange(zone.database, zoneName: zone.name, kind: .changed, seq: try tx.nextSequence(), now: now)
+    func noteOwnerZone(_ tx: any StoreTransaction, _ zone: StoredZone, now: Int64, _ effects: inout ShareEffects) async throws {
+        try await tx.noteZoneChange(zone.database, zoneName: zone.name, kind: .changed, seq: try await tx.nextSequence(.database(zone.database)), now: now)
         effects.push(zone.database, zone: zone.name)
     }
 
@@ -165,9 +171,9 @@ extension CloudService {
     func noteParticipantZone(
         _ tx: any StoreTransaction, _ zone: StoredZone, _ participant: String, kind: ZoneChangeKind, now: Int64,
         _ effects: inout ShareEffects
-    ) throws {
+    ) async throws {
         let database = sharedDatabase(of: participant, zone)
-        try tx.noteZoneChange(database, zoneName: SharedZoneName.encode(zone.zoneID), kind: kind, seq: try tx.nextSequence(), now: now)
+        try await tx.noteZoneChange(database, zoneName: SharedZoneName.encode(zone.zoneID), kind: kind, seq: try await tx.nextSequence(.database(database)), now: now)
         effects.push(database, zone: zone.name)
     }
 
@@ -175,10 +181,10 @@ extension CloudService {
     /// reported changed, or deleted when no accepted share is left.
     func participantViewChanged(
         _ tx: any StoreTransaction, _ zone: StoredZone, _ participant: String, now: Int64, _ effects: inout ShareEffects
-    ) throws {
-        try tx.setViewEpoch(zonePK: zone.pk, participant: participant, epoch: try tx.nextSequence())
-        let remaining = try tx.acceptedRoots(zonePK: zone.pk, participant: participant)
-        try noteParticipantZone(tx, zone, participant, kind: remaining.isEmpty ? .deleted : .changed, now: now, &effects)
+    ) async throws {
+        try await tx.setViewEpoch(zonePK: zone.pk, participant: participant, epoch: try await tx.nextSequence(.zone(pk: zone.pk)))
+        let remaining = try await tx.acceptedRoots(zonePK: zone.pk, participant: participant)
+        try await noteParticipantZone(tx, zone, participant, kind: remaining.isEmpty ? .deleted : .changed, now: now, &effects)
     }
 
     /// Sends the pushes a committed write owes; never to the writing device.
@@ -192,22 +198,22 @@ extension CloudService {
 
     /// The root of a record hanging from `parent`: the top of the parent chain (at most 16 steps up),
     /// or the first name in it that no record has yet.
-    func computeRoot(_ tx: any StoreTransaction, zonePK: Int64, name: String, parent: String?) throws -> String {
+    func computeRoot(_ tx: any StoreTransaction, zonePK: Int64, name: String, parent: String?) async throws -> String {
         guard var next = parent else { return name }
         var current = name
         var seen: Set<String> = [name]
         for _ in 0..<ShareSchema.maxHierarchyDepth {
             guard seen.insert(next).inserted else { return current }  // a cycle: stop where it closes
             current = next
-            guard let up = try tx.recordLink(zonePK: zonePK, name: next)?.parent else { return current }
+            guard let up = try await tx.recordLink(zonePK: zonePK, name: next)?.parent else { return current }
             next = up
         }
         return current
     }
 
     /// Fills in the root of every record of a zone (when it gets its first share).
-    func computeAllRoots(_ tx: any StoreTransaction, zonePK: Int64) throws {
-        let links = try tx.allLinks(zonePK: zonePK)
+    func computeAllRoots(_ tx: any StoreTransaction, zonePK: Int64) async throws {
+        let links = try await tx.allLinks(zonePK: zonePK)
         var parents: [String: String?] = [:]
         parents.reserveCapacity(links.count)
         for link in links { parents[link.name] = link.parent }
@@ -221,7 +227,7 @@ extension CloudService {
                 next = parents[up] ?? nil
                 steps += 1
             }
-            try tx.setRoot(zonePK: zonePK, name: link.name, root: current)
+            try await tx.setRoot(zonePK: zonePK, name: link.name, root: current)
         }
     }
 
@@ -231,8 +237,8 @@ extension CloudService {
     private func moveDescendants(
         _ tx: any StoreTransaction, _ zone: StoredZone, of name: String, from formerRoot: String, to newRoot: String,
         formerIsShared: Bool, now: Int64
-    ) throws -> Bool {
-        let candidates = try tx.recordsUnder(zonePK: zone.pk, root: formerRoot)
+    ) async throws -> Bool {
+        let candidates = try await tx.recordsUnder(zonePK: zone.pk, root: formerRoot)
         guard candidates.count > 1 || candidates.first?.name != name else { return false }
         var parents: [String: String] = [:]
         for candidate in candidates { if let parent = candidate.parent { parents[candidate.name] = parent } }
@@ -245,9 +251,9 @@ extension CloudService {
                 steps += 1
             }
             guard cursor == name else { continue }
-            let seq = try tx.nextSequence()
-            try tx.moveRecord(zonePK: zone.pk, name: candidate.name, root: newRoot, seq: seq)
-            if formerIsShared { try tx.noteRootExit(zonePK: zone.pk, name: candidate.name, oldRoot: formerRoot, seq: seq, now: now) }
+            let seq = try await tx.nextSequence(.zone(pk: zone.pk))
+            try await tx.moveRecord(zonePK: zone.pk, name: candidate.name, root: newRoot, seq: seq)
+            if formerIsShared { try await tx.noteRootExit(zonePK: zone.pk, name: candidate.name, oldRoot: formerRoot, seq: seq, now: now) }
             moved = true
         }
         return moved
@@ -259,15 +265,15 @@ extension CloudService {
     /// Zones without shares cost one cached lookup per batch.
     func applySharing(
         _ operation: RecordOperation, in zone: StoredZone, batch: inout ShareBatch, tx: any StoreTransaction,
-        apply: () throws -> ItemOutcome
-    ) throws -> ItemOutcome {
+        apply: () async throws -> ItemOutcome
+    ) async throws -> ItemOutcome {
         let state: ZoneShareState
         if let known = batch.states[zone.pk] {
             state = known
         } else {
             switch batch.database.scope {
-            case .shared: state = .participant(try sharedView(tx, zone, participant: batch.user))
-            case .private: state = try tx.zoneHasShares(zonePK: zone.pk) ? .owned : .unshared
+            case .shared: state = .participant(try await sharedView(tx, zone, participant: batch.user))
+            case .private: state = try await tx.zoneHasShares(zonePK: zone.pk) ? .owned : .unshared
             case .public: state = .unshared
             }
             batch.states[zone.pk] = state
@@ -275,12 +281,13 @@ extension CloudService {
         let incoming = operation.record
         if case .unshared = state {
             if incoming.recordType == ShareSchema.recordType { throw Self.useSharesModify }
-            return try apply()
+            return try await apply()
         }
         let name = incoming.recordName
-        let found = try tx.recordLink(zonePK: zone.pk, name: name)
+        let found = try await tx.recordLink(zonePK: zone.pk, name: name)
         let live = found.flatMap { $0.deleted ? nil : $0 }
-        let oldRoot = try live.map { try $0.root ?? computeRoot(tx, zonePK: zone.pk, name: name, parent: $0.parent) }
+        var oldRoot = live?.root
+        if oldRoot == nil, let live { oldRoot = try await computeRoot(tx, zonePK: zone.pk, name: name, parent: live.parent) }
         let type = operation.operationType
         let newParent = incoming.parent?.recordName ?? (type == .update || type == .forceUpdate ? live?.parent : nil)
 
@@ -291,28 +298,28 @@ extension CloudService {
             if live?.recordType == ShareSchema.recordType || incoming.recordType == ShareSchema.recordType {
                 throw Self.useSharesModify
             }
-            if !type.isDelete, newParent != nil, let live, live.parent == nil, let share = try tx.share(zonePK: zone.pk, root: name) {
+            if !type.isDelete, newParent != nil, let live, live.parent == nil, let share = try await tx.share(zonePK: zone.pk, root: name) {
                 throw ServerError(
                     .badRequest, "'\(name)' is the root of share '\(share.recordName)': revoke the share before giving it a parent")
             }
         case .participant(let view):
-            try checkParticipantWrite(tx, operation, live: live, oldRoot: oldRoot, newParent: newParent, view: view)
+            try await checkParticipantWrite(tx, operation, live: live, oldRoot: oldRoot, newParent: newParent, view: view)
         }
 
-        let outcome = try apply()
+        let outcome = try await apply()
         switch outcome {
         case .saved(let record, _, _):
-            let newRoot = try computeRoot(tx, zonePK: zone.pk, name: name, parent: record.parent)
-            try tx.setRoot(zonePK: zone.pk, name: name, root: newRoot)
+            let newRoot = try await computeRoot(tx, zonePK: zone.pk, name: name, parent: record.parent)
+            try await tx.setRoot(zonePK: zone.pk, name: name, root: newRoot)
             batch.touch(zone, newRoot, oldRoot)
-            if let oldRoot, oldRoot != newRoot, try tx.share(zonePK: zone.pk, root: oldRoot) != nil {
-                try tx.noteRootExit(zonePK: zone.pk, name: name, oldRoot: oldRoot, seq: record.seq, now: batch.stamp.timestamp)
+            if let oldRoot, oldRoot != newRoot, try await tx.share(zonePK: zone.pk, root: oldRoot) != nil {
+                try await tx.noteRootExit(zonePK: zone.pk, name: name, oldRoot: oldRoot, seq: record.seq, now: batch.stamp.timestamp)
             }
             // Records below it hang from its old root (or, if it is new, from its name).
             let formerRoot = live == nil ? name : oldRoot
             if let formerRoot, formerRoot != newRoot {
-                let formerIsShared = try tx.share(zonePK: zone.pk, root: formerRoot) != nil
-                if try moveDescendants(
+                let formerIsShared = try await tx.share(zonePK: zone.pk, root: formerRoot) != nil
+                if try await moveDescendants(
                     tx, zone, of: name, from: formerRoot, to: newRoot, formerIsShared: formerIsShared, now: batch.stamp.timestamp)
                 {
                     batch.touch(zone, formerRoot)
@@ -321,10 +328,10 @@ extension CloudService {
         case .deleted:
             guard let oldRoot else { break }
             // The tombstone stays under its root, so the root's participants hear of the delete.
-            try tx.setRoot(zonePK: zone.pk, name: name, root: oldRoot)
+            try await tx.setRoot(zonePK: zone.pk, name: name, root: oldRoot)
             batch.touch(zone, oldRoot)
-            if let share = try tx.share(zonePK: zone.pk, root: name) {
-                try revokeShare(tx, zone, share, stamp: batch.stamp, &batch.effects)
+            if let share = try await tx.share(zonePK: zone.pk, root: name) {
+                try await revokeShare(tx, zone, share, stamp: batch.stamp, &batch.effects)
             }
         case .failed:
             break
@@ -341,7 +348,7 @@ extension CloudService {
     private func checkParticipantWrite(
         _ tx: any StoreTransaction, _ operation: RecordOperation, live: RecordLink?, oldRoot: String?, newParent: String?,
         view: SharedView
-    ) throws {
+    ) async throws {
         let name = operation.record.recordName
         let type = operation.operationType
         let readOnly = ServerError(.accessDenied, "shared with you read-only: only the owner can change '\(name)'")
@@ -368,7 +375,7 @@ extension CloudService {
                     ? "a record you add to a shared list needs a parent inside it"
                     : "'\(name)' cannot be moved out of the list shared with you")
         }
-        let newRoot = try computeRoot(tx, zonePK: view.zone.pk, name: name, parent: newParent)
+        let newRoot = try await computeRoot(tx, zonePK: view.zone.pk, name: name, parent: newParent)
         guard let permission = view.roots[newRoot] else {
             throw ServerError(.accessDenied, "the parent '\(newParent)' is not in a list shared with you")
         }
@@ -377,13 +384,13 @@ extension CloudService {
 
     /// Notes a committed batch's changes in the feeds of the owner (for participants' writes) and of
     /// every participant of a touched root; answers the pushes owed.
-    func finishSharing(_ batch: ShareBatch, tx: any StoreTransaction) throws -> ShareEffects {
+    func finishSharing(_ batch: ShareBatch, tx: any StoreTransaction) async throws -> ShareEffects {
         var effects = batch.effects
         let now = batch.stamp.timestamp
         for (pk, entry) in batch.touched {
-            if batch.database.scope == .shared { try noteOwnerZone(tx, entry.zone, now: now, &effects) }
-            for participant in try tx.acceptedParticipants(zonePK: pk, roots: entry.roots) {
-                try noteParticipantZone(tx, entry.zone, participant, kind: .changed, now: now, &effects)
+            if batch.database.scope == .shared { try await noteOwnerZone(tx, entry.zone, now: now, &effects) }
+            for participant in try await tx.acceptedParticipants(zonePK: pk, roots: entry.roots) {
+                try await noteParticipantZone(tx, entry.zone, participant, kind: .changed, now: now, &effects)
             }
         }
         return effects

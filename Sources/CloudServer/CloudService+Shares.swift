@@ -20,7 +20,7 @@ extension CloudService {
             var results: [ShareResult] = []
             for operation in operations {
                 do {
-                    results.append(.share(try self.applyShareOperation(operation, database, stamp: stamp, tx: tx, &effects)))
+                    results.append(.share(try await self.applyShareOperation(operation, database, stamp: stamp, tx: tx, &effects)))
                 } catch var error as ServerError {
                     error.rootRecordName = operation.rootRecordName
                     error.zoneID = operation.zoneID
@@ -39,12 +39,12 @@ extension CloudService {
         let shares = try await store.read { tx -> [ShareResult] in
             switch database.scope {
             case .private:
-                return try tx.ownedShares(container: database.container, owner: user).map {
-                    .share(try self.shareInfo(tx, $0.zone, $0.share, currentUser: nil))
+                return try await tx.ownedShares(container: database.container, owner: user).asyncMap {
+                    .share(try await self.shareInfo(tx, $0.zone, $0.share, currentUser: nil))
                 }
             case .shared:
-                return try tx.sharesListing(container: database.container, participant: user).map {
-                    .share(try self.shareInfo(tx, $0.zone, $0.share, currentUser: user))
+                return try await tx.sharesListing(container: database.container, participant: user).asyncMap {
+                    .share(try await self.shareInfo(tx, $0.zone, $0.share, currentUser: user))
                 }
             case .public:
                 throw ServerError(.badRequest, "the public database has no shares")
@@ -71,7 +71,7 @@ extension CloudService {
             var results: [ShareResult] = []
             for item in items {
                 do {
-                    let share = try self.acceptOrLeave(item, database, stamp: stamp, leave: leave, tx: tx, &effects)
+                    let share = try await self.acceptOrLeave(item, database, stamp: stamp, leave: leave, tx: tx, &effects)
                     results.append(.share(share))
                 } catch var error as ServerError {
                     error.shareRecordName = item.shareRecordName
@@ -90,11 +90,11 @@ extension CloudService {
     private func applyShareOperation(
         _ operation: ModifySharesRequest.Operation, _ database: DatabaseKey, stamp: RecordStamp, tx: any StoreTransaction,
         _ effects: inout ShareEffects
-    ) throws -> ShareInfo {
+    ) async throws -> ShareInfo {
         guard !operation.zoneID.isDefault else {
             throw ServerError(.badRequest, "the default zone cannot be shared: sharing needs a custom zone such as 'Todos'")
         }
-        guard let zone = try resolveZone(tx, database, operation.zoneID, create: false) else {
+        guard let zone = try await resolveZone(tx, database, operation.zoneID, create: false) else {
             throw ServerError(.zoneNotFound, "zone '\(operation.zoneID.zoneName)' not found")
         }
         let rootName = operation.rootRecordName
@@ -104,11 +104,11 @@ extension CloudService {
         let now = stamp.timestamp
         switch operation.operationType {
         case .delete:
-            guard let share = try tx.share(zonePK: zone.pk, root: rootName) else {
+            guard let share = try await tx.share(zonePK: zone.pk, root: rootName) else {
                 throw ServerError(.notFound, "'\(rootName)' is not shared")
             }
-            var info = try shareInfo(tx, zone, share, currentUser: nil)
-            info.recordChangeTag = try revokeShare(tx, zone, share, stamp: stamp, &effects)
+            var info = try await shareInfo(tx, zone, share, currentUser: nil)
+            info.recordChangeTag = try await revokeShare(tx, zone, share, stamp: stamp, &effects)
             info.participants = []
             return info
 
@@ -117,7 +117,7 @@ extension CloudService {
             guard invited.count <= ShareSchema.maxParticipants else {
                 throw ServerError(.limitExceeded, "a share lists at most \(ShareSchema.maxParticipants) participants")
             }
-            guard let root = try tx.record(zonePK: zone.pk, name: rootName), !root.deleted else {
+            guard let root = try await tx.record(zonePK: zone.pk, name: rootName), !root.deleted else {
                 throw ServerError(.notFound, "record '\(rootName)' not found")
             }
             guard root.recordType != ShareSchema.recordType else {
@@ -130,7 +130,7 @@ extension CloudService {
             var chosen: [(user: String, permission: ShareParticipantPermission)] = []
             var seen: Set<String> = []
             for participant in invited {
-                guard let row = try tx.user(account: participant.account) else {
+                guard let row = try await tx.user(account: participant.account) else {
                     throw ServerError(.notFound, "no account named '\(participant.account.prefix(64))'")
                 }
                 guard row.userRecordName != database.owner else {
@@ -143,93 +143,93 @@ extension CloudService {
             }
 
             // Everything is checked: from here on the operation writes.
-            let existing = try tx.share(zonePK: zone.pk, root: rootName)
+            let existing = try await tx.share(zonePK: zone.pk, root: rootName)
             let share = existing ?? ShareRow(zonePK: zone.pk, recordName: ShareSchema.recordName(forRoot: rootName), rootRecordName: rootName)
             var old: [ParticipantRow] = []
             if existing == nil {
-                if let clash = try tx.record(zonePK: zone.pk, name: share.recordName), !clash.deleted {
+                if let clash = try await tx.record(zonePK: zone.pk, name: share.recordName), !clash.deleted {
                     throw ServerError(.exists, "a record named '\(share.recordName)' already exists in '\(zone.name)'")
                 }
-                let first = !(try tx.zoneHasShares(zonePK: zone.pk))
-                try tx.insertShare(share)
-                if first { try computeAllRoots(tx, zonePK: zone.pk) }
+                let first = !(try await tx.zoneHasShares(zonePK: zone.pk))
+                try await tx.insertShare(share)
+                if first { try await computeAllRoots(tx, zonePK: zone.pk) }
             } else {
-                old = try tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
+                old = try await tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
             }
             let before = Dictionary(old.map { ($0.userRecordName, $0) }, uniquingKeysWith: { first, _ in first })
             let participants = chosen.map {
                 ParticipantRow(userRecordName: $0.user, permission: $0.permission, accepted: before[$0.user]?.accepted ?? false)
             }
-            try tx.setParticipants(zonePK: zone.pk, shareRecordName: share.recordName, participants)
-            try writeShareRecord(tx, zone, share, participants, stamp: stamp)
-            try noteOwnerZone(tx, zone, now: now, &effects)
+            try await tx.setParticipants(zonePK: zone.pk, shareRecordName: share.recordName, participants)
+            try await writeShareRecord(tx, zone, share, participants, stamp: stamp)
+            try await noteOwnerZone(tx, zone, now: now, &effects)
 
             let kept = Set(participants.map(\.userRecordName))
             for gone in old where !kept.contains(gone.userRecordName) {
                 if gone.accepted {
-                    try participantViewChanged(tx, zone, gone.userRecordName, now: now, &effects)
+                    try await participantViewChanged(tx, zone, gone.userRecordName, now: now, &effects)
                 } else {
                     effects.push(sharedDatabase(of: gone.userRecordName, zone), zone: zone.name)
                 }
             }
             for participant in participants {
                 if participant.accepted {
-                    try noteParticipantZone(tx, zone, participant.userRecordName, kind: .changed, now: now, &effects)
+                    try await noteParticipantZone(tx, zone, participant.userRecordName, kind: .changed, now: now, &effects)
                 } else if before[participant.userRecordName] != participant {
                     effects.push(sharedDatabase(of: participant.userRecordName, zone), zone: zone.name)  // an invitation
                 }
             }
-            return try shareInfo(tx, zone, share, currentUser: nil)
+            return try await shareInfo(tx, zone, share, currentUser: nil)
         }
     }
 
     private func acceptOrLeave(
         _ item: ShareReference, _ database: DatabaseKey, stamp: RecordStamp, leave: Bool, tx: any StoreTransaction,
         _ effects: inout ShareEffects
-    ) throws -> ShareInfo {
+    ) async throws -> ShareInfo {
         let user = database.owner
         guard let owner = item.zoneID.ownerRecordName, !owner.isEmpty else {
             throw ServerError(.badRequest, "zoneID.ownerRecordName must name the owner of the shared zone")
         }
         let notFound = ServerError(.notFound, "no share '\(item.shareRecordName.prefix(300))' of that zone lists you")
         guard owner != user,
-            let zone = try tx.zone(DatabaseKey(container: database.container, scope: .private, owner: owner), name: item.zoneID.zoneName),
-            let share = try tx.share(zonePK: zone.pk, recordName: item.shareRecordName)
+            let zone = try await tx.zone(DatabaseKey(container: database.container, scope: .private, owner: owner), name: item.zoneID.zoneName),
+            let share = try await tx.share(zonePK: zone.pk, recordName: item.shareRecordName)
         else { throw notFound }
-        var participants = try tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
+        var participants = try await tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
         guard let index = participants.firstIndex(where: { $0.userRecordName == user }) else { throw notFound }
         let now = stamp.timestamp
 
         if leave {
             let me = participants.remove(at: index)
-            try tx.setParticipants(zonePK: zone.pk, shareRecordName: share.recordName, participants)
-            try writeShareRecord(tx, zone, share, participants, stamp: stamp)
-            try noteOwnerZone(tx, zone, now: now, &effects)
+            try await tx.setParticipants(zonePK: zone.pk, shareRecordName: share.recordName, participants)
+            try await writeShareRecord(tx, zone, share, participants, stamp: stamp)
+            try await noteOwnerZone(tx, zone, now: now, &effects)
             for other in participants where other.accepted {
-                try noteParticipantZone(tx, zone, other.userRecordName, kind: .changed, now: now, &effects)
+                try await noteParticipantZone(tx, zone, other.userRecordName, kind: .changed, now: now, &effects)
             }
             if me.accepted {
-                try participantViewChanged(tx, zone, user, now: now, &effects)
+                try await participantViewChanged(tx, zone, user, now: now, &effects)
             } else {
                 effects.push(sharedDatabase(of: user, zone), zone: zone.name)
             }
-            var info = try shareInfo(tx, zone, share, currentUser: nil)
-            info.currentUserParticipant = try participantInfo(tx, me)
+            var info = try await shareInfo(tx, zone, share, currentUser: nil)
+            info.currentUserParticipant = try await participantInfo(tx, me)
             return info
         }
 
         if !participants[index].accepted {
             participants[index].accepted = true
-            try tx.setParticipants(zonePK: zone.pk, shareRecordName: share.recordName, participants)
-            try writeShareRecord(tx, zone, share, participants, stamp: stamp)
-            try noteOwnerZone(tx, zone, now: now, &effects)
+            try await tx.setParticipants(zonePK: zone.pk, shareRecordName: share.recordName, participants)
+            try await writeShareRecord(tx, zone, share, participants, stamp: stamp)
+            try await noteOwnerZone(tx, zone, now: now, &effects)
             for other in participants where other.accepted && other.userRecordName != user {
-                try noteParticipantZone(tx, zone, other.userRecordName, kind: .changed, now: now, &effects)
+                try await noteParticipantZone(tx, zone, other.userRecordName, kind: .changed, now: now, &effects)
             }
             // The caller's view of the zone grew: the zone appears (or their older tokens expire).
-            try participantViewChanged(tx, zone, user, now: now, &effects)
+            try await participantViewChanged(tx, zone, user, now: now, &effects)
         }
-        return try shareInfo(tx, zone, share, currentUser: user)
+        return try await shareInfo(tx, zone, share, currentUser: user)
     }
 
     /// Removes a share: its record becomes a tombstone in the owner's feed, and every participant loses
@@ -237,25 +237,25 @@ extension CloudService {
     @discardableResult
     func revokeShare(
         _ tx: any StoreTransaction, _ zone: StoredZone, _ share: ShareRow, stamp: RecordStamp, _ effects: inout ShareEffects
-    ) throws -> ChangeTag? {
-        let participants = try tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
+    ) async throws -> ChangeTag? {
+        let participants = try await tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
         var tag: ChangeTag?
-        if var tombstone = try tx.record(zonePK: zone.pk, name: share.recordName), !tombstone.deleted {
-            let seq = try tx.nextSequence()
+        if var tombstone = try await tx.record(zonePK: zone.pk, name: share.recordName), !tombstone.deleted {
+            let seq = try await tx.nextSequence(.zone(pk: zone.pk))
             tombstone.deleted = true
             tombstone.seq = seq
             tombstone.changeTag = String(seq, radix: 36)
             tombstone.modified = stamp
             tombstone.fieldsJSON = Data("{}".utf8)
-            try tx.putRecord(tombstone)
-            try tx.setRoot(zonePK: zone.pk, name: share.recordName, root: share.rootRecordName)
+            try await tx.putRecord(tombstone)
+            try await tx.setRoot(zonePK: zone.pk, name: share.recordName, root: share.rootRecordName)
             tag = tombstone.changeTag
         }
-        try tx.deleteShare(zonePK: zone.pk, recordName: share.recordName)
-        try noteOwnerZone(tx, zone, now: stamp.timestamp, &effects)
+        try await tx.deleteShare(zonePK: zone.pk, recordName: share.recordName)
+        try await noteOwnerZone(tx, zone, now: stamp.timestamp, &effects)
         for participant in participants {
             if participant.accepted {
-                try participantViewChanged(tx, zone, participant.userRecordName, now: stamp.timestamp, &effects)
+                try await participantViewChanged(tx, zone, participant.userRecordName, now: stamp.timestamp, &effects)
             } else {
                 effects.push(sharedDatabase(of: participant.userRecordName, zone), zone: zone.name)
             }
@@ -264,11 +264,11 @@ extension CloudService {
     }
 
     /// Before an owner zone is deleted: its participants see it deleted from their shared databases.
-    func noteZoneRemovedForParticipants(_ tx: any StoreTransaction, _ zone: StoredZone, now: Int64, _ effects: inout ShareEffects) throws {
-        guard try tx.zoneHasShares(zonePK: zone.pk) else { return }
-        for (participant, accepted) in try tx.participantsOfZone(zonePK: zone.pk) {
+    func noteZoneRemovedForParticipants(_ tx: any StoreTransaction, _ zone: StoredZone, now: Int64, _ effects: inout ShareEffects) async throws {
+        guard try await tx.zoneHasShares(zonePK: zone.pk) else { return }
+        for (participant, accepted) in try await tx.participantsOfZone(zonePK: zone.pk) {
             if accepted {
-                try noteParticipantZone(tx, zone, participant, kind: .deleted, now: now, &effects)
+                try await noteParticipantZone(tx, zone, participant, kind: .deleted, now: now, &effects)
             } else {
                 effects.push(sharedDatabase(of: participant, zone), zone: zone.name)
             }
@@ -280,9 +280,9 @@ extension CloudService {
     /// Writes the `cloudkit.share` record of a share from its participant list (owner zone, root as its root).
     private func writeShareRecord(
         _ tx: any StoreTransaction, _ zone: StoredZone, _ share: ShareRow, _ participants: [ParticipantRow], stamp: RecordStamp
-    ) throws {
+    ) async throws {
         let owner = zone.database.owner
-        let accounts = try participants.map { try tx.user(recordName: $0.userRecordName)?.account ?? "" }
+        let accounts = try await participants.asyncMap { try await tx.user(recordName: $0.userRecordName)?.account ?? "" }
         let fields: [String: FieldValue] = [
             ShareSchema.rootRecordField: .reference(Reference(recordName: share.rootRecordName, action: ReferenceAction.none)),
             ShareSchema.participantUserRecordNamesField: .list(.string, participants.map { .string($0.userRecordName) }),
@@ -291,40 +291,40 @@ extension CloudService {
             ShareSchema.participantStatusesField: .list(
                 .string, participants.map { .string(($0.accepted ? ShareAcceptanceStatus.accepted : .pending).rawValue) }),
             ShareSchema.ownerUserRecordNameField: .string(owner),
-            ShareSchema.ownerAccountField: .string(try tx.user(recordName: owner)?.account ?? ""),
+            ShareSchema.ownerAccountField: .string(try await tx.user(recordName: owner)?.account ?? ""),
         ]
         var writer = JSONWriter(reserving: 512)
         writer.fields(fields)
-        let existing = try tx.record(zonePK: zone.pk, name: share.recordName).flatMap { $0.deleted ? nil : $0 }
-        let seq = try tx.nextSequence()
-        try tx.putRecord(
+        let existing = try await tx.record(zonePK: zone.pk, name: share.recordName).flatMap { $0.deleted ? nil : $0 }
+        let seq = try await tx.nextSequence(.zone(pk: zone.pk))
+        try await tx.putRecord(
             StoredRecord(
                 zonePK: zone.pk, recordName: share.recordName, recordType: ShareSchema.recordType,
                 changeTag: String(seq, radix: 36), seq: seq, deleted: false, created: existing?.created ?? stamp,
                 modified: stamp, parent: nil, fieldsJSON: Data(writer.bytes)))
-        try tx.setRoot(zonePK: zone.pk, name: share.recordName, root: share.rootRecordName)
+        try await tx.setRoot(zonePK: zone.pk, name: share.recordName, root: share.rootRecordName)
     }
 
-    private func participantInfo(_ tx: any StoreTransaction, _ row: ParticipantRow) throws -> ShareParticipantInfo {
+    private func participantInfo(_ tx: any StoreTransaction, _ row: ParticipantRow) async throws -> ShareParticipantInfo {
         ShareParticipantInfo(
-            userRecordName: row.userRecordName, account: try tx.user(recordName: row.userRecordName)?.account,
+            userRecordName: row.userRecordName, account: try await tx.user(recordName: row.userRecordName)?.account,
             permission: row.permission, acceptanceStatus: row.accepted ? .accepted : .pending)
     }
 
     /// A share as the routes answer it; `currentUser` fills in `currentUserParticipant`.
-    func shareInfo(_ tx: any StoreTransaction, _ zone: StoredZone, _ share: ShareRow, currentUser: String?) throws -> ShareInfo {
-        let rows = try tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
-        let participants = try rows.map { try participantInfo(tx, $0) }
+    func shareInfo(_ tx: any StoreTransaction, _ zone: StoredZone, _ share: ShareRow, currentUser: String?) async throws -> ShareInfo {
+        let rows = try await tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
+        let participants = try await rows.asyncMap { try await participantInfo(tx, $0) }
         let owner = zone.database.owner
         var title: String?
-        if let root = try tx.record(zonePK: zone.pk, name: share.rootRecordName), !root.deleted {
+        if let root = try await tx.record(zonePK: zone.pk, name: share.rootRecordName), !root.deleted {
             title = try root.decodedFields()["title"]?.stringValue
         }
-        let record = try tx.record(zonePK: zone.pk, name: share.recordName)
+        let record = try await tx.record(zonePK: zone.pk, name: share.recordName)
         return ShareInfo(
             shareRecordName: share.recordName, zoneID: zone.zoneID, rootRecordName: share.rootRecordName, rootTitle: title,
             recordChangeTag: record?.changeTag,
-            owner: ShareOwnerInfo(userRecordName: owner, account: try tx.user(recordName: owner)?.account),
+            owner: ShareOwnerInfo(userRecordName: owner, account: try await tx.user(recordName: owner)?.account),
             participants: participants,
             currentUserParticipant: currentUser.flatMap { user in participants.first { $0.userRecordName == user } })
     }

@@ -18,26 +18,26 @@ extension CloudService {
         }
         let operations = request.operations
         let results = try await store.write { tx -> [SubscriptionResult] in
-            try operations.map { operation -> SubscriptionResult in
+            try await operations.asyncMap { operation -> SubscriptionResult in
                 let subscription = operation.subscription
                 do {
                     let id = subscription.subscriptionID
                     guard !id.isEmpty, id.utf8.count <= 255 else { throw ServerError(.badRequest, "subscriptionID must be 1 to 255 bytes") }
                     switch operation.operationType {
                     case .delete:
-                        guard try tx.deleteSubscription(key, id: id) else {
+                        guard try await tx.deleteSubscription(key, id: id) else {
                             throw ServerError(.notFound, "subscription '\(id)' not found")
                         }
                         return .subscription(subscription)
                     case .create, .update:
                         try Self.validate(subscription, scope: database.scope)
-                        if operation.operationType == .update, !(try tx.subscriptions(key).contains { $0.subscriptionID == id }) {
+                        if operation.operationType == .update, !(try await tx.subscriptions(key).contains { $0.subscriptionID == id }) {
                             throw ServerError(.notFound, "subscription '\(id)' not found")
                         }
                         if subscription.subscriptionType == .zone, let zoneID = subscription.zoneID {
-                            _ = try self.resolveZone(tx, database, zoneID, create: false)
+                            _ = try await self.resolveZone(tx, database, zoneID, create: false)
                         }
-                        try tx.putSubscription(key, subscription)
+                        try await tx.putSubscription(key, subscription)
                         return .subscription(subscription)
                     }
                 } catch var error as ServerError {
@@ -68,7 +68,7 @@ extension CloudService {
     /// `subscriptions/list`: the caller's subscriptions in this database.
     func listSubscriptions(_ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
         let key = try subscriptionKey(database, caller)
-        let subscriptions = try await store.read { try $0.subscriptions(key) }
+        let subscriptions = try await store.read { try await $0.subscriptions(key) }
         return try .encode(SubscriptionsResponse(subscriptions: subscriptions.map(SubscriptionResult.subscription)))
     }
 
@@ -106,8 +106,8 @@ extension CloudService {
         do {
             // Subscriptions are read only when another device of the owner has a push token.
             let (subscriptions, targets) = try await store.read { tx -> ([Subscription], [PushTokenRow]) in
-                let targets = try tx.pushTokens(user: database.owner, container: database.container).filter { $0.deviceID != writer.deviceID }
-                return targets.isEmpty ? ([], []) : (try tx.subscriptions(database), targets)
+                let targets = try await tx.pushTokens(user: database.owner, container: database.container).filter { $0.deviceID != writer.deviceID }
+                return targets.isEmpty ? ([], []) : (try await tx.subscriptions(database), targets)
             }
             guard !targets.isEmpty else { return }
             for subscription in subscriptions {
@@ -132,7 +132,7 @@ extension CloudService {
         _ changes: [(name: String, zoneID: ZoneID, event: FiresOn, record: StoredRecord?)], database: DatabaseKey, writer: Caller
     ) async {
         do {
-            let subscribers = try await store.read { try $0.subscriptions(container: database.container, scope: .public) }
+            let subscribers = try await store.read { try await $0.subscriptions(container: database.container, scope: .public) }
             for (owner, subscription) in subscribers where subscription.subscriptionType == .query {
                 guard let query = subscription.query, let evaluator = try? QueryEvaluator(query) else { continue }
                 let fires = Set(subscription.firesOn ?? [.create, .update, .delete])
@@ -143,7 +143,7 @@ extension CloudService {
                     return try !evaluator.run([record], zoneID: change.zoneID).isEmpty
                 }
                 guard !hits.isEmpty else { continue }
-                let tokens = try await store.read { try $0.pushTokens(user: owner, container: database.container) }
+                let tokens = try await store.read { try await $0.pushTokens(user: owner, container: database.container) }
                 for hit in hits {
                     let code = hit.event == .create ? 1 : (hit.event == .update ? 2 : 3)
                     let notification = PushNotification(

@@ -2,10 +2,10 @@ import CloudModel
 import Foundation
 
 extension CloudService {
-    private func zoneJSON(_ tx: any StoreTransaction, _ zone: StoredZone) throws -> Zone {
+    private func zoneJSON(_ tx: any StoreTransaction, _ zone: StoredZone) async throws -> Zone {
         var result = Zone(zoneID: zone.zoneID, atomic: !zone.zoneID.isDefault)
         if !zone.zoneID.isDefault {
-            result.syncToken = FeedToken.zone(pk: zone.pk, FeedPosition(seq: try tx.latestSequence(zonePK: zone.pk)))
+            result.syncToken = FeedToken.zone(pk: zone.pk, FeedPosition(seq: try await tx.latestSequence(zonePK: zone.pk)))
         }
         return result
     }
@@ -16,8 +16,8 @@ extension CloudService {
         let owner = database.scope == .public ? nil : database.owner
         let zones = try await store.read { tx -> [ZoneResult] in
             var results = [ZoneResult.zone(Zone(zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: owner), atomic: false))]
-            for zone in try tx.zones(database) where !zone.zoneID.isDefault {
-                results.append(.zone(try self.zoneJSON(tx, zone)))
+            for zone in try await tx.zones(database) where !zone.zoneID.isDefault {
+                results.append(.zone(try await self.zoneJSON(tx, zone)))
             }
             return results
         }
@@ -28,17 +28,17 @@ extension CloudService {
     func lookupZones(_ request: LookupZonesRequest, _ database: DatabaseKey) async throws -> ServiceResponse {
         let items = request.zones
         let zones = try await store.read { tx -> [ZoneResult] in
-            try items.map { item in
+            try await items.asyncMap { item in
                 do {
                     if item.zoneID.isDefault, database.scope != .shared {
                         let owner = database.scope == .public ? nil : database.owner
                         return .zone(Zone(zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: owner), atomic: false))
                     }
-                    guard let zone = try self.resolveZone(tx, database, item.zoneID, create: false) else {
+                    guard let zone = try await self.resolveZone(tx, database, item.zoneID, create: false) else {
                         throw ServerError(.zoneNotFound, "zone '\(item.zoneID.zoneName)' not found")
                     }
-                    if let view = try self.viewIfShared(tx, database, zone) { return .zone(try self.sharedZoneJSON(tx, view)) }
-                    return .zone(try self.zoneJSON(tx, zone))
+                    if let view = try await self.viewIfShared(tx, database, zone) { return .zone(try await self.sharedZoneJSON(tx, view)) }
+                    return .zone(try await self.zoneJSON(tx, zone))
                 } catch var error as ServerError {
                     error.zoneID = item.zoneID
                     return .failure(error)
@@ -61,7 +61,7 @@ extension CloudService {
         let (results, changed, sharing) = try await store.write { tx -> ([ZoneResult], Bool, ShareEffects) in
             var changed = false
             var sharing = ShareEffects()
-            let results = try operations.map { operation -> ZoneResult in
+            let results = try await operations.asyncMap { operation -> ZoneResult in
                 let zoneID = operation.zone.zoneID
                 do {
                     if let owner = zoneID.ownerRecordName, owner != database.owner, owner != "__defaultOwner__" {
@@ -73,19 +73,21 @@ extension CloudService {
                     }
                     switch operation.operationType {
                     case .create:
-                        let zone = try tx.zone(database, name: zoneID.zoneName) ?? tx.createZone(database, name: zoneID.zoneName)
-                        try tx.noteZoneChange(database, zoneName: zone.name, kind: .changed, seq: try tx.nextSequence(), now: now)
+                        var zone = try await tx.zone(database, name: zoneID.zoneName)
+                        if zone == nil { zone = try await tx.createZone(database, name: zoneID.zoneName) }
+                        guard let zone else { throw ServerError(.internalError, "zone '\(zoneID.zoneName)' was not created") }
+                        try await tx.noteZoneChange(database, zoneName: zone.name, kind: .changed, seq: try await tx.nextSequence(.database(database)), now: now)
                         changed = true
-                        return .zone(try self.zoneJSON(tx, zone))
+                        return .zone(try await self.zoneJSON(tx, zone))
                     case .delete, .purge:
-                        guard let zone = try tx.zone(database, name: zoneID.zoneName) else {
+                        guard let zone = try await tx.zone(database, name: zoneID.zoneName) else {
                             throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
                         }
                         let purge = operation.operationType == .purge
-                        try self.noteZoneRemovedForParticipants(tx, zone, now: now, &sharing)
-                        try tx.deleteZone(zone, purged: purge)
-                        try tx.noteZoneChange(
-                            database, zoneName: zone.name, kind: purge ? .purged : .deleted, seq: try tx.nextSequence(), now: now)
+                        try await self.noteZoneRemovedForParticipants(tx, zone, now: now, &sharing)
+                        try await tx.deleteZone(zone, purged: purge)
+                        try await tx.noteZoneChange(
+                            database, zoneName: zone.name, kind: purge ? .purged : .deleted, seq: try await tx.nextSequence(.database(database)), now: now)
                         changed = true
                         var result = Zone(zoneID: zone.zoneID)
                         result.deleted = true

@@ -198,19 +198,19 @@ final class CloudService: Sendable {
     func authenticate(_ request: ServiceRequest) async throws -> Caller {
         guard let token = request.bearerToken ?? request.query["ckWebAuthToken"], !token.isEmpty else { return .anonymous }
         let digest = Secrets.tokenDigest(token)
-        guard let session = try await store.read({ try $0.session(digest: digest) }) else {
+        guard let session = try await store.read({ try await $0.session(digest: digest) }) else {
             throw ServerError(.authenticationFailed, "the ckWebAuthToken is not valid (signed out, revoked or unknown)")
         }
         let now = nowMillis
         if now - session.lastUsed > sessionIdleMillis {
-            try await store.write { try $0.deleteSession(digest: digest) }
+            try await store.write { try await $0.deleteSession(digest: digest) }
             let days = configuration.sessionIdleTimeout / 86400
             throw ServerError(
                 .authenticationFailed,
                 "this session ended after \(days >= 1 ? "\(Int(days)) days" : "\(Int(configuration.sessionIdleTimeout)) s") unused; sign in again")
         }
         if now - session.lastUsed > sessionTouchMillis {
-            try await store.write { try $0.touchSession(digest: digest, now: now) }
+            try await store.write { try await $0.touchSession(digest: digest, now: now) }
         }
         return Caller(userRecordName: session.userRecordName, deviceID: session.deviceID, deviceName: session.deviceName)
     }
@@ -239,7 +239,7 @@ final class CloudService: Sendable {
     /// Drops tombstones older than the retention, and idle sessions and stale push tokens with their mailboxes.
     func compact() async throws {
         let before = nowMillis - Int64(configuration.tombstoneRetention * 1000)
-        try await store.write { try $0.compact(before: before) }
+        try await store.write { try await $0.compact(before: before) }
         try await evictStaleSessions()
     }
 

@@ -95,147 +95,144 @@ struct PushTokenRow: Sendable {
     var lastUsed: Int64
 }
 
-extension StoreTransaction {
-    /// The general form: the records as values, then written.
-    func writeChanges(
-        zonePK: Int64, after seq: Int64, limit: Int, byteLimit: Int, includeTombstones: Bool, zoneID: ZoneID,
-        into writer: inout JSONWriter
-    ) throws -> (lastSeq: Int64?, moreComing: Bool) {
-        let rows = try changes(zonePK: zonePK, after: seq, limit: limit + 1, includeTombstones: includeTombstones)
-        var cache = RecordJSONCache()
-        var lastSeq: Int64?
-        for (index, record) in rows.enumerated() {
-            guard index < limit, index == 0 || writer.bytes.count < byteLimit else { return (lastSeq, true) }
-            writer.separator(index)
-            try writer.record(record, zoneID: zoneID, cache: &cache)
-            lastSeq = record.seq
-        }
-        return (lastSeq, false)
-    }
+/// A change feed whose positions the store hands out: one zone's records, or one database's zone entries.
+enum FeedKey: Hashable, Sendable {
+    /// The record feed of a zone (its row identity), which also orders the views participants have of it.
+    case zone(pk: Int64)
+    /// The zone-change feed of a database.
+    case database(DatabaseKey)
 }
 
-/// The cloud's storage: everything that must survive a restart. SQLite today, PostgreSQL later.
+/// The cloud's storage: everything that must survive a restart, and the asset bytes.
 protocol CloudStore: Sendable {
-    /// Runs `body` in one write transaction: all of it commits, or none of it.
-    func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    /// Runs `body` in one write transaction: all of it commits, or none of it (a thrown error rolls it back).
+    func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T
     /// Runs `body` against a consistent snapshot.
-    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T
+    /// Stores an asset's bytes under its id, whole or not at all, before its row is written.
+    func putAssetContent(id: String, bytes: Data) async throws
+    /// An asset's bytes; nil when none are stored under the id.
+    func assetContent(id: String) async throws -> Data?
+    /// Forgets the bytes of assets whose rows are gone (ids without bytes are skipped).
+    func removeAssetContent(ids: [String]) async throws
+    /// Closes the store's connections; nothing may be asked of it afterwards.
+    func shutDown() async
 }
 
 /// The operations available inside a storage transaction.
 protocol StoreTransaction: ShareStoreTransaction {
-    /// The next value of the cloud-wide change sequence.
-    func nextSequence() throws -> Int64
+    /// The next position of a feed. Within one feed, a value handed out in a transaction that commits is greater
+    /// than every value of that feed already committed, and no transaction can commit a smaller value of that feed
+    /// afterwards (values become visible in commit order). Values of different feeds are never compared.
+    func nextSequence(_ feed: FeedKey) async throws -> Int64
 
-    func user(account: String) throws -> UserRow?
-    func user(recordName: String) throws -> UserRow?
-    func insertUser(_ user: UserRow, now: Int64) throws
+    func user(account: String) async throws -> UserRow?
+    func user(recordName: String) async throws -> UserRow?
+    func insertUser(_ user: UserRow, now: Int64) async throws
     /// Every account, by name.
-    func accounts() throws -> [AccountSummary]
-    func setPasswordHash(user: String, hash: String) throws
+    func accounts() async throws -> [AccountSummary]
+    func setPasswordHash(user: String, hash: String) async throws
     /// Removes an account with its devices, sessions, zones, records, shares, subscriptions and asset uploads
     /// (`deleteAssets` removes the asset rows once their files are gone).
-    func deleteUser(_ user: String) throws
-    func assetIDs(owner: String) throws -> [String]
-    func deleteAssets(owner: String) throws
-    func device(user: String, name: String) throws -> String?
-    func insertDevice(id: String, user: String, name: String, now: Int64) throws
+    func deleteUser(_ user: String) async throws
+    func assetIDs(owner: String) async throws -> [String]
+    func deleteAssets(owner: String) async throws
+    func device(user: String, name: String) async throws -> String?
+    func insertDevice(id: String, user: String, name: String, now: Int64) async throws
     /// Starts a device's session, ending the one it had (one live session per device).
-    func insertSession(digest: String, user: String, deviceID: String, now: Int64) throws
-    func session(digest: String) throws -> SessionRow?
+    func insertSession(digest: String, user: String, deviceID: String, now: Int64) async throws
+    func session(digest: String) async throws -> SessionRow?
     /// Records a session's use at `now` (never moving it back).
-    func touchSession(digest: String, now: Int64) throws
+    func touchSession(digest: String, now: Int64) async throws
     /// Ends a session and forgets its device's push tokens.
-    func deleteSession(digest: String) throws
+    func deleteSession(digest: String) async throws
     /// Ends a device's session and forgets its push tokens.
-    func deleteSessions(deviceID: String) throws
+    func deleteSessions(deviceID: String) async throws
     /// Ends every session of a user.
-    func deleteSessions(user: String) throws
+    func deleteSessions(user: String) async throws
     /// Ends sessions last used before a time; how many.
-    func deleteIdleSessions(lastUsedBefore: Int64) throws -> Int
+    func deleteIdleSessions(lastUsedBefore: Int64) async throws -> Int
     /// The devices of a user that have a session.
-    func signedInDevices(user: String) throws -> [DeviceRow]
+    func signedInDevices(user: String) async throws -> [DeviceRow]
 
     /// A new unregistered push token created by a signed-in device (which keeps only its newest few of those).
-    func insertPushToken(_ token: String, container: String, creatorDevice: String, now: Int64) throws
-    func pushToken(_ token: String) throws -> PushTokenRow?
-    func touchPushToken(_ token: String, now: Int64) throws
-    func bindPushToken(_ token: String, user: String, deviceID: String) throws
+    func insertPushToken(_ token: String, container: String, creatorDevice: String, now: Int64) async throws
+    func pushToken(_ token: String) async throws -> PushTokenRow?
+    func touchPushToken(_ token: String, now: Int64) async throws
+    func bindPushToken(_ token: String, user: String, deviceID: String) async throws
     /// Registered push tokens of a user's devices in a container.
-    func pushTokens(user: String, container: String) throws -> [PushTokenRow]
+    func pushTokens(user: String, container: String) async throws -> [PushTokenRow]
     /// Forgets tokens never registered and created before one time, tokens unused since another, and tokens of
     /// devices without a session.
-    func evictPushTokens(unregisteredBefore: Int64, unusedBefore: Int64) throws
+    func evictPushTokens(unregisteredBefore: Int64, unusedBefore: Int64) async throws
     /// Every push token there is.
-    func allPushTokens() throws -> Set<String>
-    func deviceID(user: String, name: String) throws -> String?
+    func allPushTokens() async throws -> Set<String>
+    func deviceID(user: String, name: String) async throws -> String?
 
-    func zone(_ database: DatabaseKey, name: String) throws -> StoredZone?
-    func zones(_ database: DatabaseKey) throws -> [StoredZone]
-    func createZone(_ database: DatabaseKey, name: String) throws -> StoredZone
+    func zone(_ database: DatabaseKey, name: String) async throws -> StoredZone?
+    func zones(_ database: DatabaseKey) async throws -> [StoredZone]
+    func createZone(_ database: DatabaseKey, name: String) async throws -> StoredZone
     /// Removes a zone and its records; `purged` marks it as the user deleting their data.
-    func deleteZone(_ zone: StoredZone, purged: Bool) throws
-    func isPurged(_ database: DatabaseKey, name: String) throws -> Bool
+    func deleteZone(_ zone: StoredZone, purged: Bool) async throws
+    func isPurged(_ database: DatabaseKey, name: String) async throws -> Bool
 
-    func record(zonePK: Int64, name: String) throws -> StoredRecord?
-    func putRecord(_ record: StoredRecord) throws
+    func record(zonePK: Int64, name: String) async throws -> StoredRecord?
+    func putRecord(_ record: StoredRecord) async throws
     /// Writes a record unless its name already has a row (live or a tombstone); false, writing nothing, if it has.
     /// Cheaper than `putRecord` when the name is new.
-    func insertRecord(_ record: StoredRecord) throws -> Bool
-    func removeRecord(zonePK: Int64, name: String) throws
+    func insertRecord(_ record: StoredRecord) async throws -> Bool
+    /// The rows (live or tombstones) of the given names (which may repeat) in a zone, by name; names without a row
+    /// are left out.
+    func records(zonePK: Int64, names: [String]) async throws -> [String: StoredRecord]
+    /// `insertRecord` for each record in order (names distinct): whether each was written.
+    func insertRecords(_ records: [StoredRecord]) async throws -> [Bool]
+    func removeRecord(zonePK: Int64, name: String) async throws
     /// Records and tombstones of a zone after a sequence, in order, at most `limit`.
-    func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord]
-    /// What `changes` answers, written straight into `writer` as a comma-separated list, each record as
-    /// `JSONWriter.record(_:zoneID:)` writes it, and no more once the writer holds `byteLimit` bytes (one at least);
-    /// the sequence of the last one written, and whether more follow.
-    func writeChanges(
-        zonePK: Int64, after seq: Int64, limit: Int, byteLimit: Int, includeTombstones: Bool, zoneID: ZoneID,
-        into writer: inout JSONWriter
-    ) throws -> (lastSeq: Int64?, moreComing: Bool)
+    func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) async throws -> [StoredRecord]
     /// Live records of a type, optionally modified after a time, for queries.
-    func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord]
+    func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) async throws -> [StoredRecord]
     /// Live records of a type that a query's column conditions select (under `roots` only, when given), in its
     /// order, after a key of that order, at most `limit`; each with its key, and the record only when it passes the
     /// query's field filters too (nil: a position looked at, not an answer).
     func queryRecords(
         zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
-    ) throws -> [(record: StoredRecord?, key: [SQLValue])]
+    ) async throws -> [(record: StoredRecord?, key: [SQLValue])]
     /// The head of a zone's change feed: the highest sequence it has handed out, compacted tombstones included.
-    func latestSequence(zonePK: Int64) throws -> Int64
+    func latestSequence(zonePK: Int64) async throws -> Int64
 
-    func noteZoneChange(_ database: DatabaseKey, zoneName: String, kind: ZoneChangeKind, seq: Int64, now: Int64) throws
-    func databaseChanges(_ database: DatabaseKey, after seq: Int64, limit: Int) throws -> [(zoneName: String, kind: ZoneChangeKind, seq: Int64)]
+    func noteZoneChange(_ database: DatabaseKey, zoneName: String, kind: ZoneChangeKind, seq: Int64, now: Int64) async throws
+    func databaseChanges(_ database: DatabaseKey, after seq: Int64, limit: Int) async throws -> [(zoneName: String, kind: ZoneChangeKind, seq: Int64)]
     /// The head of a database's feed: its highest sequence, compacted entries included.
-    func latestDatabaseSequence(_ database: DatabaseKey) throws -> Int64
+    func latestDatabaseSequence(_ database: DatabaseKey) async throws -> Int64
     /// Entries of a database's feed at or below this sequence were compacted: its horizon.
-    func databaseHorizon(_ database: DatabaseKey) throws -> Int64
+    func databaseHorizon(_ database: DatabaseKey) async throws -> Int64
 
-    func subscriptions(_ database: DatabaseKey) throws -> [Subscription]
-    func putSubscription(_ database: DatabaseKey, _ subscription: Subscription) throws
-    func deleteSubscription(_ database: DatabaseKey, id: String) throws -> Bool
+    func subscriptions(_ database: DatabaseKey) async throws -> [Subscription]
+    func putSubscription(_ database: DatabaseKey, _ subscription: Subscription) async throws
+    func deleteSubscription(_ database: DatabaseKey, id: String) async throws -> Bool
     /// Every subscription of a scope in a container, with its owner.
-    func subscriptions(container: String, scope: DatabaseScope) throws -> [(owner: String, subscription: Subscription)]
+    func subscriptions(container: String, scope: DatabaseScope) async throws -> [(owner: String, subscription: Subscription)]
 
     /// The fields of a record type in a container environment's schema; nil when the type is not in it.
-    func schemaFields(container: String, recordType: String) throws -> [String: SchemaField]?
-    func defineSchemaType(container: String, recordType: String) throws
+    func schemaFields(container: String, recordType: String) async throws -> [String: SchemaField]?
+    func defineSchemaType(container: String, recordType: String) async throws
     /// Adds a field with its type unless the type already has a field of that name.
-    func defineSchemaField(container: String, recordType: String, name: String, type: String) throws
+    func defineSchemaField(container: String, recordType: String, name: String, type: String) async throws
     /// Every record type of a container environment with its fields.
-    func schema(container: String) throws -> [String: [String: SchemaField]]
-    func replaceSchema(container: String, with types: [String: [String: SchemaField]]) throws
+    func schema(container: String) async throws -> [String: [String: SchemaField]]
+    func replaceSchema(container: String, with types: [String: [String: SchemaField]]) async throws
     /// Sets a field's index marks (nil: unchanged); false when there is no such field.
-    func markSchemaField(container: String, recordType: String, name: String, queryable: Bool?, sortable: Bool?) throws -> Bool
+    func markSchemaField(container: String, recordType: String, name: String, queryable: Bool?, sortable: Bool?) async throws -> Bool
 
-    func insertAssetUpload(ticket: String, container: String, owner: String, now: Int64) throws
+    func insertAssetUpload(ticket: String, container: String, owner: String, now: Int64) async throws
     /// Uses up an upload ticket (tickets older than `notBefore` are dropped); the user it was issued to.
-    func takeAssetUpload(ticket: String, container: String, notBefore: Int64) throws -> String?
-    func insertAsset(_ asset: AssetRow, now: Int64) throws
-    func asset(id: String) throws -> AssetRow?
+    func takeAssetUpload(ticket: String, container: String, notBefore: Int64) async throws -> String?
+    func insertAsset(_ asset: AssetRow, now: Int64) async throws
+    func asset(id: String) async throws -> AssetRow?
     /// Whether `users/discover` may find a user in a container.
-    func setDiscoverable(container: String, user: String, _ discoverable: Bool) throws
-    func isDiscoverable(container: String, user: String) throws -> Bool
+    func setDiscoverable(container: String, user: String, _ discoverable: Bool) async throws
+    func isDiscoverable(container: String, user: String) async throws -> Bool
 
     /// Drops tombstones and deleted-zone entries older than `before` (ms), moving the expiry horizons.
-    func compact(before: Int64) throws
+    func compact(before: Int64) async throws
 }

@@ -2,7 +2,7 @@ import CloudModel
 import Foundation
 import SQLiteDB
 
-/// An uploaded asset: its bytes live in `assets/<id>` under the data directory.
+/// An uploaded asset; its bytes are kept by the store (`CloudStore.putAssetContent`).
 struct AssetRow: Sendable {
     var id: String
     var container: String
@@ -26,6 +26,48 @@ extension SQLiteCloudStore {
             container TEXT NOT NULL, user_record_name TEXT NOT NULL, PRIMARY KEY(container, user_record_name)) WITHOUT ROWID;
         """
     )
+}
+
+/// The bytes of assets: a file each, `assets/<id>` under the data directory, read and written on threads of their own.
+extension SQLiteCloudStore {
+    func putAssetContent(id: String, bytes: Data) async throws {
+        let file = try assetFile(id)
+        try await Self.offPool {
+            // Whole or not at all: a temporary file renamed into place.
+            do {
+                try DataDirectoryPermissions.makeDirectory(file.deletingLastPathComponent())
+                try bytes.write(to: file, options: .atomic)
+                try DataDirectoryPermissions.restrict(file.path, isDirectory: false)
+            } catch {
+                throw ServerError(.internalError, "could not store the asset: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    func assetContent(id: String) async throws -> Data? {
+        let path = try assetFile(id).path
+        return try await Self.offPool { FileManager.default.contents(atPath: path) }
+    }
+
+    func removeAssetContent(ids: [String]) async throws {
+        let files = try ids.map(assetFile)
+        try await Self.offPool {
+            for file in files where FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+        }
+    }
+
+    /// The file of an asset id; an id that could leave the folder is refused.
+    private func assetFile(_ id: String) throws -> URL {
+        guard Validation.isName(id, maxLength: 64, extra: "") else { throw ServerError(.badRequest, "not an asset id") }
+        return directory.appendingPathComponent("assets").appendingPathComponent(id)
+    }
+
+    /// Runs blocking file work on a thread of its own, not on the cooperative pool (two threads here).
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
 }
 
 extension SQLiteStoreTransaction {

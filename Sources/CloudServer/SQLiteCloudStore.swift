@@ -2,30 +2,41 @@ import CloudModel
 import Foundation
 import SQLiteDB
 
-/// The cloud's storage in one SQLite file (WAL), owned by one actor.
-actor SQLiteCloudStore: CloudStore {
-    private let database: SQLiteDatabase
-    private let transaction: SQLiteStoreTransaction
+/// The cloud's storage in one SQLite file (WAL) beside the data directory's `assets/` folder.
+final class SQLiteCloudStore: CloudStore, @unchecked Sendable {
+    /// The data directory: `cloud.sqlite` and the asset files live in it.
+    let directory: URL
+    /// The connection and its transaction view, used by one transaction at a time (`gate` lets them through one by
+    /// one); nil once shut down.
+    private var connection: SQLiteStoreTransaction?
+    private let gate = TransactionGate()
 
     /// Opens (creating and migrating) `cloud.sqlite` in `directory`; `migrations` other than all of them only in tests.
     init(directory: URL, migrations: [(name: String, sql: String)] = SQLiteCloudStore.migrations) throws {
+        self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        database = try SQLiteDatabase(path: directory.appendingPathComponent("cloud.sqlite").path)
+        let database = try SQLiteDatabase(path: directory.appendingPathComponent("cloud.sqlite").path)
         // WAL with synchronous=NORMAL: a commit survives the process being killed at any moment.
         try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
         // Requests are answered from the WAL; copying it into the file (and its fsync) happens beside them.
         try database.checkpointInBackground()
         try database.migrate(migrations)
-        transaction = try SQLiteStoreTransaction(database)
+        connection = try SQLiteStoreTransaction(database)
     }
 
-    func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try database.transaction {
+    func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        try await gate.withTurn {
+            let transaction = try openConnection()
+            let database = transaction.db
+            // Kept prepared (run, not execute): no parsing on every transaction.
+            try database.run("BEGIN IMMEDIATE")
             do {
-                let value = try body(transaction)
+                let value = try await body(transaction)
                 try transaction.flushSequence()
+                try database.run("COMMIT")
                 return value
             } catch {
+                try? database.execute("ROLLBACK")
                 transaction.discardSequence()
                 transaction.shareZoneCache.removeAll()
                 throw error
@@ -33,11 +44,25 @@ actor SQLiteCloudStore: CloudStore {
         }
     }
 
-    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        // Prepared once and kept (run, not execute): every request opens at least one of these.
-        try database.run("BEGIN")
-        defer { try? database.run("COMMIT") }
-        return try body(transaction)
+    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        try await gate.withTurn {
+            let transaction = try openConnection()
+            // Prepared once and kept (run, not execute): every request opens at least one of these.
+            try transaction.db.run("BEGIN")
+            defer { try? transaction.db.run("COMMIT") }
+            return try await body(transaction)
+        }
+    }
+
+    func shutDown() async {
+        // Transactions under way finish first; the connection (and its checkpointer) closes with its last reference.
+        try? await gate.withTurn { connection = nil }
+    }
+
+    /// The connection, unless the store was shut down.
+    private func openConnection() throws -> SQLiteStoreTransaction {
+        guard let connection else { throw ServerError(.tryAgainLater, "the cloud's storage is shut down") }
+        return connection
     }
 
     static let migrations: [(name: String, sql: String)] = [
@@ -134,42 +159,7 @@ actor SQLiteCloudStore: CloudStore {
     )
 }
 
-/// The last `created`/`modified` stamp written from a row, with the column bytes it came from: rows of one
-/// write batch share it, and then copy the JSON instead of writing it again.
-struct RowStampCache {
-    private var key: [UInt8] = []
-    private var json: [UInt8] = []
-    private var scratch: [UInt8] = []
-
-    /// Writes the stamp in columns `timestamp`, `user`, `device` as `JSONWriter.stamp` writes the `RecordStamp`.
-    mutating func write(_ row: Row, timestamp: Int32, user: Int32, device: Int32, into writer: inout JSONWriter) {
-        // The key: the timestamp's 8 bytes, the user's bytes, a separator that cannot be in UTF-8, the device's.
-        scratch.removeAll(keepingCapacity: true)
-        withUnsafeBytes(of: row.int(timestamp)) { scratch.append(contentsOf: $0) }
-        row.withText(user) { scratch.append(contentsOf: $0) }
-        if !row.isNull(device) {
-            scratch.append(0xFF)
-            row.withText(device) { scratch.append(contentsOf: $0) }
-        }
-        if scratch != key {
-            var stamp = JSONWriter(reserving: 128)
-            stamp.raw("{\"timestamp\":")
-            stamp.int(row.int(timestamp))
-            stamp.raw(",\"userRecordName\":")
-            row.withText(user) { stamp.string(utf8: $0) }
-            if !row.isNull(device) {
-                stamp.raw(",\"deviceID\":")
-                row.withText(device) { stamp.string(utf8: $0) }
-            }
-            stamp.raw("}")
-            swap(&key, &scratch)
-            json = stamp.bytes
-        }
-        writer.raw(json)
-    }
-}
-
-/// The transaction view of the SQLite store; used only inside the actor.
+/// The transaction view of the SQLite store; used by one transaction at a time.
 final class SQLiteStoreTransaction: StoreTransaction {
     let db: SQLiteDatabase
     private var sequence: Int64
@@ -202,7 +192,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     func discardSequence() { sequence = committedSequence }
 
-    func nextSequence() throws -> Int64 {
+    /// One cloud-wide counter serves every feed: with one writer connection, values are handed out in commit order.
+    func nextSequence(_ feed: FeedKey) throws -> Int64 {
         sequence += 1
         return sequence
     }
@@ -287,6 +278,20 @@ final class SQLiteStoreTransaction: StoreTransaction {
         return db.changes > 0
     }
 
+    func records(zonePK: Int64, names: [String]) throws -> [String: StoredRecord] {
+        var found: [String: StoredRecord] = [:]
+        found.reserveCapacity(names.count)
+        for name in names {
+            if let record = try db.first(selectRecordStatement, [.int(zonePK), .text(name)], Self.storedRecord) { found[name] = record }
+        }
+        return found
+    }
+
+    func insertRecords(_ records: [StoredRecord]) throws -> [Bool] {
+        // One statement run per record: with SQLite in process there is no round trip to save.
+        try records.map { try insertRecord($0) }
+    }
+
     /// A record's columns in `recordColumns` order.
     private static func arguments(_ r: StoredRecord) -> [SQLValue] {
         [
@@ -308,63 +313,6 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) throws -> [StoredRecord] {
         try db.query(includeTombstones ? Self.changesSQL : Self.liveChangesSQL, [.int(zonePK), .int(seq), .int(Int64(limit))], Self.storedRecord)
-    }
-
-    func writeChanges(
-        zonePK: Int64, after seq: Int64, limit: Int, byteLimit: Int, includeTombstones: Bool, zoneID: ZoneID,
-        into writer: inout JSONWriter
-    ) throws -> (lastSeq: Int64?, moreComing: Bool) {
-        // Each row is written from SQLite's own bytes: no record value, no strings, no copies of the fields.
-        var zoneWriter = JSONWriter(reserving: 96)
-        zoneWriter.zoneID(zoneID)
-        let zoneJSON = zoneWriter.bytes
-        var stamps = RowStampCache()
-        var count = 0
-        var lastSeq: Int64?
-        var moreComing = false
-        _ = try db.query(includeTombstones ? Self.changesSQL : Self.liveChangesSQL, [.int(zonePK), .int(seq), .int(Int64(limit + 1))]) {
-            row -> Void in
-            // At least one record a page, so a reader always moves on; then as many as fit.
-            guard count < limit, count == 0 || writer.bytes.count < byteLimit else {
-                moreComing = true
-                return
-            }
-            writer.separator(count)
-            Self.writeRecord(row, zoneJSON: zoneJSON, stamps: &stamps, into: &writer)
-            lastSeq = row.int(4)
-            count += 1
-        }
-        return (lastSeq, moreComing)
-    }
-
-    /// A row (in `recordColumns` order) as `JSONWriter.record(_:zoneID:)` writes the record `storedRecord` makes of it.
-    private static func writeRecord(_ row: Row, zoneJSON: [UInt8], stamps: inout RowStampCache, into writer: inout JSONWriter) {
-        writer.raw("{\"recordName\":")
-        row.withText(1) { writer.string(utf8: $0) }
-        if row.int(5) != 0 {
-            writer.raw(",\"deleted\":true,\"zoneID\":")
-            writer.raw(zoneJSON)
-            writer.raw("}")
-            return
-        }
-        writer.raw(",\"recordType\":")
-        row.withText(2) { writer.string(utf8: $0) }
-        writer.raw(",\"recordChangeTag\":")
-        row.withText(3) { writer.string(utf8: $0) }
-        writer.raw(",\"fields\":")
-        row.withBlob(13) { writer.raw($0) }
-        writer.raw(",\"created\":")
-        stamps.write(row, timestamp: 6, user: 7, device: 8, into: &writer)
-        writer.raw(",\"modified\":")
-        stamps.write(row, timestamp: 9, user: 10, device: 11, into: &writer)
-        writer.raw(",\"deleted\":false,\"zoneID\":")
-        writer.raw(zoneJSON)
-        if !row.isNull(12) {
-            writer.raw(",\"parent\":{\"recordName\":")
-            row.withText(12) { writer.string(utf8: $0) }
-            writer.raw("}")
-        }
-        writer.raw("}")
     }
 
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) throws -> [StoredRecord] {

@@ -94,19 +94,19 @@ final class SchemaSession {
 
     /// The fields a save sends, conformed to the schema: retyped where untyped values fit their field, new types and
     /// fields defined in `development`; `BAD_REQUEST` for what the schema refuses. Whether anything was retyped.
-    func conform(_ fields: EncodedFields, recordType: String) throws -> (fields: EncodedFields, retyped: Bool) {
+    func conform(_ fields: EncodedFields, recordType: String) async throws -> (fields: EncodedFields, retyped: Bool) {
         guard Schema.applies(to: recordType) else { return (fields, false) }
         let production = Schema.isProduction(container)
         var known: [String: SchemaField]
         if let cached = types[recordType] {
             known = cached
-        } else if let stored = try tx.schemaFields(container: container, recordType: recordType) {
+        } else if let stored = try await tx.schemaFields(container: container, recordType: recordType) {
             known = stored
         } else {
             guard !production else {
                 throw ServerError(.badRequest, "record type '\(recordType.prefix(64))' is not in the production schema; deploy it first")
             }
-            try tx.defineSchemaType(container: container, recordType: recordType)
+            try await tx.defineSchemaType(container: container, recordType: recordType)
             known = [:]
         }
         defer { types[recordType] = known }
@@ -132,7 +132,7 @@ final class SchemaSession {
             }
             if AssetValues.isAsset(given) {
                 guard let assets else { throw ServerError(.badRequest, "field '\(entry.name)': assets cannot be saved here") }
-                bytes = ArraySlice(try assets.resolve(bytes, field: entry.name, tx: tx))
+                bytes = ArraySlice(try await assets.resolve(bytes, field: entry.name, tx: tx))
                 given = "ASSETID"
                 retyped = true
             }
@@ -150,7 +150,7 @@ final class SchemaSession {
                 throw ServerError(
                     .badRequest, "field '\(entry.name)' is not in the production schema of '\(recordType.prefix(64))'; deploy it first")
             } else {
-                try tx.defineSchemaField(container: container, recordType: recordType, name: entry.name, type: given)
+                try await tx.defineSchemaField(container: container, recordType: recordType, name: entry.name, type: given)
                 known[entry.name] = SchemaField(type: given)
                 result.append(entry.name, canonical: bytes)
             }

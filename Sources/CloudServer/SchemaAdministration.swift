@@ -15,7 +15,7 @@ public enum SchemaAdministration {
     /// The schema of a container environment.
     public static func show(dataDirectory: URL, container: String, environment: String) async throws -> Types {
         let key = try containerKey(container, environment)
-        return try await SQLiteCloudStore(directory: dataDirectory).read { try $0.schema(container: key) }
+        return try await SQLiteCloudStore(directory: dataDirectory).read { try await $0.schema(container: key) }
     }
 
     /// Deploys `development` to `production`: every type and field of development is added to production, with its
@@ -25,9 +25,9 @@ public enum SchemaAdministration {
         let development = try containerKey(container, "development")
         let production = try containerKey(container, "production")
         return try await SQLiteCloudStore(directory: dataDirectory).write { tx -> Types in
-            var merged = try tx.schema(container: production)
+            var merged = try await tx.schema(container: production)
             var conflicts: [String] = []
-            for (type, fields) in try tx.schema(container: development) {
+            for (type, fields) in try await tx.schema(container: development) {
                 var target = merged[type] ?? [:]
                 for (name, field) in fields {
                     if let existing = target[name] {
@@ -46,7 +46,7 @@ public enum SchemaAdministration {
             guard conflicts.isEmpty else {
                 throw Failure(description: "not deployed; fields typed differently:\n  " + conflicts.sorted().joined(separator: "\n  "))
             }
-            try tx.replaceSchema(container: production, with: merged)
+            try await tx.replaceSchema(container: production, with: merged)
             return merged
         }
     }
@@ -57,7 +57,7 @@ public enum SchemaAdministration {
     ) async throws {
         let key = try containerKey(container, environment)
         let found = try await SQLiteCloudStore(directory: dataDirectory).write {
-            try $0.markSchemaField(container: key, recordType: recordType, name: field, queryable: queryable, sortable: sortable)
+            try await $0.markSchemaField(container: key, recordType: recordType, name: field, queryable: queryable, sortable: sortable)
         }
         guard found else {
             throw Failure(description: "\(recordType).\(field) is not in the \(environment) schema of \(container) (save a record with it in development first)")

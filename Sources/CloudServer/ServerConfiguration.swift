@@ -1,14 +1,22 @@
 import Foundation
 import Logging
 
+/// Where a cloud keeps what must survive a restart.
+public enum CloudStorage: Sendable, Hashable {
+    /// SQLite (`cloud.sqlite`, WAL) and asset files in the configuration's data directory: the embedded default.
+    case sqlite
+}
+
 /// How a cloud server instance runs: address, storage, policies.
 public struct ServerConfiguration: Sendable {
     /// Interface to listen on; loopback by default.
     public var host: String
     /// TCP port; 0 picks a free one (tests).
     public var port: Int
-    /// Where the SQLite files live.
+    /// The server's own files (its lock file, and with `.sqlite` storage the database and the asset files).
     public var dataDirectory: URL
+    /// Which store keeps the cloud's data.
+    public var storage: CloudStorage
     /// Whether anyone may create an account (`POST /auth/1/{container}/accounts`).
     public var openRegistration: Bool
     /// Whether the admin fault route is served (tests only).
@@ -50,8 +58,10 @@ public struct ServerConfiguration: Sendable {
         passwordHashCost: UInt = 4, maxAssetBytes: Int = 50 * 1_048_576,
         tlsCertificateFile: URL? = nil, tlsKeyFile: URL? = nil, insecureHTTP: Bool = false, idleTimeout: TimeInterval = 30,
         maxConnectionsPerAddress: Int = ServerConfiguration.defaultMaxConnectionsPerAddress,
-        signInLimits: SignInLimits = SignInLimits(), sessionIdleTimeout: TimeInterval = 90 * 86400
+        signInLimits: SignInLimits = SignInLimits(), sessionIdleTimeout: TimeInterval = 90 * 86400,
+        storage: CloudStorage = .sqlite
     ) {
+        self.storage = storage
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory

@@ -53,7 +53,7 @@ struct AccountAdministrationTests {
             #expect(try await AccountAdministration.list(dataDirectory: directory).isEmpty)
             let store = try SQLiteCloudStore(directory: directory)
             let key = DatabaseKey(container: "\(cloud.address.container)/\(cloud.address.environment)", scope: .private, owner: user)
-            #expect(try await store.read { try $0.zones(key) }.isEmpty)
+            #expect(try await store.read { try await $0.zones(key) }.isEmpty)
             await #expect(throws: AccountAdministration.Failure.self) {
                 try await AccountAdministration.remove(dataDirectory: directory, account: "olivia")
             }

@@ -17,8 +17,8 @@ struct MigrationTests {
         do {
             let store = try SQLiteCloudStore(directory: directory, migrations: Array(SQLiteCloudStore.migrations.prefix(2)))
             try await store.write { tx in
-                try tx.insertUser(UserRow(userRecordName: "_alice", account: "alice", passwordHash: "unused"), now: 1)
-                try tx.insertDevice(id: "device-1", user: "_alice", name: "laptop", now: 1)
+                try await tx.insertUser(UserRow(userRecordName: "_alice", account: "alice", passwordHash: "unused"), now: 1)
+                try await tx.insertDevice(id: "device-1", user: "_alice", name: "laptop", now: 1)
                 // Recent: a start-up compaction would drop an old tombstone (and expire tokens before it), and end an old
                 // session.
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -26,22 +26,22 @@ struct MigrationTests {
                 try (tx as! SQLiteStoreTransaction).db.run(
                     "INSERT INTO sessions VALUES (?1, '_alice', 'device-1', ?2)", [.text(Secrets.tokenDigest(token)), .int(now)])
                 let database = DatabaseKey(container: "\(ContainerAddress.default.container)/\(ContainerAddress.default.environment)", scope: .private, owner: "_alice")
-                let zone = try tx.createZone(database, name: "Todos")
+                let zone = try await tx.createZone(database, name: "Todos")
                 let stamp = RecordStamp(timestamp: now, userRecordName: "_alice", deviceID: "device-1")
                 for name in names {
-                    let seq = try tx.nextSequence()
+                    let seq = try await tx.nextSequence(.zone(pk: zone.pk))
                     let fields = Data(#"{"title":{"type":"STRING","value":"\#(name)"}}"#.utf8)
-                    #expect(try tx.insertRecord(StoredRecord(
+                    #expect(try await tx.insertRecord(StoredRecord(
                         zonePK: zone.pk, recordName: name, recordType: "Todo", changeTag: String(seq, radix: 36), seq: seq, deleted: false,
                         created: stamp, modified: stamp, parent: nil, fieldsJSON: fields)))
                 }
-                var gone = try #require(try tx.record(zonePK: zone.pk, name: "old-7"))
-                gone.seq = try tx.nextSequence()
+                var gone = try #require(try await tx.record(zonePK: zone.pk, name: "old-7"))
+                gone.seq = try await tx.nextSequence(.zone(pk: zone.pk))
                 gone.changeTag = String(gone.seq, radix: 36)
                 gone.deleted = true
                 gone.fieldsJSON = Data("{}".utf8)
-                try tx.putRecord(gone)
-                try tx.noteZoneChange(database, zoneName: "Todos", kind: .changed, seq: try tx.nextSequence(), now: now)
+                try await tx.putRecord(gone)
+                try await tx.noteZoneChange(database, zoneName: "Todos", kind: .changed, seq: try await tx.nextSequence(.database(database)), now: now)
             }
         }
         let cloud = try await TestCloud(directory: directory)

@@ -148,9 +148,9 @@ extension TestCloud {
     func storedPublicRecords() async throws -> [StoredRecord] {
         let store = try SQLiteCloudStore(directory: directory)
         return try await store.read { tx -> [StoredRecord] in
-            guard let zone = try tx.zone(DatabaseKey(container: "\(address.container)/\(address.environment)", scope: .public, owner: DatabaseKey.publicOwner), name: ZoneID.defaultZoneName)
+            guard let zone = try await tx.zone(DatabaseKey(container: "\(address.container)/\(address.environment)", scope: .public, owner: DatabaseKey.publicOwner), name: ZoneID.defaultZoneName)
             else { return [] }
-            return try tx.liveRecords(zonePK: zone.pk, recordType: "Todo", modifiedAfter: nil)
+            return try await tx.liveRecords(zonePK: zone.pk, recordType: "Todo", modifiedAfter: nil)
         }
     }
 }

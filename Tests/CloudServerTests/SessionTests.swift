@@ -26,7 +26,7 @@ struct SessionTests {
             #expect(try await caller(cloud, second.token).status == 200)
             #expect(try await caller(cloud, phone.token).status == 200)
             let store = try SQLiteCloudStore(directory: cloud.directory)
-            #expect(try await store.read { try $0.signedInDevices(user: first.user) }.map(\.name) == ["laptop", "phone"])
+            #expect(try await store.read { try await $0.signedInDevices(user: first.user) }.map(\.name) == ["laptop", "phone"])
         }
     }
 
@@ -98,7 +98,7 @@ struct SessionTests {
             // Compaction ends idle sessions nobody presents, with their push tokens and mailboxes.
             #expect(try await cloud.raw("POST", "/admin/1/compact").status == 200)
             #expect(try await lastUse(cloud, device: swept) == nil)
-            #expect(try await SQLiteCloudStore(directory: cloud.directory).read { try $0.allPushTokens() }.isEmpty)
+            #expect(try await SQLiteCloudStore(directory: cloud.directory).read { try await $0.allPushTokens() }.isEmpty)
             #expect(try await caller(cloud, swept.token).status == 401)
         }
     }
@@ -128,11 +128,11 @@ struct SessionTests {
             _ = try await cloud.registerPush(laptop)
             let store = try SQLiteCloudStore(directory: cloud.directory)
             // The phone's token, the laptop's registered one and at most a few it created and never registered.
-            let count = try await store.read { try $0.allPushTokens().count }
+            let count = try await store.read { try await $0.allPushTokens().count }
             #expect(count >= 2 && count <= 2 + SQLiteStoreTransaction.unregisteredTokensPerDevice)
             // Ending a session forgets its device's tokens.
             #expect(try await cloud.raw("POST", cloud.address.authPath("signout"), token: laptop.token).status == 200)
-            #expect(try await store.read { try $0.allPushTokens().count } == 1)
+            #expect(try await store.read { try await $0.allPushTokens().count } == 1)
         }
     }
 
