@@ -43,6 +43,11 @@ final class BenchNginx {
             \(servers)
                     keepalive 64;
                 }
+                upstream cloudtodo_push {
+                    hash $uri consistent;
+            \(servers)
+                    keepalive 64;
+                }
                 server {
                     listen 127.0.0.1:\(port);
                     client_max_body_size 51m;
@@ -55,7 +60,7 @@ final class BenchNginx {
                     proxy_next_upstream error timeout;
                     location / { proxy_pass http://cloudtodo_instances; }
                     location ~ ^/device/1/[^/]+/[^/]+/courier/ {
-                        proxy_pass http://cloudtodo_instances;
+                        proxy_pass http://cloudtodo_push;
                         proxy_buffering off;
                         proxy_read_timeout 330s;
                     }
