@@ -16,9 +16,11 @@ public enum CloudServer {
         let store = try makeStore(configuration)
         try DataDirectoryPermissions.tighten(configuration.dataDirectory)
         let service = CloudService(configuration: configuration, store: store, logger: logger)
+        await service.startPushBus()
         do {
-            try await service.compact()
+            if await service.bus.leads(.compaction) { try await service.compact() }
         } catch {
+            await service.bus.shutDown()
             await store.shutDown()
             throw error
         }
@@ -51,7 +53,7 @@ public enum CloudServer {
             let interval = min(max(configuration.tombstoneRetention / 2, 1), 3600)
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(interval))
-                try? await service.compact()
+                await service.compactIfElected()
             }
         }
         var iterator = portStream.makeAsyncIterator()
@@ -69,7 +71,7 @@ public enum CloudServer {
             throw ServerStartError(reason: "--host \(configuration.host) cannot be written in a URL")
         }
         return RunningCloudServer(
-            port: port, host: configuration.host, baseURL: baseURL, group: group, hub: service.hub, store: store,
+            port: port, host: configuration.host, baseURL: baseURL, group: group, hub: service.hub, bus: service.bus, store: store,
             tasks: [task, compaction])
     }
 
@@ -125,13 +127,15 @@ public final class RunningCloudServer: Sendable {
     public let host: String
     private let group: ServiceGroup
     private let hub: PushHub
+    private let bus: any PushBus
     private let store: any CloudStore
     private let tasks: [Task<Void, Never>]
 
     /// `http://host:port` or `https://host:port` (an IPv6 host in brackets, a wildcard host as loopback).
     public let baseURL: URL
 
-    init(port: Int, host: String, baseURL: URL, group: ServiceGroup, hub: PushHub, store: any CloudStore, tasks: [Task<Void, Never>]) {
+    init(port: Int, host: String, baseURL: URL, group: ServiceGroup, hub: PushHub, bus: any PushBus, store: any CloudStore, tasks: [Task<Void, Never>]) {
+        self.bus = bus
         self.store = store
         self.port = port
         self.host = host
@@ -148,6 +152,7 @@ public final class RunningCloudServer: Sendable {
         await group.triggerGracefulShutdown()
         for task in tasks.dropFirst() { task.cancel() }
         for task in tasks { await task.value }
+        await bus.shutDown()
         await store.shutDown()
     }
 }

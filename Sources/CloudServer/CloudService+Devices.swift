@@ -37,20 +37,17 @@ extension CloudService {
         case "push":
             let user = try caller.requireUser()
             let body = try decode(TestPushRequest.self, from: request)
-            let tokens = try await store.read { tx -> [PushTokenRow] in
+            let deviceID = try await store.read { tx -> String in
                 guard let deviceID = try await tx.deviceID(user: user, name: body.deviceName) else {
                     throw ServerError(.notFound, "you have no device named '\(body.deviceName)'")
                 }
-                return try await tx.pushTokens(user: user, container: container).filter { $0.deviceID == deviceID }
+                guard try await tx.pushTokens(user: user, container: container).contains(where: { $0.deviceID == deviceID }) else {
+                    throw ServerError(.notFound, "device '\(body.deviceName)' has no registered push token")
+                }
+                return deviceID
             }
-            guard !tokens.isEmpty else {
-                throw ServerError(.notFound, "device '\(body.deviceName)' has no registered push token")
-            }
-            let notification = PushNotification(
-                ck: .init(
-                    nid: UUID().uuidString, cid: container,
-                    met: .init(sid: TodoSchema.privateSubscriptionID, dbs: DatabaseScope.private.notificationCode)))
-            for token in tokens { await hub.deliver(notification, to: token.token) }
+            // The device may be polling another instance: every instance hears of it.
+            await bus.broadcast([.devicePush(container: container, user: user, deviceID: deviceID)])
             return try .encode(EmptyBody())
 
         case "devices/list":
@@ -94,7 +91,11 @@ extension CloudService {
             try await store.write { try await $0.touchPushToken(token, now: now) }
         }
         let timeout = Duration.milliseconds(Int64(min(seconds, 300) * 1000))
-        guard let notification = await hub.poll(token: token, timeout: timeout, ack: request.query["ack"]) else {
+        guard
+            let notification = await hub.poll(
+                token: token, timeout: timeout, ack: request.query["ack"], user: row.userRecordName, container: container,
+                resyncNewcomers: bus.isShared)
+        else {
             return .noContent
         }
         return try .encode(notification)

@@ -35,11 +35,10 @@ extension CloudService {
         let atomicRequested = feed.header.atomic
         let count = feed.count
         let outcomes: [ItemOutcome]
-        let sharing: ShareEffects
         feed.startReadingAhead()
         defer { feed.stop() }
         do {
-            (outcomes, sharing) = try await store.write { tx in
+            (outcomes, _) = try await write(notifying: { tx in
                 var shareBatch = ShareBatch(database: database, stamp: now)
                 let schema = SchemaSession(
                     container: database.container, tx: tx, assets: AssetValues(container: database.container, user: user, origin: caller.origin))
@@ -98,8 +97,10 @@ extension CloudService {
                 for name in touchedZones where database.scope == .private && name != ZoneID.defaultZoneName {
                     try await tx.noteZoneChange(database, zoneName: name, kind: .changed, seq: try await tx.nextSequence(.database(database)), now: now.timestamp)
                 }
-                return (outcomes, try await self.finishSharing(shareBatch, tx: tx))
-            }
+                let effects = try await self.finishSharing(shareBatch, tx: tx)
+                let notices = Self.recordNotices(outcomes, database: database, writer: caller) + Self.shareNotices(effects, writer: caller)
+                return ((outcomes, effects), notices)
+            })
         } catch let failure as AtomicFailure {
             let operations = feed.operations
             let reported = failure.outcomes.enumerated().map { index, outcome -> ItemOutcome in
@@ -110,8 +111,6 @@ extension CloudService {
             }
             return try respond(reported, feed.header, operations)
         }
-        await notifyRecordChanges(outcomes, database: database, writer: caller)
-        await notifySharing(sharing, writer: caller)
         return try respond(outcomes, feed.header, feed.operations)
     }
 

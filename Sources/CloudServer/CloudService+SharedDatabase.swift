@@ -13,9 +13,11 @@ struct SharedView: Sendable {
     var rootNames: Set<String> { Set(roots.keys) }
 }
 
-/// Pushes a committed sharing-related write owes: databases (owner private, participants' shared) and zones.
+/// Pushes a committed sharing-related write owes: databases (owner private, participants' shared) and zones; and the
+/// owner zones whose shares (or shared records) it changed, for instances that cache which zones have shares.
 struct ShareEffects: Sendable {
     var pushes: [DatabaseKey: Set<String>] = [:]
+    var ownerZones: Set<Int64> = []
 
     mutating func push(_ database: DatabaseKey, zone: String) { pushes[database, default: []].insert(zone) }
 }
@@ -160,6 +162,7 @@ extension CloudService {
     func noteOwnerZone(_ tx: any StoreTransaction, _ zone: StoredZone, now: Int64, _ effects: inout ShareEffects) async throws {
         try await tx.noteZoneChange(zone.database, zoneName: zone.name, kind: .changed, seq: try await tx.nextSequence(.database(zone.database)), now: now)
         effects.push(zone.database, zone: zone.name)
+        effects.ownerZones.insert(zone.pk)
     }
 
     /// The shared database of a participant.
@@ -185,13 +188,6 @@ extension CloudService {
         try await tx.setViewEpoch(zonePK: zone.pk, participant: participant, epoch: try await tx.nextSequence(.zone(pk: zone.pk)))
         let remaining = try await tx.acceptedRoots(zonePK: zone.pk, participant: participant)
         try await noteParticipantZone(tx, zone, participant, kind: remaining.isEmpty ? .deleted : .changed, now: now, &effects)
-    }
-
-    /// Sends the pushes a committed write owes; never to the writing device.
-    func notifySharing(_ effects: ShareEffects, writer: Caller) async {
-        for (database, zones) in effects.pushes {
-            await notifyDatabaseChange(database, writer: writer, zones: zones)
-        }
     }
 
     // MARK: Roots

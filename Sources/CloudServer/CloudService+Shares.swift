@@ -15,7 +15,7 @@ extension CloudService {
         }
         let operations = request.operations
         let stamp = RecordStamp(timestamp: nowMillis, userRecordName: user, deviceID: caller.deviceID)
-        let (results, effects) = try await store.write { tx -> ([ShareResult], ShareEffects) in
+        let results = try await write(notifying: { tx -> ([ShareResult], [ChangeNotice]) in
             var effects = ShareEffects()
             var results: [ShareResult] = []
             for operation in operations {
@@ -27,9 +27,8 @@ extension CloudService {
                     results.append(.failure(error))
                 }
             }
-            return (results, effects)
-        }
-        await notifySharing(effects, writer: caller)
+            return (results, Self.shareNotices(effects, writer: caller))
+        })
         return try .encode(SharesResponse(shares: results))
     }
 
@@ -66,7 +65,7 @@ extension CloudService {
         }
         let items = request.shares
         let stamp = RecordStamp(timestamp: nowMillis, userRecordName: user, deviceID: caller.deviceID)
-        let (results, effects) = try await store.write { tx -> ([ShareResult], ShareEffects) in
+        let results = try await write(notifying: { tx -> ([ShareResult], [ChangeNotice]) in
             var effects = ShareEffects()
             var results: [ShareResult] = []
             for item in items {
@@ -79,9 +78,8 @@ extension CloudService {
                     results.append(.failure(error))
                 }
             }
-            return (results, effects)
-        }
-        await notifySharing(effects, writer: caller)
+            return (results, Self.shareNotices(effects, writer: caller))
+        })
         return try .encode(SharesResponse(shares: results))
     }
 

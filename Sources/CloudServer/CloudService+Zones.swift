@@ -58,7 +58,7 @@ extension CloudService {
         }
         let operations = request.operations
         let now = nowMillis
-        let (results, changed, sharing) = try await store.write { tx -> ([ZoneResult], Bool, ShareEffects) in
+        let results = try await write(notifying: { tx -> ([ZoneResult], [ChangeNotice]) in
             var changed = false
             var sharing = ShareEffects()
             let results = try await operations.asyncMap { operation -> ZoneResult in
@@ -99,10 +99,9 @@ extension CloudService {
                     return .failure(error)
                 }
             }
-            return (results, changed, sharing)
-        }
-        if changed { await notifyDatabaseChange(database, writer: caller) }
-        await notifySharing(sharing, writer: caller)
+            let own: [ChangeNotice] = changed ? [.database(database, zones: nil, writerDevice: caller.deviceID)] : []
+            return (results, own + Self.shareNotices(sharing, writer: caller))
+        })
         return try .encode(ZonesResponse(zones: results))
     }
 }

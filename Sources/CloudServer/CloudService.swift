@@ -66,6 +66,8 @@ final class CloudService: Sendable {
     let configuration: ServerConfiguration
     let store: any CloudStore
     let hub = PushHub()
+    /// How the notices of committed writes reach this instance's hub and the other instances'.
+    let bus: any PushBus
     let faults = FaultInjector()
     /// `records/modify` requests being answered: one alone on the cloud is read ahead of its write.
     let modifies = InFlightCounter()
@@ -76,9 +78,10 @@ final class CloudService: Sendable {
     let hasher: PasswordHasher
     let logger: Logger
 
-    init(configuration: ServerConfiguration, store: any CloudStore, logger: Logger) {
+    init(configuration: ServerConfiguration, store: any CloudStore, bus: any PushBus = InProcessPushBus(), logger: Logger) {
         self.configuration = configuration
         self.store = store
+        self.bus = bus
         self.limiter = configuration.rateLimitPerSecond.map(RateLimiter.init(rate:))
         self.throttle = SignInThrottle(configuration.signInLimits)
         self.hasher = PasswordHasher(cost: configuration.passwordHashCost)

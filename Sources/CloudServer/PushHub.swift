@@ -3,6 +3,11 @@ import Foundation
 
 /// Mailboxes of push tokens: delivers notifications to long-polling devices, keeps and coalesces them
 /// for devices that are not polling, and redelivers one a device did not acknowledge.
+///
+/// One hub per cloud instance. On a cloud of several instances a token's long-polls are routed to one instance
+/// (see the README, "Push across instances"), so only that instance keeps its mailbox: `deliver` is then told not to
+/// create mailboxes, and a token's first poll here that carries `ack` (the device polled elsewhere before) is
+/// answered at once with a resync push, since what was published while no instance held its mailbox is lost.
 actor PushHub {
     private struct Waiter {
         var id: UInt64
@@ -15,17 +20,24 @@ actor PushHub {
         /// Delivered on a poll but not yet acknowledged by the next poll's `ack`.
         var inFlight: PushNotification?
         var waiter: Waiter?
+        /// Who polls it (known once it polled here): its user, and the container of its notifications.
+        var user: String?
+        var container: String?
     }
 
     private var boxes: [String: Mailbox] = [:]
+    /// The tokens of each user that polled here.
+    private var tokensByUser: [String: Set<String>] = [:]
     private var nextWaiterID: UInt64 = 0
     private var closed = false
     /// Notifications kept per device while it is away; older ones are dropped first (pushes are hints).
     private let pendingLimit = 64
 
-    /// Hands a notification to a token's waiting poll, or keeps it for the next poll.
-    func deliver(_ notification: PushNotification, to token: String) {
-        var box = boxes[token] ?? Mailbox()
+    /// Hands a notification to a token's waiting poll, or keeps it for the next poll; with `createMailbox` false,
+    /// only a token that has a mailbox here gets it.
+    func deliver(_ notification: PushNotification, to token: String, createMailbox: Bool = true) {
+        guard var box = boxes[token] ?? (createMailbox ? Mailbox() : nil) else { return }
+        if box.container == nil { box.container = notification.ck.cid }
         if let waiter = box.waiter {
             box.waiter = nil
             box.inFlight = notification
@@ -41,9 +53,24 @@ actor PushHub {
     }
 
     /// Waits up to `timeout` for a notification for `token`. `ack` names the last notification the
-    /// device received; an unacknowledged one is delivered again.
-    func poll(token: String, timeout: Duration, ack: String?) async -> PushNotification? {
+    /// device received; an unacknowledged one is delivered again. `user` and `container` say whose token it is;
+    /// `resyncNewcomers`: a token with no mailbox here yet that polls with an `ack` gets a resync push at once.
+    func poll(
+        token: String, timeout: Duration, ack: String?, user: String? = nil, container: String? = nil, resyncNewcomers: Bool = false
+    ) async -> PushNotification? {
+        let known = boxes[token] != nil
         var box = boxes[token] ?? Mailbox()
+        if let user, box.user == nil {
+            box.user = user
+            tokensByUser[user, default: []].insert(token)
+        }
+        if let container { box.container = container }
+        if !known, resyncNewcomers, ack != nil, let container = box.container {
+            let resync = Self.resync(container: container)
+            box.inFlight = resync
+            boxes[token] = box
+            return resync
+        }
         if let inFlight = box.inFlight {
             box.inFlight = nil
             if let ack, ack != inFlight.ck.nid {
@@ -58,7 +85,10 @@ actor PushHub {
             boxes[token] = box
             return next
         }
-        if closed { return nil }
+        if closed {
+            boxes[token] = box
+            return nil
+        }
         // A new poll replaces an older one of the same device (its connection is likely gone).
         if let old = box.waiter {
             box.waiter = nil
@@ -81,6 +111,26 @@ actor PushHub {
         }
     }
 
+    /// Tells every device with a mailbox here to fetch its changes: a waiting poll is answered at once with a resync
+    /// push, the others find one on their next poll. For when notices may have been lost (the connection that
+    /// brings them was lost). How many mailboxes.
+    @discardableResult
+    func resyncAll() -> Int {
+        var count = 0
+        for token in Array(boxes.keys) {
+            guard let container = boxes[token]?.container else { continue }
+            deliver(Self.resync(container: container), to: token, createMailbox: false)
+            count += 1
+        }
+        return count
+    }
+
+    /// Whether any token of `user` polled here.
+    func hostsTokens(of user: String) -> Bool { !(tokensByUser[user]?.isEmpty ?? true) }
+
+    /// Whether any token has a mailbox here.
+    var hostsAnyToken: Bool { !boxes.isEmpty }
+
     /// Answers every waiting poll with "nothing" and refuses to hold new ones (the server is stopping).
     func close() {
         closed = true
@@ -95,8 +145,12 @@ actor PushHub {
     func retainMailboxes(of tokens: Set<String>) -> Int {
         let gone = boxes.keys.filter { !tokens.contains($0) }
         for token in gone {
-            if let waiter = boxes[token]?.waiter { waiter.continuation.resume(returning: nil) }
-            boxes.removeValue(forKey: token)
+            guard let box = boxes.removeValue(forKey: token) else { continue }
+            box.waiter?.continuation.resume(returning: nil)
+            if let user = box.user {
+                tokensByUser[user]?.remove(token)
+                if tokensByUser[user]?.isEmpty ?? false { tokensByUser.removeValue(forKey: user) }
+            }
         }
         return gone.count
     }
@@ -113,9 +167,14 @@ actor PushHub {
         waiter.continuation.resume(returning: nil)
     }
 
+    /// A push that names no subscription: the device fetches every database's changes.
+    static func resync(container: String) -> PushNotification {
+        PushNotification(ck: .init(nid: UUID().uuidString, cid: container))
+    }
+
     private static func coalescingKey(_ notification: PushNotification) -> String {
         if let met = notification.ck.met { return "met:\(met.dbs):\(met.sid)" }
         if let qry = notification.ck.qry { return "qry:\(qry.sid):\(qry.rid ?? "")" }
-        return "nid:\(notification.ck.nid)"
+        return "resync"
     }
 }

@@ -30,14 +30,17 @@ public struct SignInLimits: Sendable, Equatable {
     }
 }
 
-/// The sign-in and registration budgets of one cloud process, in memory.
+/// The sign-in and registration budgets of a cloud, in each instance's memory.
 ///
 /// A sign-in is counted as a failure before its password is checked and handed back when it succeeds, so
-/// concurrent guesses cannot slip past the limit while their hashes run.
+/// concurrent guesses cannot slip past the limit while their hashes run. On a cloud of several instances each count
+/// and hand-back is also sent to the other instances (`share`), which `apply` it: the budgets hold across instances,
+/// short only of the attempts in flight on several instances in the same few milliseconds.
 final class SignInThrottle: Sendable {
     let accounts: AttemptBudget
     let addresses: AttemptBudget
     let registrations: AttemptBudget
+    private let sink = ThrottleEventSink()
 
     init(_ limits: SignInLimits) {
         accounts = AttemptBudget(limit: limits.failuresPerAccount, window: limits.failureWindow, capacity: limits.maxTrackedKeys)
@@ -56,12 +59,14 @@ final class SignInThrottle: Sendable {
         }
         accounts.take(account, now: now)
         addresses.take(address, now: now)
+        sink.send(.signInBegan(account: account, address: address))
     }
 
     /// Hands back the attempt `beginSignIn` counted: the password was right.
     func signInSucceeded(account: String, address: String) {
         accounts.giveBack(account)
         addresses.giveBack(address)
+        sink.send(.signInSucceeded(account: account, address: address))
     }
 
     /// Counts a registration attempt from `address`, or throws `THROTTLED`.
@@ -70,12 +75,40 @@ final class SignInThrottle: Sendable {
             throw Self.throttled("too many accounts registered from your address", wait)
         }
         registrations.take(address, now: now)
+        sink.send(.registration(address: address))
+    }
+
+    /// From now on every count and hand-back of this throttle is also given to `share` (for the other instances).
+    func share(with share: @escaping @Sendable (ThrottleEvent) -> Void) { sink.set(share) }
+
+    /// Counts what another instance counted (never sent on again).
+    func apply(_ event: ThrottleEvent, now: ContinuousClock.Instant = .now) {
+        switch event {
+        case .signInBegan(let account, let address):
+            accounts.take(account, now: now)
+            addresses.take(address, now: now)
+        case .signInSucceeded(let account, let address):
+            accounts.giveBack(account)
+            addresses.giveBack(address)
+        case .registration(let address):
+            registrations.take(address, now: now)
+        }
     }
 
     private static func throttled(_ what: String, _ wait: Double) -> ServerError {
         let seconds = (wait * 1000).rounded(.up) / 1000
         return ServerError(.throttled, "\(what); retry after \(Int(seconds.rounded(.up))) s", retryAfter: seconds)
     }
+}
+
+/// Where a throttle sends its events, once told.
+private final class ThrottleEventSink: @unchecked Sendable {
+    private let lock = NSLock()
+    private var target: (@Sendable (ThrottleEvent) -> Void)?
+
+    func set(_ target: @escaping @Sendable (ThrottleEvent) -> Void) { lock.withLock { self.target = target } }
+
+    func send(_ event: ThrottleEvent) { lock.withLock { target }?(event) }
 }
 
 /// At most `limit` events per key in a fixed window that starts at the key's first event; bounded in keys.

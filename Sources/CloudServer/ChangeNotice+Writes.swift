@@ -1,0 +1,54 @@
+import CloudModel
+import Foundation
+
+extension CloudService {
+    /// Runs a write whose body also says what it changed: the notices go out inside its transaction (on PostgreSQL)
+    /// and reach this instance's receiver once it committed (one process); a rolled-back write sends nothing.
+    func write<T: Sendable>(notifying body: @Sendable (any StoreTransaction) async throws -> (T, [ChangeNotice])) async throws -> T {
+        let bus = self.bus
+        let (value, notices) = try await store.write { tx -> (T, [ChangeNotice]) in
+            let (value, notices) = try await body(tx)
+            try await bus.publish(notices, through: tx as? any NoticeCarryingTransaction)
+            return (value, notices)
+        }
+        await bus.committed(notices)
+        return value
+    }
+
+    /// The notices a `records/modify` owes: the private database's feed (the zones written), or the public board's
+    /// query subscriptions; a write to the shared database reaches the owner through its share notices.
+    static func recordNotices(_ outcomes: [ItemOutcome], database: DatabaseKey, writer: Caller) -> [ChangeNotice] {
+        switch database.scope {
+        case .private:
+            var zones = Set<String>()
+            for outcome in outcomes {
+                switch outcome {
+                case .saved(_, let zoneID, _), .deleted(_, let zoneID): zones.insert(zoneID.zoneName)
+                case .failed: break
+                }
+            }
+            return zones.isEmpty ? [] : [.database(database, zones: zones, writerDevice: writer.deviceID)]
+        case .public:
+            let changes = outcomes.compactMap { outcome -> PublicRecordChange? in
+                switch outcome {
+                case .saved(let record, let zoneID, let event): PublicRecordChange(recordName: record.recordName, zoneName: zoneID.zoneName, event: event)
+                case .deleted(let name, let zoneID): PublicRecordChange(recordName: name, zoneName: zoneID.zoneName, event: .delete)
+                case .failed: nil
+                }
+            }
+            return changes.isEmpty ? [] : [.publicRecords(container: database.container, changes: changes, writerDevice: writer.deviceID)]
+        case .shared:
+            return []
+        }
+    }
+
+    /// The notices a sharing-related write owes: the feeds it moved (owner's private, participants' shared), and the
+    /// owner zones whose shares other instances may have cached.
+    static func shareNotices(_ effects: ShareEffects, writer: Caller) -> [ChangeNotice] {
+        var notices = effects.pushes.map { database, zones in
+            ChangeNotice.database(database, zones: zones, writerDevice: writer.deviceID)
+        }
+        notices += effects.ownerZones.sorted().map { ChangeNotice.zoneSharesChanged(zonePK: $0) }
+        return notices
+    }
+}
