@@ -83,3 +83,91 @@ struct SQLiteCloudSourceTests {
         #expect(throws: MigrationError.self) { try SQLiteCloudSource(directory: directory) }
     }
 }
+
+// The PostgreSQL half needs the test support (a database per test) the PostgreSQL store brings; until the test target
+// depends on it, what follows compiles to nothing.
+#if canImport(PostgresTestSupport)
+import PostgresNIO
+import PostgresTestSupport
+import Logging
+
+/// `todo server migrate` into a real PostgreSQL: every row and identity a token or a session names arrives, every
+/// feed counts on above the SQLite cloud's sequence, and a database that holds anything is refused.
+@Suite("migrate: SQLite into PostgreSQL")
+struct SQLiteToPostgresTests {
+    @Test func rowsKeysAndFeedPositionsArriveAndEveryFeedContinuesAboveTheSQLiteSequence() async throws {
+        try await PostgresTestDatabase.with { database in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-move-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let cloud = try await TestCloud(directory: directory)
+            let amy = try await cloud.signIn("amy")
+            let ben = try await cloud.signIn("ben", device: "phone")
+            try await cloud.createTodosZone(amy)
+            try await cloud.createTodosZone(ben)
+            for batch in 0..<3 {
+                _ = try await cloud.modify(amy, (0..<100).map { .init(.create, todo("a\(batch)-\($0)", "Amy \($0)")) }, zone: todos)
+            }
+            _ = try await cloud.modify(amy, [.init(.forceDelete, todo("a0-0", ""))], zone: todos)
+            _ = try await cloud.modify(ben, [.init(.create, todo("b-1", "Ben"))], zone: todos)
+            try await cloud.subscribe(amy)
+            _ = try await cloud.registerPush(amy)
+            await cloud.server.shutdown()
+
+            let source = try SQLiteCloudSource(directory: directory)
+            let sequence = try source.sequence()
+            let zoneKeys = try source.rows(CloudTable.all.first { $0.name == "zones" }!, after: nil, limit: 100).map { $0[0] }
+            source.close()
+
+            let summary = try await SQLiteToPostgres.migrate(from: directory, databaseURL: database.url)
+            #expect(summary.count("records") == 301)
+            #expect(summary.count("users") == 2)
+            #expect(summary.sequence == sequence)
+
+            try await Self.query(database) { connection, logger in
+                let zones = try await connection.query("SELECT pk, seq FROM zones ORDER BY pk", logger: logger)
+                var keys: [SQLValue] = []
+                for try await (pk, seq) in zones.decode((Int64, Int64).self) {
+                    keys.append(.int(pk))
+                    #expect(seq == sequence, "zone \(pk) counts on from \(seq)")
+                }
+                #expect(keys == zoneKeys)
+                let databases = try await connection.query(
+                    "SELECT count(*), min(seq) FROM databases WHERE container LIKE '%development'", logger: logger)
+                for try await (count, lowest) in databases.decode((Int64, Int64).self) {
+                    // amy's and ben's private and shared databases, and the public one.
+                    #expect(count == 5)
+                    #expect(lowest == sequence)
+                }
+                let records = try await connection.query(
+                    "SELECT count(*), count(*) FILTER (WHERE deleted), max(seq) FROM records", logger: logger)
+                for try await (count, tombstones, highest) in records.decode((Int64, Int64, Int64).self) {
+                    #expect(count == 301)
+                    #expect(tombstones == 1)
+                    #expect(highest <= sequence)
+                }
+                let sessions = try await connection.query("SELECT count(*) FROM sessions", logger: logger)
+                for try await count in sessions.decode(Int64.self) { #expect(count == 2) }
+                // A zone made now takes a key no copied zone has.
+                let made = try await connection.query(
+                    "INSERT INTO zones(container, scope, owner, name) VALUES ('c/development', 'private', 'x', 'New') RETURNING pk",
+                    logger: logger)
+                for try await pk in made.decode(Int64.self) { #expect(!keys.contains(.int(pk))) }
+            }
+
+            await #expect(throws: MigrationError.self) { _ = try await SQLiteToPostgres.migrate(from: directory, databaseURL: database.url) }
+        }
+    }
+
+    private static func query(_ database: PostgresTestDatabase, _ body: (PostgresConnection, Logger) async throws -> Void) async throws {
+        let logger = Logger(label: "cloudtodo.test.migrate")
+        let connection = try await PostgresConnection.connect(configuration: try database.url.connectionConfiguration(), id: 1, logger: logger)
+        do {
+            try await body(connection, logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+}
+#endif
