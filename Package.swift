@@ -110,6 +110,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
+                // `todo-bench postgres-driver`: the driver measured on its own.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),
@@ -119,7 +121,9 @@ let package = Package(
         .testTarget(
             name: "CloudServerTests",
             dependencies: [
-                "CloudServer", "CloudModel", "TLSTestSupport", .product(name: "Logging", package: "swift-log"),
+                "CloudServer", "CloudModel", "TLSTestSupport", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"),
+                // The PostgreSQL store's own tests read its tables directly.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 // HTTPS through the cloud and through nginx, trusting the test CA.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -151,6 +155,13 @@ let package = Package(
         .target(name: "HostileTextSupport", path: "Tests/HostileTextSupport", swiftSettings: strict),
         // A private certificate authority made with openssl, shared by the TLS tests of the cloud and the device.
         .target(name: "TLSTestSupport", path: "Tests/TLSTestSupport", swiftSettings: strict),
+        // A fresh empty database per test on a real PostgreSQL: $TODO_TEST_DATABASE_URL, or a cluster of the test process.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: [
+                "CloudServer", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/PostgresTestSupport", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,7 +13,7 @@ public enum CloudServer {
         logger.logLevel = configuration.logLevel
         let plan = try ListenPlan(configuration)
         try DataDirectoryPermissions.prepare(configuration.dataDirectory)
-        let store = try makeStore(configuration)
+        let store = try await makeStore(configuration, logger: logger)
         try DataDirectoryPermissions.tighten(configuration.dataDirectory)
         let service = CloudService(configuration: configuration, store: store, logger: logger)
         await service.startPushBus()
@@ -76,9 +76,10 @@ public enum CloudServer {
     }
 
     /// The store `configuration.storage` names, opened (and migrated).
-    static func makeStore(_ configuration: ServerConfiguration) throws -> any CloudStore {
+    static func makeStore(_ configuration: ServerConfiguration, logger: Logger) async throws -> any CloudStore {
         switch configuration.storage {
         case .sqlite: try SQLiteCloudStore(directory: configuration.dataDirectory)
+        case .postgres(let url): try await PostgresCloudStore.open(url, logger: logger)
         }
     }
 

@@ -38,14 +38,12 @@ extension CloudService {
         feed.startReadingAhead()
         defer { feed.stop() }
         do {
-            (outcomes, _) = try await write(notifying: { tx in
-                var shareBatch = ShareBatch(database: database, stamp: now)
+            outcomes = try await write(notifying: { tx in
                 let schema = SchemaSession(
                     container: database.container, tx: tx, assets: AssetValues(container: database.container, user: user, origin: caller.origin))
-                var outcomes: [ItemOutcome] = []
-                outcomes.reserveCapacity(count)
+                let batch = RecordWriteBatch(
+                    service: self, tx: tx, feed: feed, database: database, stamp: now, schema: schema, zoneFromRequest: zoneFromRequest)
                 var atomicZones = Set<Int64>()
-                var touchedZones = Set<String>()
                 var zones: [ZoneID: Result<StoredZone, ServerError>] = [:]
                 var lastZone: (id: ZoneID, zone: StoredZone)?
                 for index in 0..<count {
@@ -56,8 +54,8 @@ extension CloudService {
                         operation.record.recordName = UUID().uuidString
                     }
                     let zoneID = zoneFromRequest ?? operation.record.zoneID ?? .default
+                    let zone: StoredZone
                     do {
-                        let zone: StoredZone
                         if let lastZone, lastZone.id == zoneID {
                             zone = lastZone.zone  // the usual batch: every operation in one zone
                         } else if let cached = zones[zoneID] {
@@ -74,32 +72,28 @@ extension CloudService {
                                 throw error
                             }
                         }
-                        lastZone = (zoneID, zone)
-                        if database.scope != .public && !zone.zoneID.isDefault && (atomicRequested ?? true) {
-                            atomicZones.insert(zone.pk)
-                        }
-                        let outcome = try await self.applySharing(operation, in: zone, batch: &shareBatch, tx: tx) {
-                            try await self.apply(
-                                operation, encodedFields: read.fields, fieldsJSON: read.fieldsJSON, in: zone, database: database, stamp: now,
-                                schema: schema, tx: tx)
-                        }
-                        if !outcome.failed { touchedZones.insert(zone.name) }
-                        outcomes.append(outcome)
                     } catch var error as ServerError {
                         error.recordName = operation.record.recordName
-                        outcomes.append(.failed(error))
+                        batch.fail(index, error)
+                        continue
                     }
+                    lastZone = (zoneID, zone)
+                    if database.scope != .public && !zone.zoneID.isDefault && (atomicRequested ?? true) {
+                        atomicZones.insert(zone.pk)
+                    }
+                    try await batch.write(index, operation, read, in: zone)
                 }
+                try await batch.flush()
+                let outcomes = batch.outcomes.map { $0 ?? .failed(ServerError(.internalError, "an operation was not applied")) }
                 if !atomicZones.isEmpty, outcomes.contains(where: \.failed) {
                     throw AtomicFailure(outcomes: outcomes)
                 }
                 // The default zone has no change feed; custom zones announce themselves in the database feed.
-                for name in touchedZones where database.scope == .private && name != ZoneID.defaultZoneName {
+                for name in batch.touchedZones where database.scope == .private && name != ZoneID.defaultZoneName {
                     try await tx.noteZoneChange(database, zoneName: name, kind: .changed, seq: try await tx.nextSequence(.database(database)), now: now.timestamp)
                 }
-                let effects = try await self.finishSharing(shareBatch, tx: tx)
-                let notices = Self.recordNotices(outcomes, database: database, writer: caller) + Self.shareNotices(effects, writer: caller)
-                return ((outcomes, effects), notices)
+                let effects = try await self.finishSharing(batch.shareBatch, tx: tx)
+                return (outcomes, Self.recordNotices(outcomes, database: database, writer: caller) + Self.shareNotices(effects, writer: caller))
             })
         } catch let failure as AtomicFailure {
             let operations = feed.operations
@@ -147,10 +141,11 @@ extension CloudService {
     }
 
     /// Applies one operation inside the write transaction; `encodedFields` stand for `operation.record.fields`, and
-    /// `fieldsJSON`, when given, is their `json()`.
-    private func apply(
+    /// `fieldsJSON`, when given, is their `json()`. `insertFirst`: a private create tries its insert before any lookup;
+    /// `known`: the record's row as read already (nil inside: none), else it is looked up.
+    func apply(
         _ operation: RecordOperation, encodedFields: EncodedFields?, fieldsJSON: Data?, in zone: StoredZone, database: DatabaseKey,
-        stamp: RecordStamp, schema: SchemaSession, tx: any StoreTransaction
+        stamp: RecordStamp, schema: SchemaSession, tx: any StoreTransaction, insertFirst: Bool = true, known: StoredRecord?? = nil
     ) async throws -> ItemOutcome {
         let incoming = operation.record
         let name = incoming.recordName
@@ -159,7 +154,7 @@ extension CloudService {
         // there is nothing to check against, so the insert goes first and the row is looked up only when it turns
         // out to be there (or when the record is invalid, so the error is the one the lookup path reports).
         // Checks that depend on an existing row belong below; anything every save needs belongs in recordToSave.
-        if operation.operationType == .create, database.scope == .private,
+        if insertFirst, operation.operationType == .create, database.scope == .private,
             var record = try? await recordToSave(
                 operation, encodedFields: encodedFields, fieldsJSON: fieldsJSON, existing: nil, zone: zone, stamp: stamp, schema: schema)
         {
@@ -167,7 +162,8 @@ extension CloudService {
             record.changeTag = String(record.seq, radix: 36)
             if try await tx.insertRecord(record) { return .saved(record, zone.zoneID, event: .create) }
         }
-        let found = try await tx.record(zonePK: zone.pk, name: name)
+        let found: StoredRecord?
+        if let known { found = known } else { found = try await tx.record(zonePK: zone.pk, name: name) }
         let existing = found.flatMap { $0.deleted ? nil : $0 }
         let type = operation.operationType
 
@@ -222,7 +218,7 @@ extension CloudService {
     }
 
     /// The record a save writes, checked (type, field names, size) but without its sequence and change tag yet.
-    private func recordToSave(
+    func recordToSave(
         _ operation: RecordOperation, encodedFields: EncodedFields?, fieldsJSON: Data?, existing: StoredRecord?, zone: StoredZone,
         stamp: RecordStamp, schema: SchemaSession
     ) async throws -> StoredRecord {

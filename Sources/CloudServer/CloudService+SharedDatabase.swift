@@ -263,17 +263,7 @@ extension CloudService {
         _ operation: RecordOperation, in zone: StoredZone, batch: inout ShareBatch, tx: any StoreTransaction,
         apply: () async throws -> ItemOutcome
     ) async throws -> ItemOutcome {
-        let state: ZoneShareState
-        if let known = batch.states[zone.pk] {
-            state = known
-        } else {
-            switch batch.database.scope {
-            case .shared: state = .participant(try await sharedView(tx, zone, participant: batch.user))
-            case .private: state = try await tx.zoneHasShares(zonePK: zone.pk) ? .owned : .unshared
-            case .public: state = .unshared
-            }
-            batch.states[zone.pk] = state
-        }
+        let state = try await shareState(zone, batch: &batch, tx: tx)
         let incoming = operation.record
         if case .unshared = state {
             if incoming.recordType == ShareSchema.recordType { throw Self.useSharesModify }
@@ -333,6 +323,19 @@ extension CloudService {
             break
         }
         return outcome
+    }
+
+    /// What a batch knows of a zone's sharing, asked of the store once per zone and batch.
+    func shareState(_ zone: StoredZone, batch: inout ShareBatch, tx: any StoreTransaction) async throws -> ZoneShareState {
+        if let known = batch.states[zone.pk] { return known }
+        let state: ZoneShareState
+        switch batch.database.scope {
+        case .shared: state = .participant(try await sharedView(tx, zone, participant: batch.user))
+        case .private: state = try await tx.zoneHasShares(zonePK: zone.pk) ? .owned : .unshared
+        case .public: state = .unshared
+        }
+        batch.states[zone.pk] = state
+        return state
     }
 
     static var useSharesModify: ServerError {

@@ -5,6 +5,9 @@ import Logging
 public enum CloudStorage: Sendable, Hashable {
     /// SQLite (`cloud.sqlite`, WAL) and asset files in the configuration's data directory: the embedded default.
     case sqlite
+    /// A PostgreSQL database that any number of instances may share (`todo server --database-url`); asset bytes live
+    /// in it too, and the data directory keeps only the server's lock file.
+    case postgres(DatabaseURL)
 }
 
 /// How a cloud server instance runs: address, storage, policies.

@@ -22,8 +22,7 @@ do {
         configuration.tlsKeyFile = options["--tls-key"].map { URL(fileURLWithPath: $0) }
         if let cap = options["--max-connections-per-address"].flatMap(Int.init) { configuration.maxConnectionsPerAddress = cap }
         if let timeout = options["--idle-timeout"].flatMap(Double.init) { configuration.idleTimeout = timeout }
-        // Each instance on the same database would otherwise be a cloud of its own in its SQLite directory.
-        guard options["--database-url"] == nil else { throw BenchError("this cloud has no PostgreSQL storage: --database-url is not served yet") }
+        if let url = options["--database-url"] { configuration.storage = .postgres(try DatabaseURL(parsing: url)) }
         try await CloudServer.run(configuration)
     case "_ui-frame":
         try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
@@ -84,9 +83,18 @@ do {
         } else {
             try ServerBench.run(records: rest.first.flatMap(Int.init) ?? 100_000)
         }
+    case "postgres-driver":
+        // postgres-nio on the work of Resources/bench/libpq-driver-bench.c (the driver choice, measured).
+        guard arguments.count > 1 else { throw DriverBenchFailure("usage: todo-bench postgres-driver URL [BATCHES [LOOKUPS]]") }
+        let counts = arguments.dropFirst(2).compactMap { Int($0) }
+        try await PostgresDriverBench.run(url: arguments[1], batches: counts.first ?? 100, lookups: counts.dropFirst().first ?? 20_000)
+    case "postgres-store":
+        // One instance on PostgreSQL beside one on SQLite: 200-record batch writes and the changes/zone read.
+        guard arguments.count > 1 else { throw DriverBenchFailure("usage: todo-bench postgres-store URL [RECORDS]") }
+        try await PostgresStoreBench.run(url: arguments[1], records: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
     default:
         print(
-            "usage: todo-bench server [RECORDS] [--database-url URL] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share"
+            "usage: todo-bench server [RECORDS] [--database-url URL] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share"
         )
         exit(2)
     }

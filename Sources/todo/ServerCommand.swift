@@ -67,7 +67,28 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("session-idle-days"), help: "Days a session may go unused before it ends.")
     var sessionIdleDays: Int = 90
 
+    @Option(
+        name: .customLong("database-url"),
+        help: ArgumentHelp(
+            "Keep the cloud's data in PostgreSQL, shared by any number of instances: postgres://USER[:PASS]@HOST[:PORT]/DB[?sslmode=...] (default: $TODO_DATABASE_URL, else SQLite in --data-dir).",
+            discussion: "Prefer $TODO_DATABASE_URL when the URL holds a password: arguments are visible to other users in ps."))
+    var databaseURL: String?
+
+    /// `--database-url`, else `$TODO_DATABASE_URL`, parsed (the password never in an error).
+    var storage: CloudStorage {
+        get throws {
+            let text = databaseURL ?? ProcessInfo.processInfo.environment["TODO_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            guard let text else { return .sqlite }
+            do {
+                return .postgres(try DatabaseURL(parsing: text))
+            } catch {
+                throw ValidationError("\(databaseURL == nil ? "$TODO_DATABASE_URL" : "--database-url"): \(error)")
+            }
+        }
+    }
+
     func validate() throws {
+        _ = try storage
         guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be above 0 and at most 86400 seconds") }
         guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -80,7 +101,7 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     var serverConfiguration: ServerConfiguration {
-        ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port,
             dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory,
             openRegistration: openRegistration, enableFaults: enableFaults, tombstoneRetention: tombstoneRetention,
@@ -89,6 +110,9 @@ struct ServerCommand: AsyncParsableCommand {
             tlsCertificateFile: tlsCert.map { URL(fileURLWithPath: $0) }, tlsKeyFile: tlsKey.map { URL(fileURLWithPath: $0) },
             insecureHTTP: insecureHTTP, idleTimeout: idleTimeout, maxConnectionsPerAddress: maxConnectionsPerAddress,
             sessionIdleTimeout: TimeInterval(sessionIdleDays) * 86400)
+        // validate() refused a URL that does not parse: nothing falls back to SQLite here.
+        if case .postgres(let url)? = try? storage { configuration.storage = .postgres(url) }
+        return configuration
     }
 
     func run() async throws {

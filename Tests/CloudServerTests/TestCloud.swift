@@ -8,7 +8,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// A real server on an ephemeral loopback port with its SQLite in a temporary directory.
+/// A real server on an ephemeral loopback port, its files (and with the default storage its SQLite) in a temporary
+/// directory; `storage` runs it on another store.
 final class TestCloud: Sendable {
     let server: RunningCloudServer
     let directory: URL
@@ -18,14 +19,14 @@ final class TestCloud: Sendable {
     init(
         openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, directory: URL? = nil,
         maxAssetBytes: Int = 50 * 1_048_576, passwordHashCost: UInt = 1, signInLimits: SignInLimits = SignInLimits(),
-        sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical,
+        sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical, storage: CloudStorage = .sqlite,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
         self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-test-\(UUID().uuidString)")
         var configuration = ServerConfiguration(
             port: 0, dataDirectory: self.directory, openRegistration: openRegistration, enableFaults: true,
             tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: logLevel, passwordHashCost: passwordHashCost,
-            maxAssetBytes: maxAssetBytes, signInLimits: signInLimits, sessionIdleTimeout: sessionIdleTimeout)
+            maxAssetBytes: maxAssetBytes, signInLimits: signInLimits, sessionIdleTimeout: sessionIdleTimeout, storage: storage)
         configure(&configuration)
         server = try await CloudServer.start(configuration)
         let sessionConfiguration = URLSessionConfiguration.ephemeral
@@ -171,11 +172,11 @@ func todo(_ name: String, _ title: String, tag: ChangeTag? = nil, extra: [String
 func withCloud(
     openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, passwordHashCost: UInt = 1,
     signInLimits: SignInLimits = SignInLimits(), sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical,
-    configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestCloud) async throws -> Void
+    storage: CloudStorage = .sqlite, configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestCloud) async throws -> Void
 ) async throws {
     let cloud = try await TestCloud(
         openRegistration: openRegistration, retention: retention, rateLimit: rateLimit, passwordHashCost: passwordHashCost,
-        signInLimits: signInLimits, sessionIdleTimeout: sessionIdleTimeout, logLevel: logLevel, configure: configure)
+        signInLimits: signInLimits, sessionIdleTimeout: sessionIdleTimeout, logLevel: logLevel, storage: storage, configure: configure)
     do {
         try await body(cloud)
     } catch {

@@ -1,0 +1,396 @@
+import CloudModel
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// One transaction of the PostgreSQL store on its leased connection: zones, records, feeds, subscriptions, compaction.
+/// Statements are bound (binary parameters), never built from values.
+final class PostgresStoreTransaction: StoreTransaction {
+    let connection: PostgresConnection
+    let logger: Logger
+    /// The last position handed out per feed in this transaction; its row is locked until COMMIT.
+    private var feeds: [FeedKey: Int64] = [:]
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
+
+    init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    // MARK: Running statements
+
+    func run(_ query: PostgresQuery) async throws {
+        _ = try await connection.query(query, logger: logger)
+    }
+
+    func all<R>(_ query: PostgresQuery, _ read: (PostgresRow) throws -> R) async throws -> [R] {
+        var result: [R] = []
+        for try await row in try await connection.query(query, logger: logger) { result.append(try read(row)) }
+        return result
+    }
+
+    func first<R>(_ query: PostgresQuery, _ read: (PostgresRow) throws -> R) async throws -> R? {
+        for try await row in try await connection.query(query, logger: logger) { return try read(row) }
+        return nil
+    }
+
+    /// Whether a statement ending in `RETURNING 1` touched a row.
+    func touched(_ query: PostgresQuery) async throws -> Bool {
+        try await first(query) { _ in true } ?? false
+    }
+
+    // MARK: Feed positions
+
+    func nextSequence(_ feed: FeedKey) async throws -> Int64 {
+        if let last = feeds[feed] {
+            feeds[feed] = last + 1
+            return last + 1
+        }
+        // Once per transaction and feed: the counter, its row locked until COMMIT (another writer of the feed waits).
+        let head: Int64
+        switch feed {
+        case .zone(let pk):
+            guard let value = try await first("SELECT seq FROM zones WHERE pk = \(pk) FOR UPDATE", { try $0.decode(Int64.self) }) else {
+                throw ServerError(.zoneNotFound, "the zone was deleted meanwhile")
+            }
+            head = value
+        case .database(let key):
+            head = try await first(
+                """
+                INSERT INTO databases(container, scope, owner) VALUES (\(key.container), \(key.scope.rawValue), \(key.owner))
+                ON CONFLICT (container, scope, owner) DO UPDATE SET seq = databases.seq RETURNING seq
+                """, { try $0.decode(Int64.self) }) ?? 0
+        }
+        feeds[feed] = head + 1
+        return head + 1
+    }
+
+    /// Writes each feed's counter back (before COMMIT).
+    func flushSequences() async throws {
+        for (feed, last) in feeds {
+            switch feed {
+            case .zone(let pk):
+                try await run("UPDATE zones SET seq = \(last) WHERE pk = \(pk)")
+            case .database(let key):
+                try await run(
+                    "UPDATE databases SET seq = \(last) WHERE container = \(key.container) AND scope = \(key.scope.rawValue) AND owner = \(key.owner)")
+            }
+        }
+        feeds.removeAll()
+    }
+
+    // MARK: Zones
+
+    func zone(_ database: DatabaseKey, name: String) async throws -> StoredZone? {
+        try await first(
+            """
+            SELECT pk, compacted_seq FROM zones
+            WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner) AND name = \(name)
+            """
+        ) {
+            let (pk, compacted) = try $0.decode((Int64, Int64).self)
+            return StoredZone(pk: pk, database: database, name: name, compactedSeq: compacted)
+        }
+    }
+
+    func zones(_ database: DatabaseKey) async throws -> [StoredZone] {
+        try await all(
+            """
+            SELECT pk, name, compacted_seq FROM zones
+            WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner) ORDER BY name
+            """
+        ) {
+            let (pk, name, compacted) = try $0.decode((Int64, String, Int64).self)
+            return StoredZone(pk: pk, database: database, name: name, compactedSeq: compacted)
+        }
+    }
+
+    func createZone(_ database: DatabaseKey, name: String) async throws -> StoredZone {
+        let pk = try await first(
+            """
+            INSERT INTO zones(container, scope, owner, name) VALUES (\(database.container), \(database.scope.rawValue), \(database.owner), \(name))
+            RETURNING pk
+            """, { try $0.decode(Int64.self) }) ?? 0
+        try await run(
+            """
+            DELETE FROM purged_zones
+            WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner) AND name = \(name)
+            """)
+        return StoredZone(pk: pk, database: database, name: name, compactedSeq: 0)
+    }
+
+    func deleteZone(_ zone: StoredZone, purged: Bool) async throws {
+        // Records, shares, views and exits go with the zone row (ON DELETE CASCADE).
+        try await run("DELETE FROM zones WHERE pk = \(zone.pk)")
+        feeds[.zone(pk: zone.pk)] = nil
+        if purged {
+            let key = zone.database
+            try await run(
+                """
+                INSERT INTO purged_zones VALUES (\(key.container), \(key.scope.rawValue), \(key.owner), \(zone.name)) ON CONFLICT DO NOTHING
+                """)
+        }
+    }
+
+    func isPurged(_ database: DatabaseKey, name: String) async throws -> Bool {
+        try await touched(
+            """
+            SELECT 1 FROM purged_zones
+            WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner) AND name = \(name)
+            """)
+    }
+
+    // MARK: Records
+
+    static let recordColumns = """
+        zone_pk, record_name, record_type, change_tag, seq, deleted, created_ts, created_user, created_device,
+        modified_ts, modified_user, modified_device, parent, fields
+        """
+
+    /// A row in `recordColumns` order.
+    static func storedRecord(_ row: PostgresRow) throws -> StoredRecord {
+        let (zonePK, name, type, tag, seq, deleted, createdTS, createdUser, createdDevice) =
+            try row.decode((Int64, String, String, String, Int64, Bool, Int64, String, String?).self)
+        let cells = row.makeRandomAccess()
+        return StoredRecord(
+            zonePK: zonePK, recordName: name, recordType: type, changeTag: tag, seq: seq, deleted: deleted,
+            created: RecordStamp(timestamp: createdTS, userRecordName: createdUser, deviceID: createdDevice),
+            modified: RecordStamp(
+                timestamp: try cells[9].decode(Int64.self), userRecordName: try cells[10].decode(String.self),
+                deviceID: try cells[11].decode(String?.self)),
+            parent: try cells[12].decode(String?.self), fieldsJSON: try cells[13].decode(Data.self))
+    }
+
+    func record(zonePK: Int64, name: String) async throws -> StoredRecord? {
+        try await first(
+            "SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_pk = \(zonePK) AND record_name = \(name)", Self.storedRecord)
+    }
+
+    func records(zonePK: Int64, names: [String]) async throws -> [String: StoredRecord] {
+        guard !names.isEmpty else { return [:] }
+        var found: [String: StoredRecord] = [:]
+        for record in try await all(
+            "SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_pk = \(zonePK) AND record_name = ANY(\(names))",
+            Self.storedRecord)
+        {
+            found[record.recordName] = record
+        }
+        return found
+    }
+
+    /// Writes a whole record, replacing the row of its name (its computed root is cleared, as a new row has none).
+    func putRecord(_ r: StoredRecord) async throws {
+        try await run(
+            """
+            INSERT INTO records(\(unescaped: Self.recordColumns)) VALUES (
+                \(r.zonePK), \(r.recordName), \(r.recordType), \(r.changeTag), \(r.seq), \(r.deleted), \(r.created.timestamp),
+                \(r.created.userRecordName), \(r.created.deviceID), \(r.modified.timestamp), \(r.modified.userRecordName),
+                \(r.modified.deviceID), \(r.parent), \(ByteBuffer(bytes: r.fieldsJSON)))
+            ON CONFLICT (zone_pk, record_name) DO UPDATE SET
+                record_type = excluded.record_type, change_tag = excluded.change_tag, seq = excluded.seq, deleted = excluded.deleted,
+                created_ts = excluded.created_ts, created_user = excluded.created_user, created_device = excluded.created_device,
+                modified_ts = excluded.modified_ts, modified_user = excluded.modified_user,
+                modified_device = excluded.modified_device, parent = excluded.parent, fields = excluded.fields, root = NULL
+            """)
+    }
+
+    func insertRecord(_ r: StoredRecord) async throws -> Bool {
+        try await insertRecords([r]) == [true]
+    }
+
+    /// One statement for the whole batch: the columns as arrays, unnested into rows.
+    func insertRecords(_ records: [StoredRecord]) async throws -> [Bool] {
+        guard !records.isEmpty else { return [] }
+        let count = records.count
+        var zones = [Int64](), names = [String](), types = [String](), tags = [String](), seqs = [Int64](), deleted = [Bool]()
+        var createdTS = [Int64](), createdUsers = [String](), createdDevices = [String](), createdDeviceNull = [Bool]()
+        var modifiedTS = [Int64](), modifiedUsers = [String](), modifiedDevices = [String](), modifiedDeviceNull = [Bool]()
+        var parents = [String](), parentNull = [Bool](), fields = [ByteBuffer]()
+        zones.reserveCapacity(count)
+        fields.reserveCapacity(count)
+        for r in records {
+            zones.append(r.zonePK)
+            names.append(r.recordName)
+            types.append(r.recordType)
+            tags.append(r.changeTag)
+            seqs.append(r.seq)
+            deleted.append(r.deleted)
+            createdTS.append(r.created.timestamp)
+            createdUsers.append(r.created.userRecordName)
+            createdDevices.append(r.created.deviceID ?? "")
+            createdDeviceNull.append(r.created.deviceID == nil)
+            modifiedTS.append(r.modified.timestamp)
+            modifiedUsers.append(r.modified.userRecordName)
+            modifiedDevices.append(r.modified.deviceID ?? "")
+            modifiedDeviceNull.append(r.modified.deviceID == nil)
+            parents.append(r.parent ?? "")
+            parentNull.append(r.parent == nil)
+            fields.append(ByteBuffer(bytes: r.fieldsJSON))
+        }
+        // Text arrays cannot carry NULL here: a flag per nullable column says which values are absent.
+        let written = try await all(
+            """
+            INSERT INTO records(\(unescaped: Self.recordColumns))
+            SELECT z, n, t, g, s, d, cts, cu, CASE WHEN cdn THEN NULL ELSE cd END, mts, mu, CASE WHEN mdn THEN NULL ELSE md END,
+                CASE WHEN pn THEN NULL ELSE p END, f
+            FROM unnest(
+                \(zones)::int8[], \(names)::text[], \(types)::text[], \(tags)::text[], \(seqs)::int8[], \(deleted)::bool[],
+                \(createdTS)::int8[], \(createdUsers)::text[], \(createdDevices)::text[], \(createdDeviceNull)::bool[],
+                \(modifiedTS)::int8[], \(modifiedUsers)::text[], \(modifiedDevices)::text[], \(modifiedDeviceNull)::bool[],
+                \(parents)::text[], \(parentNull)::bool[], \(fields)::bytea[])
+                AS u(z, n, t, g, s, d, cts, cu, cd, cdn, mts, mu, md, mdn, p, pn, f)
+            ON CONFLICT (zone_pk, record_name) DO NOTHING
+            RETURNING zone_pk, record_name
+            """
+        ) { row -> String in
+            let (zone, name) = try row.decode((Int64, String).self)
+            return "\(zone)/\(name)"
+        }
+        let writtenSet = Set(written)
+        return records.map { writtenSet.contains("\($0.zonePK)/\($0.recordName)") }
+    }
+
+    func removeRecord(zonePK: Int64, name: String) async throws {
+        try await run("DELETE FROM records WHERE zone_pk = \(zonePK) AND record_name = \(name)")
+    }
+
+    func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) async throws -> [StoredRecord] {
+        if includeTombstones {
+            return try await all(
+                """
+                SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_pk = \(zonePK) AND seq > \(seq) ORDER BY seq LIMIT \(limit)
+                """, Self.storedRecord)
+        }
+        return try await all(
+            """
+            SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_pk = \(zonePK) AND seq > \(seq) AND NOT deleted
+            ORDER BY seq LIMIT \(limit)
+            """, Self.storedRecord)
+    }
+
+    func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) async throws -> [StoredRecord] {
+        try await all(
+            """
+            SELECT \(unescaped: Self.recordColumns) FROM records
+            WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND modified_ts > \(modifiedAfter ?? Int64.min) AND NOT deleted
+            """, Self.storedRecord)
+    }
+
+    func latestSequence(zonePK: Int64) async throws -> Int64 {
+        // The counter never goes back: compacted tombstones stay counted.
+        let committed = try await first("SELECT seq FROM zones WHERE pk = \(zonePK)") { try $0.decode(Int64.self) } ?? 0
+        return max(committed, feeds[.zone(pk: zonePK)] ?? 0)
+    }
+
+    // MARK: Database change feed
+
+    func noteZoneChange(_ database: DatabaseKey, zoneName: String, kind: ZoneChangeKind, seq: Int64, now: Int64) async throws {
+        try await run(
+            """
+            INSERT INTO zone_changes VALUES (
+                \(database.container), \(database.scope.rawValue), \(database.owner), \(zoneName), \(Int16(kind.rawValue)), \(seq), \(now))
+            ON CONFLICT (container, scope, owner, name) DO UPDATE SET kind = excluded.kind, seq = excluded.seq, changed_at = excluded.changed_at
+            """)
+    }
+
+    func databaseChanges(_ database: DatabaseKey, after seq: Int64, limit: Int) async throws
+        -> [(zoneName: String, kind: ZoneChangeKind, seq: Int64)]
+    {
+        try await all(
+            """
+            SELECT name, kind, seq FROM zone_changes
+            WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner) AND seq > \(seq)
+            ORDER BY seq LIMIT \(limit)
+            """
+        ) {
+            let (name, kind, seq) = try $0.decode((String, Int16, Int64).self)
+            return (zoneName: name, kind: ZoneChangeKind(rawValue: Int64(kind)) ?? .changed, seq: seq)
+        }
+    }
+
+    func latestDatabaseSequence(_ database: DatabaseKey) async throws -> Int64 {
+        let committed = try await first(
+            "SELECT seq FROM databases WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner)"
+        ) { try $0.decode(Int64.self) } ?? 0
+        return max(committed, feeds[.database(database)] ?? 0)
+    }
+
+    func databaseHorizon(_ database: DatabaseKey) async throws -> Int64 {
+        try await first(
+            """
+            SELECT compacted_seq FROM databases
+            WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner)
+            """
+        ) { try $0.decode(Int64.self) } ?? 0
+    }
+
+    // MARK: Subscriptions
+
+    func subscriptions(_ database: DatabaseKey) async throws -> [Subscription] {
+        let bodies = try await all(
+            """
+            SELECT body FROM subscriptions
+            WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner) ORDER BY subscription_id
+            """
+        ) { try $0.decode(Data.self) }
+        return try bodies.map { try decoder.decode(Subscription.self, from: $0) }
+    }
+
+    func putSubscription(_ database: DatabaseKey, _ subscription: Subscription) async throws {
+        let body = ByteBuffer(bytes: try encoder.encode(subscription))
+        try await run(
+            """
+            INSERT INTO subscriptions VALUES (\(database.container), \(database.scope.rawValue), \(database.owner), \(subscription.subscriptionID), \(body))
+            ON CONFLICT (container, scope, owner, subscription_id) DO UPDATE SET body = excluded.body
+            """)
+    }
+
+    func deleteSubscription(_ database: DatabaseKey, id: String) async throws -> Bool {
+        try await touched(
+            """
+            DELETE FROM subscriptions
+            WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner) AND subscription_id = \(id)
+            RETURNING 1
+            """)
+    }
+
+    func subscriptions(container: String, scope: DatabaseScope) async throws -> [(owner: String, subscription: Subscription)] {
+        let rows = try await all("SELECT owner, body FROM subscriptions WHERE container = \(container) AND scope = \(scope.rawValue)") {
+            try $0.decode((String, Data).self)
+        }
+        return try rows.map { (owner: $0.0, subscription: try decoder.decode(Subscription.self, from: $0.1)) }
+    }
+
+    // MARK: Compaction
+
+    /// Drops tombstones, deleted-zone entries and root exits older than `before`, moving the horizons past them. One
+    /// instance at a time: when another holds the compaction lock, this one leaves the work to it.
+    func compact(before: Int64) async throws {
+        guard try await first("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))", { try $0.decode(Bool.self) }) == true
+        else { return }
+        try await run(
+            """
+            UPDATE zones z SET compacted_seq = GREATEST(z.compacted_seq, t.horizon)
+            FROM (SELECT zone_pk, MAX(seq) AS horizon FROM records WHERE deleted AND modified_ts < \(before) GROUP BY zone_pk) t
+            WHERE z.pk = t.zone_pk
+            """)
+        try await run("DELETE FROM records WHERE deleted AND modified_ts < \(before)")
+        try await run(
+            """
+            INSERT INTO databases(container, scope, owner, compacted_seq)
+            SELECT container, scope, owner, MAX(seq) FROM zone_changes WHERE kind <> 0 AND changed_at < \(before)
+            GROUP BY container, scope, owner
+            ON CONFLICT (container, scope, owner) DO UPDATE SET compacted_seq = GREATEST(databases.compacted_seq, excluded.compacted_seq)
+            """)
+        try await run("DELETE FROM zone_changes WHERE kind <> 0 AND changed_at < \(before)")
+        try await run(
+            """
+            UPDATE zones z SET compacted_seq = GREATEST(z.compacted_seq, t.horizon)
+            FROM (SELECT zone_pk, MAX(seq) AS horizon FROM root_exits WHERE changed_at < \(before) GROUP BY zone_pk) t
+            WHERE z.pk = t.zone_pk
+            """)
+        try await run("DELETE FROM root_exits WHERE changed_at < \(before)")
+    }
+}

@@ -1,0 +1,224 @@
+import CloudModel
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// The cloud's storage in PostgreSQL, through postgres-nio's connection pool: any number of `todo server` instances
+/// may share one database.
+///
+/// A write transaction runs at READ COMMITTED; feed positions come from a counter on the zone's (or database's) row,
+/// locked for the rest of the transaction once it takes its first position, so one feed's positions become visible in
+/// commit order. A transaction that dies of a deadlock, a serialization failure or a unique key another instance took
+/// first is run again (up to three times). A read sees one REPEATABLE READ snapshot (not READ ONLY: what the SQLite store allows in a read, this one does too). An unreachable database answers
+/// `TRY_AGAIN_LATER` with a `retryAfter` within `leaseTimeout`, never a hang.
+final class PostgresCloudStore: CloudStore {
+    /// Where the database is (printed without its password).
+    let url: DatabaseURL
+    let client: PostgresClient
+    let logger: Logger
+    /// How long a transaction may wait for a connection before it answers `TRY_AGAIN_LATER`.
+    let leaseTimeout: Duration
+    private let runner: Task<Void, Never>
+
+    /// Connections each instance keeps at most (PostgreSQL's default `max_connections` is 100).
+    static let defaultMaximumConnections = 16
+
+    /// Connects, and migrates the schema unless another instance has (or is doing it: then it waits for that).
+    static func open(
+        _ url: DatabaseURL, logger: Logger, maximumConnections: Int = defaultMaximumConnections, leaseTimeout: Duration = .seconds(5)
+    ) async throws -> PostgresCloudStore {
+        var configuration = url.clientConfiguration()
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(5)
+        // A statement stuck behind a lock or a dead peer gives up; the service answers TRY_AGAIN_LATER.
+        configuration.options.additionalStartupParameters = [("statement_timeout", "30s"), ("application_name", "todo server")]
+        let store = PostgresCloudStore(url: url, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger, leaseTimeout: leaseTimeout)
+        do {
+            _ = try await store.leased { connection in
+                try await PostgresSchema.migrate(connection, logger: logger)
+            }
+        } catch {
+            await store.shutDown()
+            throw Self.describe(error, url: url)
+        }
+        return store
+    }
+
+    private init(url: DatabaseURL, client: PostgresClient, logger: Logger, leaseTimeout: Duration) {
+        self.url = url
+        self.client = client
+        self.logger = logger
+        self.leaseTimeout = leaseTimeout
+        runner = Task { await client.run() }
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await leased { connection in
+                    try await connection.query("BEGIN", logger: self.logger)
+                    let transaction = PostgresStoreTransaction(connection: connection, logger: self.logger)
+                    do {
+                        let value = try await body(transaction)
+                        try await transaction.flushSequences()
+                        try await connection.query("COMMIT", logger: self.logger)
+                        return value
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                        throw error
+                    }
+                }
+            } catch let error as PSQLError where attempt < 3 && Self.isWorthRetrying(error) {
+                logger.debug("storage transaction runs again", metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")"])
+                continue
+            } catch {
+                throw Self.serviceError(error)
+            }
+        }
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        do {
+            return try await leased { connection in
+                try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: self.logger)
+                do {
+                    let value = try await body(PostgresStoreTransaction(connection: connection, logger: self.logger))
+                    try await connection.query("COMMIT", logger: self.logger)
+                    return value
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                    throw error
+                }
+            }
+        } catch {
+            throw Self.serviceError(error)
+        }
+    }
+
+    func putAssetContent(id: String, bytes: Data) async throws {
+        try await statement(
+            "INSERT INTO asset_contents(id, bytes) VALUES (\(id), \(ByteBuffer(bytes: bytes))) ON CONFLICT (id) DO UPDATE SET bytes = excluded.bytes")
+    }
+
+    func assetContent(id: String) async throws -> Data? {
+        do {
+            return try await leased { connection in
+                for try await bytes in try await connection.query("SELECT bytes FROM asset_contents WHERE id = \(id)", logger: self.logger)
+                    .decode(Data.self)
+                {
+                    return bytes
+                }
+                return nil
+            }
+        } catch {
+            throw Self.serviceError(error)
+        }
+    }
+
+    func removeAssetContent(ids: [String]) async throws {
+        guard !ids.isEmpty else { return }
+        try await statement("DELETE FROM asset_contents WHERE id = ANY(\(ids))")
+    }
+
+    func shutDown() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    /// One statement in a transaction of its own.
+    private func statement(_ query: PostgresQuery) async throws {
+        do {
+            try await leased { connection in _ = try await connection.query(query, logger: self.logger) }
+        } catch {
+            throw Self.serviceError(error)
+        }
+    }
+
+    /// Runs `body` on a pooled connection; throws `TRY_AGAIN_LATER` when none can be had within `leaseTimeout`
+    /// (the database is down or every connection is busy). Once `body` runs, only its statements' own timeout bounds it.
+    func leased<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let started = LeaseState()
+        // The group ends before this function returns: `body` does not outlive the call.
+        return try await withoutActuallyEscaping(body) { body in
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    do {
+                        return try await self.client.withConnection { connection in
+                            started.markStarted()
+                            return try await body(connection)
+                        }
+                    } catch let error where !started.hasStarted && !(error is CancellationError) {
+                        // No connection could be had (the pool's circuit breaker, a refused connect): unavailable.
+                        self.logger.warning("no connection to the cloud's database", metadata: ["error": "\(String(reflecting: error))"])
+                        throw ServerError(.tryAgainLater, "the cloud's database is unreachable; try again", retryAfter: 2)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: self.leaseTimeout)
+                    if started.hasStarted { return nil }
+                    throw ServerError(.tryAgainLater, "the cloud's database did not answer in time; try again", retryAfter: 2)
+                }
+                defer { group.cancelAll() }
+                while let next = try await group.next() {
+                    if let value = next { return value }
+                }
+                throw CancellationError()
+            }
+        }
+    }
+
+    /// Deadlocks, serialization failures and unique keys another transaction took meanwhile: running the whole
+    /// transaction again sees what the other one wrote and answers from it.
+    static func isWorthRetrying(_ error: PSQLError) -> Bool {
+        guard error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40P01" || state == "40001" || state == "23505"
+    }
+
+    /// The service's words for a storage failure: lost or refused connections and timeouts are `TRY_AGAIN_LATER`
+    /// with a `retryAfter`; anything else is `INTERNAL_ERROR` naming the SQLSTATE only (no SQL, no values).
+    static func serviceError(_ error: any Error) -> any Error {
+        // The body's own errors (the service's, a decoding failure) pass through as they are.
+        guard let error = error as? PSQLError else { return error }
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? "?"
+            // Class 08 (connection), 53 (resources), 57 (operator intervention: shutdown, statement timeout), 40.
+            if ["08", "53", "57", "40"].contains(where: state.hasPrefix) {
+                return ServerError(.tryAgainLater, "the cloud's database is busy or restarting (SQLSTATE \(state)); try again", retryAfter: 2)
+            }
+            return ServerError(.internalError, "the cloud's database refused a statement (SQLSTATE \(state))")
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown, .queryCancelled:
+            return ServerError(.tryAgainLater, "the cloud's database connection was lost; try again", retryAfter: 2)
+        default:
+            return ServerError(.internalError, "the cloud's database failed (\(error.code))")
+        }
+    }
+
+    /// What a failure to open the store says to the operator: where (without the password) and why.
+    static func describe(_ error: any Error, url: DatabaseURL) -> any Error {
+        guard let error = error as? PSQLError else {
+            if let error = error as? ServerError { return DatabaseOpenError(message: "cannot open \(url): \(error.reason)") }
+            return DatabaseOpenError(message: "cannot open \(url): \(error)")
+        }
+        let detail = error.serverInfo?[.message] ?? "\(error.code)"
+        return DatabaseOpenError(message: "cannot open \(url): \(detail)")
+    }
+}
+
+/// The PostgreSQL store could not be opened: the database URL (password hidden) and the reason.
+public struct DatabaseOpenError: Error, CustomStringConvertible {
+    /// What went wrong, in a sentence.
+    public var message: String
+    public var description: String { message }
+}
+
+/// Whether a transaction got its connection: after that, only its statements' own timeout bounds it.
+private final class LeaseState: Sendable {
+    private let started = Mutex(false)
+    var hasStarted: Bool { started.withLock { $0 } }
+    func markStarted() { started.withLock { $0 = true } }
+}
