@@ -1,5 +1,8 @@
 import CloudModel
 import Foundation
+import Logging
+import PostgresNIO
+import PostgresTestSupport
 import SQLiteDB
 import Testing
 
@@ -84,13 +87,6 @@ struct SQLiteCloudSourceTests {
     }
 }
 
-// The PostgreSQL half needs the test support (a database per test) the PostgreSQL store brings; until the test target
-// depends on it, what follows compiles to nothing.
-#if canImport(PostgresTestSupport)
-import PostgresNIO
-import PostgresTestSupport
-import Logging
-
 /// `todo server migrate` into a real PostgreSQL: every row and identity a token or a session names arrives, every
 /// feed counts on above the SQLite cloud's sequence, and a database that holds anything is refused.
 @Suite("migrate: SQLite into PostgreSQL")
@@ -158,6 +154,67 @@ struct SQLiteToPostgresTests {
         }
     }
 
+    @Test func aDeviceThatSyncedAgainstSQLiteGoesOnFromItsTokensAndGetsOnlyWhatChangedSince() async throws {
+        try await PostgresTestDatabase.with { database in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-move-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let sqlite = try await TestCloud(directory: directory)
+            let laptop = try await sqlite.signIn("amy")
+            let phone = try await sqlite.signIn("amy", device: "phone")
+            try await sqlite.createTodosZone(laptop)
+            _ = try await sqlite.modify(laptop, (0..<50).map { .init(.create, todo("t\($0)", "Before \($0)")) }, zone: todos)
+            // The phone syncs to the end of both feeds on the SQLite cloud.
+            let databaseBefore: DatabaseChangesResponse = try await sqlite.post(.private, "changes/database", DatabaseChangesRequest(), token: phone.token)
+            #expect(databaseBefore.zones.map(\.zoneID.zoneName) == ["Todos"])
+            let zoneBefore: ZoneChangesResponse = try await sqlite.post(
+                .private, "changes/zone", ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos)]), token: phone.token)
+            let before = try #require(zoneBefore.zones.first)
+            #expect(before.records.count == 50 && !before.moreComing)
+            let zoneToken = try #require(before.syncToken)
+            await sqlite.server.shutdown()
+
+            _ = try await SQLiteToPostgres.migrate(from: directory, databaseURL: database.url)
+            let cloud = try await TestCloud(storage: .postgres(database.url))
+            do {
+                try await Self.goOn(cloud, laptop: laptop, phone: phone, before: before, zoneToken: zoneToken, databaseToken: databaseBefore.syncToken)
+            } catch {
+                await cloud.close()
+                throw error
+            }
+            await cloud.close()
+        }
+    }
+
+    /// On the PostgreSQL cloud: the laptop writes with its old session, the phone fetches with its SQLite tokens.
+    private static func goOn(
+        _ cloud: TestCloud, laptop: Device, phone: Device, before: ZoneChanges, zoneToken: ChangeToken, databaseToken: ChangeToken
+    ) async throws {
+        // Sessions came along: the laptop writes on the PostgreSQL cloud without signing in again.
+        let old = try #require(before.records.first { $0.recordName == "t7" })
+        _ = try await cloud.modify(
+            laptop,
+            [
+                .init(.create, todo("after-1", "After 1")), .init(.create, todo("after-2", "After 2")),
+                .init(.update, todo("t7", "Edited after the move", tag: old.recordChangeTag)),
+                .init(.forceDelete, todo("t9", "")),
+            ], zone: todos)
+
+        // The phone's SQLite tokens: only what changed since, nothing from before, no expiry.
+        let zoneAfter: ZoneChangesResponse = try await cloud.post(
+            .private, "changes/zone", ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos, syncToken: zoneToken)]), token: phone.token)
+        let after = try #require(zoneAfter.zones.first)
+        #expect(after.serverErrorCode == nil, "\(after.reason ?? "")")
+        #expect(Set(after.records.map(\.recordName)) == ["after-1", "after-2", "t7", "t9"])
+        #expect(after.records.first { $0.recordName == "t9" }?.deleted == true)
+        let databaseAfter: DatabaseChangesResponse = try await cloud.post(
+            .private, "changes/database", DatabaseChangesRequest(syncToken: databaseToken), token: phone.token)
+        #expect(databaseAfter.zones.map(\.zoneID.zoneName) == ["Todos"])
+        // And from the newest tokens, nothing more.
+        let settled: ZoneChangesResponse = try await cloud.post(
+            .private, "changes/zone", ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos, syncToken: after.syncToken)]), token: phone.token)
+        #expect(settled.zones.first?.records.isEmpty == true)
+    }
+
     private static func query(_ database: PostgresTestDatabase, _ body: (PostgresConnection, Logger) async throws -> Void) async throws {
         let logger = Logger(label: "cloudtodo.test.migrate")
         let connection = try await PostgresConnection.connect(configuration: try database.url.connectionConfiguration(), id: 1, logger: logger)
@@ -170,4 +227,3 @@ struct SQLiteToPostgresTests {
         try await connection.close()
     }
 }
-#endif
