@@ -175,7 +175,7 @@ enum ServerBench {
     }
 
     /// Writes one record at a time while another device long-polls; returns sorted latencies in ms.
-    private static func measurePush(courier: String, modify: String, writer: BenchDevice, count: Int, zone: ZoneID) throws -> [Double] {
+    static func measurePush(courier: String, modify: String, writer: BenchDevice, count: Int, zone: ZoneID) throws -> [Double] {
         let arrivals = ArrivalLog()
         let poller = Thread {
             var ack = "none"

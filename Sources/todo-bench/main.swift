@@ -73,7 +73,16 @@ do {
         let counts = arguments.dropFirst().compactMap { Int($0) }
         try await TLSBench.run(idleConnections: counts.first ?? 1000, handshakes: counts.dropFirst().first ?? 500)
     case "server":
-        try ServerBench.run(records: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
+        // `todo-bench server [RECORDS] [--database-url URL]`: with a database, SQLite beside PostgreSQL in one run.
+        var rest = Array(arguments.dropFirst())
+        if let flag = rest.firstIndex(of: "--database-url") {
+            guard flag + 1 < rest.count else { throw BenchError("--database-url needs a postgres:// URL") }
+            let url = rest[flag + 1]
+            rest.removeSubrange(flag...flag + 1)
+            try ServerFleetBench.run(databaseURL: url, records: rest.first.flatMap(Int.init) ?? 100_000, pushes: 1000)
+        } else {
+            try ServerBench.run(records: rest.first.flatMap(Int.init) ?? 100_000)
+        }
     case "postgres-driver":
         // postgres-nio on the work of Resources/bench/libpq-driver-bench.c (the driver choice, measured).
         guard arguments.count > 1 else { throw DriverBenchFailure("usage: todo-bench postgres-driver URL [BATCHES [LOOKUPS]]") }
@@ -85,7 +94,7 @@ do {
         try await PostgresStoreBench.run(url: arguments[1], records: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
     default:
         print(
-            "usage: todo-bench server [RECORDS] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share"
+            "usage: todo-bench server [RECORDS] [--database-url URL] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share"
         )
         exit(2)
     }

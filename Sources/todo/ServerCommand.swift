@@ -8,7 +8,7 @@ struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Run the CloudKit-compatible cloud (started on demand by the app).",
-        subcommands: [SchemaCommand.self, ServerStatusCommand.self, ServerStopCommand.self, ServerAccountCommand.self]
+        subcommands: [SchemaCommand.self, ServerStatusCommand.self, ServerStopCommand.self, ServerAccountCommand.self, ServerMigrateCommand.self]
     )
 
     @Option(help: "Interface to listen on.")

@@ -96,24 +96,14 @@ struct NginxProxyTests {
 
     /// The nginx block of the README's "Host your own cloud" section, pointed at this test's ports and certificate.
     static func readmeSite(cloudPort: Int, port: Int, certificate: TestCertificateAuthority.Issued) throws -> String {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        guard let marker = text.range(of: "<!-- nginx snippet"), let open = text.range(of: "```nginx\n", range: marker.upperBound..<text.endIndex),
-            let close = text.range(of: "\n```", range: open.upperBound..<text.endIndex)
-        else { throw NginxError("README.md has no nginx snippet after its marker") }
-        var site = String(text[open.upperBound..<close.lowerBound])
-        let replacements = [
-            ("server 127.0.0.1:8787;", "server 127.0.0.1:\(cloudPort);"),
-            ("listen 443 ssl;", "listen 127.0.0.1:\(port) ssl;"),
-            ("server_name cloud.example.com;", "server_name localhost;"),
-            ("/etc/letsencrypt/live/cloud.example.com/fullchain.pem", certificate.certificate.path),
-            ("/etc/letsencrypt/live/cloud.example.com/privkey.pem", certificate.key.path),
-        ]
-        for (from, to) in replacements {
-            guard site.contains(from) else { throw NginxError("the README's nginx snippet no longer says `\(from)`") }
-            site = site.replacingOccurrences(of: from, with: to)
-        }
-        return site
+        try NginxProxy.readmeSite(
+            after: "<!-- nginx snippet",
+            replacing: [
+                ("server 127.0.0.1:8787;", "server 127.0.0.1:\(cloudPort);"),
+                ("listen 443 ssl;", "listen 127.0.0.1:\(port) ssl;"),
+                ("server_name cloud.example.com;", "server_name localhost;"),
+                ("/etc/letsencrypt/live/cloud.example.com/fullchain.pem", certificate.certificate.path),
+                ("/etc/letsencrypt/live/cloud.example.com/privkey.pem", certificate.key.path),
+            ])
     }
 }
