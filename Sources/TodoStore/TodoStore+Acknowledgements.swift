@@ -20,8 +20,16 @@ extension TodoStore {
     /// `json_each` over the confirmations — were measured slower on SQLite 3.40: its JSON operators parse each
     /// element again for every column read.)
     public func confirm(_ changes: [SentChange]) throws {
-        guard !changes.isEmpty else { return }
-        try writeRepeatable { db in try Self.confirmOneByOne(changes, db: db) }
+        try confirm(batches: [changes])
+    }
+
+    /// Applies the confirmations of several batches, in order, in ONE transaction (as `confirm(_:)`; the batches
+    /// are taken as they are, not copied into one list).
+    public func confirm(batches: [[SentChange]]) throws {
+        guard batches.contains(where: { !$0.isEmpty }) else { return }
+        try writeRepeatable { db in
+            for changes in batches { try Self.confirmOneByOne(changes, db: db) }
+        }
     }
 
     /// The acknowledgement record by record, in order: the path for confirmations without a queue position.

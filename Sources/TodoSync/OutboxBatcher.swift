@@ -131,8 +131,18 @@ public struct OutboxBatch: Sendable, Hashable {
 /// Cuts the outbox into requests: grouped by zone, in queue order, one entry per record, at most `limit` each.
 public enum OutboxBatcher {
     /// Batches of at most `limit` (≤ 200) changes, one zone each, later entries of a record replacing earlier ones.
-    public static func batches(_ changes: [PendingChange], limit: Int = CloudLimits.maxOperationsPerRequest) -> [OutboxBatch] {
+    ///
+    /// `distinctRecords` says the caller knows each record is named once (rows read from the outbox, which holds
+    /// one entry per record): the changes are then cut as they are, without looking for repeats.
+    public static func batches(
+        _ changes: [PendingChange], limit: Int = CloudLimits.maxOperationsPerRequest, distinctRecords: Bool = false
+    ) -> [OutboxBatch] {
         let limit = max(1, min(limit, CloudLimits.maxOperationsPerRequest))
+        if distinctRecords, let zone = changes.first?.key.zone, changes.allSatisfy({ $0.key.zone == zone }) {
+            return stride(from: 0, to: changes.count, by: limit).map { start in
+                OutboxBatch(zone: zone, changes: Array(changes[start..<min(start + limit, changes.count)]))
+            }
+        }
         // One entry per record, in the order each was first seen, holding its latest change (one hash per change).
         var slot: [RecordKey: Int] = [:]
         slot.reserveCapacity(changes.count)

@@ -31,6 +31,14 @@ extension SyncEngine {
     /// Outbox rows read first: enough for the first window of requests, so they leave before a whole chunk is read.
     static let firstOutboxChunk = CloudLimits.maxOperationsPerRequest * maximumBatchesInFlight
 
+    /// Confirmations gathered before they are committed together (ten full requests' worth).
+    ///
+    /// Records and outbox entries are keyed by random names, so each commit rewrites pages spread over the whole
+    /// cache: one commit for ten answers writes each page once where ten commits would write it up to ten times.
+    /// A crash before the commit only sends those changes again, which the cloud settles (create → conflict with an
+    /// equal record → cleared), as after a crash between an answer and its own commit.
+    static let acknowledgementGroup = CloudLimits.maxOperationsPerRequest * 10
+
     /// Sends one batch, waiting and retrying on throttling as the policy says.
     func sendBatch(_ batch: OutboxBatch) async throws -> [RecordResult] {
         let body = await Self.encode(batch)
@@ -49,9 +57,10 @@ extension SyncEngine {
     ///
     /// A round goes through the whole outbox in queue order, reading the next chunk while batches are in flight (by
     /// queue position, so nothing in flight is read again); up to `maximumBatchesInFlight` batches travel at once and
-    /// each is confirmed in its own transaction when its answer comes, in launch order, after the next batch left. A batch never names a record
-    /// twice and a round never names it in two batches; what a round leaves (edited meanwhile, merged after a
-    /// conflict, throttled) goes in the next.
+    /// their answers are taken in launch order, each after the next batch left. Confirmations are committed in
+    /// groups of about `acknowledgementGroup` records, in launch order, beside the batches still travelling; the
+    /// round ends only once every group is committed. A batch never names a record twice and a round never names it
+    /// in two batches; what a round leaves (edited meanwhile, merged after a conflict, throttled) goes in the next.
     func sendOutbox(_ sequence: inout SyncSequence) async throws {
         var conflicts: [RecordKey: Int] = [:]
         var idleRounds = 0
@@ -94,10 +103,10 @@ extension SyncEngine {
                         if chunk.isEmpty && chunks == 0 { return }  // nothing to send
                         exhausted = chunk.count < limit
                         position = chunk.last?.sequence ?? position
-                        queued += OutboxBatcher.batches(chunk)
+                        queued += OutboxBatcher.batches(chunk, distinctRecords: true)  // the outbox has one entry per record
                         if chunks > 0, !readers.isEmpty {
                             // Progress for whoever watches ("N pending"); the round's end reloads the counts anyway.
-                            try await reloadCounts()
+                            try? await reloadCounts()
                             publish()
                         }
                         chunks += 1
@@ -120,9 +129,15 @@ extension SyncEngine {
                     if round.thrown == nil { round.thrown = error }
                 }
                 invalidate(batch.changes.lazy.map(\.key))
+                if round.unconfirmedCount >= Self.acknowledgementGroup { commitConfirmations(&round) }
                 if Task.isCancelled, round.thrown == nil { round.thrown = CancellationError() }
             }
             reading?.task.cancel()
+            do {
+                try await settleConfirmations(&round)
+            } catch {
+                if round.thrown == nil { round.thrown = error }
+            }
             if let thrown = round.thrown { throw thrown }
             if round.zoneDeletedByUser {
                 try await purgeZoneDeletedByUser(&sequence)
@@ -149,7 +164,32 @@ extension SyncEngine {
         }
     }
 
-    /// Applies the cloud's answer to one batch: confirmations in one transaction, conflicts merged, refusals kept.
+    /// Starts committing the confirmations gathered so far (one transaction), after the group before it; the round's
+    /// work goes on meanwhile. The keys are invalidated again once committed, so readers see them no longer pending.
+    private func commitConfirmations(_ round: inout OutboxRound) {
+        guard round.unconfirmedCount > 0 else { return }
+        let batches = round.unconfirmed
+        round.unconfirmed = []
+        round.unconfirmedCount = 0
+        let previous = round.confirming
+        let store = store
+        round.confirming = Task {
+            try await previous?.value
+            try await store.confirm(batches: batches)
+            for changes in batches { self.invalidate(changes.lazy.map(\.key)) }
+        }
+    }
+
+    /// Commits what is gathered and waits for every group: the first failure is thrown (its changes stay queued).
+    private func settleConfirmations(_ round: inout OutboxRound) async throws {
+        commitConfirmations(&round)
+        guard let last = round.confirming else { return }
+        round.confirming = nil
+        try await last.value
+    }
+
+    /// Applies the cloud's answer to one batch: confirmations gathered for the next group commit, conflicts merged,
+    /// refusals kept.
     private func handle(
         _ outcome: Result<[RecordResult], any Error>, of batch: OutboxBatch, _ round: inout OutboxRound,
         _ conflicts: inout [RecordKey: Int]
@@ -236,7 +276,9 @@ extension SyncEngine {
                 }
             }
         }
-        try await store.confirm(confirmed)  // the whole batch in one transaction
+        // Committed with its group (see `acknowledgementGroup`).
+        round.unconfirmed.append(confirmed)
+        round.unconfirmedCount += confirmed.count
         if let stop { throw stop }
     }
 }
@@ -253,6 +295,12 @@ struct OutboxRound {
     var wait: Double?
     /// The first error that ends the pass (offline, signed out, retries exhausted, cancelled).
     var thrown: (any Error)?
+    /// Confirmations not yet handed to a commit, batch by batch in launch order.
+    var unconfirmed: [[SentChange]] = []
+    /// How many confirmations `unconfirmed` holds.
+    var unconfirmedCount = 0
+    /// The latest group commit; each waits for the one before, so groups commit in launch order.
+    var confirming: Task<Void, any Error>?
 
     /// Whether more batches may be launched this round.
     var keepsSending: Bool { !zoneMissing && thrown == nil }

@@ -145,6 +145,17 @@ import TodoSync
         #expect(batches.allSatisfy { $0.request.operations.count <= 200 })
     }
 
+    @Test func rowsOfTheOutboxAreCutAsTheyAreWithTheSameBatchesAsTheGeneralPath() {
+        let oneZone = (0..<450).map { change("r\($0)") }
+        let mixed = oneZone + (0..<10).map { change("p\($0)", zone: .publicBoard) }
+        for changes in [oneZone, mixed, []] {
+            let distinct = OutboxBatcher.batches(changes, distinctRecords: true)
+            #expect(distinct == OutboxBatcher.batches(changes))
+            #expect(distinct.flatMap(\.changes) == changes)
+        }
+        #expect(OutboxBatcher.batches(oneZone, limit: 7, distinctRecords: true).map(\.changes.count).prefix(2) == [7, 7])
+    }
+
     @Test func repeatedEntriesOfOneRecordCoalesce() {
         let batches = OutboxBatcher.batches([change("a", revision: 1), change("b"), change("a", revision: 3)])
         #expect(batches.count == 1)
