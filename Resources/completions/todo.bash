@@ -949,7 +949,7 @@ _todo_server() {
     repeating_flags=()
     non_repeating_flags=(--open-registration --detach --enable-faults --insecure-http --version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --data-dir --rate-limit --tombstone-retention --log-level --api-token --password-cost --max-asset-size --tls-cert --tls-key --idle-timeout --max-connections-per-address --session-idle-days)
+    non_repeating_options=(--host --port --data-dir --rate-limit --tombstone-retention --log-level --api-token --password-cost --max-asset-size --tls-cert --tls-key --idle-timeout --max-connections-per-address --session-idle-days --database-url)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -996,6 +996,9 @@ _todo_server() {
     '--session-idle-days')
         return
         ;;
+    '--database-url')
+        return
+        ;;
     esac
 
     # Offer subcommand / subcommand argument completions
@@ -1003,13 +1006,13 @@ _todo_server() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    schema|status|stop|account)
+    schema|status|stop|account|migrate)
         # Offer subcommand argument completions
         "_todo_server_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'schema status stop account' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'schema status stop account migrate' -- "${cur}"))
         ;;
     esac
 }
@@ -1164,6 +1167,21 @@ _todo_server_account_passwd() {
     repeating_options=()
     non_repeating_options=()
     __todo_offer_flags_options 1
+}
+
+_todo_server_migrate() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--from-sqlite)
+    __todo_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--from-sqlite')
+        return
+        ;;
+    esac
 }
 
 _todo_devices() {

@@ -39,6 +39,10 @@ final class BenchNginx {
                 fastcgi_temp_path \(path)/fastcgi;
                 uwsgi_temp_path \(path)/uwsgi;
                 scgi_temp_path \(path)/scgi;
+                # A batch of 200 records is ~100 KB each way: keep bodies and answers in memory, not in temp files.
+                client_body_buffer_size 1m;
+                proxy_buffers 64 16k;
+                proxy_busy_buffers_size 256k;
                 upstream cloudtodo_instances {
             \(servers)
                     keepalive 64;
