@@ -81,29 +81,31 @@ struct CommitOrderTests {
 
     /// Reads `changes/zone` from the start until `done` and one more pass finds nothing: every record name, in order.
     static func followZone(_ clouds: [TestCloud], _ device: Device, until done: DoneFlag) async throws -> [String] {
-        var token: ChangeToken?
-        var names: [String] = []
-        var round = 0
-        while true {
-            let finished = done.isSet
-            var drained = false
-            while !drained {
-                round += 1
-                let answer: ZoneChangesResponse = try await clouds[round % 2].post(
-                    .private, "changes/zone",
-                    ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos, syncToken: token, resultsLimit: 7)]), token: device.token)
-                let zone = try #require(answer.zones.first)
-                #expect(zone.serverErrorCode == nil)
-                names += zone.records.map(\.recordName)
-                token = zone.syncToken ?? token
-                drained = !zone.moreComing
-            }
-            if finished { return names }
+        try await follow(clouds, until: done) { cloud, token in
+            let answer: ZoneChangesResponse = try await cloud.post(
+                .private, "changes/zone",
+                ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos, syncToken: token, resultsLimit: 7)]), token: device.token)
+            let zone = try #require(answer.zones.first)
+            #expect(zone.serverErrorCode == nil)
+            return (zone.records.map(\.recordName), zone.syncToken ?? token, zone.moreComing)
         }
     }
 
     /// Reads `changes/database` from the start until `done` and one more pass finds nothing: every zone name.
     static func followDatabase(_ clouds: [TestCloud], _ device: Device, until done: DoneFlag) async throws -> [String] {
+        try await follow(clouds, until: done) { cloud, token in
+            let answer: DatabaseChangesResponse = try await cloud.post(
+                .private, "changes/database", DatabaseChangesRequest(syncToken: token, resultsLimit: 5), token: device.token)
+            return (answer.zones.map(\.zoneID.zoneName), answer.syncToken, answer.moreComing)
+        }
+    }
+
+    /// Follows a feed page by page, asking the two instances in turn, until `done` was set before a pass that drained
+    /// it: the names of every page, in order. `page` answers a page's names, the next token and whether more follow.
+    static func follow(
+        _ clouds: [TestCloud], until done: DoneFlag,
+        page: (TestCloud, ChangeToken?) async throws -> (names: [String], token: ChangeToken?, moreComing: Bool)
+    ) async throws -> [String] {
         var token: ChangeToken?
         var names: [String] = []
         var round = 0
@@ -112,10 +114,9 @@ struct CommitOrderTests {
             var drained = false
             while !drained {
                 round += 1
-                let answer: DatabaseChangesResponse = try await clouds[round % 2].post(
-                    .private, "changes/database", DatabaseChangesRequest(syncToken: token, resultsLimit: 5), token: device.token)
-                names += answer.zones.map(\.zoneID.zoneName)
-                token = answer.syncToken
+                let answer = try await page(clouds[round % 2], token)
+                names += answer.names
+                token = answer.token
                 drained = !answer.moreComing
             }
             if finished { return names }
