@@ -38,11 +38,9 @@ struct LoadBalancerKillTests {
         let issued = try authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])
 
         let doomed = try await CloudInstance(binary: binary, databaseURL: databaseURL, directory: scratch.appendingPathComponent("instance-a"))
+        defer { doomed.stop() }
         let survivor = try await CloudInstance(binary: binary, databaseURL: databaseURL, directory: scratch.appendingPathComponent("instance-b"))
-        defer {
-            doomed.stop()
-            survivor.stop()
-        }
+        defer { survivor.stop() }
         let port = try NginxProxy.freePort()
         let nginx = try await NginxProxy(
             site: try NginxProxy.readmeInstancesSite(instancePorts: (doomed.port, survivor.port), port: port, certificate: issued),
@@ -163,6 +161,15 @@ final class CloudInstance: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("server.log").path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("server.log"))
         try process.run()
+        do {
+            try await waitUntilHealthy()
+        } catch {
+            stop()  // any way out but an answer (a timeout, a cancelled test) must not leave the server running
+            throw error
+        }
+    }
+
+    private func waitUntilHealthy() async throws {
         for _ in 0..<300 {
             guard process.isRunning else { throw LoadBalancerError("todo server exited: \(log)") }
             if let (_, response) = try? await URLSession.shared.data(from: URL(string: baseURL + "/health")!),
@@ -172,7 +179,6 @@ final class CloudInstance: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        stop()
         throw LoadBalancerError("todo server did not answer within 15 s: \(log)")
     }
 
