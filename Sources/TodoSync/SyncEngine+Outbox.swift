@@ -58,8 +58,9 @@ extension SyncEngine {
     /// A round goes through the whole outbox in queue order, reading the next chunk while batches are in flight (by
     /// queue position, so nothing in flight is read again); up to `maximumBatchesInFlight` batches travel at once and
     /// their answers are taken in launch order, each after the next batch left. Confirmations are committed in
-    /// groups of about `acknowledgementGroup` records, in launch order, beside the batches still travelling; the
-    /// round ends only once every group is committed. A batch never names a record twice and a round never names it
+    /// groups of about `acknowledgementGroup` records, in launch order, beside the batches still travelling (once the
+    /// outbox is read to its end, each answer's alone, so the last commit is small); the round ends only once every
+    /// group is committed. A batch never names a record twice and a round never names it
     /// in two batches; what a round leaves (edited meanwhile, merged after a conflict, throttled) goes in the next.
     func sendOutbox(_ sequence: inout SyncSequence) async throws {
         var conflicts: [RecordKey: Int] = [:]
@@ -129,7 +130,11 @@ extension SyncEngine {
                     if round.thrown == nil { round.thrown = error }
                 }
                 invalidate(batch.changes.lazy.map(\.key))
-                if round.unconfirmedCount >= Self.acknowledgementGroup { commitConfirmations(&round) }
+                // Once nothing more will be queued, each answer commits at once: the round's end then waits for one
+                // batch's commit, not for a whole group's.
+                if round.unconfirmedCount >= Self.acknowledgementGroup || (exhausted && queued.isEmpty) {
+                    commitConfirmations(&round)
+                }
                 if Task.isCancelled, round.thrown == nil { round.thrown = CancellationError() }
             }
             reading?.task.cancel()
