@@ -79,8 +79,13 @@ public enum CloudServer {
 
     /// The store `configuration.storage` names, opened (and migrated).
     static func makeStore(_ configuration: ServerConfiguration, logger: Logger) async throws -> any CloudStore {
-        switch configuration.storage {
-        case .sqlite: try SQLiteCloudStore(directory: configuration.dataDirectory)
+        try await openStore(configuration.storage, dataDirectory: configuration.dataDirectory, logger: logger)
+    }
+
+    /// The store `storage` names (SQLite files in `dataDirectory`, or a PostgreSQL database), opened and migrated.
+    static func openStore(_ storage: CloudStorage, dataDirectory: URL, logger: Logger) async throws -> any CloudStore {
+        switch storage {
+        case .sqlite: try SQLiteCloudStore(directory: dataDirectory)
         case .postgres(let url): try await PostgresCloudStore.open(url, logger: logger)
         }
     }

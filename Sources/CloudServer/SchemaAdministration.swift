@@ -1,8 +1,8 @@
 import CloudModel
 import Foundation
 
-/// The operator's view of the schema, straight on a cloud's data directory (a running cloud sees the changes on
-/// its next request): `todo server schema show|deploy|index`.
+/// The operator's view of the schema, straight on a cloud's storage (its data directory's SQLite, or its PostgreSQL
+/// database; a running cloud sees the changes on its next request): `todo server schema show|deploy|index`.
 public enum SchemaAdministration {
     /// A schema: record types, each with its fields by name.
     public typealias Types = [String: [String: SchemaField]]
@@ -13,18 +13,29 @@ public enum SchemaAdministration {
     }
 
     /// The schema of a container environment.
-    public static func show(dataDirectory: URL, container: String, environment: String) async throws -> Types {
+    public static func show(
+        dataDirectory: URL, storage: CloudStorage = .sqlite, container: String, environment: String
+    ) async throws -> Types {
         let key = try containerKey(container, environment)
-        return try await SQLiteCloudStore(directory: dataDirectory).read { try await $0.schema(container: key) }
+        return try await OperatorStore.with(storage, dataDirectory: dataDirectory) { store in
+            try await store.read { try await $0.schema(container: key) }
+        }
     }
 
     /// Deploys `development` to `production`: every type and field of development is added to production, with its
     /// index marks; nothing of production is removed, and a field whose type differs between them stops the deploy.
     /// The production schema after it.
-    public static func deploy(dataDirectory: URL, container: String) async throws -> Types {
+    public static func deploy(dataDirectory: URL, storage: CloudStorage = .sqlite, container: String) async throws -> Types {
         let development = try containerKey(container, "development")
         let production = try containerKey(container, "production")
-        return try await SQLiteCloudStore(directory: dataDirectory).write { tx -> Types in
+        return try await OperatorStore.with(storage, dataDirectory: dataDirectory) { store in
+            try await merge(development, into: production, store: store)
+        }
+    }
+
+    /// Adds `development`'s types and fields to `production`'s in one transaction (see `deploy`).
+    private static func merge(_ development: String, into production: String, store: any CloudStore) async throws -> Types {
+        try await store.write { tx -> Types in
             var merged = try await tx.schema(container: production)
             var conflicts: [String] = []
             for (type, fields) in try await tx.schema(container: development) {
@@ -53,11 +64,14 @@ public enum SchemaAdministration {
 
     /// Marks a field queryable and/or sortable (nil leaves a mark as it is).
     public static func index(
-        dataDirectory: URL, container: String, environment: String, recordType: String, field: String, queryable: Bool?, sortable: Bool?
+        dataDirectory: URL, storage: CloudStorage = .sqlite, container: String, environment: String, recordType: String, field: String,
+        queryable: Bool?, sortable: Bool?
     ) async throws {
         let key = try containerKey(container, environment)
-        let found = try await SQLiteCloudStore(directory: dataDirectory).write {
-            try await $0.markSchemaField(container: key, recordType: recordType, name: field, queryable: queryable, sortable: sortable)
+        let found = try await OperatorStore.with(storage, dataDirectory: dataDirectory) { store in
+            try await store.write {
+                try await $0.markSchemaField(container: key, recordType: recordType, name: field, queryable: queryable, sortable: sortable)
+            }
         }
         guard found else {
             throw Failure(description: "\(recordType).\(field) is not in the \(environment) schema of \(container) (save a record with it in development first)")

@@ -11,7 +11,8 @@ struct SchemaCommand: AsyncParsableCommand {
         subcommands: [Show.self, Index.self, Deploy.self]
     )
 
-    /// `todo server`, whose `--data-dir` names the cloud (ArgumentParser hands that option to the parent command).
+    /// `todo server`, whose `--data-dir` (or `--database-url`) names the cloud (ArgumentParser hands those options to
+    /// the parent command).
     @ParentCommand var server: ServerCommand
 
     /// Which container's schema.
@@ -31,7 +32,7 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             let types = try await SchemaAdministration.show(
-                dataDirectory: schema.server.dataDirectory, container: location.container, environment: environment)
+                dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container, environment: environment)
             print("\(location.container) (\(environment))")
             print(SchemaAdministration.describe(types), terminator: "")
         }
@@ -64,7 +65,7 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SchemaAdministration.index(
-                dataDirectory: schema.server.dataDirectory, container: location.container, environment: environment, recordType: recordType,
+                dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container, environment: environment, recordType: recordType,
                 field: field, queryable: queryable, sortable: sortable)
             print("\(recordType).\(field) marked in \(environment)")
         }
@@ -79,7 +80,7 @@ struct SchemaCommand: AsyncParsableCommand {
         @ParentCommand var schema: SchemaCommand
 
         func run() async throws {
-            let types = try await SchemaAdministration.deploy(dataDirectory: schema.server.dataDirectory, container: location.container)
+            let types = try await SchemaAdministration.deploy(dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container)
             print("Deployed to \(location.container) (production):")
             print(SchemaAdministration.describe(types), terminator: "")
         }

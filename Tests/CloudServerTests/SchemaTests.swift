@@ -1,6 +1,7 @@
 import CloudModel
 import CloudServer
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// The schema as CloudKit has it: just in time in development, fixed in production, typing untyped values,
@@ -62,7 +63,7 @@ struct SchemaTests {
             #expect(field(stored, "blob")?["type"] as? String == "BYTES")
 
             let schema = try await SchemaAdministration.show(
-                dataDirectory: cloud.directory, container: cloud.address.container, environment: "development")
+                dataDirectory: cloud.directory, storage: cloud.storage, container: cloud.address.container, environment: "development")
             #expect(schema["Todo"]?["dueDate"]?.type == "TIMESTAMP")
             #expect(schema["Todo"]?["newField"]?.type == "INT64_LIST")
             #expect(SchemaAdministration.describe(schema).contains("dueDate"))
@@ -96,7 +97,15 @@ struct SchemaTests {
     }
 
     @Test func productionIsFixedUntilDeployed() async throws {
-        try await withCloud { cloud in
+        try await productionIsFixedUntilDeployed(on: .sqlite)
+    }
+
+    @Test func productionIsFixedUntilDeployedOnPostgreSQL() async throws {
+        try await PostgresTestDatabase.with { database in try await productionIsFixedUntilDeployed(on: .postgres(database.url)) }
+    }
+
+    private func productionIsFixedUntilDeployed(on storage: CloudStorage) async throws {
+        try await withCloud(storage: storage) { cloud in
             let alice = try await cloud.signIn("alice")
             // The zone of the production environment.
             let (zoneStatus, _) = try await cloud.raw(
@@ -111,7 +120,7 @@ struct SchemaTests {
             try await cloud.createTodosZone(alice)
             _ = try await modify(cloud, alice, .default, create("d1", #""title":{"value":"D","type":"STRING"},"dueDate":{"value":1,"type":"TIMESTAMP"}"#))
             try await cloud.index("Todo", ["title"])
-            let deployed = try await SchemaAdministration.deploy(dataDirectory: cloud.directory, container: cloud.address.container)
+            let deployed = try await SchemaAdministration.deploy(dataDirectory: cloud.directory, storage: cloud.storage, container: cloud.address.container)
             #expect(deployed["Todo"]?["title"] == SchemaField(type: "STRING", queryable: true, sortable: true))
 
             let after = try await modify(
@@ -129,7 +138,7 @@ struct SchemaTests {
 
             // Deploying again adds what development learnt since, and keeps what production has.
             _ = try await modify(cloud, alice, .default, create("d2", #""other":{"value":"x","type":"STRING"}"#))
-            let afterAgain = try await SchemaAdministration.deploy(dataDirectory: cloud.directory, container: cloud.address.container)
+            let afterAgain = try await SchemaAdministration.deploy(dataDirectory: cloud.directory, storage: cloud.storage, container: cloud.address.container)
             #expect(afterAgain["Todo"]?["other"]?.type == "STRING")
             #expect(afterAgain["Todo"]?["title"]?.queryable == true)
             let now = try await modify(cloud, alice, Self.production, create("p4", #""other":{"value":"y"}"#))
@@ -138,7 +147,15 @@ struct SchemaTests {
     }
 
     @Test func queriesNeedQueryableAndSortableFields() async throws {
-        try await withCloud { cloud in
+        try await queriesNeedQueryableAndSortableFields(on: .sqlite)
+    }
+
+    @Test func queriesNeedQueryableAndSortableFieldsOnPostgreSQL() async throws {
+        try await PostgresTestDatabase.with { database in try await queriesNeedQueryableAndSortableFields(on: .postgres(database.url)) }
+    }
+
+    private func queriesNeedQueryableAndSortableFields(on storage: CloudStorage) async throws {
+        try await withCloud(storage: storage) { cloud in
             let alice = try await cloud.signIn("alice")
             _ = try await cloud.modify(alice, [RecordOperation(.create, todo("q1", "Buy milk", extra: ["priority": .int64(2)]))], scope: .public)
             let byPriority = Query(recordType: "Todo", filterBy: [QueryFilter(.equals, fieldName: "priority", .int64(2))])
@@ -156,7 +173,8 @@ struct SchemaTests {
             #expect(answer.records.count == 1)
 
             try await SchemaAdministration.index(
-                dataDirectory: cloud.directory, container: cloud.address.container, environment: "development", recordType: "Todo",
+                dataDirectory: cloud.directory, storage: cloud.storage, container: cloud.address.container, environment: "development",
+                recordType: "Todo",
                 field: "priority", queryable: true, sortable: nil)
             let filtered: QueryResponse = try await cloud.post(.public, "records/query", QueryRequest(query: byPriority), token: nil)
             #expect(filtered.records.map(\.recordName) == ["q1"])
@@ -164,7 +182,8 @@ struct SchemaTests {
             #expect(stillRefused == 400)
             await #expect(throws: SchemaAdministration.Failure.self) {
                 try await SchemaAdministration.index(
-                    dataDirectory: cloud.directory, container: cloud.address.container, environment: "development", recordType: "Todo",
+                    dataDirectory: cloud.directory, storage: cloud.storage, container: cloud.address.container, environment: "development",
+                recordType: "Todo",
                     field: "nope", queryable: true, sortable: true)
             }
         }

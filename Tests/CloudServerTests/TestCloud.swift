@@ -13,6 +13,8 @@ import FoundationNetworking
 final class TestCloud: Sendable {
     let server: RunningCloudServer
     let directory: URL
+    /// Where the cloud keeps its data (the operator tools open the same).
+    let storage: CloudStorage
     let address = ContainerAddress.default
     let session: URLSession
 
@@ -28,6 +30,7 @@ final class TestCloud: Sendable {
             tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: logLevel, passwordHashCost: passwordHashCost,
             maxAssetBytes: maxAssetBytes, signInLimits: signInLimits, sessionIdleTimeout: sessionIdleTimeout, storage: storage)
         configure(&configuration)
+        self.storage = configuration.storage
         server = try await CloudServer.start(configuration)
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = 60
@@ -138,7 +141,7 @@ final class TestCloud: Sendable {
     func index(_ recordType: String, _ fields: [String]) async throws {
         for field in fields {
             try await SchemaAdministration.index(
-                dataDirectory: directory, container: address.container, environment: address.environment, recordType: recordType,
+                dataDirectory: directory, storage: storage, container: address.container, environment: address.environment, recordType: recordType,
                 field: field, queryable: true, sortable: true)
         }
     }
