@@ -215,6 +215,52 @@ struct SQLiteToPostgresTests {
         #expect(settled.zones.first?.records.isEmpty == true)
     }
 
+    @Test func aCopyThatFailsHalfWayLeavesTheDatabaseEmptyAndASecondRunCopiesEverything() async throws {
+        try await PostgresTestDatabase.with { database in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-move-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let cloud = try await TestCloud(directory: directory)
+            let amy = try await cloud.signIn("amy")
+            try await cloud.createTodosZone(amy)
+            _ = try await cloud.modify(amy, (0..<150).map { .init(.create, todo("a\($0)", "Amy \($0)")) }, zone: todos)
+            await cloud.server.shutdown()
+
+            // The schema as the real migration makes it, then a trigger that refuses the 100th record mid-copy
+            // (after users, sessions and zones went in).
+            let failing = try await #require(throws: MigrationError.self) {
+                _ = try await SQLiteToPostgres.migrate(
+                    from: directory, to: try database.url.connectionConfiguration(), target: database.url.description,
+                    prepareSchema: { connection, logger in
+                        try await PostgresSchema.migrate(connection, logger: logger)
+                        try await connection.query(
+                            """
+                            CREATE FUNCTION refuse_late_records() RETURNS trigger LANGUAGE plpgsql AS $$
+                            BEGIN
+                                IF (SELECT count(*) FROM records) >= 99 THEN RAISE EXCEPTION 'disk trouble (test)'; END IF;
+                                RETURN NEW;
+                            END $$
+                            """, logger: logger)
+                        try await connection.query(
+                            "CREATE TRIGGER refuse_late BEFORE INSERT ON records FOR EACH ROW EXECUTE FUNCTION refuse_late_records()",
+                            logger: logger)
+                    }, progress: { _ in })
+            }
+            #expect(failing.description.contains("nothing was kept"), "\(failing)")
+            try await Self.query(database) { connection, logger in
+                for table in ["users", "sessions", "zones", "records", "databases"] {
+                    let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger)
+                    for try await count in rows.decode(Int64.self) { #expect(count == 0, "\(table) kept \(count) rows of the failed copy") }
+                }
+                try await connection.query("DROP TRIGGER refuse_late ON records", logger: logger)
+            }
+
+            // The database is as the failed run found it: the next run is accepted and copies everything.
+            let summary = try await SQLiteToPostgres.migrate(from: directory, databaseURL: database.url)
+            #expect(summary.count("records") == 150)
+            #expect(summary.count("users") == 1)
+        }
+    }
+
     private static func query(_ database: PostgresTestDatabase, _ body: (PostgresConnection, Logger) async throws -> Void) async throws {
         let logger = Logger(label: "cloudtodo.test.migrate")
         let connection = try await PostgresConnection.connect(configuration: try database.url.connectionConfiguration(), id: 1, logger: logger)
