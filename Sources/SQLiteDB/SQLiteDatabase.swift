@@ -33,8 +33,6 @@ public final class SQLiteDatabase: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var cache: [String: Statement] = [:]
     private var checkpointer: WALCheckpointer?
-    /// Whether closing leaves the WAL as it is (`keepWALOnClose`).
-    private var keepsWALOnClose = false
     /// The file this connection opened.
     public let path: String
 
@@ -83,22 +81,9 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// database file (and wait for the disk) every `pages` pages of WAL. Call once, after `journal_mode=WAL`.
     public func checkpointInBackground(everyPages pages: Int32 = 1000) throws {
         guard checkpointer == nil, path != ":memory:" else { return }
-        let worker = try WALCheckpointer(path: path, threshold: max(pages, 1), keepWALOnClose: keepsWALOnClose)
+        let worker = try WALCheckpointer(path: path, threshold: max(pages, 1))
         checkpointer = worker
         sqlite3_wal_hook(handle, backgroundCheckpointHook, Unmanaged.passUnretained(worker).toOpaque())
-    }
-
-    /// Leaves the WAL as it is when this connection (and its background checkpointer's) closes: a short-lived
-    /// process does not end by copying its writes into the database file; the next connection reads the WAL, and a
-    /// later checkpoint copies it. Safe: the WAL holds committed data only. Call before `checkpointInBackground`.
-    public func keepWALOnClose() throws {
-        try Self.keepWALOnClose(handle)
-        keepsWALOnClose = true
-    }
-
-    static func keepWALOnClose(_ connection: OpaquePointer?) throws {
-        let rc = csqlite_keep_wal_on_close(connection)
-        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: "cannot keep the WAL on close", sql: nil) }
     }
 
     /// Runs one or more statements that return no rows.

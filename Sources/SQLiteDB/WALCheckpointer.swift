@@ -16,19 +16,11 @@ final class WALCheckpointer: @unchecked Sendable {
     private var stopped = false
     private let connection: OpaquePointer
 
-    init(path: String, threshold: Int32, keepWALOnClose: Bool) throws {
+    init(path: String, threshold: Int32) throws {
         self.threshold = threshold
         limit = threshold * 8
         let db = try SQLiteDatabase.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)
         connection = db
-        if keepWALOnClose {
-            do {
-                try SQLiteDatabase.keepWALOnClose(db)
-            } catch {
-                sqlite3_close_v2(db)
-                throw error
-            }
-        }
         // A connection learns the file is in WAL mode only when it first reads it: until then a checkpoint does nothing.
         let read = sqlite3_exec(db, "PRAGMA journal_mode", nil, nil, nil)
         guard read == SQLITE_OK else {

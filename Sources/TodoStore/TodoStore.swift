@@ -48,8 +48,6 @@ public actor TodoStore {
         if path != ":memory:" {
             try database.configureForDurableWAL()
             // Copying the WAL into the file (and its fsync) happens beside the edits and acknowledgements.
-            // A `todo` command ends without copying its writes into the file (the next one reads the WAL).
-            try database.keepWALOnClose()
             try database.checkpointInBackground()
         }
         try database.migrate(Self.migrations)
