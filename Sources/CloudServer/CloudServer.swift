@@ -87,6 +87,7 @@ public enum CloudServer {
         switch storage {
         case .sqlite: try SQLiteCloudStore(directory: dataDirectory)
         case .postgres(let url): try await PostgresCloudStore.open(url, logger: logger)
+        case .memory: MemoryCloudStore()
         }
     }
 
@@ -136,7 +137,8 @@ public final class RunningCloudServer: Sendable {
     private let group: ServiceGroup
     private let hub: PushHub
     private let bus: any PushBus
-    private let store: any CloudStore
+    /// The storage it serves from (tests reach it to set up what no route offers).
+    let store: any CloudStore
     private let tasks: [Task<Void, Never>]
 
     /// `http://host:port` or `https://host:port` (an IPv6 host in brackets, a wildcard host as loopback).

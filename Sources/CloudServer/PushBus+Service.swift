@@ -5,7 +5,7 @@ extension CloudServer {
     /// The bus the storage calls for: in process for a store one process owns; LISTEN/NOTIFY when instances share it.
     static func makeBus(_ configuration: ServerConfiguration, logger: Logger) throws -> any PushBus {
         switch configuration.storage {
-        case .sqlite: InProcessPushBus()
+        case .sqlite, .memory: InProcessPushBus()
         case .postgres(let url): PostgresPushBus(configuration: try url.connectionConfiguration(), logger: logger)
         }
     }

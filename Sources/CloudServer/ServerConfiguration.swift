@@ -8,6 +8,8 @@ public enum CloudStorage: Sendable, Hashable {
     /// A PostgreSQL database that any number of instances may share (`todo server --database-url`); asset bytes live
     /// in it too, and the data directory keeps only the server's lock file.
     case postgres(DatabaseURL)
+    /// This process's memory, gone when the cloud stops: for fast tests (the data directory keeps only the lock file).
+    case memory
 }
 
 /// How a cloud server instance runs: address, storage, policies.

@@ -146,8 +146,8 @@ struct QueryTests {
 extension TestCloud {
     /// The public database's live records as stored, read from the server's own file.
     func storedPublicRecords() async throws -> [StoredRecord] {
-        let store = try SQLiteCloudStore(directory: directory)
-        return try await store.read { tx -> [StoredRecord] in
+        // Through the running cloud's own store, whichever it is.
+        return try await server.store.read { tx -> [StoredRecord] in
             guard let zone = try await tx.zone(DatabaseKey(container: "\(address.container)/\(address.environment)", scope: .public, owner: DatabaseKey.publicOwner), name: ZoneID.defaultZoneName)
             else { return [] }
             return try await tx.liveRecords(zonePK: zone.pk, recordType: "Todo", modifiedAfter: nil)

@@ -127,6 +127,7 @@ struct SharingTests {
             let bob = try await cloud.signIn("bob", device: "desk")
             try await cloud.subscribeShared(bob)
             let bobCourier = try await cloud.registerPush(bob)
+            try await cloud.listen(bobCourier)
             try await cloud.seed(alice)
             let aliceZone = ZoneID(zoneName: "Todos", ownerRecordName: alice.user)
             let before = try await cloud.databaseFeed(bob, .shared)
@@ -212,6 +213,7 @@ struct SharingTests {
             let aliceCourier = try await cloud.registerPush(alice)
             let deskCourier = try await cloud.registerPush(bobDesk)
             let phoneCourier = try await cloud.registerPush(bobPhone)
+            for courier in [aliceCourier, deskCourier, phoneCourier] { try await cloud.listen(courier) }
 
             var completed = try #require(bobStart.records.first { $0.recordName == "t1" })
             completed.fields = ["isCompleted": .int64(1)]
@@ -424,6 +426,7 @@ struct SharingTests {
             let bob = try await cloud.signIn("bob")
             try await cloud.subscribeShared(bob)
             let bobCourier = try await cloud.registerPush(bob)
+            try await cloud.listen(bobCourier)
             try await cloud.seed(alice)
             let aliceZone = ZoneID(zoneName: "Todos", ownerRecordName: alice.user)
 

@@ -46,8 +46,14 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// The memory store: nothing to remove after.
+    static let memory = StoreFactory(name: "memory") {
+        let store = MemoryCloudStore()
+        return Made(store: store) { await store.shutDown() }
+    }
+
     /// Every store the conformance suite checks. A new store adds its factory here, and only here.
-    static let all: [StoreFactory] = [.sqlite, .postgres]
+    static let all: [StoreFactory] = [.sqlite, .postgres, .memory]
 
     /// Runs `body` with a fresh store, and removes it after; a store that cannot run here prints why and passes
     /// nothing else.

@@ -1,5 +1,5 @@
 import CloudModel
-import CloudServer
+@testable import CloudServer
 import Foundation
 import Logging
 import Testing
@@ -21,7 +21,7 @@ final class TestCloud: Sendable {
     init(
         openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, directory: URL? = nil,
         maxAssetBytes: Int = 50 * 1_048_576, passwordHashCost: UInt = 1, signInLimits: SignInLimits = SignInLimits(),
-        sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical, storage: CloudStorage = .sqlite,
+        sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical, storage: CloudStorage = TestStorage.current,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
         self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-test-\(UUID().uuidString)")
@@ -127,6 +127,12 @@ final class TestCloud: Sendable {
     }
 
     /// Long-polls a courier URL; nil on 204.
+    /// Polls once briefly, as a device's courier does as soon as it has a token: with several instances (sticky
+    /// routing) a token's mailbox lives where it polls, and pushes for a token that never polled are not kept.
+    func listen(_ courier: String) async throws {
+        _ = try await poll(courier, timeout: 0.05)
+    }
+
     func poll(_ courier: String, timeout: Double, ack: String? = nil) async throws -> PushNotification? {
         var url = "\(courier)?timeout=\(timeout)"
         if let ack { url += "&ack=\(ack)" }
@@ -139,10 +145,13 @@ final class TestCloud: Sendable {
 
     /// Marks fields of a record type queryable and sortable in the development schema (after a save defined them).
     func index(_ recordType: String, _ fields: [String]) async throws {
+        // Through the running cloud's own store: a memory cloud's schema is not reachable from another store.
+        let container = "\(address.container)/\(address.environment)"
         for field in fields {
-            try await SchemaAdministration.index(
-                dataDirectory: directory, storage: storage, container: address.container, environment: address.environment, recordType: recordType,
-                field: field, queryable: true, sortable: true)
+            let found = try await server.store.write {
+                try await $0.markSchemaField(container: container, recordType: recordType, name: field, queryable: true, sortable: true)
+            }
+            guard found else { throw ServerError(.badRequest, "\(recordType).\(field) is not in the schema yet") }
         }
     }
 
@@ -175,7 +184,7 @@ func todo(_ name: String, _ title: String, tag: ChangeTag? = nil, extra: [String
 func withCloud(
     openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, passwordHashCost: UInt = 1,
     signInLimits: SignInLimits = SignInLimits(), sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical,
-    storage: CloudStorage = .sqlite, configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestCloud) async throws -> Void
+    storage: CloudStorage = TestStorage.current, configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestCloud) async throws -> Void
 ) async throws {
     let cloud = try await TestCloud(
         openRegistration: openRegistration, retention: retention, rateLimit: rateLimit, passwordHashCost: passwordHashCost,
@@ -187,4 +196,10 @@ func withCloud(
         throw error
     }
     await cloud.close()
+}
+
+/// The storage a `TestCloud` gets when a test names none: SQLite, unless a scope sets another (`StoreRouteTests`
+/// runs the route tests on memory and PostgreSQL so).
+enum TestStorage {
+    @TaskLocal static var current: CloudStorage = .sqlite
 }

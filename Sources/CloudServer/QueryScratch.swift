@@ -1,0 +1,53 @@
+import CloudModel
+import Foundation
+import SQLiteDB
+
+/// An in-memory SQLite holding a query's candidate records, in the SQLite store's schema: stores that do not speak
+/// SQLite's SQL (PostgreSQL, memory) run `records/query` through the very code the SQLite store runs (`QueryPlan`
+/// compiles to SQLite's SQL: its JSON functions, its typing and order of mixed values), so every store answers a
+/// query, and a continuation marker, identically.
+struct QueryScratch {
+    let transaction: SQLiteStoreTransaction
+
+    init(_ candidates: [(record: StoredRecord, root: String?)]) throws {
+        let database = try SQLiteDatabase(path: ":memory:")
+        for statement in try Self.tables.get() { try database.execute(statement) }
+        try database.execute("BEGIN")
+        let insert = try database.statement(
+            """
+            INSERT INTO records(
+                zone_pk, record_name, record_type, change_tag, seq, deleted, created_ts, created_user, created_device,
+                modified_ts, modified_user, modified_device, parent, fields, root)
+            VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+            """)
+        for (r, root) in candidates {
+            try database.run(
+                insert,
+                [
+                    .int(r.zonePK), .text(r.recordName), .text(r.recordType), .text(r.changeTag), .int(r.seq),
+                    .int(r.created.timestamp), .text(r.created.userRecordName), r.created.deviceID.map(SQLValue.text) ?? .null,
+                    .int(r.modified.timestamp), .text(r.modified.userRecordName), r.modified.deviceID.map(SQLValue.text) ?? .null,
+                    r.parent.map(SQLValue.text) ?? .null, .blob(r.fieldsJSON), root.map(SQLValue.text) ?? .null,
+                ])
+        }
+        try database.execute("COMMIT")
+        transaction = try SQLiteStoreTransaction(database)
+    }
+
+    /// The DDL of the tables a query reads (`records`, and `counters` the transaction view starts from), as the
+    /// SQLite store's migrations leave them: taken once per process from a migrated database, so each scratch is made
+    /// in a few statements, not by running every migration again.
+    private static let tables = Result { () throws -> [String] in
+        let migrated = try SQLiteDatabase(path: ":memory:")
+        try migrated.migrate(SQLiteCloudStore.migrations)
+        return try migrated.query(
+            "SELECT sql FROM sqlite_master WHERE tbl_name IN ('records', 'counters') AND sql IS NOT NULL ORDER BY type DESC, name"
+        ) { $0.text(0) } + ["INSERT INTO counters VALUES ('seq', 0)"]
+    }
+
+    func query(
+        zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
+    ) throws -> [(record: StoredRecord?, key: [SQLValue])] {
+        try transaction.queryRecords(zonePK: zonePK, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit)
+    }
+}
