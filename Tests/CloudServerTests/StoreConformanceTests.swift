@@ -30,6 +30,20 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: StoreFactory.all)
+    func aReadSeesOneSnapshotWhateverCommitsMeanwhile(_ factory: StoreFactory) async throws {
+        try await factory.run { store in
+            let seen = try await store.read { tx async throws -> (before: Int, after: Int) in
+                let before = try await tx.zones(Conformance.alice).count
+                // A write commits while the read is under way: the read goes on seeing what it saw.
+                _ = try await store.write { try await $0.createZone(Conformance.alice, name: "Later") }
+                return (before, try await tx.zones(Conformance.alice).count)
+            }
+            #expect(seen.before == 0 && seen.after == 0)
+            try await store.read { tx async throws in #expect(try await tx.zones(Conformance.alice).map(\.name) == ["Later"]) }
+        }
+    }
+
+    @Test(arguments: StoreFactory.all)
     func feedPositionsGrowAcrossCommitsAndReadersSeeThemInOrder(_ factory: StoreFactory) async throws {
         try await factory.run { store in
             let zone = try await store.write { tx async throws in try await tx.createZone(Conformance.alice, name: "Todos") }
