@@ -5,6 +5,8 @@ import SQLiteDB
 /// The transaction view of the memory store: its own copy of the state, committed whole by the store.
 final class MemoryStoreTransaction: StoreTransaction {
     var state: MemoryCloudState
+    /// The candidates of this transaction's latest `records/query`, copied once per request (see `QueryScratch.Cache`).
+    private let queryScratch = QueryScratch.Cache()
     /// Whether this is a write transaction (a read refuses to change anything, as SQLite's read connections do).
     let writable: Bool
 
@@ -16,6 +18,7 @@ final class MemoryStoreTransaction: StoreTransaction {
     /// Throws unless this transaction may write.
     func requireWritable() throws {
         guard writable else { throw ServerError(.internalError, "a read transaction cannot write") }
+        queryScratch.drop()
     }
 
     func nextSequence(_ feed: FeedKey) throws -> Int64 {
@@ -119,12 +122,12 @@ final class MemoryStoreTransaction: StoreTransaction {
 
     func queryRecords(
         zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
-    ) throws -> [(record: StoredRecord?, key: [SQLValue])] {
+    ) async throws -> [(record: StoredRecord?, key: [SQLValue])] {
         if let roots, roots.isEmpty { return [] }
         let candidates = (state.records[zonePK] ?? [:]).values.filter { row in
             row.record.recordType == recordType && !row.record.deleted && (roots.map { row.root.map($0.contains) ?? false } ?? true)
         }
-        return try QueryScratch(candidates.map { ($0.record, $0.root) })
+        return try await queryScratch.scratch(zonePK: zonePK, recordType: recordType, roots: roots) { candidates.map { ($0.record, $0.root) } }
             .query(zonePK: zonePK, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit)
     }
 

@@ -6,29 +6,30 @@ import SQLiteDB
 /// `records/query` on PostgreSQL: the live records of the type (under the roots, for a participant) are read in one
 /// statement, copied into a scratch in-memory SQLite, and the query runs there through the very code the SQLite store
 /// runs (`QueryPlan` compiles to SQLite's SQL: its JSON functions, its typing and order of mixed values), so both stores
-/// answer a query, and a continuation marker, identically. The price: each page reads every live record of the type.
+/// answer a query, and a continuation marker, identically. The price: each request reads every live record of the type
+/// (once: the chunks it asks for share the copy).
 extension PostgresStoreTransaction {
     func queryRecords(
         zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
     ) async throws -> [(record: StoredRecord?, key: [SQLValue])] {
         if let roots, roots.isEmpty { return [] }
-        let candidates: [(record: StoredRecord, root: String?)]
         let read = { (row: PostgresRow) throws -> (record: StoredRecord, root: String?) in
             (try Self.storedRecord(row), try row.makeRandomAccess()[14].decode(String?.self))
         }
-        if let roots {
-            candidates = try await all(
-                """
-                SELECT \(unescaped: Self.recordColumns), root FROM records
-                WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted AND root = ANY(\(Array(roots)))
-                """, read)
-        } else {
-            candidates = try await all(
+        let scratch = try await queryScratch.scratch(zonePK: zonePK, recordType: recordType, roots: roots) {
+            if let roots {
+                return try await all(
+                    """
+                    SELECT \(unescaped: Self.recordColumns), root FROM records
+                    WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted AND root = ANY(\(Array(roots)))
+                    """, read)
+            }
+            return try await all(
                 """
                 SELECT \(unescaped: Self.recordColumns), root FROM records
                 WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted
                 """, read)
         }
-        return try QueryScratch(candidates).query(zonePK: zonePK, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit)
+        return try scratch.query(zonePK: zonePK, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit)
     }
 }

@@ -13,6 +13,8 @@ final class PostgresStoreTransaction: StoreTransaction {
     private var feeds: [FeedKey: Int64] = [:]
     /// Whether a zone has shares, as this transaction found or made it.
     var shareZones: [Int64: Bool] = [:]
+    /// The candidates of this transaction's latest `records/query`, copied once per request (see `QueryScratch.Cache`).
+    let queryScratch = QueryScratch.Cache()
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
 
@@ -24,6 +26,7 @@ final class PostgresStoreTransaction: StoreTransaction {
     // MARK: Running statements
 
     func run(_ query: PostgresQuery) async throws {
+        queryScratch.drop()  // a statement without rows may have written
         _ = try await connection.query(query, logger: logger)
     }
 

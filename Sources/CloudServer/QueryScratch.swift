@@ -45,6 +45,32 @@ struct QueryScratch {
         ) { $0.text(0) } + ["INSERT INTO counters VALUES ('seq', 0)"]
     }
 
+    /// The scratch of one transaction's latest query candidates: a `records/query` request asks for its rows a chunk
+    /// at a time, and within one transaction (one snapshot) the candidates do not change, so they are copied once per
+    /// request rather than once per chunk. A store drops it on any write of its transaction.
+    final class Cache {
+        private var key: (zonePK: Int64, recordType: String, roots: Set<String>?)?
+        private var scratch: QueryScratch?
+
+        /// The scratch for these candidates: the one made last if it was for the same zone, type and roots, else a new
+        /// one of what `candidates` reads.
+        func scratch(
+            zonePK: Int64, recordType: String, roots: Set<String>?, _ candidates: () async throws -> [(record: StoredRecord, root: String?)]
+        ) async throws -> QueryScratch {
+            if let key, let scratch, key.zonePK == zonePK, key.recordType == recordType, key.roots == roots { return scratch }
+            let made = try QueryScratch(try await candidates())
+            key = (zonePK, recordType, roots)
+            scratch = made
+            return made
+        }
+
+        /// Forgets the scratch (the transaction wrote).
+        func drop() {
+            key = nil
+            scratch = nil
+        }
+    }
+
     func query(
         zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
     ) throws -> [(record: StoredRecord?, key: [SQLValue])] {
