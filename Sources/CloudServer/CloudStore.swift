@@ -38,6 +38,23 @@ struct StoredRecord: Sendable {
     var fieldsJSON: Data
 }
 
+extension StoredRecord {
+    /// A participant's page of a zone feed: `rows` (records under their roots) and a tombstone for each record that
+    /// left those roots (`exits`: name and feed position), in feed order, at most `limit`.
+    static func participantPage(_ rows: [StoredRecord], exits: [(name: String, seq: Int64)], zonePK: Int64, limit: Int) -> [StoredRecord] {
+        guard !exits.isEmpty else { return rows }
+        let stamp = RecordStamp(timestamp: 0, userRecordName: "")
+        var page = rows
+        page += exits.map {
+            StoredRecord(
+                zonePK: zonePK, recordName: $0.name, recordType: "", changeTag: "", seq: $0.seq, deleted: true, created: stamp,
+                modified: stamp, parent: nil, fieldsJSON: Data("{}".utf8))
+        }
+        page.sort { $0.seq < $1.seq }
+        return Array(page.prefix(limit))
+    }
+}
+
 /// What the database change feed says happened to a zone.
 enum ZoneChangeKind: Int64, Sendable {
     case changed = 0

@@ -152,26 +152,18 @@ extension MemoryStoreTransaction {
     {
         guard !roots.isEmpty else { return [] }
         let zone = state.records[zonePK] ?? [:]
-        var rows = zone.values.filter { row in
+        let rows = zone.values.filter { row in
             row.root.map(roots.contains) == true && row.record.seq > seq && (includeTombstones || !row.record.deleted)
-        }.map(\.record).sorted { $0.seq < $1.seq }
-        rows = Array(rows.prefix(max(limit, 0)))
-        guard includeTombstones else { return rows }
+        }.map(\.record).sorted { $0.seq < $1.seq }.prefix(max(limit, 0))
+        guard includeTombstones else { return Array(rows) }
         // Records that moved out of the participant's roots (and are not back in one): tombstones.
         var exits: [String: Int64] = [:]
         for (key, exit) in state.rootExits[zonePK] ?? [:] where exit.seq > seq && roots.contains(key.oldRoot) {
             if zone[key.name]?.root.map(roots.contains) == true { continue }
             exits[key.name] = max(exits[key.name] ?? .min, exit.seq)
         }
-        guard !exits.isEmpty else { return rows }
-        let stamp = RecordStamp(timestamp: 0, userRecordName: "")
-        rows += exits.sorted { $0.value < $1.value }.prefix(max(limit, 0)).map {
-            StoredRecord(
-                zonePK: zonePK, recordName: $0.key, recordType: "", changeTag: "", seq: $0.value, deleted: true, created: stamp,
-                modified: stamp, parent: nil, fieldsJSON: Data("{}".utf8))
-        }
-        rows.sort { $0.seq < $1.seq }
-        return Array(rows.prefix(limit))
+        let firstExits = exits.sorted { $0.value < $1.value }.prefix(max(limit, 0)).map { (name: $0.key, seq: $0.value) }
+        return StoredRecord.participantPage(Array(rows), exits: Array(firstExits), zonePK: zonePK, limit: limit)
     }
 
     func visibleLiveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?, roots: Set<String>) throws -> [StoredRecord] {

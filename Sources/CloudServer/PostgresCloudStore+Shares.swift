@@ -200,7 +200,7 @@ extension PostgresStoreTransaction {
     {
         guard !roots.isEmpty else { return [] }
         let list = Array(roots)
-        var rows = try await all(
+        let rows = try await all(
             """
             SELECT \(unescaped: Self.recordColumns) FROM records
             WHERE zone_pk = \(zonePK) AND root = ANY(\(list)) AND seq > \(seq) \(unescaped: includeTombstones ? "" : "AND NOT deleted")
@@ -215,16 +215,8 @@ extension PostgresStoreTransaction {
               AND NOT EXISTS (SELECT 1 FROM records r WHERE r.zone_pk = e.zone_pk AND r.record_name = e.record_name AND r.root = ANY(\(list)))
             GROUP BY e.record_name ORDER BY 2 LIMIT \(limit)
             """
-        ) { try $0.decode((String, Int64).self) }
-        guard !exits.isEmpty else { return rows }
-        let stamp = RecordStamp(timestamp: 0, userRecordName: "")
-        rows += exits.map {
-            StoredRecord(
-                zonePK: zonePK, recordName: $0.0, recordType: "", changeTag: "", seq: $0.1, deleted: true, created: stamp,
-                modified: stamp, parent: nil, fieldsJSON: Data("{}".utf8))
-        }
-        rows.sort { $0.seq < $1.seq }
-        return Array(rows.prefix(limit))
+        ) { row -> (name: String, seq: Int64) in let (name, seq) = try row.decode((String, Int64).self); return (name, seq) }
+        return StoredRecord.participantPage(rows, exits: exits, zonePK: zonePK, limit: limit)
     }
 
     func visibleLiveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?, roots: Set<String>) async throws -> [StoredRecord] {

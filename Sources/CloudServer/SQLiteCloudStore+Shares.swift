@@ -250,7 +250,7 @@ extension SQLiteStoreTransaction {
         guard !roots.isEmpty else { return [] }
         let list = jsonList(roots)
         let live = includeTombstones ? "" : "AND deleted = 0"
-        var rows = try db.query(
+        let rows = try db.query(
             """
             SELECT \(Self.recordColumns) FROM records INDEXED BY records_root
             WHERE zone_pk = ?1 AND root IN (SELECT value FROM json_each(?3)) AND seq > ?2 \(live) ORDER BY seq LIMIT ?4
@@ -266,15 +266,7 @@ extension SQLiteStoreTransaction {
             GROUP BY e.record_name ORDER BY 2 LIMIT ?4
             """, [.int(zonePK), .int(seq), list, .int(Int64(limit))]
         ) { (name: $0.text(0), seq: $0.int(1)) }
-        guard !exits.isEmpty else { return rows }
-        let stamp = RecordStamp(timestamp: 0, userRecordName: "")
-        rows += exits.map {
-            StoredRecord(
-                zonePK: zonePK, recordName: $0.name, recordType: "", changeTag: "", seq: $0.seq, deleted: true, created: stamp,
-                modified: stamp, parent: nil, fieldsJSON: Data("{}".utf8))
-        }
-        rows.sort { $0.seq < $1.seq }
-        return Array(rows.prefix(limit))
+        return StoredRecord.participantPage(rows, exits: exits, zonePK: zonePK, limit: limit)
     }
 
     func visibleLiveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?, roots: Set<String>) throws -> [StoredRecord] {
