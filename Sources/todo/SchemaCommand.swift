@@ -32,7 +32,8 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             let types = try await SchemaAdministration.show(
-                dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container, environment: environment)
+                dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container,
+                environment: environment)
             print("\(location.container) (\(environment))")
             print(SchemaAdministration.describe(types), terminator: "")
         }
@@ -65,8 +66,8 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SchemaAdministration.index(
-                dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container, environment: environment, recordType: recordType,
-                field: field, queryable: queryable, sortable: sortable)
+                dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container,
+                environment: environment, recordType: recordType, field: field, queryable: queryable, sortable: sortable)
             print("\(recordType).\(field) marked in \(environment)")
         }
     }
@@ -80,7 +81,8 @@ struct SchemaCommand: AsyncParsableCommand {
         @ParentCommand var schema: SchemaCommand
 
         func run() async throws {
-            let types = try await SchemaAdministration.deploy(dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container)
+            let types = try await SchemaAdministration.deploy(
+                dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container)
             print("Deployed to \(location.container) (production):")
             print(SchemaAdministration.describe(types), terminator: "")
         }

@@ -35,7 +35,9 @@ struct ServerAccountCommand: AsyncParsableCommand {
         func run() async throws {
             let password = try PasswordPrompt.password("Password: ", confirm: true)
             try await OperatorFailure.report {
-                _ = try await AccountAdministration.add(dataDirectory: ServerAccountCommand.dataDirectory(server), storage: try server.storage, account: name, password: password, cost: server.passwordCost)
+                _ = try await AccountAdministration.add(
+                    dataDirectory: ServerAccountCommand.dataDirectory(server), storage: try server.storage, account: name, password: password,
+                    cost: server.passwordCost)
             }
             print("Created the account \(name)")
         }
@@ -48,7 +50,9 @@ struct ServerAccountCommand: AsyncParsableCommand {
         @ParentCommand var server: ServerCommand
 
         func run() async throws {
-            let accounts = try await OperatorFailure.report { try await AccountAdministration.list(dataDirectory: ServerAccountCommand.dataDirectory(server), storage: try server.storage) }
+            let accounts = try await OperatorFailure.report {
+                try await AccountAdministration.list(dataDirectory: ServerAccountCommand.dataDirectory(server), storage: try server.storage)
+            }
             guard !accounts.isEmpty else {
                 print("No accounts yet: add one with todo server account add NAME")
                 return
@@ -77,7 +81,9 @@ struct ServerAccountCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("Delete the account \(sanitize(name)) and all its todos, lists and shares? Type its name to confirm: ".utf8))
                 guard readLine(strippingNewline: true) == name else { throw OperatorFailure("not confirmed; nothing was deleted") }
             }
-            try await OperatorFailure.report { try await AccountAdministration.remove(dataDirectory: ServerAccountCommand.dataDirectory(server), storage: try server.storage, account: name) }
+            try await OperatorFailure.report {
+                try await AccountAdministration.remove(dataDirectory: ServerAccountCommand.dataDirectory(server), storage: try server.storage, account: name)
+            }
             print("Deleted the account \(name) and its data")
         }
     }
@@ -93,7 +99,9 @@ struct ServerAccountCommand: AsyncParsableCommand {
         func run() async throws {
             let password = try PasswordPrompt.password("Password: ", confirm: true)
             try await OperatorFailure.report {
-                try await AccountAdministration.setPassword(dataDirectory: ServerAccountCommand.dataDirectory(server), storage: try server.storage, account: name, password: password, cost: server.passwordCost)
+                try await AccountAdministration.setPassword(
+                    dataDirectory: ServerAccountCommand.dataDirectory(server), storage: try server.storage, account: name, password: password,
+                    cost: server.passwordCost)
             }
             print("Changed the password of \(name); its devices must sign in again")
         }

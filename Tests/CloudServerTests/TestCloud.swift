@@ -126,13 +126,13 @@ final class TestCloud: Sendable {
         return created.webcourierURL
     }
 
-    /// Long-polls a courier URL; nil on 204.
     /// Polls once briefly, as a device's courier does as soon as it has a token: with several instances (sticky
     /// routing) a token's mailbox lives where it polls, and pushes for a token that never polled are not kept.
     func listen(_ courier: String) async throws {
         _ = try await poll(courier, timeout: 0.05)
     }
 
+    /// Long-polls a courier URL; nil on 204.
     func poll(_ courier: String, timeout: Double, ack: String? = nil) async throws -> PushNotification? {
         var url = "\(courier)?timeout=\(timeout)"
         if let ack { url += "&ack=\(ack)" }
