@@ -3,7 +3,10 @@ import PostgresNIO
 /// Compaction of the feeds in PostgreSQL, elected: one instance at a time.
 extension PostgresStoreTransaction {
     /// Drops tombstones, deleted-zone entries and root exits older than `before`, moving the horizons past them. One
-    /// instance at a time: when another holds the compaction lock, this one leaves the work to it.
+    /// instance at a time: when another holds the compaction lock, this one leaves the work to it. (The bus elects
+    /// the instance that compacts, with a session lock on its listener connection; that lock goes when the listener
+    /// reconnects, and another instance may be elected while this transaction still runs on a pool connection, so
+    /// the transaction takes a lock of its own too.)
     func compact(before: Int64) async throws {
         guard try await first("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))", { try $0.decode(Bool.self) }) == true
         else { return }
