@@ -583,6 +583,7 @@ _todo_server() {
         '--idle-timeout[Seconds a connection has to send a whole request head (and between body reads, and between requests).]:idle-timeout:'
         '--max-connections-per-address[Concurrent connections one client address may hold (0\: no cap).]:max-connections-per-address:'
         '--session-idle-days[Days a session may go unused before it ends.]:session-idle-days:'
+        '--database-url[Keep the cloud'\''s data in PostgreSQL, shared by any number of instances\: postgres\://USER\[\:PASS\]@HOST\[\:PORT\]/DB\[?sslmode=...\] (default\: $TODO_DATABASE_URL, else SQLite in --data-dir).]:database-url:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
@@ -595,13 +596,14 @@ _todo_server() {
             'schema:Show, index and deploy the cloud'\''s schema (record types and typed fields).'
             'status:Show the cloud serving --data-dir (as for todo server): address, pid, uptime; exit 1 when none runs.'
             'stop:Stop the cloud serving --data-dir (as for todo server) gracefully: SIGTERM, then wait.'
-            'account:Manage the cloud'\''s accounts in --data-dir D (works while the cloud runs).'
+            'account:Manage the cloud'\''s accounts in --data-dir D, or in the --database-url database (works while the cloud runs).'
+            'migrate:Copy a stopped SQLite cloud (--from-sqlite DIR) into an empty PostgreSQL database (--database-url URL).'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        schema|status|stop|account)
+        schema|status|stop|account|migrate)
             "_todo_server_${words[1]}" && ret=0
             ;;
         esac
@@ -779,6 +781,19 @@ _todo_server_account_passwd() {
     local -i ret=1
     local -ar arg_specs=(
         ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_server_migrate() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--from-sqlite[The SQLite cloud'\''s data directory (the one `todo server --data-dir` used).]:from-sqlite:'
+        '--quiet[No progress line.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
