@@ -13,6 +13,8 @@ final class PostgresStoreTransaction: StoreTransaction {
     private var feeds: [FeedKey: Int64] = [:]
     /// Whether a zone has shares, as this transaction found or made it.
     var shareZones: [Int64: Bool] = [:]
+    /// Records this transaction inserted or replaced (see `PostgresStatistics`).
+    var recordsWritten = 0
     /// The candidates of this transaction's latest `records/query`, copied once per request (see `QueryScratch.Cache`).
     let queryScratch = QueryScratch.Cache()
     let encoder = JSONEncoder()
@@ -188,6 +190,7 @@ final class PostgresStoreTransaction: StoreTransaction {
 
     /// Writes a whole record, replacing the row of its name (its computed root is cleared, as a new row has none).
     func putRecord(_ r: StoredRecord) async throws {
+        recordsWritten += 1
         try await run(
             """
             INSERT INTO records(\(unescaped: Self.recordColumns)) VALUES (
@@ -210,6 +213,7 @@ final class PostgresStoreTransaction: StoreTransaction {
     func insertRecords(_ records: [StoredRecord]) async throws -> [Bool] {
         guard !records.isEmpty else { return [] }
         let count = records.count
+        recordsWritten += count
         var zones = [Int64](), names = [String](), types = [String](), tags = [String](), seqs = [Int64](), deleted = [Bool]()
         var createdTS = [Int64](), createdUsers = [String](), createdDevices = [String](), createdDeviceNull = [Bool]()
         var modifiedTS = [Int64](), modifiedUsers = [String](), modifiedDevices = [String](), modifiedDeviceNull = [Bool]()

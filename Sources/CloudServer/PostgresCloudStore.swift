@@ -21,6 +21,8 @@ final class PostgresCloudStore: CloudStore {
     /// How long a transaction may wait for a connection before it answers `TRY_AGAIN_LATER`.
     let leaseTimeout: Duration
     private let runner: Task<Void, Never>
+    /// When `records` needs fresh planner statistics.
+    private let statistics = PostgresStatistics()
 
     /// Connections each instance keeps at most (PostgreSQL's default `max_connections` is 100).
     static let defaultMaximumConnections = 16
@@ -73,6 +75,7 @@ final class PostgresCloudStore: CloudStore {
                         let value = try await body(transaction)
                         try await transaction.flushSequences()
                         try await connection.query("COMMIT", logger: self.logger)
+                        if self.statistics.noteWritten(transaction.recordsWritten) { self.analyzeRecords() }
                         return value
                     } catch {
                         _ = try? await connection.query("ROLLBACK", logger: self.logger)
@@ -129,6 +132,18 @@ final class PostgresCloudStore: CloudStore {
     func removeAssetContent(ids: [String]) async throws {
         guard !ids.isEmpty else { return }
         try await statement("DELETE FROM asset_contents WHERE id = ANY(\(ids))")
+    }
+
+    /// `ANALYZE records` beside the requests, on a pooled connection (see `PostgresStatistics`); a failure is logged.
+    private func analyzeRecords() {
+        Task {
+            do {
+                try await statement("ANALYZE records")
+            } catch {
+                logger.warning("could not refresh the records table's statistics", metadata: ["error": "\(error)"])
+            }
+            statistics.analyzed()
+        }
     }
 
     func shutDown() async {

@@ -63,6 +63,8 @@ public enum SQLiteToPostgres {
             do {
                 summary = try await copy(from: source, to: PostgresMigrationTarget(connection: connection, logger: logger), progress: progress)
                 try await connection.query("COMMIT", logger: logger)
+                // The copied tables have no planner statistics yet: without them a feed page scans every later row.
+                _ = try? await connection.query("ANALYZE", logger: logger)
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
