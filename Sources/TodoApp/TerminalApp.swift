@@ -20,7 +20,7 @@ public enum TerminalApp {
         let inbox = UpdateInbox()
         var state = AppState(
             status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
-            makeID: { UUID().uuidString.lowercased() }, nameRow: AppBridge.newRowID)
+            makeID: { RecordNames.next() }, nameRow: AppBridge.newRowID)
         let hasCache = FileManager.default.fileExists(atPath: options.cacheFile.path)
         if hasCache { state.showLoading(FetchProgress(fetched: 0)) }
         let terminal = try NcursesTerminal()

@@ -119,7 +119,7 @@ public struct LostEdit: Sendable, Hashable, Codable {
         lostBy = loser.deviceID
         wonAt = winner.timestamp
         wonBy = winner.deviceID
-        id = "\(recordName.prefix(8))-\(field)-\(loser.timestamp)-\(loser.counter)-\(loser.deviceID)"
+        id = "\(RecordNames.shortID(recordName))-\(field)-\(loser.timestamp)-\(loser.counter)-\(loser.deviceID)"
     }
 
     /// The record field that carries the losses.

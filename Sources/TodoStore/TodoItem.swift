@@ -170,6 +170,6 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     /// Whether this is a `TodoList` record.
     public var isList: Bool { recordType == TodoSchema.listType }
 
-    /// The first characters of the record name, as the command line shows them.
-    public var shortID: String { String(key.recordName.prefix(8)) }
+    /// The last characters of the record name, as the command line shows them (see `RecordNames.shortID`).
+    public var shortID: String { RecordNames.shortID(key.recordName) }
 }

@@ -296,17 +296,20 @@ extension TodoStore {
         }
     }
 
-    /// The one record whose name starts with `prefix` (as the command line shows IDs).
-    public func todo(matchingID prefix: String) throws -> TodoItem {
-        let matches = try read { db in
-            try db.query(
-                "SELECT \(Self.recordColumns) FROM records WHERE substr(record_name, 1, length(?1)) = ?1 LIMIT 2",
-                [.text(prefix)]
-            ) { try Self.item(from: $0) }
+    /// The one record an ID given on the command line names: its whole name, else the one name ending with it (the
+    /// short ID shown), else the one name starting with it.
+    public func todo(matchingID id: String) throws -> TodoItem {
+        for part in ["substr(record_name, -length(?1))", "substr(record_name, 1, length(?1))"] {
+            let matches = try read { db in
+                try db.query(
+                    "SELECT \(Self.recordColumns) FROM records WHERE \(part) = ?1 LIMIT 2", [.text(id)]
+                ) { try Self.item(from: $0) }
+            }
+            if let exact = matches.first(where: { $0.key.recordName == id }) { return exact }
+            guard let match = matches.first else { continue }
+            guard matches.count == 1 else { throw StoreError.ambiguous(id) }
+            return match
         }
-        if let exact = matches.first(where: { $0.key.recordName == prefix }) { return exact }
-        guard let match = matches.first else { throw StoreError.notFound(prefix) }
-        guard matches.count == 1 else { throw StoreError.ambiguous(prefix) }
-        return match
+        throw StoreError.notFound(id)
     }
 }

@@ -10,7 +10,7 @@ extension SyncEngine {
         recordName: String? = nil
     ) async throws -> TodoItem {
         guard permissionContext.isSignedIn else { throw SyncEngineError.refused("signed out: sign in to add todos") }
-        let name = recordName ?? UUID().uuidString.lowercased()
+        let name = recordName ?? RecordNames.next()
         let key: RecordKey =
             switch scope {
             case .public: .publicRecord(name)

@@ -7,7 +7,7 @@ extension SyncEngine {
     @discardableResult
     public func addList(title: String, recordName: String? = nil) async throws -> TodoItem {
         guard permissionContext.isSignedIn else { throw SyncEngineError.refused("signed out: sign in to add lists") }
-        let name = recordName ?? UUID().uuidString.lowercased()
+        let name = recordName ?? RecordNames.next()
         let item = stamped(TodoItem(key: .privateTodo(name), recordType: TodoSchema.listType, title: title), from: nil)
         let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
         await afterLocalEdits([item.key])
@@ -24,7 +24,7 @@ extension SyncEngine {
         if let reason = RecordPermissions.refusal(toAddTo: list, permissionContext) { throw SyncEngineError.refused(reason) }
         let key = RecordKey(
             scope: listKey.scope, zoneName: listKey.zoneName, zoneOwner: listKey.zoneOwner,
-            recordName: recordName ?? UUID().uuidString.lowercased())
+            recordName: recordName ?? RecordNames.next())
         var item = TodoItem(key: key, title: title, notes: notes, dueDate: dueDate, priority: min(max(priority, 0), 3))
         item.setList(listKey.recordName)
         item.sharePermission = list.sharePermission
@@ -72,7 +72,7 @@ extension SyncEngine {
         var copy = TodoItem(
             key: RecordKey(
                 scope: targetZone.scope, zoneName: targetZone.zoneName, zoneOwner: targetZone.zoneOwner,
-                recordName: UUID().uuidString.lowercased()),
+                recordName: RecordNames.next()),
             title: item.title, notes: item.notes, isCompleted: item.isCompleted, dueDate: item.dueDate, priority: item.priority)
         copy.extraFields = item.extraFields
         copy.setList(target?.key.recordName)

@@ -272,7 +272,7 @@ extension SyncEngine {
                     report(SyncNotice(.reverted, "Your change to '\(title)' was reverted: the cloud refused it (\(error.reason))"))
                     round.progressed = true
                 case .fatal(let words):
-                    lastError = "\(change.key.recordName.prefix(8)): \(words)"
+                    lastError = "\(RecordNames.shortID(change.key.recordName)): \(words)"
                     try await store.markFailed(change.key, revision: change.revision, reason: words)
                     round.progressed = true
                 case .refetchFromScratch:

@@ -46,6 +46,14 @@ do {
         let count = arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
         let (device, _) = try await DeviceBench.upload(count: count, server: server, in: directory, details: false)
         await device.close()
+    case "_offline-device":
+        // `_offline-device SERVER-URL ACCOUNT DIRECTORY [TODOS]`: a device with TODOS todos in its outbox, left for a
+        // profiler's `todo sync` (prints the arguments that address it).
+        guard arguments.count > 3 else { throw BenchError("usage: todo-bench _offline-device SERVER-URL ACCOUNT DIRECTORY [TODOS]") }
+        let device = try await SyncBench.offlineDevice(
+            try DeviceBench.todoExecutable(), server: arguments[1], count: arguments.dropFirst(4).first.flatMap(Int.init) ?? 10_000,
+            account: arguments[2], in: URL(fileURLWithPath: arguments[3]))
+        print(device.joined(separator: " "))
     case "_writes":
         // Only the sequential writes of `todo-bench server`, for profilers (the cloud runs in a child process).
         let server = try ServerProcess()

@@ -22,7 +22,7 @@ enum ConflictField {
 
     /// One line per notice: the todo's ID, the field's word and the sentence.
     static func line(_ notice: ConflictNotice) -> String {
-        "\(String(notice.key.recordName.prefix(8)))  \(word(notice.edit.field).padding(toLength: 8, withPad: " ", startingAt: 0))  \(notice.sentence)"
+        "\(RecordNames.shortID(notice.key.recordName))  \(word(notice.edit.field).padding(toLength: 8, withPad: " ", startingAt: 0))  \(notice.sentence)"
     }
 }
 
@@ -31,7 +31,7 @@ enum ConflictField {
 func printNewConflicts(_ session: DeviceSession, toStandardError: Bool = false) async throws {
     let notices = try await session.engine.conflicts(unannounced: true)
     for notice in notices {
-        let restore = notice.isMine ? " (todo restore \(notice.key.recordName.prefix(8)) \(ConflictField.word(notice.edit.field)))" : ""
+        let restore = notice.isMine ? " (todo restore \(RecordNames.shortID(notice.key.recordName)) \(ConflictField.word(notice.edit.field)))" : ""
         let line = "conflict: \(notice.sentence)\(restore)"
         if toStandardError { printError(line) } else { print(line) }
     }
@@ -75,7 +75,7 @@ struct Restore: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID (a unique prefix is enough).")
+    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).")
     var id: String
 
     @Argument(help: "The field: title, notes, due, priority, done, trash or list (needed when several values lost).")

@@ -194,7 +194,7 @@ struct Done: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID (a unique prefix is enough).")
+    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).")
     var id: String
 
     @Flag(help: "Mark it not done again.")
@@ -213,7 +213,7 @@ struct Edit: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID (a unique prefix is enough).")
+    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).")
     var id: String
 
     @Option(help: "New title.")
@@ -250,7 +250,7 @@ struct Trash: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID (a unique prefix is enough).")
+    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).")
     var id: String
 
     func run() async throws {
@@ -316,7 +316,7 @@ struct Status: AsyncParsableCommand {
             show("last public poll", state.lastPublicPoll.map(String.init))
             let pending = try await session.store.pendingChanges(includeFailed: true)
             for change in pending where change.failedReason != nil {
-                show("refused", "\(change.key.recordName.prefix(8)): \(plainMessage(change.failedReason ?? ""))")
+                show("refused", "\(RecordNames.shortID(change.key.recordName)): \(plainMessage(change.failedReason ?? ""))")
             }
             for notice in try await session.engine.conflicts().prefix(10) { show("conflict", ConflictField.line(notice)) }
             show("last error", snapshot.lastError.map(plainMessage))

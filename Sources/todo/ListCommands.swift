@@ -25,10 +25,10 @@ extension DeviceSession {
 
     private func cachedList(named text: String) async throws -> TodoItem {
         let lists = try await engine.lists()
-        if let byID = lists.first(where: { $0.key.recordName == text }) { return byID }
+        if let exact = lists.first(where: { $0.key.recordName == text }) { return exact }
         let byTitle = lists.filter { $0.title.caseInsensitiveCompare(text) == .orderedSame }
-        let byPrefix = lists.filter { $0.key.recordName.hasPrefix(text) }
-        let matches = byTitle.isEmpty ? byPrefix : byTitle
+        let byID = lists.filter { RecordNames.name($0.key.recordName, matches: text) }
+        let matches = byTitle.isEmpty ? byID : byTitle
         guard let first = matches.first else { throw ListNotFound(name: text) }
         guard matches.count == 1 else {
             let ids = matches.map { "\($0.shortID) (\($0.key.scope.rawValue))" }.joined(separator: ", ")
@@ -105,7 +105,7 @@ struct Move: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID (a unique prefix is enough).")
+    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).")
     var id: String
 
     @Argument(help: "The list's title or ID, or none.")

@@ -65,7 +65,7 @@ extension TrustedTextEndToEnd {
             let edited = try await cli.run("alice", ["edit", id, "--title", "Oat milk"], device: "phone")
             #expect(edited.status == 0, "\(edited.allText)")
             let list = try await cli.run("alice", ["list"], device: "laptop")
-            #expect(list.output.contains("[x]  \(id.prefix(8))"), "\(list.output)")
+            #expect(list.output.contains("[x]  \(id.suffix(8))"), "\(list.output)")
             #expect(list.output.contains("Oat milk"), "\(list.output)")
 
             // A list made on another device since this one last fetched: found after fetching.

@@ -63,7 +63,7 @@ extension TrustedTextEndToEnd {
             // Alice changes the shared todo (read-write); leaving and unsharing name the list too, inert.
             let sharedTodo = try JSONDecoder().decode([JSONRow].self, from: try await cli.run("alice", ["list", "--shared", "--json", "--offline"]).stdout)
             if let id = sharedTodo.first?.id {
-                let done = try await cli.run("alice", ["done", String(id.prefix(8))])
+                let done = try await cli.run("alice", ["done", String(id.suffix(8))])
                 #expect(done.status == 0, "\(done.allText)")
                 expectInert(done, ["done"])
             }

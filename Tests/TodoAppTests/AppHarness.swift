@@ -42,7 +42,7 @@ final class AppCloud: Sendable {
         let bridge = AppBridge(session: session, inbox: inbox, reader: reader)
         let state = AppState(
             status: SyncStatus(account: account, device: device, connection: .connecting), size: TerminalSize(width: 80, height: 20),
-            makeID: { UUID().uuidString.lowercased() }, nameRow: AppBridge.newRowID)
+            makeID: { RecordNames.next() }, nameRow: AppBridge.newRowID)
         let harness = AppHarness(session: session, bridge: bridge, inbox: inbox, state: state, wakeups: wakeups)
         await session.engine.sync(.launch)
         await harness.settle()

@@ -433,15 +433,6 @@ func serverRecord(
         }
     }
 
-    @Test func idPrefixLookup() async throws {
-        try await withTemporaryStore { store, _ in
-            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("abc123", title: "1"), serverRecord("abd456", title: "2")], token: nil, moreComing: false)
-            #expect(try await store.todo(matchingID: "abc").title == "1")
-            await #expect(throws: StoreError.ambiguous("ab")) { try await store.todo(matchingID: "ab") }
-            await #expect(throws: StoreError.notFound("zz")) { try await store.todo(matchingID: "zz") }
-        }
-    }
-
     @Test func diskFullIsReportedAndNothingIsHalfWritten() async throws {
         try await withTemporaryStore { store, url in
             try await store.applyZoneChanges(.privateTodos, records: [serverRecord("a", title: "A")], token: ChangeToken(rawValue: "t0"), moreComing: false)
