@@ -40,8 +40,9 @@ final class SQLiteCloudStore: CloudStore, @unchecked Sendable {
         let database = try SQLiteDatabase(path: path)
         // WAL with synchronous=NORMAL: a commit survives the process being killed at any moment.
         try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
-        // Requests are answered from the WAL; copying it into the file (and its fsync) happens beside them.
-        try database.checkpointInBackground()
+        // Requests are answered from the WAL; copying it into the file (and its fsync) happens beside them, in the
+        // first pause of a tenth of a second (or once the WAL holds 16 MB): a device's upload is not slowed by it.
+        try database.checkpointInBackground(quietPeriod: 0.1)
         try database.migrate(migrations)
         writer = Connection(try SQLiteStoreTransaction(database), name: "cloud-sqlite-writer")
         var readConnections: [Connection] = []

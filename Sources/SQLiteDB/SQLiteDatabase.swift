@@ -78,10 +78,11 @@ public final class SQLiteDatabase: @unchecked Sendable {
     }
 
     /// Moves this WAL database's checkpoints to a background thread: commits no longer stop to copy pages into the
-    /// database file (and wait for the disk) every `pages` pages of WAL. Call once, after `journal_mode=WAL`.
-    public func checkpointInBackground(everyPages pages: Int32 = 1000) throws {
+    /// database file (and wait for the disk) every `pages` pages of WAL; with a `quietPeriod` (seconds), a checkpoint
+    /// waits for a pause in the writes that long. Call once, after `journal_mode=WAL`.
+    public func checkpointInBackground(everyPages pages: Int32 = 1000, quietPeriod: Double = 0) throws {
         guard checkpointer == nil, path != ":memory:" else { return }
-        let worker = try WALCheckpointer(path: path, threshold: max(pages, 1))
+        let worker = try WALCheckpointer(path: path, threshold: max(pages, 1), quietPeriod: quietPeriod)
         checkpointer = worker
         sqlite3_wal_hook(handle, backgroundCheckpointHook, Unmanaged.passUnretained(worker).toOpaque())
     }

@@ -1,0 +1,54 @@
+import Foundation
+import SQLiteDB
+import Testing
+import TodoStore
+
+@Suite("WAL checkpoints") struct CheckpointTests {
+    static func size(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int }
+
+    @Test func closingLeavesTheFileWholeAndNoWAL() async throws {
+        try await withTemporaryStore { first, url in
+            await first.close()
+            let notes = String(repeating: "n", count: 2_000)
+            // Each round leaves more than the 1,000 pages after which the background thread checkpoints, and closes
+            // at once: often while that thread is still copying.
+            for round in 0..<3 {
+                let store = try TodoStore(url: url)
+                let items = (0..<1_500).map { TodoItem(key: .privateTodo("r\(round)-\($0)"), title: "t", notes: notes) }
+                try await store.saveLocalEdits(items, at: 1)
+                await store.close()
+                #expect(Self.size(url.path + "-wal") == nil, "round \(round): the WAL was left behind")
+                // Readable without the WAL: everything is in the file itself.
+                let reader = try SQLiteDatabase(path: url.path, readOnly: true)
+                #expect(try reader.first("SELECT count(*) FROM records") { $0.int(0) } == Int64(1_500 * (round + 1)))
+            }
+        }
+    }
+
+    @Test func aQuietPeriodHoldsTheCheckpointUntilTheWritesPause() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-quiet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("quiet.sqlite").path
+        let database = try SQLiteDatabase(path: path)
+        try database.configureForDurableWAL()
+        try database.checkpointInBackground(everyPages: 20, quietPeriod: 1.0)
+        try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        let before = try #require(Self.size(path))
+        // A burst past the 20 pages a checkpoint waits for (but short of the 80 that would press for one).
+        let body = String(repeating: "b", count: 3_000)
+        for index in 0..<16 {
+            try database.run("INSERT INTO t (id, body) VALUES (?1, ?2)", [.int(Int64(index)), .text(body)])
+        }
+        #expect(try #require(Self.size(path + "-wal")) > 20 * 4_096)
+        #expect(Self.size(path) == before, "no checkpoint while the writes come")
+        // A second after the last commit, the pages are copied into the file.
+        var waited = 0.0
+        while Self.size(path) == before, waited < 10 {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            waited += 0.1
+        }
+        #expect(try #require(Self.size(path)) > before + 16 * 3_000, "checkpointed after the pause")
+        #expect(waited >= 0.5, "not before the quiet period (\(waited) s)")
+    }
+}
