@@ -201,7 +201,7 @@ final class CloudService: Sendable {
     func authenticate(_ request: ServiceRequest) async throws -> Caller {
         guard let token = request.bearerToken ?? request.query["ckWebAuthToken"], !token.isEmpty else { return .anonymous }
         let digest = Secrets.tokenDigest(token)
-        guard let session = try await store.read({ try await $0.session(digest: digest) }) else {
+        guard let session = try await store.readSingle({ try await $0.session(digest: digest) }) else {
             throw ServerError(.authenticationFailed, "the ckWebAuthToken is not valid (signed out, revoked or unknown)")
         }
         let now = nowMillis

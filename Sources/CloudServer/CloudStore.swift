@@ -126,6 +126,9 @@ protocol CloudStore: Sendable {
     func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T
     /// Runs `body` against a consistent snapshot.
     func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T
+    /// Runs `body`, which reads with ONE statement, the cheapest way the store has: one statement is consistent by
+    /// itself, so a store with round trips needs no transaction around it.
+    func readSingle<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T
     /// Stores an asset's bytes under its id, whole or not at all, before its row is written.
     func putAssetContent(id: String, bytes: Data) async throws
     /// An asset's bytes; nil when none are stored under the id.
@@ -134,6 +137,13 @@ protocol CloudStore: Sendable {
     func removeAssetContent(ids: [String]) async throws
     /// Closes the store's connections; nothing may be asked of it afterwards.
     func shutDown() async
+}
+
+extension CloudStore {
+    /// As `read`, for stores whose transactions cost nothing extra.
+    func readSingle<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        try await read(body)
+    }
 }
 
 /// The operations available inside a storage transaction.

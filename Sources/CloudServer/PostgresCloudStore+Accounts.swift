@@ -238,20 +238,18 @@ extension PostgresStoreTransaction {
     // MARK: Schema of record types
 
     func schemaFields(container: String, recordType: String) async throws -> [String: SchemaField]? {
-        guard try await touched("SELECT 1 FROM schema_types WHERE container = \(container) AND record_type = \(recordType)") else {
-            return nil
-        }
-        var fields: [String: SchemaField] = [:]
-        for (name, field) in try await all(
+        // The type and its fields in one round trip: no row, no type; one row of NULLs, a type without fields.
+        let rows = try await all(
             """
-            SELECT field_name, field_type, queryable, sortable FROM schema_fields WHERE container = \(container) AND record_type = \(recordType)
+            SELECT f.field_name, f.field_type, f.queryable, f.sortable FROM schema_types t
+            LEFT JOIN schema_fields f ON f.container = t.container AND f.record_type = t.record_type
+            WHERE t.container = \(container) AND t.record_type = \(recordType)
             """,
-            {
-                let (name, type, queryable, sortable) = try $0.decode((String, String, Bool, Bool).self)
-                return (name, SchemaField(type: type, queryable: queryable, sortable: sortable))
-            })
-        {
-            fields[name] = field
+            { try $0.decode((String?, String?, Bool?, Bool?).self) })
+        guard !rows.isEmpty else { return nil }
+        var fields: [String: SchemaField] = [:]
+        for case let (name?, type?, queryable, sortable) in rows {
+            fields[name] = SchemaField(type: type, queryable: queryable ?? false, sortable: sortable ?? false)
         }
         return fields
     }

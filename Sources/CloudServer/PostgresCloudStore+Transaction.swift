@@ -13,6 +13,8 @@ final class PostgresStoreTransaction: StoreTransaction {
     private var feeds: [FeedKey: Int64] = [:]
     /// Whether a zone has shares, as this transaction found or made it.
     var shareZones: [Int64: Bool] = [:]
+    /// Push notices to send at the end of the transaction (see `finish`).
+    var notices: [(channel: String, payload: String)] = []
     /// Records this transaction inserted or replaced (see `PostgresStatistics`).
     var recordsWritten = 0
     /// The candidates of this transaction's latest `records/query`, copied once per request (see `QueryScratch.Cache`).
@@ -74,18 +76,32 @@ final class PostgresStoreTransaction: StoreTransaction {
         return head + 1
     }
 
-    /// Writes each feed's counter back (before COMMIT).
-    func flushSequences() async throws {
+    /// Writes what the transaction kept for its end, in ONE statement before COMMIT: each feed's counter, and the
+    /// notices it carries (`pg_notify`: delivered at COMMIT, dropped by ROLLBACK, as where they were asked).
+    func finish() async throws {
+        guard !feeds.isEmpty || !notices.isEmpty else { return }
+        var binds = PostgresBindings()
+        func parameter(_ value: some PostgresThrowingDynamicTypeEncodable) throws -> String {
+            try binds.append(value)
+            return "$\(binds.count)"
+        }
+        var updates: [String] = []
         for (feed, last) in feeds {
             switch feed {
             case .zone(let pk):
-                try await run("UPDATE zones SET seq = \(last) WHERE pk = \(pk)")
+                updates.append("UPDATE zones SET seq = \(try parameter(last)) WHERE pk = \(try parameter(pk))")
             case .database(let key):
-                try await run(
-                    "UPDATE databases SET seq = \(last) WHERE container = \(key.container) AND scope = \(key.scope.rawValue) AND owner = \(key.owner)")
+                updates.append(
+                    "UPDATE databases SET seq = \(try parameter(last)) WHERE container = \(try parameter(key.container)) "
+                        + "AND scope = \(try parameter(key.scope.rawValue)) AND owner = \(try parameter(key.owner))")
             }
         }
+        let sends = try notices.map { "pg_notify(\(try parameter($0.channel)), \(try parameter($0.payload)))" }
+        // Data-modifying WITH clauses run once, whether or not the SELECT reads them.
+        let with = updates.isEmpty ? "" : "WITH " + updates.enumerated().map { "f\($0) AS (\($1))" }.joined(separator: ", ") + " "
+        try await run(PostgresQuery(unsafeSQL: with + "SELECT " + (sends.isEmpty ? "1" : sends.joined(separator: ", ")), binds: binds))
         feeds.removeAll()
+        notices.removeAll()
     }
 
     // MARK: Zones
@@ -93,11 +109,13 @@ final class PostgresStoreTransaction: StoreTransaction {
     func zone(_ database: DatabaseKey, name: String) async throws -> StoredZone? {
         try await first(
             """
-            SELECT pk, compacted_seq FROM zones
+            SELECT pk, compacted_seq, EXISTS(SELECT 1 FROM shares WHERE zone_pk = zones.pk) FROM zones
             WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner) AND name = \(name)
             """
         ) {
-            let (pk, compacted) = try $0.decode((Int64, Int64).self)
+            let (pk, compacted, shared) = try $0.decode((Int64, Int64, Bool).self)
+            // Whether it has shares comes with it: every record write asks (see `zoneHasShares`).
+            shareZones[pk] = shared
             return StoredZone(pk: pk, database: database, name: name, compactedSeq: compacted)
         }
     }

@@ -73,7 +73,7 @@ final class PostgresCloudStore: CloudStore {
                     let transaction = PostgresStoreTransaction(connection: connection, logger: self.logger)
                     do {
                         let value = try await body(transaction)
-                        try await transaction.flushSequences()
+                        try await transaction.finish()
                         try await connection.query("COMMIT", logger: self.logger)
                         if self.statistics.noteWritten(transaction.recordsWritten) { self.analyzeRecords() }
                         return value
@@ -103,6 +103,18 @@ final class PostgresCloudStore: CloudStore {
                     _ = try? await connection.query("ROLLBACK", logger: self.logger)
                     throw error
                 }
+            }
+        } catch {
+            throw Self.serviceError(error)
+        }
+    }
+
+    /// One statement on a leased connection, without BEGIN and COMMIT around it: one round trip where a read
+    /// transaction takes three (every request's session check is one of these).
+    func readSingle<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        do {
+            return try await leased { connection in
+                try await body(PostgresStoreTransaction(connection: connection, logger: self.logger))
             }
         } catch {
             throw Self.serviceError(error)
