@@ -175,18 +175,18 @@ final class PostgresStoreTransaction: StoreTransaction {
         modified_ts, modified_user, modified_device, parent, fields
         """
 
-    /// A row in `recordColumns` order.
+    /// A row in `recordColumns` order, its cells decoded in one pass (no random-access copy of the row: a page of
+    /// changes decodes hundreds of these).
     static func storedRecord(_ row: PostgresRow) throws -> StoredRecord {
-        let (zonePK, name, type, tag, seq, deleted, createdTS, createdUser, createdDevice) =
-            try row.decode((Int64, String, String, String, Int64, Bool, Int64, String, String?).self)
-        let cells = row.makeRandomAccess()
+        var cells = RowCells(row)
         return StoredRecord(
-            zonePK: zonePK, recordName: name, recordType: type, changeTag: tag, seq: seq, deleted: deleted,
-            created: RecordStamp(timestamp: createdTS, userRecordName: createdUser, deviceID: createdDevice),
+            zonePK: try cells.next(Int64.self), recordName: try cells.next(String.self), recordType: try cells.next(String.self),
+            changeTag: try cells.next(String.self), seq: try cells.next(Int64.self), deleted: try cells.next(Bool.self),
+            created: RecordStamp(
+                timestamp: try cells.next(Int64.self), userRecordName: try cells.next(String.self), deviceID: try cells.next(String?.self)),
             modified: RecordStamp(
-                timestamp: try cells[9].decode(Int64.self), userRecordName: try cells[10].decode(String.self),
-                deviceID: try cells[11].decode(String?.self)),
-            parent: try cells[12].decode(String?.self), fieldsJSON: try cells[13].decode(Data.self))
+                timestamp: try cells.next(Int64.self), userRecordName: try cells.next(String.self), deviceID: try cells.next(String?.self)),
+            parent: try cells.next(String?.self), fieldsJSON: try cells.next(Data.self))
     }
 
     func record(zonePK: Int64, name: String) async throws -> StoredRecord? {
@@ -352,5 +352,18 @@ final class PostgresStoreTransaction: StoreTransaction {
             WHERE container = \(database.container) AND scope = \(database.scope.rawValue) AND owner = \(database.owner)
             """
         ) { try $0.decode(Int64.self) } ?? 0
+    }
+}
+
+/// A row's cells taken in order, each decoded as it comes.
+struct RowCells {
+    private var iterator: PostgresRow.Iterator
+
+    init(_ row: PostgresRow) { iterator = row.makeIterator() }
+
+    /// The next cell as `type`; a row with fewer cells than asked for is refused.
+    mutating func next<T: PostgresDecodable>(_ type: T.Type) throws -> T {
+        guard let cell = iterator.next() else { throw ServerError(.internalError, "a row of the cloud's database has too few columns") }
+        return try cell.decode(T.self)
     }
 }
