@@ -187,18 +187,29 @@ enum ServerBench {
                 }
             }
         }
-        arrivals.wanted = count
+        arrivals.wanted = count + 1
         poller.start()
-        usleep(200_000)
+        func write(_ name: String, _ index: Int) throws -> ContinuousClock.Instant {
+            var record = benchTodo(index)
+            record.recordName = name
+            let body = try JSONEncoder().encode(ModifyRecordsRequest(operations: [RecordOperation(.create, record)], zoneID: zone))
+            let answer = try HTTP.shared.send("POST", modify, body: body, token: writer.token)
+            guard answer.status == 200 else { throw BenchError("push write failed") }
+            return ContinuousClock.now
+        }
+        // Until its first poll reached an instance, the courier has no mailbox there (a device polls before it
+        // fetches): a first write is repeated until its notification arrives, and only then are writes timed.
+        var warmedUp = false
+        for attempt in 0..<20 where !warmedUp {
+            let before = arrivals.count
+            _ = try write("push-warm-up-\(attempt)", attempt)
+            warmedUp = arrivals.wait(beyond: before, timeout: 0.5) != nil
+        }
+        guard warmedUp else { throw BenchError("no notification reached the courier in 20 tries") }
         var latencies: [Double] = []
         for index in 0..<count {
             let before = arrivals.count
-            var record = benchTodo(index)
-            record.recordName = "push-\(index)"
-            let body = try JSONEncoder().encode(ModifyRecordsRequest(operations: [RecordOperation(.create, record)], zoneID: zone))
-            let answer = try HTTP.shared.send("POST", modify, body: body, token: writer.token)
-            let responded = ContinuousClock.now
-            guard answer.status == 200 else { throw BenchError("push write failed") }
+            let responded = try write("push-\(index)", index)
             guard let arrived = arrivals.wait(beyond: before, timeout: 5) else { throw BenchError("notification \(index) never came") }
             let delta = arrived - responded
             latencies.append(max(0, Double(delta.components.seconds) * 1000 + Double(delta.components.attoseconds) / 1e15))
