@@ -112,6 +112,8 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
                 // `todo-bench postgres-driver`: the driver measured on its own.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // `todo-bench server --database-url`: nginx in front, started as the tests start it.
+                "TLSTestSupport",
             ],
             swiftSettings: strict
         ),

@@ -19,7 +19,7 @@ enum ServerFleetBench {
     /// What a per-item error inside a 200 answer contains.
     static let errorMarker = Array("serverErrorCode".utf8)
 
-    static func run(databaseURL: String, records: Int, pushes: Int) throws {
+    static func run(databaseURL: String, records: Int, pushes: Int) async throws {
         print("== server benchmark: SQLite beside PostgreSQL (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores) ==")
         print("records \(records), \(concurrentWriters) concurrent writers for the concurrent figure, \(pushes) pushes")
         var columns: [(String, Figures)] = []
@@ -29,9 +29,10 @@ enum ServerFleetBench {
             defer { sqlite.stop() }
             columns.append(("SQLite, 1 instance", try measure(entryPort: sqlite.port, instances: [sqlite], records: records, pushes: pushes)))
             if BenchNginx.binary != nil {
-                let nginx = try BenchNginx(instancePorts: [sqlite.port])
-                defer { nginx.stop() }
-                columns.append(("SQLite, 1 behind nginx", try measure(entryPort: nginx.port, instances: [sqlite], records: records, pushes: pushes)))
+                let figures = try await BenchNginx.inFront(of: [sqlite.port]) { nginx in
+                    try measure(entryPort: nginx.port, instances: [sqlite], records: records, pushes: pushes)
+                }
+                columns.append(("SQLite, 1 behind nginx", figures))
             }
         }
 
@@ -42,10 +43,10 @@ enum ServerFleetBench {
             defer { first.stop() }
             let second = try ServerProcess(extraArguments: ["--database-url", databaseURL])
             defer { second.stop() }
-            let nginx = try BenchNginx(instancePorts: [first.port, second.port])
-            defer { nginx.stop() }
-            columns.append(
-                ("PostgreSQL, 2 behind nginx", try measure(entryPort: nginx.port, instances: [first, second], records: records, pushes: pushes)))
+            let figures = try await BenchNginx.inFront(of: [first.port, second.port]) { nginx in
+                try measure(entryPort: nginx.port, instances: [first, second], records: records, pushes: pushes)
+            }
+            columns.append(("PostgreSQL, 2 behind nginx", figures))
         }
         printTable(columns)
     }

@@ -87,7 +87,7 @@ do {
             guard flag + 1 < rest.count else { throw BenchError("--database-url needs a postgres:// URL") }
             let url = rest[flag + 1]
             rest.removeSubrange(flag...flag + 1)
-            try ServerFleetBench.run(databaseURL: url, records: rest.first.flatMap(Int.init) ?? 100_000, pushes: 1000)
+            try await ServerFleetBench.run(databaseURL: url, records: rest.first.flatMap(Int.init) ?? 100_000, pushes: 1000)
         } else {
             try ServerBench.run(records: rest.first.flatMap(Int.init) ?? 100_000)
         }

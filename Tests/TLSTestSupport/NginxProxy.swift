@@ -26,8 +26,9 @@ public final class NginxProxy: @unchecked Sendable {
     public let directory: URL
     private let process: Process
 
-    /// Starts nginx with `site` (server and upstream blocks, inside `http`) and waits until `port` accepts connections.
-    public init(site: String, port: Int, directory: URL) async throws {
+    /// Starts nginx with `site` (server and upstream blocks, inside `http`) and waits until `port` accepts connections;
+    /// each worker takes up to `workerConnections` connections, client and upstream together.
+    public init(site: String, port: Int, directory: URL, workerConnections: Int = 1024) async throws {
         guard let binary = Self.binary else { throw NginxError("nginx is not installed") }
         self.port = port
         self.directory = directory
@@ -40,7 +41,7 @@ public final class NginxProxy: @unchecked Sendable {
             worker_processes 1;
             pid \(path)/nginx.pid;
             error_log \(path)/error.log warn;
-            events { worker_connections 1024; }
+            events { worker_connections \(workerConnections); }
             http {
                 access_log off;
                 client_body_temp_path \(path)/body;
