@@ -59,9 +59,12 @@ public enum RecordNames {
     /// The short ID the command line shows for a record name: its last eight characters (random in every UUID).
     public static func shortID(_ recordName: String) -> String { String(recordName.suffix(8)) }
 
-    /// Whether an ID given on the command line names `recordName`: the whole name, or its end or start.
-    public static func name(_ recordName: String, matches id: String) -> Bool {
-        !id.isEmpty && (recordName.hasSuffix(id) || recordName.hasPrefix(id))
+    /// What an ID given on the command line names among `items`: those whose name ends with it (the short ID shown),
+    /// else those whose name starts with it — the rule `TodoStore.todo(matchingID:)` applies in SQL.
+    public static func matching<T>(_ id: String, in items: [T], name: (T) -> String) -> [T] {
+        guard !id.isEmpty else { return [] }
+        let byEnd = items.filter { name($0).hasSuffix(id) }
+        return byEnd.isEmpty ? items.filter { name($0).hasPrefix(id) } : byEnd
     }
 
     /// `count` draws of 74 random bits: 12 in the first word, 62 in the second.

@@ -297,7 +297,7 @@ extension TodoStore {
     }
 
     /// The one record an ID given on the command line names: its whole name, else the one name ending with it (the
-    /// short ID shown), else the one name starting with it.
+    /// short ID shown), else the one name starting with it (`RecordNames.matching`'s rule, in SQL).
     public func todo(matchingID id: String) throws -> TodoItem {
         for part in ["substr(record_name, -length(?1))", "substr(record_name, 1, length(?1))"] {
             let matches = try read { db in

@@ -27,7 +27,7 @@ extension DeviceSession {
         let lists = try await engine.lists()
         if let exact = lists.first(where: { $0.key.recordName == text }) { return exact }
         let byTitle = lists.filter { $0.title.caseInsensitiveCompare(text) == .orderedSame }
-        let byID = lists.filter { RecordNames.name($0.key.recordName, matches: text) }
+        let byID = RecordNames.matching(text, in: lists) { $0.key.recordName }
         let matches = byTitle.isEmpty ? byID : byTitle
         guard let first = matches.first else { throw ListNotFound(name: text) }
         guard matches.count == 1 else {

@@ -39,8 +39,12 @@ import TodoStore
     @Test func shortIDsAreTheLastEightCharacters() {
         let name = "01937b2c-5a1e-7c3d-9f00-1234abcd5678"
         #expect(RecordNames.shortID(name) == "abcd5678")
-        #expect(RecordNames.name(name, matches: "abcd5678") && RecordNames.name(name, matches: "01937b2c"))
-        #expect(!RecordNames.name(name, matches: "") && !RecordNames.name(name, matches: "5a1e"))
+        func matches(_ id: String, _ names: [String] = [name]) -> [String] { RecordNames.matching(id, in: names) { $0 } }
+        #expect(matches("abcd5678") == [name] && matches("01937b2c") == [name])
+        #expect(matches("").isEmpty && matches("5a1e").isEmpty)
+        // An end matched wins over a start matched, as for todos.
+        let other = "abcd5678-0000-7000-8000-000000000001"
+        #expect(matches("abcd5678", [name, other]) == [name])
     }
 
     @Test func anIDFindsATodoByItsEndThenByItsStart() async throws {
