@@ -187,7 +187,7 @@ enum ServerBench {
                 }
             }
         }
-        arrivals.wanted = count + 1
+        arrivals.wanted = count
         poller.start()
         func write(_ name: String, _ index: Int) throws -> ContinuousClock.Instant {
             var record = benchTodo(index)

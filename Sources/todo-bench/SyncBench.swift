@@ -64,14 +64,13 @@ enum SyncBench {
     /// A fresh device of `account` signed in to `server`, `count` todos written to its outbox offline, then one
     /// `todo sync` sending them: its wall time, its CPU time and the cloud's meanwhile.
     static func once(_ todo: String, server: ServerProcess, count: Int, account: String, in directory: URL) async throws -> Measured {
-        let arguments = try await offlineDevice(todo, server: server.baseURL, count: count, account: account, in: directory)
+        let (arguments, cache) = try await offlineDevice(todo, server: server.baseURL, count: count, account: account, in: directory)
         let cloudBefore = cpuSeconds(pid: server.process.processIdentifier)
         let childrenBefore = childrenCPUSeconds()
         let result = try runProcess(todo, ["sync"] + arguments)
         let deviceCPU = childrenCPUSeconds() - childrenBefore
         let cloudCPU = cpuSeconds(pid: server.process.processIdentifier) - cloudBefore
-        let options = DeviceOptions(account: account, device: "main", server: URL(string: server.baseURL), dataDirectory: directory)
-        let check = try TodoStore(url: options.cacheFile)
+        let check = try TodoStore(url: cache)
         let left = try await check.pendingCount()
         await check.close()
         guard result.status == 0, left == 0 else {
@@ -81,8 +80,11 @@ enum SyncBench {
     }
 
     /// Signs a fresh device of `account` in to the cloud at `server` (creating the account and its zone, as a device
-    /// did before) and writes `count` todos to its outbox offline; returns the `todo` arguments that address it.
-    static func offlineDevice(_ todo: String, server: String, count: Int, account: String, in directory: URL) async throws -> [String] {
+    /// did before) and writes `count` todos to its outbox offline; returns the `todo` arguments that address it and its
+    /// cache file.
+    static func offlineDevice(
+        _ todo: String, server: String, count: Int, account: String, in directory: URL
+    ) async throws -> (arguments: [String], cache: URL) {
         let arguments = [
             "--account", account, "--password", DeviceBench.password, "--device", "main", "--server", server,
             "--data-dir", directory.path,
@@ -92,15 +94,14 @@ enum SyncBench {
         guard signIn.status == 0 else { throw BenchError("todo sync (sign-in) exited with \(signIn.status): \(signIn.errorText)") }
         let options = DeviceOptions(account: account, device: "main", server: URL(string: server), dataDirectory: directory)
         let store = try TodoStore(url: options.cacheFile)
-        // Named as the app and `todo add` name them, one at a time.
-        let names = (0..<count).map { _ in RecordNames.next() }
         let items = (0..<count).map { index in
-            TodoItem(key: .privateTodo(names[index]), title: "Offline todo number \(index) with a realistic title",
+            // Named as the app and `todo add` name them, one at a time.
+            TodoItem(key: .privateTodo(RecordNames.next()), title: "Offline todo number \(index) with a realistic title",
                      notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)
         }
         try await store.addLocalRecords(items, at: Int64(Date().timeIntervalSince1970 * 1000))
         await store.close()
-        return arguments
+        return (arguments, options.cacheFile)
     }
 }
 

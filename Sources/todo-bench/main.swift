@@ -53,7 +53,7 @@ do {
         let device = try await SyncBench.offlineDevice(
             try DeviceBench.todoExecutable(), server: arguments[1], count: arguments.dropFirst(4).first.flatMap(Int.init) ?? 10_000,
             account: arguments[2], in: URL(fileURLWithPath: arguments[3]))
-        print(device.joined(separator: " "))
+        print(device.arguments.joined(separator: " "))
     case "_writes":
         // Only the sequential writes of `todo-bench server`, for profilers (the cloud runs in a child process).
         let server = try ServerProcess()
