@@ -49,7 +49,7 @@ func serverRecord(
                 let raw = try SQLiteDatabase(path: url.path)
                 try raw.execute(
                     """
-                    DROP INDEX records_type; DROP INDEX records_lost; DROP TABLE announced_losses;
+                    DROP INDEX records_type; DROP INDEX records_lost; DROP INDEX outbox_failed; DROP TABLE announced_losses;
                     ALTER TABLE records DROP COLUMN edit_stamps; ALTER TABLE records DROP COLUMN lost_edits; PRAGMA user_version = 1;
                     """)
             }
@@ -58,8 +58,10 @@ func serverRecord(
             #expect(try await upgraded.todos().map(\.title) == ["Milk"])
             await upgraded.close()
             let check = try SQLiteDatabase(path: url.path)
-            let indexes = try check.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'records_type'") { $0.text(0) }
-            #expect(indexes == ["records_type"])
+            let indexes = try check.query(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('records_type', 'outbox_failed') ORDER BY name"
+            ) { $0.text(0) }
+            #expect(indexes == ["outbox_failed", "records_type"])
         }
     }
 
