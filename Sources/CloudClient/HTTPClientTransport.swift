@@ -46,6 +46,9 @@ public struct HTTPClientTransport: HTTPTransport {
         tlsConfiguration = nil
     }
 
+    /// Makes the process's shared client and its network thread, if not made yet.
+    public func prepare() { _ = SharedHTTPClient.client }
+
     /// Closes the process's shared connections and ends its network thread (call once before the process exits).
     public static func shutDown() async { await SharedHTTPClient.shutDown() }
 

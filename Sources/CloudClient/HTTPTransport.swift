@@ -47,4 +47,13 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
 public protocol HTTPTransport: Sendable {
     /// Sends a request and returns the response, or throws `TransportError` when the network failed.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
+
+    /// Makes now what the first request would make (a client, its thread), so that work overlaps the caller's own
+    /// start-up instead of delaying its first request.
+    func prepare()
+}
+
+extension HTTPTransport {
+    /// Nothing to make ahead.
+    public func prepare() {}
 }

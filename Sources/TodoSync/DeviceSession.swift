@@ -139,6 +139,11 @@ public final class DeviceSession: Sendable {
         _ options: DeviceOptions, credentials: Credentials?, renewal: SignInRenewal? = nil, clock: any SyncClock = SystemClock()
     ) async throws -> DeviceSession {
         let client = CloudClient(baseURL: options.server, transport: options.transport, authToken: credentials?.ckWebAuthToken)
+        if credentials != nil {
+            // Signed in, so the first request follows soon: its client is made while the cache opens.
+            let transport = options.transport
+            Task.detached(priority: .userInitiated) { transport.prepare() }
+        }
         let store = try TodoStore(url: options.cacheFile)
         let configuration = SyncConfiguration(
             deviceName: options.device, deviceID: credentials?.deviceID, account: options.account,
