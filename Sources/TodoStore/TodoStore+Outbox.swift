@@ -187,7 +187,12 @@ extension TodoStore {
 
     /// Pending changes in the order they were first queued, after the one at `sequence` when given; failed ones only when asked.
     public func pendingChanges(limit: Int = Int.max, includeFailed: Bool = false, after sequence: Int64? = nil) throws -> [PendingChange] {
-        try read { db in
+        try read { db in try Self.pendingChanges(limit: limit, includeFailed: includeFailed, after: sequence, db: db) }
+    }
+
+    /// `pendingChanges(limit:includeFailed:after:)` on a connection (the store's, or an `OutboxReader`'s).
+    static func pendingChanges(limit: Int, includeFailed: Bool, after sequence: Int64?, db: SQLiteDatabase) throws -> [PendingChange] {
+        try mapErrors {
             // One pass: each outbox row with its record (a LEFT JOIN; a save whose record is gone is skipped).
             let sql = includeFailed ? Self.pendingAllSQL : Self.pendingUnfailedSQL
             var changes: [PendingChange] = []

@@ -65,6 +65,13 @@ extension SyncEngine {
     func sendOutbox(_ sequence: inout SyncSequence) async throws {
         var conflicts: [RecordKey: Int] = [:]
         var idleRounds = 0
+        // The outbox is read on a connection of its own, beside the commits of the answers (the store's, failing that).
+        let reader = try? store.outboxReader()
+        let store = store
+        func read(limit: Int, after: Int64?) async throws -> [PendingChange] {
+            if let reader { return try await reader.pendingChanges(limit: limit, after: after) }
+            return try await store.pendingChanges(limit: limit, after: after)
+        }
         while true {
             var round = OutboxRound()
             var queued: [OutboxBatch] = []
@@ -85,7 +92,7 @@ extension SyncEngine {
                 if reading == nil, !exhausted, round.keepsReading {
                     let limit = chunks == 0 ? Self.firstOutboxChunk : Self.outboxChunk
                     let after = position
-                    reading = (Task { try await self.store.pendingChanges(limit: limit, after: after) }, limit)
+                    reading = (Task { try await read(limit: limit, after: after) }, limit)
                 }
                 // A chunk is taken in once the batches queued no longer fill the window (it was read meanwhile).
                 if let (task, limit) = reading, queued.count < Self.maximumBatchesInFlight {
