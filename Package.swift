@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // libxcrypt's yescrypt: the slow salted password hash of the cloud's accounts.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        // glibc's mallopt: the command line's allocator settings (MemoryTuning).
+        .systemLibrary(name: "CMalloc"),
 
         // Pure values and the CloudKit Web Services wire format.
         .target(name: "CloudModel", swiftSettings: strict),
@@ -94,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "todo",
             dependencies: [
-                "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal",
+                "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -20,6 +20,7 @@ enum TodoExitCode {
 extension Todo {
     /// Runs the verb the arguments name; on failure prints one inert, plain message and exits with a documented code.
     static func main() async {
+        MemoryTuning.apply()
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()
