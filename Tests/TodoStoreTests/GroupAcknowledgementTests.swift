@@ -86,4 +86,58 @@ import TodoStore
             #expect(try await store.todo(.privateTodo("old")) == nil)
         }
     }
+
+    @Test func aLargeGroupOfSavesAndDeletesClearsOnlyWhatWasSentAsItIs() async throws {
+        try await withTemporaryStore { store, _ in
+            // 100 records the cloud has; 60 deleted here, 40 edited here; all sent in one group.
+            let names = (0..<100).map { String(format: "mixed-%03d", $0) }
+            try await store.applyZoneChanges(
+                .privateTodos, records: names.map { serverRecord($0, title: "cloud \($0)", tag: "t-\($0)") }, token: nil,
+                moreComing: false)
+            for (index, name) in names.enumerated() {
+                if index < 60 {
+                    try await store.deleteLocally(.privateTodo(name), at: 1)
+                } else {
+                    var item = try #require(try await store.todo(.privateTodo(name)))
+                    item.title = "mine \(name)"
+                    try await store.saveLocalEdit(item, at: 1)
+                }
+            }
+            let sent = try await store.pendingChanges()
+            #expect(sent.count == 100)
+            // While in flight: a deleted one is created again here (its entry becomes a save), an edited one edited again.
+            try await store.saveLocalEdit(TodoItem(key: .privateTodo("mixed-007"), title: "back again"), at: 2)
+            var again = try #require(try await store.todo(.privateTodo("mixed-077")))
+            again.title = "mine twice"
+            try await store.saveLocalEdit(again, at: 2)
+            try await store.confirm(sent.map { $0.isDelete ? SentChange($0, result: .deleted) : answer($0) })
+
+            let pending = try await store.pendingChanges()
+            #expect(Set(pending.map(\.key.recordName)) == ["mixed-007", "mixed-077"])
+            #expect(try await store.todo(.privateTodo("mixed-008")) == nil)
+            #expect(try await store.todo(.privateTodo("mixed-007"))?.title == "back again")
+            let settled = try #require(try await store.todo(.privateTodo("mixed-078")))
+            #expect(settled.system.changeTag == "s-mixed-078" && !settled.hasPendingChanges && settled.title == "mine mixed-078")
+            let edited = try #require(try await store.todo(.privateTodo("mixed-077")))
+            #expect(edited.system.changeTag == "s-mixed-077" && edited.hasPendingChanges && edited.title == "mine twice")
+        }
+    }
+
+    @Test func aLargeGroupNamingARecordTwiceIsConfirmedInOrder() async throws {
+        try await withTemporaryStore { store, _ in
+            let names = (0..<50).map { "twice-\($0)" }
+            try await store.addLocalRecords(names.map { TodoItem(key: .privateTodo($0), title: $0) }, at: 1)
+            let sent = try await store.pendingChanges()
+            // The first answer for twice-0 is older; the second (later in the group) is the one kept.
+            var older = answer(sent[0])
+            if case .saved(var record) = older.result {
+                record.recordChangeTag = "older"
+                older.result = .saved(record)
+            }
+            try await store.confirm([older] + sent.map(answer))
+            #expect(try await store.pendingCount() == 0)
+            #expect(try await store.todo(.privateTodo("twice-0"))?.system.changeTag == "s-twice-0")
+        }
+    }
 }
+
