@@ -22,7 +22,7 @@ enum Daemon {
 
         // The daemon outlives this process: it must not keep a pipe or socket of whoever started us open (a caller
         // waiting for our output's end would wait for the daemon's).
-        closeOnExec(above: 2)
+        InheritedDescriptors.closeOnExec(above: 2)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -62,14 +62,6 @@ enum Daemon {
     }
 
     /// Marks every open descriptor above `lowest` close-on-exec.
-    private static func closeOnExec(above lowest: Int32) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
-        for descriptor in entries.compactMap(Int32.init) where descriptor > lowest {
-            let flags = fcntl(descriptor, F_GETFD)
-            if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
-        }
-    }
-
     private static func currentExecutable() throws -> String {
         let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         return path

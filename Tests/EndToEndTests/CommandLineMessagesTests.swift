@@ -1,5 +1,6 @@
 import CloudServer
 import Foundation
+import TLSTestSupport
 import Testing
 
 extension TrustedTextEndToEnd {
@@ -78,6 +79,8 @@ extension TrustedTextEndToEnd {
 
             // The cloud out of reach: 3 for a sync; an edit is kept and said to be waiting.
             await stage.server.shutdown()
+            let held = try HeldPort(stage.server.port)
+            defer { held.release() }
             let offlineEdit = try await cli.run("alice", ["edit", id, "--priority", "2"])
             #expect(offlineEdit.status == 0, "\(offlineEdit.allText)")
             #expect(offlineEdit.errors.hasPrefix("Saved on this device, not sent yet (offline · 1 pending)"), "\(offlineEdit.errors)")

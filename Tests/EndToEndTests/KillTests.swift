@@ -1,4 +1,5 @@
 import CloudModel
+import CloudServer
 import Foundation
 import Testing
 
@@ -92,9 +93,13 @@ struct KillTests {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        // Not the test runner's stderr: a cloud outliving a crashed test process would hold that pipe open and keep
+        // `swift test` waiting for its end.
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([binary] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
+        InheritedDescriptors.closeOnExec()
         guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else { throw E2EError("cannot start \(binary)") }
         return pid
     }

@@ -92,31 +92,9 @@ struct ServerControlTests {
         var errors: String
     }
 
-    /// Runs the built `todo` with `arguments`, its output in files, and polls for its end (the cooperative threads
-    /// stay free).
+    /// Runs the built `todo` with `arguments` (see `SpawnedProcess`).
     private func todo(_ arguments: [String]) async throws -> Run {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let out = directory.appendingPathComponent("out-\(UUID().uuidString)")
-        let err = directory.appendingPathComponent("err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try TodoBinary.path())
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        let start = ContinuousClock.now
-        while process.isRunning {
-            guard ContinuousClock.now - start < .seconds(60) else {
-                process.terminate()
-                throw E2EError("todo \(arguments.joined(separator: " ")) did not end within 60 s")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return Run(
-            status: process.terminationStatus, output: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            errors: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        let run = try await SpawnedProcess.run(try TodoBinary.path(), arguments, timeout: .seconds(60))
+        return Run(status: run.status, output: run.output, errors: run.errors)
     }
 }

@@ -164,11 +164,21 @@ struct E2EStage {
     static func start() async throws -> E2EStage {
         let binary = try TodoBinary.path()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
-        let server = try await CloudServer.start(
-            ServerConfiguration(
-                port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, enableFaults: true,
-                logLevel: .critical,
-                passwordHashCost: 1))
+        // A port below the kernel's ephemeral range (32768 and up), where no other test's port-0 bind can land: once
+        // this cloud shuts down, its port stays free, so "the cloud is out of reach" is what a device meets there.
+        var server: RunningCloudServer?
+        var lastError: (any Error)?
+        for _ in 0..<20 where server == nil {
+            do {
+                server = try await CloudServer.start(
+                    ServerConfiguration(
+                        port: Int.random(in: 20_000..<32_000), dataDirectory: directory.appendingPathComponent("cloud"),
+                        openRegistration: true, enableFaults: true, logLevel: .critical, passwordHashCost: 1))
+            } catch {
+                lastError = error
+            }
+        }
+        guard let server else { throw lastError ?? E2EError("no port for the stage's cloud") }
         // Devices sign in to accounts that exist (only the embedded local cloud creates them on first use).
         let client = CloudClient(baseURL: server.baseURL)
         for account in accounts { _ = try await client.createAccount(account: account, password: "e2e-password-\(account)") }
