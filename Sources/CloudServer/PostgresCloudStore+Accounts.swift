@@ -42,11 +42,13 @@ extension PostgresStoreTransaction {
     }
 
     func deleteUser(_ user: String) async throws {
+        try await flushZoneChanges()
         try await deleteSessions(user: user)
         try await run("DELETE FROM push_tokens WHERE user_record_name = \(user)")
         try await run("DELETE FROM devices WHERE user_record_name = \(user)")
-        // Zones cascade to their records, shares, share views and root exits.
-        try await run("DELETE FROM zones WHERE owner = \(user)")
+        // Zones cascade to their shares, share views and root exits; their records are deleted with them.
+        try await run(
+            "WITH gone AS (DELETE FROM zones WHERE owner = \(user) RETURNING pk) DELETE FROM records WHERE zone_pk IN (SELECT pk FROM gone)")
         for table in ["purged_zones", "zone_changes", "databases", "subscriptions", "asset_uploads"] {
             try await run("DELETE FROM \(unescaped: table) WHERE owner = \(user)")
         }

@@ -8,6 +8,7 @@ extension PostgresStoreTransaction {
     /// reconnects, and another instance may be elected while this transaction still runs on a pool connection, so
     /// the transaction takes a lock of its own too.)
     func compact(before: Int64) async throws {
+        try await flushZoneChanges()
         guard try await first("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))", { try $0.decode(Bool.self) }) == true
         else { return }
         try await run(

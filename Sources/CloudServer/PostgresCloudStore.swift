@@ -70,7 +70,7 @@ final class PostgresCloudStore: CloudStore {
             do {
                 return try await leased { connection in
                     try await connection.query("BEGIN", logger: self.logger)
-                    let transaction = PostgresStoreTransaction(connection: connection, logger: self.logger)
+                    let transaction = PostgresStoreTransaction(connection: connection, logger: self.logger, writing: true)
                     do {
                         let value = try await body(transaction)
                         try await transaction.finish()
