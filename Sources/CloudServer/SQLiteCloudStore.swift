@@ -38,9 +38,6 @@ final class SQLiteCloudStore: CloudStore, @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("cloud.sqlite").path
         let database = try SQLiteDatabase(path: path)
-        // A new file gets 16 KB pages (an existing one keeps its own): a commit writes its WAL frames page by page, one
-        // system call each, and a 200-record write touched about 130 pages of 4 KB.
-        try database.execute("PRAGMA page_size=16384;")
         // WAL with synchronous=NORMAL: a commit survives the process being killed at any moment.
         try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
         // Requests are answered from the WAL; copying it into the file (and its fsync) happens beside them, in the
