@@ -85,14 +85,16 @@ final class PostgresStoreTransaction: StoreTransaction {
                 }
                 head = value
             }
-        case .database(let key) where lockedDatabaseHeads[key] != nil:
-            head = lockedDatabaseHeads[key] ?? 0  // read, under the row's lock, with one of its zones
         case .database(let key):
-            head = try await first(
-                """
-                INSERT INTO databases(container, scope, owner) VALUES (\(key.container), \(key.scope.rawValue), \(key.owner))
-                ON CONFLICT (container, scope, owner) DO UPDATE SET seq = databases.seq RETURNING seq
-                """, { try $0.decode(Int64.self) }) ?? 0
+            if let locked = lockedDatabaseHeads[key] {
+                head = locked  // read, under the row's lock, with one of its zones
+            } else {
+                head = try await first(
+                    """
+                    INSERT INTO databases(container, scope, owner) VALUES (\(key.container), \(key.scope.rawValue), \(key.owner))
+                    ON CONFLICT (container, scope, owner) DO UPDATE SET seq = databases.seq RETURNING seq
+                    """, { try $0.decode(Int64.self) }) ?? 0
+            }
         }
         feeds[feed] = head + 1
         return head + 1
@@ -103,10 +105,7 @@ final class PostgresStoreTransaction: StoreTransaction {
     func finish() async throws {
         guard !feeds.isEmpty || !notices.isEmpty || !zoneChanges.isEmpty else { return }
         var binds = PostgresBindings()
-        func parameter(_ value: some PostgresThrowingDynamicTypeEncodable) throws -> String {
-            try binds.append(value)
-            return "$\(binds.count)"
-        }
+        func parameter(_ value: some PostgresThrowingDynamicTypeEncodable) throws -> String { try binds.placeholder(value) }
         var updates: [String] = []
         if let entries = try zoneChangesInsert(into: &binds) { updates.append(entries) }
         for (feed, last) in feeds {
@@ -126,16 +125,16 @@ final class PostgresStoreTransaction: StoreTransaction {
         feeds.removeAll()
         notices.removeAll()
         zoneChanges.removeAll()
+        // The heads read under lock are written back above: stale from here on.
+        lockedZoneHeads.removeAll()
+        lockedDatabaseHeads.removeAll()
     }
 
     /// The INSERT of the noted database feed entries (one row per zone), its values appended to `binds`; nil when
     /// none are noted.
     private func zoneChangesInsert(into binds: inout PostgresBindings) throws -> String? {
         guard !zoneChanges.isEmpty else { return nil }
-        func parameter(_ value: some PostgresThrowingDynamicTypeEncodable) throws -> String {
-            try binds.append(value)
-            return "$\(binds.count)"
-        }
+        func parameter(_ value: some PostgresThrowingDynamicTypeEncodable) throws -> String { try binds.placeholder(value) }
         var rows: [String] = []
         for (key, entry) in zoneChanges {
             let database = key.database
@@ -177,8 +176,9 @@ final class PostgresStoreTransaction: StoreTransaction {
                     return (StoredZone(pk: pk, database: database, name: name, compactedSeq: compacted), zoneHead, databaseHead)
                 })
         {
+            // (A feed this transaction already advanced keeps its own count: `nextSequence` asks `feeds` first.)
             lockedZoneHeads[zone.pk] = zoneHead
-            if feeds[.database(database)] == nil { lockedDatabaseHeads[database] = databaseHead }
+            lockedDatabaseHeads[database] = databaseHead
             return zone
         }
         // Otherwise (a read, another scope, or a database without its feed row yet): the zone alone.
@@ -443,5 +443,13 @@ struct RowCells {
     mutating func next<T: PostgresDecodable>(_ type: T.Type) throws -> T {
         guard let cell = iterator.next() else { throw ServerError(.internalError, "a row of the cloud's database has too few columns") }
         return try cell.decode(T.self)
+    }
+}
+
+extension PostgresBindings {
+    /// Binds `value` as the next parameter; its placeholder (`$n`) for the statement text.
+    mutating func placeholder(_ value: some PostgresThrowingDynamicTypeEncodable) throws -> String {
+        try append(value)
+        return "$\(count)"
     }
 }
