@@ -61,7 +61,6 @@ enum Daemon {
         return text.split(separator: "\n").last.map { String($0.suffix(500)) }
     }
 
-    /// Marks every open descriptor above `lowest` close-on-exec.
     private static func currentExecutable() throws -> String {
         let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         return path

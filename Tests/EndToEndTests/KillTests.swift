@@ -1,6 +1,7 @@
 import CloudModel
 import CloudServer
 import Foundation
+import TLSTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ struct KillTests {
         let binary = try TodoBinary.path()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let port = try freePort()
+        let port = try NginxProxy.freePort()
         let base = "http://127.0.0.1:\(port)"
         var server = try spawn(binary, ["server", "--port", "\(port)", "--data-dir", directory.path, "--open-registration", "--log-level", "error"])
         try await waitHealthy(base)
@@ -71,20 +72,6 @@ struct KillTests {
             for (name, result) in zip(chunk, results) where result.record == nil { missing.append(name) }
         }
         #expect(missing.isEmpty, "\(missing.count) acknowledged records lost, e.g. \(missing.prefix(3))")
-    }
-
-    private func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw E2EError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private func spawn(_ binary: String, _ arguments: [String]) throws -> pid_t {
