@@ -120,6 +120,24 @@ enum FeedKey: Hashable, Sendable {
     case database(DatabaseKey)
 }
 
+/// A zone, the head of its feed and a page of its changes, as `StoreTransaction.zoneFeed` reads them together.
+struct ZoneFeedRead: Sendable {
+    var zone: StoredZone
+    /// The highest sequence the zone's feed handed out (see `StoreTransaction.latestSequence`).
+    var head: Int64
+    var rows: [StoredRecord]
+}
+
+extension StoreTransaction {
+    /// `zoneFeed` from the single lookups, for stores where each costs no round trip.
+    func zoneFeed(_ database: DatabaseKey, name: String, after seq: Int64, limit: Int, includeTombstones: Bool) async throws -> ZoneFeedRead? {
+        guard let zone = try await zone(database, name: name) else { return nil }
+        let head = try await latestSequence(zonePK: zone.pk)
+        let rows = try await changes(zonePK: zone.pk, after: seq, limit: limit, includeTombstones: includeTombstones)
+        return ZoneFeedRead(zone: zone, head: head, rows: rows)
+    }
+}
+
 /// The cloud's storage: everything that must survive a restart, and the asset bytes.
 protocol CloudStore: Sendable {
     /// Runs `body` in one write transaction: all of it commits, or none of it (a thrown error rolls it back).
@@ -226,6 +244,9 @@ protocol StoreTransaction: ShareStoreTransaction {
     ) async throws -> [(record: StoredRecord?, key: [SQLValue])]
     /// The head of a zone's change feed: the highest sequence it has handed out, compacted tombstones included.
     func latestSequence(zonePK: Int64) async throws -> Int64
+    /// A zone looked up by name with its feed's head and its first `limit` changes after `seq`, all from one snapshot
+    /// and, where the store has round trips, in one statement (so `readSingle` may run it); nil without such a zone.
+    func zoneFeed(_ database: DatabaseKey, name: String, after seq: Int64, limit: Int, includeTombstones: Bool) async throws -> ZoneFeedRead?
 
     func noteZoneChange(_ database: DatabaseKey, zoneName: String, kind: ZoneChangeKind, seq: Int64, now: Int64) async throws
     func databaseChanges(_ database: DatabaseKey, after seq: Int64, limit: Int) async throws -> [(zoneName: String, kind: ZoneChangeKind, seq: Int64)]

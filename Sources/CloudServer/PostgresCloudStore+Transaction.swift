@@ -259,7 +259,12 @@ final class PostgresStoreTransaction: StoreTransaction {
     /// changes decodes hundreds of these).
     static func storedRecord(_ row: PostgresRow) throws -> StoredRecord {
         var cells = RowCells(row)
-        return StoredRecord(
+        return try storedRecord(&cells)
+    }
+
+    /// The next cells of a row, in `recordColumns` order, as a record.
+    static func storedRecord(_ cells: inout RowCells) throws -> StoredRecord {
+        StoredRecord(
             zonePK: try cells.next(Int64.self), recordName: try cells.next(String.self), recordType: try cells.next(String.self),
             changeTag: try cells.next(String.self), seq: try cells.next(Int64.self), deleted: try cells.next(Bool.self),
             created: RecordStamp(
@@ -378,6 +383,40 @@ final class PostgresStoreTransaction: StoreTransaction {
             """, Self.storedRecord)
     }
 
+    /// One statement: the zone's row joined to its page of changes (a zone without changes there gives one row
+    /// whose record cells are NULL).
+    func zoneFeed(_ database: DatabaseKey, name: String, after seq: Int64, limit: Int, includeTombstones: Bool) async throws -> ZoneFeedRead? {
+        let live = includeTombstones ? "" : "AND NOT deleted"
+        var read: ZoneFeedRead?
+        for try await row in try await connection.query(
+            """
+            SELECT z.pk, z.compacted_seq, z.seq, r.* FROM zones z
+            LEFT JOIN LATERAL (
+                SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_pk = z.pk AND seq > \(seq) \(unescaped: live)
+                ORDER BY seq LIMIT \(limit)
+            ) r ON true
+            WHERE z.container = \(database.container) AND z.scope = \(database.scope.rawValue) AND z.owner = \(database.owner)
+                AND z.name = \(name)
+            ORDER BY r.seq
+            """, logger: logger)
+        {
+            var cells = RowCells(row)
+            if read == nil {
+                let (pk, compacted, head) = (try cells.next(Int64.self), try cells.next(Int64.self), try cells.next(Int64.self))
+                // (A feed this transaction advanced has its own head: see `latestSequence`.)
+                read = ZoneFeedRead(
+                    zone: StoredZone(pk: pk, database: database, name: name, compactedSeq: compacted),
+                    head: max(head, feeds[.zone(pk: pk)] ?? 0), rows: [])
+                read?.rows.reserveCapacity(limit)
+            } else {
+                cells.skip(3)
+            }
+            if cells.nextIsNull { continue }  // the zone has no changes after `seq`
+            read?.rows.append(try Self.storedRecord(&cells))
+        }
+        return read
+    }
+
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) async throws -> [StoredRecord] {
         try await all(
             """
@@ -438,6 +477,17 @@ struct RowCells {
     private var iterator: PostgresRow.Iterator
 
     init(_ row: PostgresRow) { iterator = row.makeIterator() }
+
+    /// Whether the next cell is NULL (or there is none), without taking it.
+    var nextIsNull: Bool {
+        var ahead = iterator
+        return ahead.next()?.bytes == nil
+    }
+
+    /// Passes over `count` cells.
+    mutating func skip(_ count: Int) {
+        for _ in 0..<count { _ = iterator.next() }
+    }
 
     /// The next cell as `type`; a row with fewer cells than asked for is refused.
     mutating func next<T: PostgresDecodable>(_ type: T.Type) throws -> T {

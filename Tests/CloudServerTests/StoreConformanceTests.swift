@@ -192,6 +192,48 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: StoreFactory.all)
+    func aZoneFeedReadInOneGoAnswersAsItsParts(_ factory: StoreFactory) async throws {
+        try await factory.run { store in
+            let (zone, head) = try await store.write { tx -> (StoredZone, Int64) in
+                let zone = try await tx.createZone(Conformance.alice, name: "Todos")
+                let records = try await Conformance.put(tx, zone, ["a", "b", "c", "d"])
+                try await tx.putRecord(Conformance.tombstone(records[1], seq: try await tx.nextSequence(.zone(pk: zone.pk)), time: 2_000))
+                _ = try await tx.createZone(Conformance.alice, name: "Empty")
+                return (zone, try await tx.latestSequence(zonePK: zone.pk))
+            }
+            try await store.readSingle { tx async throws in
+                let feed = try #require(try await tx.zoneFeed(Conformance.alice, name: "Todos", after: 0, limit: 10, includeTombstones: true))
+                #expect(feed.zone == zone)
+                #expect(feed.head == head)
+                #expect(feed.rows.map(\.recordName) == ["a", "c", "d", "b"])
+                #expect(feed.rows.map(\.deleted) == [false, false, false, true])
+                #expect(feed.rows.map(\.seq) == feed.rows.map(\.seq).sorted())
+            }
+            try await store.readSingle { tx async throws in
+                // Tombstones left out, a position and a limit: as `changes` answers them.
+                let live = try #require(try await tx.zoneFeed(Conformance.alice, name: "Todos", after: 0, limit: 10, includeTombstones: false))
+                #expect(live.rows.map(\.recordName) == ["a", "c", "d"])
+                let first = live.rows[0]
+                let page = try #require(try await tx.zoneFeed(Conformance.alice, name: "Todos", after: first.seq, limit: 2, includeTombstones: true))
+                let parts = try await tx.changes(zonePK: zone.pk, after: first.seq, limit: 2, includeTombstones: true)
+                #expect(page.rows.map(\.recordName) == parts.map(\.recordName))
+                #expect(page.rows.map(\.changeTag) == parts.map(\.changeTag))
+                #expect(page.rows.map(\.fieldsJSON) == parts.map(\.fieldsJSON))
+                #expect(page.rows.map(\.modified) == parts.map(\.modified))
+                // Past the head, and a zone without changes: the zone alone.
+                let past = try #require(try await tx.zoneFeed(Conformance.alice, name: "Todos", after: head, limit: 10, includeTombstones: true))
+                #expect(past.rows.isEmpty && past.head == head && past.zone == zone)
+                let empty = try #require(try await tx.zoneFeed(Conformance.alice, name: "Empty", after: 0, limit: 10, includeTombstones: true))
+                let emptyHead = try await tx.latestSequence(zonePK: empty.zone.pk)
+                #expect(empty.rows.isEmpty && empty.head == emptyHead)
+                // Another database's zone of that name, and no zone at all: nothing.
+                #expect(try await tx.zoneFeed(Conformance.bob, name: "Todos", after: 0, limit: 10, includeTombstones: true) == nil)
+                #expect(try await tx.zoneFeed(Conformance.alice, name: "Nope", after: 0, limit: 10, includeTombstones: true) == nil)
+            }
+        }
+    }
+
+    @Test(arguments: StoreFactory.all)
     func zonesAreCreatedDeletedAndPurged(_ factory: StoreFactory) async throws {
         try await factory.run { store in
             let first = try await store.write { tx -> StoredZone in
