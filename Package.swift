@@ -7,6 +7,13 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Release binaries carry the Swift runtime and Foundation inside them (as `swift build --static-swift-stdlib` does):
+/// a command then starts in 7 ms instead of 12 (no symbol look-ups across 15 shared libraries) and calls the
+/// runtime directly. Measured on `todo sync` of 10,000 todos: 0.197-0.200 s against 0.209-0.213 s (README).
+let staticRuntime: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+/// The same for the executables' own compilation: it makes them link the static Foundation's own C libraries.
+let staticRuntimeCompile: [SwiftSetting] = strict + [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+
 let package = Package(
     name: "CloudTodo",
     platforms: [.macOS(.v14)],
@@ -100,7 +107,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
+            swiftSettings: staticRuntimeCompile,
+            linkerSettings: staticRuntime
         ),
         .executableTarget(
             name: "todo-bench",
@@ -117,7 +125,8 @@ let package = Package(
                 // `todo-bench server --database-url`: nginx in front, started as the tests start it.
                 "TLSTestSupport",
             ],
-            swiftSettings: strict
+            swiftSettings: staticRuntimeCompile,
+            linkerSettings: staticRuntime
         ),
 
         // Tests: one target per module, real SQLite and a real loopback server.

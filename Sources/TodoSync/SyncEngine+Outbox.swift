@@ -65,12 +65,19 @@ extension SyncEngine {
     func sendOutbox(_ sequence: inout SyncSequence) async throws {
         var conflicts: [RecordKey: Int] = [:]
         var idleRounds = 0
+        let prefetch = outboxPrefetch
+        outboxPrefetch = nil
         // The outbox is read on a connection of its own, beside the commits of the answers (the store's, failing that).
-        let reader = try? store.outboxReader()
+        let reader = prefetch.map(\.reader) ?? (try? store.outboxReader())
         let store = store
-        func read(limit: Int, after: Int64?) async throws -> [PendingChange] {
-            if let reader { return try await reader.pendingChanges(limit: limit, after: after) }
-            return try await store.pendingChanges(limit: limit, after: after)
+        @Sendable func read(limit: Int, after: Int64?) async throws -> [PendingChange] {
+            try await Self.readOutbox(reader, store, limit: limit, after: after)
+        }
+        // The first chunk read during the pass's first steps serves unless the cache changed since it was read.
+        var readAhead = prefetch?.chunk
+        if let ahead = readAhead, prefetch?.cacheChanges != cacheChanges {
+            ahead.cancel()
+            readAhead = nil
         }
         while true {
             var round = OutboxRound()
@@ -92,7 +99,12 @@ extension SyncEngine {
                 if reading == nil, !exhausted, round.keepsReading {
                     let limit = chunks == 0 ? Self.firstOutboxChunk : Self.outboxChunk
                     let after = position
-                    reading = (Task { try await read(limit: limit, after: after) }, limit)
+                    if let ahead = readAhead, chunks == 0 {
+                        reading = (ahead, limit)
+                    } else {
+                        reading = (Task { try await read(limit: limit, after: after) }, limit)
+                    }
+                    readAhead = nil
                 }
                 // A chunk is taken in once the batches queued no longer fill the window (it was read meanwhile).
                 if let (task, limit) = reading, queued.count < Self.maximumBatchesInFlight {
@@ -174,6 +186,25 @@ extension SyncEngine {
                 return
             }
         }
+    }
+
+    /// Starts reading the outbox's first chunk (on a reader connection of its own) when this pass will send and
+    /// something waits: the read then runs while the account check and the fetches wait for the cloud.
+    func startOutboxPrefetch(_ sequence: SyncSequence) {
+        outboxPrefetch?.chunk.cancel()
+        outboxPrefetch = nil
+        guard pendingCount > 0, sequence.remaining.contains(.sendOutbox) else { return }
+        let reader = try? store.outboxReader()
+        let store = store
+        outboxPrefetch = OutboxPrefetch(
+            reader: reader, chunk: Task { try await Self.readOutbox(reader, store, limit: Self.firstOutboxChunk, after: nil) },
+            cacheChanges: cacheChanges)
+    }
+
+    /// Reads outbox entries on `reader`, else on the store's own connection.
+    private static func readOutbox(_ reader: OutboxReader?, _ store: TodoStore, limit: Int, after: Int64?) async throws -> [PendingChange] {
+        if let reader { return try await reader.pendingChanges(limit: limit, after: after) }
+        return try await store.pendingChanges(limit: limit, after: after)
     }
 
     /// Starts committing the confirmations gathered so far (one transaction), after the group before it; the round's
@@ -321,3 +352,10 @@ struct OutboxRound {
     var keepsReading: Bool { keepsSending && wait == nil }
 }
 
+/// The outbox's first chunk read ahead by a pass (`startOutboxPrefetch`), with what it was read on.
+struct OutboxPrefetch {
+    var reader: OutboxReader?
+    var chunk: Task<[PendingChange], any Error>
+    /// `SyncEngine.cacheChanges` when the read began: if it moved, the chunk is read again.
+    var cacheChanges: Int
+}

@@ -27,6 +27,7 @@ extension SyncEngine {
         progress = nil
         var failed = false
         publish()
+        startOutboxPrefetch(sequence)
         var zoneRecoveries = 0
         var renewedSignIn = false
         while let step = sequence.next() {
@@ -75,6 +76,8 @@ extension SyncEngine {
                 failed = true
             }
         }
+        outboxPrefetch?.chunk.cancel()  // the pass ended before it sent
+        outboxPrefetch = nil
         if !failed { await refreshInvitationsAfterPass(reasons) }
         if !failed && connection == .online && !Task.isCancelled { await purgeTrashIfDue() }
         // Cancelled (the app is quitting): the counts are not read again; whoever opens the cache next reads them.

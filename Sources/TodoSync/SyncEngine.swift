@@ -112,6 +112,10 @@ public actor SyncEngine {
     var keptClockValues: [String: String?] = [:]
     /// Asked for a fresh session token when the cloud refuses the kept one (SyncEngine+SignIn).
     var signInRenewal: SignInRenewal?
+    /// How many times records changed in the cache under this engine (`invalidate`): what was read before may be stale.
+    var cacheChanges = 0
+    /// The outbox's first chunk, read while a pass's first steps wait for the cloud (SyncEngine+Outbox).
+    var outboxPrefetch: OutboxPrefetch?
 
     /// An engine over a client and a store, with an injected clock and random source.
     public init(
@@ -264,6 +268,8 @@ public actor SyncEngine {
 
     /// Notes that records changed in the store, so their cached copies are read again.
     func invalidate<S: Sequence>(_ keys: S) where S.Element == RecordKey {
+        var named = keys.makeIterator()
+        if named.next() != nil { cacheChanges += 1 }
         for id in readers.keys { readers[id]?.invalidate(keys) }
         guard !needsFullReload else { return }
         dirtyKeys.formUnion(keys)
@@ -275,6 +281,7 @@ public actor SyncEngine {
 
     /// Notes that anything may have changed.
     func invalidateAll() {
+        cacheChanges += 1
         for id in readers.keys { readers[id]?.invalidateAll() }
         needsFullReload = true
         dirtyKeys.removeAll()
