@@ -413,6 +413,32 @@ import TodoSync
         await cloud.shutdown()
     }
 
+    /// A pass reads its first outbox chunk while it fetches; when the fetch merged a change into a pending record,
+    /// that chunk is stale (the cloud's old tag) and the send must carry what the fetch left instead.
+    @Test func aPassSendsWhatItsFetchMergedNotTheOutboxItReadBefore() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        let key = try await a.engine.add(title: "Milk", priority: 0).key
+        await a.engine.sync(.localEdit)
+        await b.engine.sync(.manualRefresh)
+        try await a.engine.edit(key, TodoEdit(title: "Oat milk"))
+        try await b.engine.edit(key, TodoEdit(priority: 2))
+        await b.engine.sync(.localEdit)
+        #expect(await a.engine.snapshot().pendingCount == 1)
+        let before = a.transport.sentPaths.count
+        await a.engine.sync(.manualRefresh)
+        let modifies = a.transport.sentPaths.dropFirst(before).filter { $0.contains("records/modify") }
+        #expect(modifies.count == 1, "one save, on the tag the fetch brought (a stale one would conflict and go again)")
+        await b.engine.sync(.manualRefresh)
+        for device in [a, b] {
+            let item = try #require(try await device.store.todo(key))
+            #expect(item.title == "Oat milk" && item.priority == 2, "\(device.name)")
+        }
+        #expect(try await a.store.pendingCount() == 0)
+        await cloud.shutdown()
+    }
+
     @Test func anOutboxOfSeveralReadsSurvivesALostAnswerWhileTheNextReadIsUnderWay() async throws {
         let cloud = try await TestCloud.start()
         let a = try await cloud.device("A", sendsAutomatically: false)
