@@ -87,6 +87,13 @@ public final class SQLiteDatabase: @unchecked Sendable {
         sqlite3_wal_hook(handle, backgroundCheckpointHook, Unmanaged.passUnretained(worker).toOpaque())
     }
 
+    /// Has the background checkpointer copy the WAL into the file now, beside whatever comes next, when the last
+    /// commit left at least `minimumPages` there: a burst of writes just ended, and the close or the next writes
+    /// then find little left to copy. Does nothing without `checkpointInBackground`.
+    public func checkpointSoon(minimumPages: Int32 = 128) {
+        checkpointer?.requestNow(minimum: minimumPages)
+    }
+
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws {
         var error: UnsafeMutablePointer<CChar>?

@@ -21,6 +21,8 @@ final class WALCheckpointer: @unchecked Sendable {
     private var lastCommit = Date.distantPast
     private var stopped = false
     private var finished = false
+    /// Pages in the WAL after the last commit, as the commit hook reported them.
+    private var walPages: Int32 = 0
     private let connection: OpaquePointer
 
     init(path: String, threshold: Int32, quietPeriod: Double = 0) throws {
@@ -52,6 +54,22 @@ final class WALCheckpointer: @unchecked Sendable {
             if pages >= urgent { pressing = true }
             condition.broadcast()
         }
+    }
+
+    /// Asks for a checkpoint at once, without waiting for a pause, when the last commit left at least `minimum`
+    /// pages in the WAL (see `SQLiteDatabase.checkpointSoon`).
+    func requestNow(minimum: Int32) {
+        condition.withLock {
+            guard walPages >= minimum else { return }
+            wanted = true
+            pressing = true
+            condition.broadcast()
+        }
+    }
+
+    /// Notes the WAL's size after a commit.
+    func noteCommit(pages: Int32) {
+        condition.withLock { walPages = pages }
     }
 
     /// Ends the thread after any checkpoint under way and waits until it closed its connection, so the writing
@@ -95,6 +113,7 @@ func backgroundCheckpointHook(
 ) -> Int32 {
     guard let context else { return SQLITE_OK }
     let checkpointer = Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue()
+    checkpointer.noteCommit(pages: pages)
     if pages >= checkpointer.limit {
         _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     } else if pages >= checkpointer.threshold {

@@ -60,6 +60,10 @@ public actor TodoStore {
     /// Closes the database; later calls throw `StoreError.closed`.
     public func close() { database = nil }
 
+    /// A burst of writes just ended (an outbox sent): the WAL is copied into the file in the background now, not by
+    /// the close or the next burst.
+    public func checkpointSoon() { database?.checkpointSoon() }
+
     /// The schema, one migration per version, applied in order and never edited once shipped.
     static let migrations: [(name: String, sql: String)] = [
         (

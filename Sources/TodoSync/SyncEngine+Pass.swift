@@ -34,6 +34,7 @@ extension SyncEngine {
             do {
                 try await perform(step, &sequence)
                 sequence.completed(step)
+                if step == .sendOutbox { await store.checkpointSoon() }
             } catch let error as CloudError {
                 switch configuration.retryPolicy.response(to: error, attempt: configuration.retryPolicy.maximumAttempts, random: 0) {
                 case .goOffline:

@@ -62,6 +62,13 @@ enum SyncBench {
                          build.name, CreateBench.summary(measured.map(\.wall)), CreateBench.median(measured.map(\.deviceCPU)),
                          CreateBench.median(measured.map(\.cloudCPU))))
         }
+        if results.count == 2 {
+            // Run by run (the two builds back to back), so a drift of the machine's speed moves both sides.
+            let wall = zip(results[1], results[0]).map { $0.wall / $1.wall }
+            let cpu = zip(results[1], results[0]).map { $0.deviceCPU / max($1.deviceCPU, 0.001) }
+            print(String(format: "this build / baseline, paired run by run: wall %.3f (%.3f–%.3f), todo CPU %.3f (medians of %d pairs)",
+                         CreateBench.median(wall), wall.min() ?? 0, wall.max() ?? 0, CreateBench.median(cpu), wall.count))
+        }
     }
 
     /// A fresh device of `account` signed in to `server`, `count` todos written to its outbox offline, then one

@@ -60,4 +60,33 @@ import TodoStore
         // The last commit began at `lastStart`: its pages cannot have been copied before a quiet period after it.
         #expect(Date().timeIntervalSince(lastStart) >= quiet * 0.95, "copied \(Date().timeIntervalSince(lastStart)) s after the last write")
     }
+
+    @Test func checkpointSoonCopiesABurstAtOnceAndLeavesASmallWALAlone() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-soon-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("soon.sqlite").path
+        let database = try SQLiteDatabase(path: path)
+        try database.configureForDurableWAL()
+        // A quiet period longer than the test: only `checkpointSoon` can make the copy happen now.
+        try database.checkpointInBackground(everyPages: 1_000, quietPeriod: 60)
+        try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        let before = try #require(Self.size(path))
+        // A few pages: asked to, it still waits (an fsync per small send is not worth it).
+        try database.run("INSERT INTO t (id, body) VALUES (1, 'small')")
+        database.checkpointSoon(minimumPages: 64)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(Self.size(path) == before, "a WAL of a few pages is left for later")
+        // A burst of about 150 pages, below the 1,000 the thread waits for: copied at once when asked.
+        let body = String(repeating: "b", count: 3_500)
+        for index in 2..<152 { try database.run("INSERT INTO t (id, body) VALUES (?1, ?2)", [.int(Int64(index)), .text(body)]) }
+        database.checkpointSoon(minimumPages: 64)
+        var waited = 0.0
+        while Self.size(path) == before, waited < 10 {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            waited += 0.02
+        }
+        #expect(try #require(Self.size(path)) > before + 150 * 3_500, "the burst was copied into the file")
+        #expect(waited < 5)
+    }
 }
