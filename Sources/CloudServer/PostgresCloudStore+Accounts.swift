@@ -91,15 +91,8 @@ extension PostgresStoreTransaction {
     }
 
     func session(digest: String) async throws -> SessionRow? {
-        try await first(
-            """
-            SELECT s.user_record_name, s.device_id, d.name, s.last_used_at FROM sessions s
-            JOIN devices d ON d.device_id = s.device_id WHERE s.token_digest = \(digest)
-            """
-        ) {
-            let (user, device, name, lastUsed) = try $0.decode((String, String, String, Int64).self)
-            return SessionRow(userRecordName: user, deviceID: device, deviceName: name, lastUsed: lastUsed)
-        }
+        for try await session in try await connection.execute(SessionStatement(digest: digest), logger: logger) { return session }
+        return nil
     }
 
     func touchSession(digest: String, now: Int64) async throws {
@@ -296,5 +289,27 @@ extension PostgresStoreTransaction {
             UPDATE schema_fields SET queryable = COALESCE(\(queryable), queryable), sortable = COALESCE(\(sortable), sortable)
             WHERE container = \(container) AND record_type = \(recordType) AND field_name = \(name) RETURNING 1
             """)
+    }
+}
+
+/// Every request's session check, prepared once per connection (parsed and planned once, not per request).
+struct SessionStatement: PostgresPreparedStatement {
+    static let sql = """
+        SELECT s.user_record_name, s.device_id, d.name, s.last_used_at FROM sessions s
+        JOIN devices d ON d.device_id = s.device_id WHERE s.token_digest = $1
+        """
+    typealias Row = SessionRow
+
+    var digest: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(digest)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> SessionRow {
+        let (user, device, name, lastUsed) = try row.decode((String, String, String, Int64).self)
+        return SessionRow(userRecordName: user, deviceID: device, deviceName: name, lastUsed: lastUsed)
     }
 }
