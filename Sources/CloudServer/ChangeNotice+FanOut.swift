@@ -19,11 +19,14 @@ extension CloudService: NoticeReceiver {
             case .throttle(let event, let origin):
                 // This instance counted its own already.
                 if origin != bus.instanceID { throttle.apply(event) }
+            case .sessionsEnded(let ended):
+                sessionCache?.forget(ended)
             }
         }
     }
 
     func noticesMayBeLost() async {
+        sessionCache?.forgetAll()  // a session ended elsewhere meanwhile would otherwise serve out its lifetime
         let count = await hub.resyncAll()
         logger.notice("push notices may have been lost: devices told to fetch their changes", metadata: ["mailboxes": "\(count)"])
     }

@@ -18,6 +18,8 @@ enum ChangeNotice: Sendable, Hashable {
     case zoneSharesChanged(zonePK: Int64)
     /// A sign-in or registration attempt one instance counted (or handed back): every other instance counts it too.
     case throttle(ThrottleEvent, origin: String)
+    /// Sessions ended (signed out, revoked, replaced): every instance forgets them from its `SessionCache`.
+    case sessionsEnded(EndedSessions)
 }
 
 /// One change of a public record, as a query subscription needs to judge it.
@@ -41,12 +43,12 @@ enum ThrottleEvent: Sendable, Hashable, Codable {
 
 extension ChangeNotice: Codable {
     private enum Kind: String, Codable {
-        case database = "db", publicRecords = "pub", devicePush = "dev", zoneShares = "shr", throttle = "thr"
+        case database = "db", publicRecords = "pub", devicePush = "dev", zoneShares = "shr", throttle = "thr", sessions = "ses"
     }
 
     private enum Key: String, CodingKey {
         case kind = "k", container = "c", scope = "s", owner = "o", zones = "z", writer = "w", changes = "r", user = "u"
-        case device = "d", zonePK = "p", event = "e", origin = "g"
+        case device = "d", zonePK = "p", event = "e", origin = "g", ended = "x"
     }
 
     init(from decoder: any Decoder) throws {
@@ -71,6 +73,8 @@ extension ChangeNotice: Codable {
             self = .zoneSharesChanged(zonePK: try c.decode(Int64.self, forKey: .zonePK))
         case .throttle:
             self = .throttle(try c.decode(ThrottleEvent.self, forKey: .event), origin: try c.decode(String.self, forKey: .origin))
+        case .sessions:
+            self = .sessionsEnded(try c.decode(EndedSessions.self, forKey: .ended))
         }
     }
 
@@ -101,6 +105,9 @@ extension ChangeNotice: Codable {
             try c.encode(Kind.throttle, forKey: .kind)
             try c.encode(event, forKey: .event)
             try c.encode(origin, forKey: .origin)
+        case .sessionsEnded(let ended):
+            try c.encode(Kind.sessions, forKey: .kind)
+            try c.encode(ended, forKey: .ended)
         }
     }
 }
@@ -173,7 +180,7 @@ enum NoticePayload {
                 .publicRecords(container: container, changes: Array(changes[..<half]), writerDevice: writer),
                 .publicRecords(container: container, changes: Array(changes[half...]), writerDevice: writer),
             ]
-        case .devicePush, .zoneSharesChanged, .throttle:
+        case .devicePush, .zoneSharesChanged, .throttle, .sessionsEnded:
             return []
         }
     }

@@ -73,8 +73,7 @@ public enum CloudServer {
             throw ServerStartError(reason: "--host \(configuration.host) cannot be written in a URL")
         }
         return RunningCloudServer(
-            port: port, host: configuration.host, baseURL: baseURL, group: group, hub: service.hub, bus: service.bus, store: store,
-            tasks: [task, compaction])
+            port: port, host: configuration.host, baseURL: baseURL, group: group, service: service, tasks: [task, compaction])
     }
 
     /// The store `configuration.storage` names, opened (and migrated).
@@ -135,35 +134,33 @@ public final class RunningCloudServer: Sendable {
     /// The interface it listens on.
     public let host: String
     private let group: ServiceGroup
-    private let hub: PushHub
-    private let bus: any PushBus
+    /// What answers its requests (tests look inside).
+    let service: CloudService
     /// The storage it serves from (tests reach it to set up what no route offers).
-    let store: any CloudStore
+    var store: any CloudStore { service.store }
     private let tasks: [Task<Void, Never>]
 
     /// `http://host:port` or `https://host:port` (an IPv6 host in brackets, a wildcard host as loopback).
     public let baseURL: URL
 
-    init(port: Int, host: String, baseURL: URL, group: ServiceGroup, hub: PushHub, bus: any PushBus, store: any CloudStore, tasks: [Task<Void, Never>]) {
-        self.bus = bus
-        self.store = store
+    init(port: Int, host: String, baseURL: URL, group: ServiceGroup, service: CloudService, tasks: [Task<Void, Never>]) {
+        self.service = service
         self.port = port
         self.host = host
         self.baseURL = baseURL
         self.group = group
-        self.hub = hub
         self.tasks = tasks
     }
 
     /// Stops accepting requests and waits for the server to finish.
     public func shutdown() async {
         // Long-polls would hold a graceful shutdown for their whole timeout: answer them (204) first.
-        await hub.close()
+        await service.hub.close()
         await group.triggerGracefulShutdown()
         for task in tasks.dropFirst() { task.cancel() }
         for task in tasks { await task.value }
-        await bus.shutDown()
-        await store.shutDown()
+        await service.bus.shutDown()
+        await service.store.shutDown()
     }
 }
 

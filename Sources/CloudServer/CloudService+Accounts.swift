@@ -57,6 +57,7 @@ extension CloudService {
                 try await tx.insertSession(digest: digest, user: user.userRecordName, deviceID: id, now: now)
                 return id
             }
+            sessionsEnded(.device(deviceID))  // the session it replaced (the new one was never cached)
             return try .encode(SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName, deviceID: deviceID))
 
         case "signout":
@@ -65,6 +66,7 @@ extension CloudService {
             }
             let digest = Secrets.tokenDigest(token)
             try await store.write { try await $0.deleteSession(digest: digest) }
+            sessionsEnded(.token(digest: digest))
             return try .encode(EmptyBody())
 
         default:

@@ -65,6 +65,7 @@ extension CloudService {
                 try await tx.deleteSessions(deviceID: row.deviceID)
                 return row
             }
+            sessionsEnded(.device(revoked.deviceID))
             logger.info("device revoked", metadata: ["device": "\(revoked.name)"])
             return try .encode(DevicesResponse(devices: [Self.deviceInfo(revoked, caller: caller)]))
 

@@ -76,6 +76,8 @@ final class CloudService: Sendable {
     let throttle: SignInThrottle
     /// yescrypt, off the cooperative pool.
     let hasher: PasswordHasher
+    /// Sessions read lately, where a read is a round trip (nil: each request reads its session).
+    let sessionCache: SessionCache?
     let logger: Logger
 
     init(configuration: ServerConfiguration, store: any CloudStore, bus: any PushBus = InProcessPushBus(), logger: Logger) {
@@ -85,6 +87,9 @@ final class CloudService: Sendable {
         self.limiter = configuration.rateLimitPerSecond.map(RateLimiter.init(rate:))
         self.throttle = SignInThrottle(configuration.signInLimits)
         self.hasher = PasswordHasher(cost: configuration.passwordHashCost)
+        self.sessionCache =
+            store.readsAreRoundTrips && configuration.sessionCacheLifetime > 0
+            ? SessionCache(lifetime: .milliseconds(Int64(configuration.sessionCacheLifetime * 1000))) : nil
         self.logger = logger
     }
 
@@ -201,12 +206,22 @@ final class CloudService: Sendable {
     func authenticate(_ request: ServiceRequest) async throws -> Caller {
         guard let token = request.bearerToken ?? request.query["ckWebAuthToken"], !token.isEmpty else { return .anonymous }
         let digest = Secrets.tokenDigest(token)
-        guard let session = try await store.readSingle({ try await $0.session(digest: digest) }) else {
-            throw ServerError(.authenticationFailed, "the ckWebAuthToken is not valid (signed out, revoked or unknown)")
-        }
         let now = nowMillis
+        var session: SessionRow
+        if let cached = sessionCache?.session(digest: digest), now - cached.lastUsed <= sessionIdleMillis {
+            session = cached
+        } else {
+            // (A cached session that looks idle is read again: another instance may have recorded a later use.)
+            guard let stored = try await store.readSingle({ try await $0.session(digest: digest) }) else {
+                sessionCache?.forget(.token(digest: digest))
+                throw ServerError(.authenticationFailed, "the ckWebAuthToken is not valid (signed out, revoked or unknown)")
+            }
+            session = stored
+            sessionCache?.remember(digest: digest, stored)
+        }
         if now - session.lastUsed > sessionIdleMillis {
             try await store.write { try await $0.deleteSession(digest: digest) }
+            sessionsEnded(.token(digest: digest))
             let days = configuration.sessionIdleTimeout / 86400
             throw ServerError(
                 .authenticationFailed,
@@ -214,8 +229,16 @@ final class CloudService: Sendable {
         }
         if now - session.lastUsed > sessionTouchMillis {
             try await store.write { try await $0.touchSession(digest: digest, now: now) }
+            session.lastUsed = now
+            sessionCache?.remember(digest: digest, session)
         }
         return Caller(userRecordName: session.userRecordName, deviceID: session.deviceID, deviceName: session.deviceName)
+    }
+
+    /// Sessions this instance just ended: forgotten here at once and, through the bus, by the other instances.
+    func sessionsEnded(_ ended: EndedSessions) {
+        sessionCache?.forget(ended)
+        if bus.isShared { bus.post([.sessionsEnded(ended)]) }
     }
 
     /// `sessionIdleTimeout` in milliseconds.

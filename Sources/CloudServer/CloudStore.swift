@@ -155,9 +155,14 @@ protocol CloudStore: Sendable {
     func removeAssetContent(ids: [String]) async throws
     /// Closes the store's connections; nothing may be asked of it afterwards.
     func shutDown() async
+    /// Whether every read is a round trip to another process (then each instance keeps a `SessionCache`).
+    var readsAreRoundTrips: Bool { get }
 }
 
 extension CloudStore {
+    /// In-process stores read in microseconds.
+    var readsAreRoundTrips: Bool { false }
+
     /// As `read`, for stores whose transactions cost nothing extra.
     func readSingle<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
         try await read(body)

@@ -158,6 +158,8 @@ final class PostgresCloudStore: CloudStore {
         }
     }
 
+    var readsAreRoundTrips: Bool { true }
+
     func shutDown() async {
         runner.cancel()
         await runner.value

@@ -54,6 +54,10 @@ public struct ServerConfiguration: Sendable {
     public var signInLimits: SignInLimits
     /// How long a session may go unused before it ends (`todo server --session-idle-days`), in seconds.
     public var sessionIdleTimeout: TimeInterval
+    /// Seconds an instance on PostgreSQL trusts a session it read before reading it again (`SessionCache`; 0: read
+    /// on every request). Sessions ended through an instance are forgotten by every instance at once; ones ended by
+    /// `todo server account` within this time. SQLite and memory stores read the session on every request.
+    public var sessionCacheLifetime: TimeInterval = 1
 
     /// A configuration with sensible defaults for the embedded local cloud.
     public init(

@@ -19,6 +19,9 @@ struct ChangeNoticeTests {
             .throttle(.signInBegan(account: "alice", address: "192.0.2.1"), origin: "instance-a"),
             .throttle(.signInSucceeded(account: "alice", address: "::1"), origin: "instance-a"),
             .throttle(.registration(address: "192.0.2.9"), origin: "instance-b"),
+            .sessionsEnded(.token(digest: "d1g3st")),
+            .sessionsEnded(.device("dev3")),
+            .sessionsEnded(.user("_alice")),
         ]
         let (payloads, dropped) = NoticePayload.pack(notices)
         #expect(dropped == 0)
