@@ -208,6 +208,10 @@ struct StoreConformanceTests {
                 #expect(feed.rows.map(\.recordName) == ["a", "c", "d", "b"])
                 #expect(feed.rows.map(\.deleted) == [false, false, false, true])
                 #expect(feed.rows.map(\.seq) == feed.rows.map(\.seq).sorted())
+                // A device's page size (prepared ahead on PostgreSQL) answers as any other limit.
+                let page = try #require(
+                    try await tx.zoneFeed(Conformance.alice, name: "Todos", after: 0, limit: CloudLimits.maxResultsPerPage + 1, includeTombstones: true))
+                #expect(page.rows.map(\.recordName) == feed.rows.map(\.recordName) && page.head == head && page.zone == zone)
             }
             try await store.readSingle { tx async throws in
                 // Tombstones left out, a position and a limit: as `changes` answers them.
