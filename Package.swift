@@ -46,8 +46,10 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // libxcrypt's yescrypt: the slow salted password hash of the cloud's accounts.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
-        // glibc's mallopt: the command line's allocator settings (MemoryTuning).
+        // glibc's mallopt, for ProcessTuning.
         .systemLibrary(name: "CMalloc"),
+        // glibc's allocator settings every process of ours applies first (`todo`, `todo server`, the bench's cloud).
+        .target(name: "ProcessTuning", dependencies: ["CMalloc"], swiftSettings: strict),
 
         // Pure values and the CloudKit Web Services wire format.
         .target(name: "CloudModel", swiftSettings: strict),
@@ -103,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "todo",
             dependencies: [
-                "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal", "CMalloc",
+                "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal", "ProcessTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -113,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "todo-bench",
             dependencies: [
-                "CloudModel", "CloudServer", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal",
+                "CloudModel", "CloudServer", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal", "ProcessTuning",
                 .product(name: "Logging", package: "swift-log"),
                 // `todo-bench tls`: its own TLS client connections.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import Logging
+import ProcessTuning
 import TodoSync
 
 // `todo-bench <suite>`: benchmarks that print figures. Run with `swift run -c release todo-bench server` (or device, ui).
@@ -8,7 +9,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "_server":
-        // Child mode: run the cloud on the given port and directory until terminated.
+        // Child mode: run the cloud on the given port and directory until terminated, as `todo server` runs it.
+        MemoryTuning.apply()
         var configuration = ServerConfiguration(
             port: Int(arguments[1]) ?? 8787, dataDirectory: URL(fileURLWithPath: arguments[2]), openRegistration: true,
             rateLimitPerSecond: nil,

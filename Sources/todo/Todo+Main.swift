@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudClient
 import Foundation
+import ProcessTuning
 import Terminal
 
 // How the process ends: one inert, plain message on failure and a documented exit code.
