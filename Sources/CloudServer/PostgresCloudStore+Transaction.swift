@@ -250,8 +250,11 @@ final class PostgresStoreTransaction: StoreTransaction {
 
     // MARK: Records
 
-    static let recordColumns = """
-        zone_pk, record_name, record_type, change_tag, seq, deleted, created_ts, created_user, created_device,
+    static let recordColumns = "zone_pk, " + zoneRecordColumns
+
+    /// `recordColumns` but the zone's key, for rows read with their zone (a page of its feed).
+    static let zoneRecordColumns = """
+        record_name, record_type, change_tag, seq, deleted, created_ts, created_user, created_device,
         modified_ts, modified_user, modified_device, parent, fields
         """
 
@@ -270,9 +273,10 @@ final class PostgresStoreTransaction: StoreTransaction {
 
     /// As above; the type, user and device columns, which repeat from row to row of a page, are taken from `recent`
     /// when their bytes match (no String made for them).
-    static func storedRecord(_ cells: inout RowCells, reusing recent: inout RecentStrings) throws -> StoredRecord {
+    /// With `zonePK`, the row is in `zoneRecordColumns` order (the zone's key not among its cells).
+    static func storedRecord(_ cells: inout RowCells, reusing recent: inout RecentStrings, zonePK: Int64? = nil) throws -> StoredRecord {
         StoredRecord(
-            zonePK: try cells.next(Int64.self), recordName: try cells.next(String.self), recordType: try cells.nextText(reusing: &recent),
+            zonePK: try zonePK ?? cells.next(Int64.self), recordName: try cells.next(String.self), recordType: try cells.nextText(reusing: &recent),
             changeTag: try cells.next(String.self), seq: try cells.next(Int64.self), deleted: try cells.next(Bool.self),
             created: RecordStamp(
                 timestamp: try cells.next(Int64.self), userRecordName: try cells.nextText(reusing: &recent),
@@ -416,7 +420,7 @@ final class PostgresStoreTransaction: StoreTransaction {
                 cells.skip(3)
             }
             if cells.nextIsNull { continue }  // the zone has no changes after `seq`
-            let record = try Self.storedRecord(&cells, reusing: &recent)
+            let record = try Self.storedRecord(&cells, reusing: &recent, zonePK: read?.zone.pk)
             if let last = read?.rows.last, last.seq > record.seq { ordered = false }
             read?.rows.append(record)
         }
@@ -578,7 +582,7 @@ struct ZoneFeedStatement: PostgresPreparedStatement {
         """
         SELECT z.pk, z.compacted_seq, z.seq, r.* FROM zones z
         LEFT JOIN LATERAL (
-            SELECT \(PostgresStoreTransaction.recordColumns) FROM records
+            SELECT \(PostgresStoreTransaction.zoneRecordColumns) FROM records
             WHERE zone_pk = z.pk AND seq > $5 AND ($7 OR NOT deleted) ORDER BY seq LIMIT \(limit)
         ) r ON true
         WHERE z.container = $1 AND z.scope = $2 AND z.owner = $3 AND z.name = $4
