@@ -3,8 +3,9 @@ import Foundation
 
 /// The operator's account tools, straight on a cloud's storage (`todo server account add|list|remove|passwd`): the
 /// SQLite files of its data directory, or its PostgreSQL database. They work while the cloud runs (SQLite in WAL mode
-/// lets them write beside it; PostgreSQL beside every instance), and a running cloud reads accounts and sessions on
-/// every request, so it sees the changes at once.
+/// lets them write beside it; PostgreSQL beside every instance). A cloud on SQLite reads accounts and sessions on every
+/// request, so it sees the changes at once; an instance on PostgreSQL trusts a session it read for
+/// `ServerConfiguration.sessionCacheLifetime` (1 s), so a password change ends the devices' sessions within that.
 public enum AccountAdministration {
     /// What went wrong, in words for the operator.
     public struct Failure: Error, CustomStringConvertible {
