@@ -48,32 +48,9 @@ struct PushAcrossInstancesTests {
 /// Two real cloud instances on one PostgreSQL database: a write on one wakes a device long-polling the other.
 @Suite("Push across instances on PostgreSQL")
 struct PushAcrossPostgresInstancesTests {
-    /// Two instances on `database`, closed after `body` (even when it throws).
-    private func withTwoInstances(
-        _ database: PostgresTestDatabase, _ body: (TestCloud, TestCloud) async throws -> Void
-    ) async throws {
-        let a = try await TestCloud(storage: .postgres(database.url))
-        let b: TestCloud
-        do {
-            b = try await TestCloud(storage: .postgres(database.url))
-        } catch {
-            await a.close()
-            throw error
-        }
-        do {
-            try await body(a, b)
-        } catch {
-            await a.close()
-            await b.close()
-            throw error
-        }
-        await a.close()
-        await b.close()
-    }
-
     @Test func aWriteOnOneInstanceReachesADevicePollingAnotherAndARollbackNothing() async throws {
         try await PostgresTestDatabase.with { database in
-            try await withTwoInstances(database) { a, b in
+            try await TestCloud.withTwoInstances(database) { a, b in
                 let laptop = try await a.signIn("alice", device: "laptop")
                 let phone = try await b.signIn("alice", device: "phone")
                 try await a.createTodosZone(laptop)
@@ -105,7 +82,7 @@ struct PushAcrossPostgresInstancesTests {
 
     @Test func aDeviceMovingToAnotherInstanceIsToldToResync() async throws {
         try await PostgresTestDatabase.with { database in
-            try await withTwoInstances(database) { a, b in
+            try await TestCloud.withTwoInstances(database) { a, b in
                 let phone = try await a.signIn("alice", device: "phone")
                 let courier = try await a.registerPush(phone)
                 // The same token polled on B (its instance died, the balancer moved it), with the ack the app sends.
@@ -120,7 +97,7 @@ struct PushAcrossPostgresInstancesTests {
 
     @Test func aLostListenerAnswersWaitingDevicesAtOnceAndPushesFlowAgain() async throws {
         try await PostgresTestDatabase.with { database in
-            try await withTwoInstances(database) { a, b in
+            try await TestCloud.withTwoInstances(database) { a, b in
                 let laptop = try await a.signIn("alice", device: "laptop")
                 let phone = try await b.signIn("alice", device: "phone")
                 try await a.createTodosZone(laptop)

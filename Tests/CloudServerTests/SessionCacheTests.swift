@@ -74,23 +74,9 @@ struct SessionCacheTests {
     /// Two instances on one database, each trusting what it read for `lifetime` seconds.
     private func withTwoInstances(lifetime: TimeInterval, _ body: (TestCloud, TestCloud, PostgresTestDatabase) async throws -> Void) async throws {
         try await PostgresTestDatabase.with { database in
-            let a = try await TestCloud(storage: .postgres(database.url)) { $0.sessionCacheLifetime = lifetime }
-            let b: TestCloud
-            do {
-                b = try await TestCloud(storage: .postgres(database.url)) { $0.sessionCacheLifetime = lifetime }
-            } catch {
-                await a.close()
-                throw error
-            }
-            do {
+            try await TestCloud.withTwoInstances(database, configure: { $0.sessionCacheLifetime = lifetime }) { a, b in
                 try await body(a, b, database)
-            } catch {
-                await a.close()
-                await b.close()
-                throw error
             }
-            await a.close()
-            await b.close()
         }
     }
 

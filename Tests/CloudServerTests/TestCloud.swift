@@ -2,6 +2,7 @@ import CloudModel
 @testable import CloudServer
 import Foundation
 import Logging
+import PostgresTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -43,6 +44,31 @@ final class TestCloud: Sendable {
     func close() async {
         await server.shutdown()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Two instances of one cloud on `database` (each configured by `configure`), closed after `body`, even when it
+    /// throws.
+    static func withTwoInstances(
+        _ database: PostgresTestDatabase, configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (TestCloud, TestCloud) async throws -> Void
+    ) async throws {
+        let a = try await TestCloud(storage: .postgres(database.url), configure: configure)
+        let b: TestCloud
+        do {
+            b = try await TestCloud(storage: .postgres(database.url), configure: configure)
+        } catch {
+            await a.close()
+            throw error
+        }
+        do {
+            try await body(a, b)
+        } catch {
+            await a.close()
+            await b.close()
+            throw error
+        }
+        await a.close()
+        await b.close()
     }
 
     /// A raw HTTP call; returns status and body. `headers` are added as they are.

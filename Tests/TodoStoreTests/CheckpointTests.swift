@@ -25,68 +25,72 @@ import TodoStore
         }
     }
 
-    @Test func aQuietPeriodHoldsTheCheckpointUntilTheWritesPause() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-quiet-\(UUID().uuidString)")
+    /// A WAL database with one table `t (id, body)` in a directory of its own, checkpointed in the background every
+    /// `pages` pages after `quietPeriod` seconds without writes; removed after `body`.
+    private func withWALTable(
+        everyPages pages: Int32, quietPeriod: Double, _ body: (SQLiteDatabase, _ path: String) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-wal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("quiet.sqlite").path
+        let path = directory.appendingPathComponent("wal.sqlite").path
         let database = try SQLiteDatabase(path: path)
         try database.configureForDurableWAL()
-        let quiet = 1.0
-        try database.checkpointInBackground(everyPages: 20, quietPeriod: quiet)
+        try database.checkpointInBackground(everyPages: pages, quietPeriod: quietPeriod)
         try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
-        let before = try #require(Self.size(path))
-        // A burst past the 20 pages a checkpoint waits for (but short of the 80 that would press for one).
-        let body = String(repeating: "b", count: 3_000)
-        var longestGap = 0.0
-        var lastStart = Date()
-        for index in 0..<16 {
-            let start = Date()
-            if index > 0 { longestGap = max(longestGap, start.timeIntervalSince(lastStart)) }
-            lastStart = start
-            try database.run("INSERT INTO t (id, body) VALUES (?1, ?2)", [.int(Int64(index)), .text(body)])
+        try await body(database, path)
+    }
+
+    @Test func aQuietPeriodHoldsTheCheckpointUntilTheWritesPause() async throws {
+        let quiet = 1.0
+        try await withWALTable(everyPages: 20, quietPeriod: quiet) { database, path in
+            let before = try #require(Self.size(path))
+            // A burst past the 20 pages a checkpoint waits for (but short of the 80 that would press for one).
+            let body = String(repeating: "b", count: 3_000)
+            var longestGap = 0.0
+            var lastStart = Date()
+            for index in 0..<16 {
+                let start = Date()
+                if index > 0 { longestGap = max(longestGap, start.timeIntervalSince(lastStart)) }
+                lastStart = start
+                try database.run("INSERT INTO t (id, body) VALUES (?1, ?2)", [.int(Int64(index)), .text(body)])
+            }
+            #expect(try #require(Self.size(path + "-wal")) > 20 * 4_096)
+            // (A machine so loaded that two commits were a quiet period apart may rightly have checkpointed between them.)
+            if longestGap < quiet * 0.9 {
+                #expect(Self.size(path) == before, "no checkpoint while the writes come")
+            }
+            var waited = 0.0
+            while Self.size(path) == before, waited < 10 {
+                try await Task.sleep(nanoseconds: 50_000_000)
+                waited += 0.05
+            }
+            #expect(try #require(Self.size(path)) > before + 16 * 3_000, "checkpointed after the pause")
+            // The last commit began at `lastStart`: its pages cannot have been copied before a quiet period after it.
+            #expect(Date().timeIntervalSince(lastStart) >= quiet * 0.95, "copied \(Date().timeIntervalSince(lastStart)) s after the last write")
         }
-        #expect(try #require(Self.size(path + "-wal")) > 20 * 4_096)
-        // (A machine so loaded that two commits were a quiet period apart may rightly have checkpointed between them.)
-        if longestGap < quiet * 0.9 {
-            #expect(Self.size(path) == before, "no checkpoint while the writes come")
-        }
-        var waited = 0.0
-        while Self.size(path) == before, waited < 10 {
-            try await Task.sleep(nanoseconds: 50_000_000)
-            waited += 0.05
-        }
-        #expect(try #require(Self.size(path)) > before + 16 * 3_000, "checkpointed after the pause")
-        // The last commit began at `lastStart`: its pages cannot have been copied before a quiet period after it.
-        #expect(Date().timeIntervalSince(lastStart) >= quiet * 0.95, "copied \(Date().timeIntervalSince(lastStart)) s after the last write")
     }
 
     @Test func checkpointSoonCopiesABurstAtOnceAndLeavesASmallWALAlone() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-soon-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("soon.sqlite").path
-        let database = try SQLiteDatabase(path: path)
-        try database.configureForDurableWAL()
         // A quiet period longer than the test: only `checkpointSoon` can make the copy happen now.
-        try database.checkpointInBackground(everyPages: 1_000, quietPeriod: 60)
-        try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
-        let before = try #require(Self.size(path))
-        // A few pages: asked to, it still waits (an fsync per small send is not worth it).
-        try database.run("INSERT INTO t (id, body) VALUES (1, 'small')")
-        database.checkpointSoon(minimumPages: 64)
-        try await Task.sleep(nanoseconds: 300_000_000)
-        #expect(Self.size(path) == before, "a WAL of a few pages is left for later")
-        // A burst of about 150 pages, below the 1,000 the thread waits for: copied at once when asked.
-        let body = String(repeating: "b", count: 3_500)
-        for index in 2..<152 { try database.run("INSERT INTO t (id, body) VALUES (?1, ?2)", [.int(Int64(index)), .text(body)]) }
-        database.checkpointSoon(minimumPages: 64)
-        var waited = 0.0
-        while Self.size(path) == before, waited < 10 {
-            try await Task.sleep(nanoseconds: 20_000_000)
-            waited += 0.02
+        try await withWALTable(everyPages: 1_000, quietPeriod: 60) { database, path in
+            let before = try #require(Self.size(path))
+            // A few pages: asked to, it still waits (an fsync per small send is not worth it).
+            try database.run("INSERT INTO t (id, body) VALUES (1, 'small')")
+            database.checkpointSoon(minimumPages: 64)
+            try await Task.sleep(nanoseconds: 300_000_000)
+            #expect(Self.size(path) == before, "a WAL of a few pages is left for later")
+            // A burst of about 150 pages, below the 1,000 the thread waits for: copied at once when asked.
+            let body = String(repeating: "b", count: 3_500)
+            for index in 2..<152 { try database.run("INSERT INTO t (id, body) VALUES (?1, ?2)", [.int(Int64(index)), .text(body)]) }
+            database.checkpointSoon(minimumPages: 64)
+            var waited = 0.0
+            while Self.size(path) == before, waited < 10 {
+                try await Task.sleep(nanoseconds: 20_000_000)
+                waited += 0.02
+            }
+            #expect(try #require(Self.size(path)) > before + 150 * 3_500, "the burst was copied into the file")
+            #expect(waited < 5)
         }
-        #expect(try #require(Self.size(path)) > before + 150 * 3_500, "the burst was copied into the file")
-        #expect(waited < 5)
     }
 }
