@@ -250,43 +250,6 @@ final class PostgresStoreTransaction: StoreTransaction {
 
     // MARK: Records
 
-    static let recordColumns = "zone_pk, " + zoneRecordColumns
-
-    /// `recordColumns` but the zone's key, for rows read with their zone (a page of its feed).
-    static let zoneRecordColumns = """
-        record_name, record_type, change_tag, seq, deleted, created_ts, created_user, created_device,
-        modified_ts, modified_user, modified_device, parent, fields
-        """
-
-    /// A row in `recordColumns` order, its cells decoded in one pass (no random-access copy of the row: a page of
-    /// changes decodes hundreds of these).
-    static func storedRecord(_ row: PostgresRow) throws -> StoredRecord {
-        var cells = RowCells(row)
-        return try storedRecord(&cells)
-    }
-
-    /// The next cells of a row, in `recordColumns` order, as a record.
-    static func storedRecord(_ cells: inout RowCells) throws -> StoredRecord {
-        var recent = RecentStrings()
-        return try storedRecord(&cells, reusing: &recent)
-    }
-
-    /// As above; the type, user and device columns, which repeat from row to row of a page, are taken from `recent`
-    /// when their bytes match (no String made for them).
-    /// With `zonePK`, the row is in `zoneRecordColumns` order (the zone's key not among its cells).
-    static func storedRecord(_ cells: inout RowCells, reusing recent: inout RecentStrings, zonePK: Int64? = nil) throws -> StoredRecord {
-        StoredRecord(
-            zonePK: try zonePK ?? cells.next(Int64.self), recordName: try cells.next(String.self), recordType: try cells.nextText(reusing: &recent),
-            changeTag: try cells.next(String.self), seq: try cells.next(Int64.self), deleted: try cells.next(Bool.self),
-            created: RecordStamp(
-                timestamp: try cells.next(Int64.self), userRecordName: try cells.nextText(reusing: &recent),
-                deviceID: try cells.nextOptionalText(reusing: &recent)),
-            modified: RecordStamp(
-                timestamp: try cells.next(Int64.self), userRecordName: try cells.nextText(reusing: &recent),
-                deviceID: try cells.nextOptionalText(reusing: &recent)),
-            parent: try cells.next(String?.self), fieldsJSON: try cells.next(Data.self))
-    }
-
     func record(zonePK: Int64, name: String) async throws -> StoredRecord? {
         try await first(
             "SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_pk = \(zonePK) AND record_name = \(name)", Self.storedRecord)
@@ -396,39 +359,6 @@ final class PostgresStoreTransaction: StoreTransaction {
             """, Self.storedRecord)
     }
 
-    /// One statement (`ZoneFeedStatement`): the zone's row joined to its page of changes (a zone without changes
-    /// there gives one row whose record cells are NULL).
-    func zoneFeed(_ database: DatabaseKey, name: String, after seq: Int64, limit: Int, includeTombstones: Bool) async throws -> ZoneFeedRead? {
-        var read: ZoneFeedRead?
-        var ordered = true
-        var recent = RecentStrings()
-        let statement = ZoneFeedStatement(database: database, name: name, after: seq, limit: limit, includeTombstones: includeTombstones)
-        let rows: AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow> =
-            statement.isPrepared
-            ? try await connection.execute(statement, logger: logger)
-            : try await connection.query(try statement.unprepared, logger: logger).map { $0 }
-        for try await row in rows {
-            var cells = RowCells(row)
-            if read == nil {
-                let (pk, compacted, head) = (try cells.next(Int64.self), try cells.next(Int64.self), try cells.next(Int64.self))
-                // (A feed this transaction advanced has its own head: see `latestSequence`.)
-                read = ZoneFeedRead(
-                    zone: StoredZone(pk: pk, database: database, name: name, compactedSeq: compacted),
-                    head: max(head, feeds[.zone(pk: pk)] ?? 0), rows: [])
-                read?.rows.reserveCapacity(limit)
-            } else {
-                cells.skip(3)
-            }
-            if cells.nextIsNull { continue }  // the zone has no changes after `seq`
-            let record = try Self.storedRecord(&cells, reusing: &recent, zonePK: read?.zone.pk)
-            if let last = read?.rows.last, last.seq > record.seq { ordered = false }
-            read?.rows.append(record)
-        }
-        // The join hands the page over in its subquery's order; were a plan ever to change that, order it here.
-        if !ordered { read?.rows.sort { $0.seq < $1.seq } }
-        return read
-    }
-
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) async throws -> [StoredRecord] {
         try await all(
             """
@@ -436,6 +366,9 @@ final class PostgresStoreTransaction: StoreTransaction {
             WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND modified_ts > \(modifiedAfter ?? Int64.min) AND NOT deleted
             """, Self.storedRecord)
     }
+
+    /// The last position this transaction handed out in a zone's feed (0: none).
+    func ownHead(zonePK: Int64) -> Int64 { feeds[.zone(pk: zonePK)] ?? 0 }
 
     func latestSequence(zonePK: Int64) async throws -> Int64 {
         // The counter never goes back: compacted tombstones stay counted.
@@ -482,140 +415,4 @@ final class PostgresStoreTransaction: StoreTransaction {
             """
         ) { try $0.decode(Int64.self) } ?? 0
     }
-}
-
-/// A row's cells taken in order, each decoded as it comes.
-struct RowCells {
-    private var iterator: PostgresRow.Iterator
-
-    init(_ row: PostgresRow) { iterator = row.makeIterator() }
-
-    /// Whether the next cell is NULL (or there is none), without taking it.
-    var nextIsNull: Bool {
-        var ahead = iterator
-        return ahead.next()?.bytes == nil
-    }
-
-    /// The next cell, text, as a String: one of `recent` when its bytes are that string's (no String made).
-    mutating func nextText(reusing recent: inout RecentStrings) throws -> String {
-        guard let text = try nextOptionalText(reusing: &recent) else {
-            throw ServerError(.internalError, "a row of the cloud's database has NULL where text belongs")
-        }
-        return text
-    }
-
-    /// As `nextText`, NULL as nil.
-    mutating func nextOptionalText(reusing recent: inout RecentStrings) throws -> String? {
-        guard let cell = iterator.next() else { throw ServerError(.internalError, "a row of the cloud's database has too few columns") }
-        guard let bytes = cell.bytes else { return nil }
-        guard cell.dataType == .text || cell.dataType == .varchar, cell.format == .binary else { return try cell.decode(String.self) }
-        if let known = recent.match(bytes) { return known }
-        let text = String(buffer: bytes)
-        recent.add(text)
-        return text
-    }
-
-    /// Passes over `count` cells.
-    mutating func skip(_ count: Int) {
-        for _ in 0..<count { _ = iterator.next() }
-    }
-
-    /// The next cell as `type`; a row with fewer cells than asked for is refused.
-    mutating func next<T: PostgresDecodable>(_ type: T.Type) throws -> T {
-        guard let cell = iterator.next() else { throw ServerError(.internalError, "a row of the cloud's database has too few columns") }
-        return try cell.decode(T.self)
-    }
-}
-
-/// The last few distinct strings a page's rows held in columns that repeat (users, devices, record types).
-struct RecentStrings {
-    private var strings: [String] = []
-    private var next = 0
-    static let capacity = 6
-
-    /// The kept string whose UTF-8 is `bytes`, if any.
-    func match(_ bytes: ByteBuffer) -> String? {
-        bytes.withUnsafeReadableBytes { raw in
-            for string in strings {
-                var candidate = string
-                let equal = candidate.withUTF8 { utf8 in
-                    utf8.count == raw.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, raw.baseAddress!, raw.count) == 0)
-                }
-                if equal { return string }
-            }
-            return nil
-        }
-    }
-
-    /// Keeps `string`, in place of the oldest once full.
-    mutating func add(_ string: String) {
-        if strings.count < Self.capacity {
-            strings.append(string)
-        } else {
-            strings[next] = string
-            next = (next + 1) % Self.capacity
-        }
-    }
-}
-
-extension PostgresBindings {
-    /// Binds `value` as the next parameter; its placeholder (`$n`) for the statement text.
-    mutating func placeholder(_ value: some PostgresThrowingDynamicTypeEncodable) throws -> String {
-        try append(value)
-        return "$\(count)"
-    }
-}
-
-/// `zoneFeed`'s statement, prepared once per connection: PostgreSQL parses it once and, after its first runs, plans
-/// it once (a page is then one Bind/Execute round trip). No outer ORDER BY: the lateral subquery's order is the
-/// join's, and `zoneFeed` checks it.
-struct ZoneFeedStatement: PostgresPreparedStatement {
-    /// The page a device asks for (a full page and one more, to tell whether more come): the only limit prepared.
-    /// Written into the text, not bound: with `LIMIT $n` PostgreSQL costs the generic plan for a tenth of the zone
-    /// and so plans every execution afresh.
-    static let preparedLimit = CloudLimits.maxResultsPerPage + 1
-
-    static let sql = text(limit: "\(preparedLimit)")
-
-    /// The statement with `limit` (a literal, or `$6` for the unprepared form).
-    static func text(limit: String) -> String {
-        """
-        SELECT z.pk, z.compacted_seq, z.seq, r.* FROM zones z
-        LEFT JOIN LATERAL (
-            SELECT \(PostgresStoreTransaction.zoneRecordColumns) FROM records
-            WHERE zone_pk = z.pk AND seq > $5 AND ($7 OR NOT deleted) ORDER BY seq LIMIT \(limit)
-        ) r ON true
-        WHERE z.container = $1 AND z.scope = $2 AND z.owner = $3 AND z.name = $4
-        """
-    }
-
-    typealias Row = PostgresRow
-
-    var database: DatabaseKey
-    var name: String
-    var after: Int64
-    var limit: Int
-    var includeTombstones: Bool
-
-    /// Whether this page's limit is the prepared one; other limits run as `unprepared`.
-    var isPrepared: Bool { limit == Self.preparedLimit }
-
-    /// The same statement for any other limit, as an unnamed one (parsed and planned for this execution).
-    var unprepared: PostgresQuery {
-        get throws { PostgresQuery(unsafeSQL: Self.text(limit: "$6"), binds: try makeBindings()) }
-    }
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 7)
-        bindings.append(database.container)
-        bindings.append(database.scope.rawValue)
-        bindings.append(database.owner)
-        bindings.append(name)
-        bindings.append(after)
-        bindings.append(Int64(limit))  // $6: referred to by the unprepared text only
-        bindings.append(includeTombstones)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
