@@ -68,6 +68,13 @@ struct ServerCommand: AsyncParsableCommand {
     var sessionIdleDays: Int = 90
 
     @Option(
+        name: .customLong("session-cache-seconds"),
+        help: ArgumentHelp(
+            "On PostgreSQL, seconds an instance trusts a session it read before reading it again (0: every request).",
+            discussion: "Sign-outs and revocations through any instance reach every instance at once; what `todo server account` ends is refused within this time."))
+    var sessionCacheSeconds: Double = 1
+
+    @Option(
         name: .customLong("database-url"),
         help: ArgumentHelp(
             "Keep the cloud's data in PostgreSQL, shared by any number of instances: postgres://USER[:PASS]@HOST[:PORT]/DB[?sslmode=...] (default: $TODO_DATABASE_URL, else SQLite in --data-dir).",
@@ -98,6 +105,9 @@ struct ServerCommand: AsyncParsableCommand {
         guard (1...11).contains(passwordCost) else { throw ValidationError("--password-cost must be 1 to 11") }
         guard (1...4096).contains(maxAssetSize) else { throw ValidationError("--max-asset-size must be 1 to 4096 MB") }
         guard (1...36500).contains(sessionIdleDays) else { throw ValidationError("--session-idle-days must be 1 to 36500") }
+        guard sessionCacheSeconds.isFinite, (0...60).contains(sessionCacheSeconds) else {
+            throw ValidationError("--session-cache-seconds must be 0 to 60")
+        }
     }
 
     var serverConfiguration: ServerConfiguration {
@@ -110,6 +120,7 @@ struct ServerCommand: AsyncParsableCommand {
             tlsCertificateFile: tlsCert.map { URL(fileURLWithPath: $0) }, tlsKeyFile: tlsKey.map { URL(fileURLWithPath: $0) },
             insecureHTTP: insecureHTTP, idleTimeout: idleTimeout, maxConnectionsPerAddress: maxConnectionsPerAddress,
             sessionIdleTimeout: TimeInterval(sessionIdleDays) * 86400)
+        configuration.sessionCacheLifetime = sessionCacheSeconds
         // validate() refused a URL that does not parse: nothing falls back to SQLite here.
         if case .postgres(let url)? = try? storage { configuration.storage = .postgres(url) }
         return configuration

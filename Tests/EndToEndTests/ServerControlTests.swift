@@ -62,6 +62,15 @@ struct ServerControlTests {
         #expect(refused.errors.contains("--insecure-http"))
     }
 
+    @Test func aSessionCacheOutOfRangeIsRefusedInWords() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for value in ["-1", "61", "nan", "inf"] {
+            let refused = try await todo(["server", "--port", "0", "--data-dir", directory.path, "--session-cache-seconds=\(value)"])
+            #expect(refused.status != 0, "\(value)")
+            #expect(refused.errors.contains("--session-cache-seconds must be 0 to 60"), "\(value): \(refused.errors)")
+        }
+    }
+
     @Test(.enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
     func aDetachedTLSCloudOnIPv6LoopbackAndItsCertificateErrors() async throws {
         defer { cleanUp(directory.appendingPathComponent("data")) }
