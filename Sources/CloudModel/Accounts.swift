@@ -69,6 +69,8 @@ public enum CloudLimits {
     public static let maxOperationsPerRequest = 200
     /// Records in one response page.
     public static let maxResultsPerPage = 200
+    /// The page size a request's `resultsLimit` asks for, kept within 1 and `maxResultsPerPage` (the maximum when not asked).
+    public static func pageSize(_ asked: Int?) -> Int { min(max(asked ?? maxResultsPerPage, 1), maxResultsPerPage) }
     /// Bytes of one record's JSON.
     public static let maxRecordBytes = 1_048_576
     /// Bytes of one request body.

@@ -19,6 +19,20 @@ struct ZoneFeedStart {
     var limit: Int
     var includeTombstones: Bool
 
+    /// Where a page starts after a parsed zone token, or from scratch without one (its floor at `head()`, the zone's
+    /// feed head); nil when the token is another zone's or older than the zone's compacted horizon.
+    static func after(
+        _ token: (pk: Int64, position: FeedPosition)?, in zone: StoredZone, limit: Int, head: () async throws -> Int64
+    ) async rethrows -> ZoneFeedStart? {
+        guard let token else {
+            // From scratch there is nothing to delete on the device: tombstones are left out, and those already
+            // compacted never concern this reader (the floor says so to the tokens of its later pages).
+            return ZoneFeedStart(zone: zone, floor: try await head(), limit: limit, includeTombstones: false)
+        }
+        guard token.pk == zone.pk, token.position.isValid(horizon: zone.compactedSeq) else { return nil }
+        return ZoneFeedStart(zone: zone, after: token.position.seq, floor: token.position.floor, limit: limit, includeTombstones: true)
+    }
+
     /// The token a page ends with: at its last record while more follow, else at the zone's head.
     func token(_ tx: any StoreTransaction, lastSeq: Int64?, moreComing: Bool) async throws -> ChangeToken {
         try await token(lastSeq: lastSeq, moreComing: moreComing) { try await tx.latestSequence(zonePK: zone.pk) }
@@ -87,21 +101,17 @@ extension CloudService {
         if zone.zoneID.isDefault {
             throw ServerError(.badRequest, "the default zone has no change feed; use a custom zone")
         }
-        return (zone, min(max(query.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage))
+        return (zone, CloudLimits.pageSize(query.resultsLimit))
     }
 
     /// Where a page of the owner's own zone feed starts, from the query's token (expired tokens are refused).
     func feedStart(_ tx: any StoreTransaction, _ zone: StoredZone, _ query: ZoneChangesQuery, limit: Int) async throws -> ZoneFeedStart {
-        guard let token = query.syncToken else {
-            // From scratch there is nothing to delete on the device: tombstones are left out, and those already
-            // compacted never concern this reader (the floor says so to the tokens of its later pages).
-            return ZoneFeedStart(zone: zone, floor: try await tx.latestSequence(zonePK: zone.pk), limit: limit, includeTombstones: false)
-        }
-        let parsed = try FeedToken.parseZone(token)
-        guard parsed.pk == zone.pk, parsed.position.isValid(horizon: zone.compactedSeq) else {
+        let parsed = try query.syncToken.map(FeedToken.parseZone)
+        guard let start = try await ZoneFeedStart.after(parsed, in: zone, limit: limit, head: { try await tx.latestSequence(zonePK: zone.pk) })
+        else {
             throw ServerError(.changeTokenExpired, "the change token of zone '\(zone.name)' expired; fetch the zone again from scratch")
         }
-        return ZoneFeedStart(zone: zone, after: parsed.position.seq, floor: parsed.position.floor, limit: limit, includeTombstones: true)
+        return start
     }
 
     /// Writes one page of a zone's changes as `writePage` writes what `zonePage` reads, each record written as it is
@@ -142,7 +152,7 @@ extension CloudService {
     private func ownZonePage(_ queries: [ZoneChangesQuery], _ database: DatabaseKey) async throws -> JSONWriter? {
         guard queries.count == 1, let query = queries.first, database.scope == .private, query.desiredKeys == nil, !query.zoneID.isDefault
         else { return nil }
-        if let owner = query.zoneID.ownerRecordName, owner != database.owner, owner != "__defaultOwner__" { return nil }
+        if Self.namesAnotherOwner(query.zoneID, database) { return nil }
         let token: (pk: Int64, position: FeedPosition)?
         if let syncToken = query.syncToken {
             guard let parsed = try? FeedToken.parseZone(syncToken) else { return nil }
@@ -150,7 +160,7 @@ extension CloudService {
         } else {
             token = nil
         }
-        let limit = min(max(query.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
+        let limit = CloudLimits.pageSize(query.resultsLimit)
         let after = token?.position.seq ?? 0
         let includeTombstones = token != nil
         guard
@@ -158,13 +168,7 @@ extension CloudService {
                 try await tx.zoneFeed(database, name: query.zoneID.zoneName, after: after, limit: limit + 1, includeTombstones: includeTombstones)
             })
         else { return nil }
-        let start: ZoneFeedStart
-        if let token {
-            guard token.pk == feed.zone.pk, token.position.isValid(horizon: feed.zone.compactedSeq) else { return nil }
-            start = ZoneFeedStart(zone: feed.zone, after: token.position.seq, floor: token.position.floor, limit: limit, includeTombstones: true)
-        } else {
-            start = ZoneFeedStart(zone: feed.zone, floor: feed.head, limit: limit, includeTombstones: false)
-        }
+        guard let start = await ZoneFeedStart.after(token, in: feed.zone, limit: limit, head: { feed.head }) else { return nil }
         var writer = JSONWriter(reserving: 64 * 1024)
         writer.raw("{\"zones\":[{\"zoneID\":")
         writer.zoneID(query.zoneID)
@@ -282,7 +286,7 @@ extension CloudService {
         if database.scope == .public {
             throw ServerError(.badRequest, "the public database has no change feed; poll it with records/query")
         }
-        let limit = min(max(request.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
+        let limit = CloudLimits.pageSize(request.resultsLimit)
         let token = request.syncToken
         return try await store.read { tx -> ServiceResponse in
             var position = FeedPosition(seq: 0)

@@ -97,7 +97,7 @@ extension CloudService {
             // Another user's zone, seen through the shares the caller accepted in it.
             return try await resolveSharedZone(tx, database, zoneID)
         case .private:
-            if let owner = zoneID.ownerRecordName, owner != database.owner, owner != "__defaultOwner__" {
+            if Self.namesAnotherOwner(zoneID, database) {
                 throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
             }
         }
@@ -107,5 +107,12 @@ extension CloudService {
             throw ServerError(.userDeletedZone, "the user deleted zone '\(zoneID.zoneName)' and its data; create it again to use it")
         }
         throw ServerError(.zoneNotFound, "zone '\(zoneID.zoneName)' not found")
+    }
+
+    /// Whether a zone ID of a private-database request names an owner other than the database's (`__defaultOwner__`,
+    /// CloudKit's word for the caller, and no owner at all both mean the caller).
+    static func namesAnotherOwner(_ zoneID: ZoneID, _ database: DatabaseKey) -> Bool {
+        guard let owner = zoneID.ownerRecordName else { return false }
+        return owner != database.owner && owner != "__defaultOwner__"
     }
 }

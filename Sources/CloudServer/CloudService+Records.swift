@@ -301,7 +301,7 @@ extension CloudService {
     /// The continuation marker holds the sort key of the last record looked at: the next page starts after it, so
     /// records written between pages neither shift others out of the paging nor bring them back.
     func queryRecords(_ request: QueryRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
-        let limit = min(max(request.resultsLimit ?? CloudLimits.maxResultsPerPage, 1), CloudLimits.maxResultsPerPage)
+        let limit = CloudLimits.pageSize(request.resultsLimit)
         let plan = try QueryPlan(request.query)
         let start = try request.continuationMarker.map(plan.position(of:))
         let recordType = request.query.recordType

@@ -64,7 +64,7 @@ extension CloudService {
             let results = try await operations.asyncMap { operation -> ZoneResult in
                 let zoneID = operation.zone.zoneID
                 do {
-                    if let owner = zoneID.ownerRecordName, owner != database.owner, owner != "__defaultOwner__" {
+                    if Self.namesAnotherOwner(zoneID, database) {
                         throw ServerError(.accessDenied, "you can only change zones you own")
                     }
                     guard !zoneID.isDefault else { throw ServerError(.badRequest, "the default zone cannot be created or deleted") }

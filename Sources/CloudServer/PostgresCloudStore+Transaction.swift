@@ -373,7 +373,7 @@ final class PostgresStoreTransaction: StoreTransaction {
     func latestSequence(zonePK: Int64) async throws -> Int64 {
         // The counter never goes back: compacted tombstones stay counted.
         let committed = try await first("SELECT seq FROM zones WHERE pk = \(zonePK)") { try $0.decode(Int64.self) } ?? 0
-        return max(committed, feeds[.zone(pk: zonePK)] ?? 0)
+        return max(committed, ownHead(zonePK: zonePK))
     }
 
     // MARK: Database change feed

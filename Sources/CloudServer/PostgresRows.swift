@@ -28,8 +28,8 @@ extension PostgresStoreTransaction {
     }
 
     /// As above; the type, user and device columns, which repeat from row to row of a page, are taken from `recent`
-    /// when their bytes match (no String made for them).
-    /// With `zonePK`, the row is in `zoneRecordColumns` order (the zone's key not among its cells).
+    /// when their bytes match (no String made for them). Given `zonePK`, the row is in `zoneRecordColumns` order (the
+    /// zone's key not among its cells).
     static func storedRecord(_ cells: inout RowCells, reusing recent: inout RecentStrings, zonePK: Int64? = nil) throws -> StoredRecord {
         StoredRecord(
             zonePK: try zonePK ?? cells.next(Int64.self), recordName: try cells.next(String.self), recordType: try cells.nextText(reusing: &recent),

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// An entry serves for `lifetime` after it was read. A session ended on this instance is forgotten at once; one ended
 /// on another instance when that instance's notice arrives (`ChangeNotice.sessionsEnded`); one ended by the operator's
-/// tools, or whose notice was lost, once `lifetime` has passed. Which store keeps one: see
-/// `CloudStore.sessionCacheLifetime`.
+/// tools, or whose notice was lost, once `lifetime` has passed (`ServerConfiguration.sessionCacheLifetime`). Only an
+/// instance whose store reads by round trips keeps one (`CloudStore.readsAreRoundTrips`).
 final class SessionCache: Sendable {
     private struct Entry {
         var row: SessionRow

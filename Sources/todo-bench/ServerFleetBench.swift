@@ -107,7 +107,7 @@ enum ServerFleetBench {
             courier: created.webcourierURL, modify: writing + ContainerAddress.default.databasePath(.private, "records/modify"),
             writer: pushWriter, count: pushes, zone: ZoneID(zoneName: TodoSchema.zoneName))
         return Figures(
-            sequentialWrites: sequential, concurrentWrites: concurrent, read: Double(read) / elapsed, reread: percentile(rereads.sorted(), 0.5),
+            sequentialWrites: sequential, concurrentWrites: concurrent, read: Double(read) / elapsed, reread: CreateBench.median(rereads),
             pushP50: percentile(latencies, 0.5), pushP99: percentile(latencies, 0.99))
     }
 
