@@ -583,6 +583,7 @@ _todo_server() {
         '--idle-timeout[Seconds a connection has to send a whole request head (and between body reads, and between requests).]:idle-timeout:'
         '--max-connections-per-address[Concurrent connections one client address may hold (0\: no cap).]:max-connections-per-address:'
         '--session-idle-days[Days a session may go unused before it ends.]:session-idle-days:'
+        '--session-cache-seconds[On PostgreSQL, seconds an instance trusts a session it read before reading it again (0\: every request).]:session-cache-seconds:'
         '--database-url[Keep the cloud'\''s data in PostgreSQL, shared by any number of instances\: postgres\://USER\[\:PASS\]@HOST\[\:PORT\]/DB\[?sslmode=...\] (default\: $TODO_DATABASE_URL, else SQLite in --data-dir).]:database-url:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
