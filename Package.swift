@@ -87,16 +87,18 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict),
-        .target(name: "TodoStore", dependencies: ["CloudModel", "SQLiteDB"], swiftSettings: strict),
-        .target(name: "TodoSync", dependencies: ["CloudModel", "CloudClient", "TodoStore"], swiftSettings: strict),
+        // Pure planning values: due dates and their grammar, repeat rules, filters, iCalendar and Taskwarrior files.
+        .target(name: "TodoPlanning", swiftSettings: strict),
+        .target(name: "TodoStore", dependencies: ["CloudModel", "SQLiteDB", "TodoPlanning"], swiftSettings: strict),
+        .target(name: "TodoSync", dependencies: ["CloudModel", "CloudClient", "TodoStore", "TodoPlanning"], swiftSettings: strict),
         .target(name: "Terminal", dependencies: ["CNcurses"], swiftSettings: strict),
-        .target(name: "TodoUI", dependencies: ["Terminal"], swiftSettings: strict),
+        .target(name: "TodoUI", dependencies: ["Terminal", "TodoPlanning"], swiftSettings: strict),
 
         // The app's wiring: sync snapshots to UI rows, UI effects to engine calls, the terminal loop.
         .target(
             name: "TodoApp",
             dependencies: [
-                "CloudModel", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "Terminal",
+                "CloudModel", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "Terminal", "TodoPlanning",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strict),
@@ -106,7 +108,7 @@ let package = Package(
             name: "todo",
             dependencies: [
                 "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal", "ProcessTuning",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TodoPlanning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: staticRuntimeCompile,
@@ -116,7 +118,7 @@ let package = Package(
             name: "todo-bench",
             dependencies: [
                 "CloudModel", "CloudServer", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal", "ProcessTuning",
-                .product(name: "Logging", package: "swift-log"),
+                "TodoPlanning", .product(name: "Logging", package: "swift-log"),
                 // `todo-bench tls`: its own TLS client connections.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -133,6 +135,7 @@ let package = Package(
 
         // Tests: one target per module, real SQLite and a real loopback server.
         .testTarget(name: "CloudModelTests", dependencies: ["CloudModel"], swiftSettings: strict),
+        .testTarget(name: "TodoPlanningTests", dependencies: ["TodoPlanning"], swiftSettings: strict),
         .testTarget(
             name: "CloudServerTests",
             dependencies: [
@@ -146,11 +149,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel", "SQLiteDB"], swiftSettings: strict),
+        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel", "SQLiteDB", "TodoPlanning"], swiftSettings: strict),
         .testTarget(
             name: "TodoSyncTests",
             dependencies: [
-                "TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", "SQLiteDB", "TLSTestSupport", .product(name: "Logging", package: "swift-log"),
+                "TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", "SQLiteDB", "TLSTestSupport", "TodoPlanning", .product(name: "Logging", package: "swift-log"),
                 // A small TLS server for the transport's certificate tests.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -163,7 +166,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TodoAppTests",
-            dependencies: ["TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudClient", "CloudServer", "HostileTextSupport", "TLSTestSupport"],
+            dependencies: [
+                "TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudClient", "CloudServer", "HostileTextSupport", "TLSTestSupport",
+                "TodoPlanning",
+            ],
             swiftSettings: strict),
         .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport"], swiftSettings: strict),
         // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.

@@ -2,6 +2,7 @@ import CloudClient
 import CloudModel
 import Foundation
 import Terminal
+import TodoPlanning
 import TodoStore
 import TodoSync
 import TodoUI
@@ -179,11 +180,11 @@ public final class AppBridge {
                 let item: TodoItem
                 if let listID = draft.listID {
                     item = try await engine.add(
-                        title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority, toList: try key(listID),
+                        title: draft.title, notes: draft.notes, due: draft.dueDate.map { DueDate($0, allDay: true) }, priority: draft.priority, toList: try key(listID),
                         recordName: Self.recordName(id))
                 } else {
                     item = try await engine.add(
-                        title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority,
+                        title: draft.title, notes: draft.notes, due: draft.dueDate.map { DueDate($0, allDay: true) }, priority: draft.priority,
                         to: DatabaseScope(draft.scope), recordName: Self.recordName(id))
                 }
                 settle(id, as: item.key)
@@ -191,10 +192,10 @@ public final class AppBridge {
                 _ = try await engine.edit(try key(id), TodoEdit(title: draft.title))
             case .update(let id, let draft):
                 _ = try await engine.edit(
-                    try key(id), TodoEdit(title: draft.title, notes: draft.notes, dueDate: .some(draft.dueDate), priority: draft.priority))
+                    try key(id), TodoEdit(title: draft.title, notes: draft.notes, due: .some(draft.dueDate.map { DueDate($0, allDay: true) }), priority: draft.priority))
             case .edit(let id, let changes):
                 _ = try await engine.edit(
-                    try key(id), TodoEdit(title: changes.title, notes: changes.notes, dueDate: changes.dueDate, priority: changes.priority))
+                    try key(id), TodoEdit(title: changes.title, notes: changes.notes, due: changes.dueDate.map { $0.map { DueDate($0, allDay: true) } }, priority: changes.priority))
             case .restoreLost(let id, let lossID):
                 let record = try key(id)
                 guard let notice = try await engine.conflicts().first(where: { $0.key == record && $0.edit.id == lossID }) else {

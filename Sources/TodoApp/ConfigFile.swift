@@ -3,6 +3,51 @@ import Foundation
 import TOMLKit
 import TodoSync
 
+/// Everything the configuration file holds.
+public struct DeviceSettings: Sendable, Hashable {
+    /// The saved login, nil when signed out of the saved cloud.
+    public var login: SavedLogin?
+    /// How the app starts and sorts.
+    public var view = ViewSettings()
+    /// Saved filters (contexts), by name.
+    public var filters: [NamedFilter] = []
+
+    /// No settings.
+    public init() {}
+}
+
+/// How the app shows todos: the sort and the view it opens on (nil: the defaults).
+public struct ViewSettings: Sendable, Hashable {
+    /// `due`, `priority`, `created` or `title`.
+    public var sort: String?
+    /// `todos` or `today`.
+    public var start: String?
+
+    /// The defaults.
+    public init(sort: String? = nil, start: String? = nil) {
+        self.sort = sort
+        self.start = start
+    }
+
+    static let keys = ["sort", "start"]
+    static let sorts = ["due", "priority", "created", "title"]
+    static let starts = ["todos", "today"]
+}
+
+/// A filter saved under a name (a context), switchable from the app.
+public struct NamedFilter: Sendable, Hashable {
+    /// The name shown.
+    public var name: String
+    /// The filter text, as typed after `/`.
+    public var text: String
+
+    /// A saved filter.
+    public init(name: String, text: String) {
+        self.name = name
+        self.text = text
+    }
+}
+
 /// The login `todo login` saves: which cloud, which account, which device, which certificates to trust.
 public struct SavedLogin: Sendable, Hashable {
     /// The cloud's URL as given to `todo login`.
@@ -25,7 +70,9 @@ public struct SavedLogin: Sendable, Hashable {
 
 /// The device's configuration file, `config.toml` in the configuration directory (`$XDG_CONFIG_HOME/cloudtodo/`).
 ///
-/// It holds the saved login in a `[login]` table (`cloud`, `account`, `device`, `ca-file`). It is read as untrusted
+/// It holds the saved login in a `[login]` table (`cloud`, `account`, `device`, `ca-file`), the app's view in `[view]`
+/// (`sort`: due, priority, created or title; `start`: todos or today) and saved filters in `[filters]` (name = filter
+/// text). It is read as untrusted
 /// input: a file that is not TOML, too large, has a value of the wrong type or a key this version does not know is
 /// an error naming the file and the line, never a crash and never silently ignored.
 public struct ConfigFile: Sendable {
@@ -35,6 +82,8 @@ public struct ConfigFile: Sendable {
     public static let fileName = "config.toml"
     /// The keys of the `[login]` table, in the order they are written.
     static let loginKeys = ["cloud", "account", "device", "ca-file"]
+    /// The tables the file may have.
+    static let tables: Set<String> = ["login", "view", "filters"]
 
     /// Where the file lives.
     public let url: URL
@@ -51,37 +100,76 @@ public struct ConfigFile: Sendable {
 
     /// The saved login; nil when there is no file or it saves no login.
     public func savedLogin() throws(ConfigFileError) -> SavedLogin? {
-        guard let text = try readText() else { return nil }
+        try settings().login
+    }
+
+    /// Everything the file says (nothing when there is no file).
+    public func settings() throws(ConfigFileError) -> DeviceSettings {
+        guard let text = try readText() else { return DeviceSettings() }
         return try parse(text)
     }
 
-    /// Saves `login` (atomically, mode 0600 in a 0700 directory), replacing any earlier one.
+    /// Saves `login` (atomically, mode 0600 in a 0700 directory), replacing any earlier one; other settings stay.
     public func save(_ login: SavedLogin) throws {
-        let table = TOMLTable()
-        var fields: [String: String] = ["cloud": login.server.absoluteString, "account": login.account]
-        fields["device"] = login.device
-        fields["ca-file"] = login.caFile
-        let loginTable = TOMLTable()
-        for key in Self.loginKeys {
-            guard let value = fields[key] else { continue }
-            // What is saved must read back: one non-empty line, as `savedLogin()` demands.
-            guard !value.isEmpty, !value.contains(where: { $0.isNewline || $0 == "\0" }) else {
-                throw ConfigFileError(file: url.path, line: nil, problem: "cannot hold '\(key)': it must be one non-empty line")
-            }
-            loginTable[key] = value
-        }
-        table["login"] = loginTable
-        let text = "# CloudTodo on this device. Written by `todo login`; `todo logout` removes the login.\n" + table.convert(to: .toml)
-            + "\n"
-        try SecretFile.write(Data(text.utf8), to: url)
+        var settings = (try? settings()) ?? DeviceSettings()
+        settings.login = login
+        try write(settings)
     }
 
-    /// Forgets the saved login (the file goes, as it holds nothing else); answers whether there was one.
+    /// Saves the view settings and saved filters, keeping the login.
+    public func savePreferences(view: ViewSettings, filters: [NamedFilter]) throws {
+        var settings = try settings()
+        settings.view = view
+        settings.filters = filters
+        try write(settings)
+    }
+
+    /// Forgets the saved login (the file goes when it holds nothing else); answers whether there was one.
     @discardableResult
     public func forgetLogin() -> Bool {
         let existed = FileManager.default.fileExists(atPath: url.path)
+        if var settings = try? settings(), settings.view != ViewSettings() || !settings.filters.isEmpty {
+            settings.login = nil
+            if (try? write(settings)) != nil { return existed }
+        }
         SecretFile.remove(url)
         return existed
+    }
+
+    /// Writes every setting (atomically, mode 0600 in a 0700 directory).
+    private func write(_ settings: DeviceSettings) throws {
+        let table = TOMLTable()
+        if let login = settings.login {
+            var fields: [String: String] = ["cloud": login.server.absoluteString, "account": login.account]
+            fields["device"] = login.device
+            fields["ca-file"] = login.caFile
+            table["login"] = try Self.table(fields, order: Self.loginKeys, name: "login")
+        }
+        var view: [String: String] = [:]
+        view["sort"] = settings.view.sort
+        view["start"] = settings.view.start
+        if !view.isEmpty { table["view"] = try Self.table(view, order: ViewSettings.keys, name: "view") }
+        if !settings.filters.isEmpty {
+            let filters = Dictionary(settings.filters.map { ($0.name, $0.text) }, uniquingKeysWith: { _, last in last })
+            table["filters"] = try Self.table(filters, order: filters.keys.sorted(), name: "filters")
+        }
+        let text = "# CloudTodo on this device: the login `todo login` saves, the app's view and saved filters.\n"
+            + table.convert(to: .toml) + "\n"
+        try SecretFile.write(Data(text.utf8), to: url)
+    }
+
+    /// A TOML table of single-line strings, in `order`.
+    private static func table(_ fields: [String: String], order: [String], name: String) throws -> TOMLTable {
+        let table = TOMLTable()
+        for key in order {
+            guard let value = fields[key] else { continue }
+            // What is saved must read back: one non-empty line, as `parse` demands.
+            guard !value.isEmpty, !value.contains(where: { $0.isNewline || $0 == "\0" }) else {
+                throw ConfigFileError(file: name, line: nil, problem: "cannot hold '\(key)': it must be one non-empty line")
+            }
+            table[key] = value
+        }
+        return table
     }
 
     // MARK: Reading untrusted text
@@ -107,8 +195,8 @@ public struct ConfigFile: Sendable {
         return text
     }
 
-    /// The saved login the text describes.
-    func parse(_ text: String) throws(ConfigFileError) -> SavedLogin? {
+    /// The settings the text describes.
+    func parse(_ text: String) throws(ConfigFileError) -> DeviceSettings {
         if let (line, problem) = ConfigTextShape.problem(in: text) { throw error(problem, line: line) }
         let root: TOMLTable
         do {
@@ -118,33 +206,62 @@ public struct ConfigFile: Sendable {
         } catch {
             throw self.error("not valid TOML")
         }
-        for key in root.keys where key != "login" {
-            throw error("an unknown setting '\(printable(key))' (known: [login])", line: line(of: key, in: nil, text))
+        for key in root.keys where !Self.tables.contains(key) {
+            throw error("an unknown setting '\(printable(key))' (known: [login], [view], [filters])", line: line(of: key, in: nil, text))
         }
-        guard let value = root["login"] else { return nil }
-        guard let login = value.table else {
-            throw error("'login' must be a table ([login]), not \(value.type.withArticle)", line: line(of: "login", in: nil, text))
+        var settings = DeviceSettings()
+        if let login = try strings(of: "login", in: root, text, known: Self.loginKeys) {
+            guard let cloud = login["cloud"] else { throw error("[login] has no 'cloud' (the cloud's URL)", line: line(of: "login", in: nil, text)) }
+            guard let url = URL(string: cloud), CloudOrigin(url) != nil else {
+                throw error("'cloud' in [login] must be an http:// or https:// URL with a host", line: line(of: "cloud", in: "login", text))
+            }
+            guard let account = login["account"] else { throw error("[login] has no 'account'", line: line(of: "login", in: nil, text)) }
+            settings.login = SavedLogin(server: url, account: account, device: login["device"], caFile: login["ca-file"])
+        }
+        if let view = try strings(of: "view", in: root, text, known: ViewSettings.keys) {
+            if let sort = view["sort"] {
+                guard ViewSettings.sorts.contains(sort) else {
+                    throw error("'sort' in [view] must be one of \(ViewSettings.sorts.joined(separator: ", "))", line: line(of: "sort", in: "view", text))
+                }
+                settings.view.sort = sort
+            }
+            if let start = view["start"] {
+                guard ViewSettings.starts.contains(start) else {
+                    throw error("'start' in [view] must be one of \(ViewSettings.starts.joined(separator: ", "))", line: line(of: "start", in: "view", text))
+                }
+                settings.view.start = start
+            }
+        }
+        if let filters = try strings(of: "filters", in: root, text, known: nil) {
+            settings.filters = filters.keys.sorted().map { NamedFilter(name: $0, text: filters[$0] ?? "") }
+        }
+        return settings
+    }
+
+    /// The string values of a table (nil when the file has none), every key checked against `known` (nil: any key).
+    private func strings(of table: String, in root: TOMLTable, _ text: String, known: [String]?) throws(ConfigFileError) -> [String: String]? {
+        guard let value = root[table] else { return nil }
+        guard let contents = value.table else {
+            throw error("'\(table)' must be a table ([\(table)]), not \(value.type.withArticle)", line: line(of: table, in: nil, text))
         }
         var strings: [String: String] = [:]
-        for key in login.keys {
-            let at = line(of: key, in: "login", text)
-            guard Self.loginKeys.contains(key) else {
-                throw error("an unknown setting '\(printable(key))' in [login] (known: \(Self.loginKeys.joined(separator: ", ")))", line: at)
+        for key in contents.keys {
+            let at = line(of: key, in: table, text)
+            if let known, !known.contains(key) {
+                throw error("an unknown setting '\(printable(key))' in [\(table)] (known: \(known.joined(separator: ", ")))", line: at)
             }
-            guard let string = login[key]?.string else {
-                throw error("'\(key)' in [login] must be a string, not \(login[key]?.type.withArticle ?? "a value")", line: at)
+            guard key.count <= 64, !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw error("a name in [\(table)] must be at most 64 characters without control characters", line: at)
+            }
+            guard let string = contents[key]?.string else {
+                throw error("'\(printable(key))' in [\(table)] must be a string, not \(contents[key]?.type.withArticle ?? "a value")", line: at)
             }
             guard !string.isEmpty, !string.contains(where: { $0.isNewline || $0 == "\0" }) else {
-                throw error("'\(key)' in [login] must be a non-empty single line", line: at)
+                throw error("'\(printable(key))' in [\(table)] must be a non-empty single line", line: at)
             }
             strings[key] = string
         }
-        guard let cloud = strings["cloud"] else { throw error("[login] has no 'cloud' (the cloud's URL)", line: line(of: "login", in: nil, text)) }
-        guard let url = URL(string: cloud), CloudOrigin(url) != nil else {
-            throw error("'cloud' in [login] must be an http:// or https:// URL with a host", line: line(of: "cloud", in: "login", text))
-        }
-        guard let account = strings["account"] else { throw error("[login] has no 'account'", line: line(of: "login", in: nil, text)) }
-        return SavedLogin(server: url, account: account, device: strings["device"], caFile: strings["ca-file"])
+        return strings
     }
 
     /// The line (1-based) where `key` is set in `table` (nil: the top level, where a table header also counts).

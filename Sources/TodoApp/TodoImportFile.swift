@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TodoPlanning
 import TodoSync
 
 /// The file `todo import` reads: a JSON list of todos, `[{"title", "notes"?, "due"?, "priority"?, "done"?}]`.
@@ -26,7 +27,7 @@ public enum TodoImportFile {
 
     /// Reads the todos of a file's bytes. `dueDate` reads a `due` text (nil: no date) and throws for text it cannot
     /// read; it is asked once per distinct text.
-    public static func parse(_ bytes: some Collection<UInt8>, dueDate: (String) throws -> Date?) throws -> Contents {
+    public static func parse(_ bytes: some Collection<UInt8>, dueDate: (String) throws -> DueDate?) throws -> Contents {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -37,7 +38,7 @@ public enum TodoImportFile {
         var contents = Contents(todos: [], skippedUntitled: 0)
         contents.todos.reserveCapacity(entries.count)
         // Imports repeat few dates: each distinct text is read once.
-        var dates: [String: Date?] = [:]
+        var dates: [String: DueDate?] = [:]
         for (index, entry) in entries.enumerated() {
             let number = index + 1
             guard case .object(let fields) = entry else { throw FormatError("entry \(number) is not an object with a title") }
@@ -56,14 +57,14 @@ public enum TodoImportFile {
             var todo = NewTodo(title: title, notes: try text("notes") ?? "")
             if let due = try text("due") {
                 if let known = dates[due] {
-                    todo.dueDate = known
+                    todo.due = known
                 } else {
                     do {
-                        todo.dueDate = try dueDate(due)
+                        todo.due = try dueDate(due)
                     } catch {
                         throw FormatError("entry \(number): \(error)")
                     }
-                    dates[due] = todo.dueDate
+                    dates[due] = todo.due
                 }
             }
             switch fields["priority"] {
@@ -71,6 +72,37 @@ public enum TodoImportFile {
             case .int(let value)?: todo.priority = Int(min(max(value, 0), 3))
             case .double(let value)? where value == value.rounded(): todo.priority = Int(min(max(value, 0), 3))
             default: throw FormatError("entry \(number): \"priority\" must be a whole number, 0 to 3")
+            }
+            switch fields["tags"] {
+            case nil, .null?: break
+            case .array(let values)?:
+                for value in values {
+                    guard case .string(let tag) = value else { throw FormatError("entry \(number): \"tags\" must be a list of text") }
+                    do { todo.tags.append(try TagName.read(tag)) } catch { throw FormatError("entry \(number): \(error)") }
+                }
+            default: throw FormatError("entry \(number): \"tags\" must be a list of text")
+            }
+            if let id = try text("id") { todo.recordName = id }
+            if let list = try text("list") { todo.listName = list }
+            if let words = try text("repeat") {
+                do {
+                    let rule = try RepeatRule(words: words)
+                    let fromCompletion = try text("repeatFrom") == "completion" || rule.from == .completion
+                    todo.repeating = RepeatSetting(rrule: rule.rrule, fromCompletion: fromCompletion)
+                } catch {
+                    throw FormatError("entry \(number): \(error)")
+                }
+            }
+            switch fields["annotations"] {
+            case nil, .null?: break
+            case .array(let values)?:
+                for value in values {
+                    guard case .object(let note) = value, case .string(let entry)? = note["entry"], case .string(let words)? = note["text"],
+                        let date = ISO8601DateFormatter().date(from: entry)
+                    else { throw FormatError("entry \(number): each annotation is {\"entry\": ISO 8601 time, \"text\": text}") }
+                    todo.annotations.append(Annotation(entry: date, text: words))
+                }
+            default: throw FormatError("entry \(number): \"annotations\" must be a list")
             }
             switch fields["done"] {
             case nil, .null?: break
@@ -80,5 +112,45 @@ public enum TodoImportFile {
             contents.todos.append(todo)
         }
         return contents
+    }
+
+    /// The file's text for `todos`, read back by `parse` to the same todos (`due` as `YYYY-MM-DD` or an ISO 8601 time).
+    public static func encode(_ todos: [PortableTodo], calendar: Calendar) throws -> String {
+        struct Note: Encodable {
+            var entry: String
+            var text: String
+        }
+        struct Entry: Encodable {
+            var id: String
+            var title: String
+            var list: String?
+            var notes: String?
+            var due: String?
+            var priority: Int?
+            var done: Bool?
+            var tags: [String]?
+            var `repeat`: String?
+            var repeatFrom: String?
+            var annotations: [Note]?
+        }
+        let times = ISO8601DateFormatter()
+        times.timeZone = calendar.timeZone
+        let entries = todos.map { (todo: PortableTodo) -> Entry in
+            var entry = Entry(id: todo.uid, title: todo.title, list: todo.listName)
+            if !todo.notes.isEmpty { entry.notes = todo.notes }
+            if let due = todo.due { entry.due = due.allDay ? due.text(in: calendar) : times.string(from: due.date) }
+            if todo.priority != 0 { entry.priority = todo.priority }
+            if todo.isCompleted { entry.done = true }
+            if !todo.tags.isEmpty { entry.tags = todo.tags }
+            entry.repeat = todo.repeatRule
+            if todo.repeatFromCompletion { entry.repeatFrom = "completion" }
+            if !todo.annotations.isEmpty {
+                entry.annotations = todo.annotations.map { Note(entry: times.string(from: $0.entry), text: $0.text) }
+            }
+            return entry
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(entries), as: UTF8.self) + "\n"
     }
 }

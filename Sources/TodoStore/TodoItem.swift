@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TodoPlanning
 
 /// The server's metadata of a record as last seen (the `encodeSystemFields` equivalent).
 public struct SystemFields: Sendable, Hashable, Codable {
@@ -36,8 +37,26 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         public static let priority = "priority"
         public static let isTrashed = "isTrashed"
         public static let list = "list"
+        /// STRING_LIST, merged as a set.
+        public static let tags = "tags"
+        /// INT64: 1 when the due date is a whole day (absent: all day, as records from before due times are).
+        public static let allDay = "allDay"
+        /// STRING: the RRULE text of a repeating todo.
+        public static let `repeat` = "repeat"
+        /// STRING: `completion` when the next occurrence counts from completion (absent: from the due date).
+        public static let repeatFrom = "repeatFrom"
+        /// STRING: the record name of the series' first occurrence.
+        public static let series = "series"
+        /// INT64: this occurrence's number in its series (absent: 1).
+        public static let occurrence = "occurrence"
+        /// STRING_LIST of `Annotation.wire` texts, merged as a set.
+        public static let annotations = "annotations"
         /// Every known field name.
-        public static let all: Set<String> = [title, notes, isCompleted, dueDate, priority, isTrashed, list]
+        public static let all: Set<String> = [
+            title, notes, isCompleted, dueDate, priority, isTrashed, list, tags, allDay, `repeat`, repeatFrom, series, occurrence, annotations,
+        ]
+        /// Fields whose values are sets: a conflict keeps what each side added and drops what each side removed.
+        public static let sets: Set<String> = [tags, annotations]
     }
 
     public var key: RecordKey
@@ -51,6 +70,20 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     public var isTrashed: Bool
     /// The `TodoList` this todo belongs to.
     public var list: Reference?
+    /// Tags, without duplicates, in the order given.
+    public var tags: [String]
+    /// Whether `dueDate` is a whole day (its start in the person's time zone) rather than a moment.
+    public var dueAllDay: Bool
+    /// The RRULE text of a repeating todo (`FREQ=WEEKLY;BYDAY=MO`), nil when it does not repeat.
+    public var repeatRule: String?
+    /// Whether the next occurrence counts from completion rather than from the due date.
+    public var repeatFromCompletion: Bool
+    /// The record name of the series' first occurrence (nil: this record starts its own series, if it repeats).
+    public var series: String?
+    /// This occurrence's number in its series, from 1.
+    public var occurrence: Int
+    /// Timestamped notes, oldest first.
+    public var annotations: [Annotation]
     public var parent: ParentReference?
     /// Fields this build does not know, kept so they round-trip.
     public var extraFields: [String: FieldValue]
@@ -80,6 +113,13 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         self.priority = priority
         self.isTrashed = isTrashed
         self.list = list
+        self.tags = []
+        self.dueAllDay = true
+        self.repeatRule = nil
+        self.repeatFromCompletion = false
+        self.series = nil
+        self.occurrence = 1
+        self.annotations = []
         self.parent = nil
         self.extraFields = [:]
         self.system = SystemFields()
@@ -107,13 +147,25 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     /// Every field, known and kept, as the wire spells them.
     public var fields: [String: FieldValue] {
         var fields = extraFields
-        fields.reserveCapacity(extraFields.count + 7)
+        fields.reserveCapacity(extraFields.count + 14)
         fields[Field.title] = .string(title)
         fields[Field.notes] = .string(notes)
         fields[Field.isCompleted] = .int64(isCompleted ? 1 : 0)
         fields[Field.priority] = .int64(Int64(priority))
         fields[Field.isTrashed] = .int64(isTrashed ? 1 : 0)
-        if let dueDate { fields[Field.dueDate] = .timestamp(dueDate) } else { fields[Field.dueDate] = nil }
+        if let dueDate {
+            fields[Field.dueDate] = .timestamp(dueDate)
+            fields[Field.allDay] = .int64(dueAllDay ? 1 : 0)
+        } else {
+            fields[Field.dueDate] = nil
+            fields[Field.allDay] = nil
+        }
+        fields[Field.tags] = tags.isEmpty ? nil : .list(.string, tags.map(FieldValue.string))
+        fields[Field.repeat] = repeatRule.map(FieldValue.string)
+        fields[Field.repeatFrom] = repeatFromCompletion ? .string(Self.fromCompletion) : nil
+        fields[Field.series] = series.map(FieldValue.string)
+        fields[Field.occurrence] = occurrence == 1 ? nil : .int64(Int64(occurrence))
+        fields[Field.annotations] = annotations.isEmpty ? nil : .list(.string, annotations.map { .string($0.wire) })
         if let list { fields[Field.list] = .reference(list) } else { fields[Field.list] = nil }
         if let editStamps { fields[FieldStamps.fieldName] = .string(editStamps) } else { fields[FieldStamps.fieldName] = nil }
         if let lostEdits { fields[LostEdit.fieldName] = .string(lostEdits) } else { fields[LostEdit.fieldName] = nil }
@@ -130,6 +182,13 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         priority = 0
         isTrashed = false
         list = nil
+        tags = []
+        dueAllDay = true
+        repeatRule = nil
+        repeatFromCompletion = false
+        series = nil
+        occurrence = 1
+        annotations = []
         editStamps = nil
         lostEdits = nil
         for (name, value) in fields {
@@ -141,12 +200,44 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
             case (Field.priority, .int64(let i)): priority = Int(clamping: i)
             case (Field.isTrashed, .int64(let i)): isTrashed = i != 0
             case (Field.list, .reference(let r)): list = r
+            case (Field.tags, .list(.string, let values)): tags = Self.distinct(values.compactMap(\.stringValue))
+            case (Field.allDay, .int64(let i)): dueAllDay = i != 0
+            case (Field.repeat, .string(let s)): repeatRule = s
+            case (Field.repeatFrom, .string(let s)): repeatFromCompletion = s == Self.fromCompletion
+            case (Field.series, .string(let s)): series = s
+            case (Field.occurrence, .int64(let i)): occurrence = Int(clamping: max(1, i))
+            case (Field.annotations, .list(.string, let values)):
+                annotations = values.compactMap { $0.stringValue.flatMap(Annotation.init(wire:)) }.sorted()
             case (FieldStamps.fieldName, .string(let s)): editStamps = s
             case (LostEdit.fieldName, .string(let s)): lostEdits = s
             default: extra[name] = value
             }
         }
         extraFields = extra
+    }
+
+    /// The `repeatFrom` value of a series counted from completion.
+    static let fromCompletion = "completion"
+
+    /// The due date with whether it is a whole day; setting nil clears it.
+    public var due: DueDate? {
+        get { dueDate.map { DueDate($0, allDay: dueAllDay) } }
+        set {
+            dueDate = newValue?.date
+            dueAllDay = newValue?.allDay ?? true
+        }
+    }
+
+    /// Whether completing this todo makes its next occurrence.
+    public var isRepeating: Bool { repeatRule != nil }
+
+    /// The name of the series this record belongs to: its `series`, else its own name.
+    public var seriesName: String { series ?? key.recordName }
+
+    /// `values` without repeats, first occurrence kept.
+    public static func distinct(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.filter { seen.insert($0).inserted }
     }
 
     /// The record to send: fields plus the last known change tag.

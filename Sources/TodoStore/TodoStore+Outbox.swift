@@ -122,11 +122,14 @@ extension TodoStore {
     ///
     /// The bulk form of `saveLocalEdit` for records no copy of which exists yet (fresh names): no record is read
     /// first, no merge base is kept (the cloud has none), and the two statements are prepared once for the batch.
+    /// `replacing` are edits of records the device holds (an import of names it has), saved in the same transaction.
     public func addLocalRecords(
-        _ items: [TodoItem], at now: Int64, progressEvery: Int = 1_000, progress: (@Sendable (Int) -> Void)? = nil
+        _ items: [TodoItem], replacing: [TodoItem] = [], at now: Int64, progressEvery: Int = 1_000,
+        progress: (@Sendable (Int) -> Void)? = nil
     ) throws {
-        guard !items.isEmpty else { return }
+        guard !items.isEmpty || !replacing.isEmpty else { return }
         try write { db in
+            for item in replacing { _ = try Self.saveLocalEdit(item, at: now, db: db) }
             let saveRecord = try db.statement(Self.upsertSQL)
             let queueSave = try db.statement(Self.queueNewRecordSQL)
             let every = max(1, progressEvery)

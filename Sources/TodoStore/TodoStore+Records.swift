@@ -1,16 +1,18 @@
 import CloudModel
 import Foundation
 import SQLiteDB
+import TodoPlanning
 
 /// Row mapping of the `records` table.
 extension TodoStore {
-    static let recordColumns = """
-        scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed, due_date, priority,
-        is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user, created_device,
-        modified_at, modified_user, modified_device, local_edited_at, share_permission, edit_stamps, lost_edits,
+    static let recordColumns = plainRecordColumns(prefix: "") + """
+        ,
         EXISTS (SELECT 1 FROM outbox o WHERE o.scope = records.scope AND o.zone_owner = records.zone_owner
                 AND o.zone_name = records.zone_name AND o.record_name = records.record_name)
         """
+
+    /// How many columns `plainRecordColumns` names (the pending-edit flag of `recordColumns` follows them).
+    static let plainColumnCount: Int32 = 32
 
     /// The stored columns of a record, in `item(from:offset:)` order, without the pending-edit flag.
     static func plainRecordColumns(prefix p: String) -> String {
@@ -18,7 +20,8 @@ extension TodoStore {
         \(p)scope, \(p)zone_owner, \(p)zone_name, \(p)record_name, \(p)record_type, \(p)title, \(p)notes, \(p)is_completed,
         \(p)due_date, \(p)priority, \(p)is_trashed, \(p)list_ref, \(p)parent, \(p)extra_fields, \(p)change_tag, \(p)created_at,
         \(p)created_user, \(p)created_device, \(p)modified_at, \(p)modified_user, \(p)modified_device, \(p)local_edited_at,
-        \(p)share_permission, \(p)edit_stamps, \(p)lost_edits
+        \(p)share_permission, \(p)edit_stamps, \(p)lost_edits, \(p)tags, \(p)all_day, \(p)repeat_rule,
+        \(p)repeat_from_completion, \(p)series, \(p)occurrence, \(p)annotations
         """
     }
 
@@ -26,8 +29,9 @@ extension TodoStore {
         INSERT INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
             due_date, priority, is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user,
             created_device, modified_at, modified_user, modified_device, local_edited_at, share_permission, edit_stamps,
-            lost_edits, stale)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, 0)
+            lost_edits, tags, all_day, repeat_rule, repeat_from_completion, series, occurrence, annotations, stale)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25,
+            ?26, ?27, ?28, ?29, ?30, ?31, ?32, 0)
         ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
             record_type = excluded.record_type, title = excluded.title, notes = excluded.notes,
             is_completed = excluded.is_completed, due_date = excluded.due_date, priority = excluded.priority,
@@ -37,7 +41,10 @@ extension TodoStore {
             modified_at = excluded.modified_at, modified_user = excluded.modified_user,
             modified_device = excluded.modified_device, local_edited_at = excluded.local_edited_at,
             share_permission = COALESCE(excluded.share_permission, records.share_permission),
-            edit_stamps = excluded.edit_stamps, lost_edits = excluded.lost_edits, stale = 0
+            edit_stamps = excluded.edit_stamps, lost_edits = excluded.lost_edits, tags = excluded.tags,
+            all_day = excluded.all_day, repeat_rule = excluded.repeat_rule,
+            repeat_from_completion = excluded.repeat_from_completion, series = excluded.series,
+            occurrence = excluded.occurrence, annotations = excluded.annotations, stale = 0
         """
 
     static let keyWhere = "scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_name = ?4"
@@ -56,7 +63,7 @@ extension TodoStore {
 
     static func rowArguments(_ item: TodoItem) throws -> [SQLValue] {
         var arguments = keyArguments(item.key)
-        arguments.reserveCapacity(25)
+        arguments.reserveCapacity(Int(plainColumnCount))
         arguments.append(.text(item.recordType))
         arguments.append(.text(item.title))
         arguments.append(.text(item.notes))
@@ -74,6 +81,13 @@ extension TodoStore {
         arguments.append(item.sharePermission.map { .text($0.rawValue) } ?? .null)
         arguments.append(item.editStamps.map(SQLValue.text) ?? .null)
         arguments.append(item.lostEdits.map(SQLValue.text) ?? .null)
+        arguments.append(item.tags.isEmpty ? .null : .text(StringListColumn.encode(item.tags)))
+        arguments.append(.int(item.dueAllDay ? 1 : 0))
+        arguments.append(item.repeatRule.map(SQLValue.text) ?? .null)
+        arguments.append(.int(item.repeatFromCompletion ? 1 : 0))
+        arguments.append(item.series.map(SQLValue.text) ?? .null)
+        arguments.append(.int(Int64(item.occurrence)))
+        arguments.append(item.annotations.isEmpty ? .null : .text(StringListColumn.encode(item.annotations.map(\.wire))))
         return arguments
     }
 
@@ -89,7 +103,7 @@ extension TodoStore {
 
     static func item(from row: Row) throws -> TodoItem {
         var item = try item(from: row, offset: 0)
-        item.hasPendingChanges = row.int(25) != 0
+        item.hasPendingChanges = row.int(plainColumnCount) != 0
         return item
     }
 
@@ -117,6 +131,17 @@ extension TodoStore {
         item.sharePermission = row.optionalText(o + 22).flatMap(SharePermission.init(rawValue:))
         item.editStamps = row.optionalText(o + 23)
         item.lostEdits = row.optionalText(o + 24)
+        item.tags = row.optionalText(o + 25).map(StringListColumn.decode) ?? []
+        item.dueAllDay = row.int(o + 26) != 0
+        item.repeatRule = row.optionalText(o + 27)
+        item.repeatFromCompletion = row.int(o + 28) != 0
+        item.series = row.optionalText(o + 29)
+        item.occurrence = Int(clamping: max(1, row.int(o + 30)))
+        item.annotations = row.optionalText(o + 31).map { StringListColumn.decode($0).compactMap(Annotation.init(wire:)) } ?? []
+        // Stored by a build that did not know these fields: they wait in the extra fields.
+        if !item.extraFields.isEmpty, !TodoItem.Field.all.isDisjoint(with: item.extraFields.keys) {
+            item.apply(fields: item.fields.merging(item.extraFields) { _, waiting in waiting })
+        }
         return item
     }
 

@@ -140,6 +140,21 @@ public actor TodoStore {
             // (10,000 entries waiting to be sent took 4 ms to count).
             "CREATE INDEX outbox_failed ON outbox (seq) WHERE failed_reason IS NOT NULL;"
         ),
+        (
+            "v5: planning fields",
+            // Tags, due times, repeats and annotations, each a column (lists in `StringListColumn`'s text): rows read
+            // by the hundred thousand need no JSON decoding. Rows stored before keep such fields in `extra_fields`,
+            // and are moved into the columns as they are read (`item(from:offset:)`).
+            """
+            ALTER TABLE records ADD COLUMN tags TEXT;
+            ALTER TABLE records ADD COLUMN all_day INTEGER NOT NULL DEFAULT 1;
+            ALTER TABLE records ADD COLUMN repeat_rule TEXT;
+            ALTER TABLE records ADD COLUMN repeat_from_completion INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE records ADD COLUMN series TEXT;
+            ALTER TABLE records ADD COLUMN occurrence INTEGER NOT NULL DEFAULT 1;
+            ALTER TABLE records ADD COLUMN annotations TEXT;
+            """
+        ),
     ]
 
     /// The open connection, or `StoreError.closed`.

@@ -7,7 +7,8 @@ import TodoStore
 /// in the cloud's clock, counter, device ID), so every device decides alike whatever order they sync in, and the
 /// losing value is kept in the record's `lostEdits`. Trash versus edit: the later action wins — a trash made after
 /// the other side's latest edit stands, an edit made after a trash takes the record out of the trash — and the
-/// action that lost is kept the same way.
+/// action that lost is kept the same way. Set fields (tags, annotations) merge by element: what either side added is
+/// kept, what either side removed goes, and nothing is lost.
 public enum ConflictMerge {
     /// One side of a merge: its fields (with their `editStamps` and `lostEdits`) and the stamp of fields it has none for.
     public struct Side: Sendable, Hashable {
@@ -58,6 +59,11 @@ public enum ConflictMerge {
             let s = server.fields[name]
             let ls = stamp(local, name)
             let ss = stamp(server, name)
+            if TodoItem.Field.sets.contains(name) {
+                if let value = mergeSet(base: base.map { $0[name] }, local: l, server: s) { merged[name] = value }
+                stamps.byField[name] = max(ls, ss)
+                continue
+            }
             let takeLocal: Bool
             if l == s {
                 takeLocal = ss < ls
@@ -82,6 +88,30 @@ public enum ConflictMerge {
         let kept = LostEdit.union(LostEdit.decode(local.fields[LostEdit.fieldName]?.stringValue), LostEdit.decode(server.fields[LostEdit.fieldName]?.stringValue))
         merged[LostEdit.fieldName] = LostEdit.encode(kept + lost).map(FieldValue.string)
         return Outcome(fields: merged, lost: lost)
+    }
+
+    /// A set field merged by element against its base value (`.some(nil)`: the base had none; nil: no base, when
+    /// both sides' elements are kept). Elements keep the server's order, then the local additions in theirs.
+    public static func mergeSet(base: FieldValue??, local: FieldValue?, server: FieldValue?) -> FieldValue? {
+        func elements(_ value: FieldValue?) -> [String] {
+            guard case .list(_, let items) = value else { return value?.stringValue.map { [$0] } ?? [] }
+            return items.compactMap(\.stringValue)
+        }
+        let localElements = elements(local)
+        let serverElements = elements(server)
+        let localSet = Set(localElements)
+        let serverSet = Set(serverElements)
+        var result: [String]
+        if let base {
+            let baseSet = Set(elements(base))
+            // Kept: on both sides, or added (not in the base) on one; an element of the base one side removed goes.
+            result = serverElements.filter { localSet.contains($0) || !baseSet.contains($0) }
+            result += localElements.filter { !serverSet.contains($0) && !baseSet.contains($0) }
+        } else {
+            result = serverElements + localElements.filter { !serverSet.contains($0) }
+        }
+        result = TodoItem.distinct(result)
+        return result.isEmpty ? nil : .list(.string, result.map(FieldValue.string))
     }
 
     /// Trash on one side, edits on the other: the later action wins.

@@ -90,14 +90,18 @@ public struct OutboxBatch: Sendable, Hashable {
     /// `item.fields` as `JSONWriter.fields` writes them (keys sorted); without kept unknown fields, the known ones
     /// are written in name order directly.
     private static func writeFields(of item: TodoItem, into writer: inout JSONWriter) {
-        guard item.extraFields.isEmpty else {
+        guard item.extraFields.isEmpty, item.tags.isEmpty, item.annotations.isEmpty, item.repeatRule == nil, item.series == nil,
+            item.occurrence == 1
+        else {
             writer.fields(item.fields)
             return
         }
-        // In name order: dueDate, editStamps, isCompleted, isTrashed, list, lostEdits, notes, priority, title.
+        // In name order: allDay, dueDate, editStamps, isCompleted, isTrashed, list, lostEdits, notes, priority, title.
         writer.raw("{")
         if let dueDate = item.dueDate {
-            writer.raw("\"dueDate\":")
+            writer.raw("\"allDay\":")
+            writer.field(.int64(item.dueAllDay ? 1 : 0))
+            writer.raw(",\"dueDate\":")
             writer.field(.timestamp(dueDate))
             writer.raw(",")
         }

@@ -1,13 +1,14 @@
 import CloudModel
 import Foundation
+import TodoPlanning
 import TodoStore
 
 extension SyncEngine {
     /// Adds a todo (to the private `Todos` zone, or the public board); stored and queued at once, sent in the background.
     @discardableResult
     public func add(
-        title: String, notes: String = "", dueDate: Date? = nil, priority: Int = 0, to scope: DatabaseScope = .private,
-        recordName: String? = nil
+        title: String, notes: String = "", due: DueDate? = nil, priority: Int = 0, tags: [String] = [],
+        repeat repeating: RepeatSetting? = nil, to scope: DatabaseScope = .private, recordName: String? = nil
     ) async throws -> TodoItem {
         guard permissionContext.isSignedIn else { throw SyncEngineError.refused("signed out: sign in to add todos") }
         let name = recordName ?? RecordNames.next()
@@ -16,7 +17,9 @@ extension SyncEngine {
             case .public: .publicRecord(name)
             case .private, .shared: .privateTodo(name)
             }
-        let item = stamped(TodoItem(key: key, title: title, notes: notes, dueDate: dueDate, priority: min(max(priority, 0), 3)), from: nil)
+        var item = TodoItem(key: key, title: title, notes: notes, priority: min(max(priority, 0), 3))
+        TodoEdit(due: .some(due), addTags: tags, repeatRule: repeating.map { .some($0) }).apply(to: &item)
+        item = stamped(item, from: nil)
         let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
         await afterLocalEdit(key)
         return saved
@@ -34,12 +37,6 @@ extension SyncEngine {
         let saved = try await store.saveLocalEdit(stamped(item, from: old), at: clock.nowMilliseconds())
         await afterLocalEdit(key)
         return saved
-    }
-
-    /// Marks a todo done or not done.
-    @discardableResult
-    public func setCompleted(_ key: RecordKey, _ done: Bool = true) async throws -> TodoItem {
-        try await edit(key, TodoEdit(isCompleted: done))
     }
 
     /// Trashes a record per DESIGN.md §2: deletes it, marks it `isTrashed`, or refuses with a reason (returned).

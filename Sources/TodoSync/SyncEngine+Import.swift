@@ -1,23 +1,55 @@
 import CloudModel
 import Foundation
+import TodoPlanning
 import TodoStore
 
 /// The fields of a todo to add in bulk (an import); the engine names it.
 public struct NewTodo: Sendable, Hashable {
     public var title: String
     public var notes: String
-    public var dueDate: Date?
+    public var due: DueDate?
     /// 0 (none) to 3 (high); clamped.
     public var priority: Int
     public var isCompleted: Bool
+    /// Tags (names that break the tag rule are dropped).
+    public var tags: [String]
+    /// How it repeats, nil when it does not.
+    public var repeating: RepeatSetting?
+    /// Timestamped notes.
+    public var annotations: [Annotation]
+    /// The record name to use (an interchange file's UID), nil for a fresh one; a name the cloud could not take
+    /// (empty, over 200 bytes, control characters) is replaced by a fresh one.
+    public var recordName: String?
+    /// The title of the private list it goes into (made when no list has that title), nil for none.
+    public var listName: String?
 
     /// A todo to add.
-    public init(title: String, notes: String = "", dueDate: Date? = nil, priority: Int = 0, isCompleted: Bool = false) {
+    public init(
+        title: String, notes: String = "", due: DueDate? = nil, priority: Int = 0, isCompleted: Bool = false, tags: [String] = [],
+        repeating: RepeatSetting? = nil, annotations: [Annotation] = []
+    ) {
         self.title = title
         self.notes = notes
-        self.dueDate = dueDate
+        self.due = due
         self.priority = priority
         self.isCompleted = isCompleted
+        self.tags = tags
+        self.repeating = repeating
+        self.annotations = annotations
+        self.recordName = nil
+        self.listName = nil
+    }
+
+    /// Whether `name` can name a record: 1 to 200 bytes (room for an occurrence suffix), no control characters.
+    static func isUsableName(_ name: String) -> Bool {
+        (1...200).contains(name.utf8.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// The record this todo becomes under a name, before it is stamped.
+    func item(_ key: RecordKey) -> TodoItem {
+        var item = TodoItem(key: key, title: title, notes: notes, isCompleted: isCompleted, priority: min(max(priority, 0), 3))
+        TodoEdit(due: .some(due), addTags: TagName.valid(tags), repeatRule: repeating.map { .some($0) }, annotate: annotations).apply(to: &item)
+        return item
     }
 }
 
@@ -31,22 +63,50 @@ extension SyncEngine {
         guard !todos.isEmpty else { return [] }
         var items: [TodoItem] = []
         items.reserveCapacity(todos.count)
-        for (todo, name) in zip(todos, RecordNames.ascending(todos.count)) {
-            // Stamped like a todo added by hand, so an edit made elsewhere later is ordered after the import's values.
-            items.append(
-                stamped(
-                    TodoItem(
-                        key: .privateTodo(name), title: todo.title, notes: todo.notes, isCompleted: todo.isCompleted,
-                        dueDate: todo.dueDate, priority: min(max(todo.priority, 0), 3)),
-                    from: nil))
+        let lists = try await listsFor(todos)
+        var named = Set<String>()
+        var prepared: [(item: TodoItem, given: Bool)] = []
+        prepared.reserveCapacity(todos.count)
+        for (todo, fresh) in zip(todos, RecordNames.ascending(todos.count)) {
+            var name = fresh
+            if let given = todo.recordName, NewTodo.isUsableName(given), named.insert(given).inserted { name = given }
+            var item = todo.item(.privateTodo(name))
+            if let list = todo.listName { item.setList(lists.names[list]) }
+            prepared.append((item, name != fresh))
         }
-        let keys = items.map(\.key)
-        try await store.addLocalRecords(consume items, at: clock.nowMilliseconds(), progress: progress)
+        // Imported again (a round trip): the file's values replace those records', as an edit; one read finds them.
+        let existing = Dictionary(
+            try await store.mapTodos(keys: prepared.filter(\.given).map(\.item.key)) { $0 }.values.map { ($0.key, $0) },
+            uniquingKeysWith: { first, _ in first })
+        var replacing: [TodoItem] = []
+        for (item, _) in prepared {
+            // Stamped like a todo added by hand, so an edit made elsewhere later is ordered after the import's values.
+            if let old = existing[item.key] { replacing.append(stamped(item, from: old)) } else { items.append(stamped(item, from: nil)) }
+        }
+        let keys = prepared.map(\.item.key)
+        prepared = []
+        try await store.addLocalRecords(lists.new + consume items, replacing: replacing, at: clock.nowMilliseconds(), progress: progress)
         // Many records at once: readers and the snapshot read everything again rather than key by key.
         invalidateAll()
         try? await reloadCounts()
         publish()
         if configuration.sendsAutomatically && connection == .online { requestSync(.localEdit) }
         return keys
+    }
+
+    /// The private lists the todos name, by title: existing ones, and new list records (stamped) for the rest.
+    private func listsFor(_ todos: [NewTodo]) async throws -> (names: [String: String], new: [TodoItem]) {
+        let wanted = Set(todos.compactMap(\.listName))
+        guard !wanted.isEmpty else { return ([:], []) }
+        var names: [String: String] = [:]
+        for list in try await store.records(ofType: TodoSchema.listType, inZone: ZoneKey.privateTodos) where !list.isTrashed {
+            if wanted.contains(list.title), names[list.title] == nil { names[list.title] = list.key.recordName }
+        }
+        var new: [TodoItem] = []
+        for (title, name) in zip(wanted.subtracting(names.keys).sorted(), RecordNames.ascending(wanted.count)) {
+            names[title] = name
+            new.append(stamped(TodoItem(key: .privateTodo(name), recordType: TodoSchema.listType, title: title), from: nil))
+        }
+        return (names, new)
     }
 }

@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TodoPlanning
 import TodoStore
 
 extension SyncEngine {
@@ -17,15 +18,16 @@ extension SyncEngine {
     /// Adds a todo to a list: in the list's own zone (a shared list lives in its owner's zone), parented to it.
     @discardableResult
     public func add(
-        title: String, notes: String = "", dueDate: Date? = nil, priority: Int = 0, toList listKey: RecordKey,
-        recordName: String? = nil
+        title: String, notes: String = "", due: DueDate? = nil, priority: Int = 0, tags: [String] = [],
+        repeat repeating: RepeatSetting? = nil, toList listKey: RecordKey, recordName: String? = nil
     ) async throws -> TodoItem {
         let list = try await existingList(listKey)
         if let reason = RecordPermissions.refusal(toAddTo: list, permissionContext) { throw SyncEngineError.refused(reason) }
         let key = RecordKey(
             scope: listKey.scope, zoneName: listKey.zoneName, zoneOwner: listKey.zoneOwner,
             recordName: recordName ?? RecordNames.next())
-        var item = TodoItem(key: key, title: title, notes: notes, dueDate: dueDate, priority: min(max(priority, 0), 3))
+        var item = TodoItem(key: key, title: title, notes: notes, priority: min(max(priority, 0), 3))
+        TodoEdit(due: .some(due), addTags: tags, repeatRule: repeating.map { .some($0) }).apply(to: &item)
         item.setList(listKey.recordName)
         item.sharePermission = list.sharePermission
         let saved = try await store.saveLocalEdit(stamped(item, from: nil), at: clock.nowMilliseconds())
@@ -74,7 +76,9 @@ extension SyncEngine {
                 scope: targetZone.scope, zoneName: targetZone.zoneName, zoneOwner: targetZone.zoneOwner,
                 recordName: RecordNames.next()),
             title: item.title, notes: item.notes, isCompleted: item.isCompleted, dueDate: item.dueDate, priority: item.priority)
-        copy.extraFields = item.extraFields
+        copy.apply(fields: item.fields)  // tags, repeat, annotations and kept unknown fields go along
+        copy.editStamps = nil
+        copy.lostEdits = nil
         copy.setList(target?.key.recordName)
         copy.sharePermission = target?.sharePermission
         try await store.applyLocalChanges(saving: [copy], deleting: [key], at: now)

@@ -91,34 +91,6 @@ public struct SyncSnapshot: Sendable, Hashable {
     }
 }
 
-/// Changes to a todo, field by field; nil leaves a field as it is.
-public struct TodoEdit: Sendable, Hashable {
-    public var title: String?
-    public var notes: String?
-    /// `.some(nil)` clears the due date.
-    public var dueDate: Date??
-    public var priority: Int?
-    public var isCompleted: Bool?
-
-    /// An edit of the given fields.
-    public init(title: String? = nil, notes: String? = nil, dueDate: Date?? = nil, priority: Int? = nil, isCompleted: Bool? = nil) {
-        self.title = title
-        self.notes = notes
-        self.dueDate = dueDate
-        self.priority = priority
-        self.isCompleted = isCompleted
-    }
-
-    /// Applies the edit to an item.
-    public func apply(to item: inout TodoItem) {
-        if let title { item.title = title }
-        if let notes { item.notes = notes }
-        if let dueDate { item.dueDate = dueDate }
-        if let priority { item.priority = min(max(priority, 0), 3) }
-        if let isCompleted { item.isCompleted = isCompleted }
-    }
-}
-
 /// Why the engine refused a local operation.
 public enum SyncEngineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The permission table forbids it; the reason is for the user.

@@ -1,4 +1,5 @@
 import Foundation
+import TodoPlanning
 public import Terminal
 
 extension AppState {

@@ -1,4 +1,5 @@
 import Foundation
+import TodoPlanning
 
 /// Pure, locale-independent formatting and parsing used by the renderer and the edit form.
 public enum Formatting {
@@ -51,7 +52,7 @@ public enum Formatting {
     /// is not a date the grammar accepts (its error says why: `DueDateGrammar(now:calendar:).parse`).
     public static func parseDue(_ text: String, now: Date, calendar: Calendar) -> Date?? {
         do {
-            return .some(try DueDateGrammar(now: now, calendar: calendar).parse(text))
+            return .some(try DueDateGrammar(now: now, calendar: calendar).parse(text)?.date)
         } catch {
             return nil
         }

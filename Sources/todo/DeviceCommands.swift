@@ -4,6 +4,7 @@ import CloudModel
 import Foundation
 import Terminal
 import TodoApp
+import TodoPlanning
 import TodoStore
 import TodoSync
 import TodoUI
@@ -14,23 +15,9 @@ struct DeviceCommandError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Reads a due date with the grammar the app's edit form uses (`DueDateGrammar`); nil for `none`.
-func parseDueDate(_ text: String) throws(DueDateError) -> Date? {
-    try DueDateGrammar().parse(text)
-}
-
-/// Checks a `--due` value while the command line is validated, so a date that does not exist is a usage error.
-func validateDueDate(_ text: String) throws {
-    do {
-        _ = try parseDueDate(text)
-    } catch {
-        throw ValidationError(error.description)
-    }
-}
-
-/// `YYYY-MM-DD` in the local calendar.
-func formatDay(_ date: Date) -> String {
-    Formatting.day(date, calendar: Formatting.isoCalendar)
+/// `YYYY-MM-DD` (all day) or `YYYY-MM-DD HH:MM` in the local calendar.
+func formatDue(_ due: DueDate) -> String {
+    due.text(in: planningCalendar)
 }
 
 /// Sends what waits and says so when the cloud is out of reach.
@@ -52,7 +39,7 @@ func sendAndReport(_ session: DeviceSession) async throws {
     }
 }
 
-/// `todo add TITLE [--due] [--priority] [--notes] [--public]`.
+/// `todo add TITLE [--due] [--priority] [--notes] [--tag]... [--repeat] [--public] [--list]`.
 struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a todo.")
 
@@ -61,8 +48,7 @@ struct Add: AsyncParsableCommand {
     @Argument(help: "The todo's title.")
     var title: String
 
-    @Option(help: "Due date: YYYY-MM-DD, today, tomorrow, +3d, +2w or an ISO 8601 time.")
-    var due: String?
+    @OptionGroup var planning: PlanningOptions
 
     @Option(help: "Priority, 0 (none) to 3 (high).")
     var priority: Int = 0
@@ -79,112 +65,27 @@ struct Add: AsyncParsableCommand {
     func validate() throws {
         guard (0...3).contains(priority) else { throw ValidationError("--priority must be 0 to 3") }
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title must not be empty") }
-        if let due { try validateDueDate(due) }
+        if !planning.untags.isEmpty { throw ValidationError("--untag is for todo edit: a new todo has no tags to remove") }
+        if planning.noRepeat { throw ValidationError("--no-repeat is for todo edit: a new todo repeats only with --repeat") }
     }
 
     func run() async throws {
-        let dueDate = try due.flatMap(parseDueDate)
+        let due = try planning.dueDate() ?? nil
+        let repeating = try planning.repeatSetting() ?? nil
         try await device.withSession { session in
             let item: TodoItem
             if let list {
                 let target = try await session.list(named: list)
                 item = try await session.engine.add(
-                    title: title, notes: notes, dueDate: dueDate, priority: priority, toList: target.key)
+                    title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating, toList: target.key)
             } else {
                 item = try await session.engine.add(
-                    title: title, notes: notes, dueDate: dueDate, priority: priority, to: toPublicBoard ? .public : .private)
+                    title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating,
+                    to: toPublicBoard ? .public : .private)
             }
             print(item.shortID)
             try await sendAndReport(session)
         }
-    }
-}
-
-/// `todo list [--json] [--all] [--public] [--offline]`.
-struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List todos (after fetching what changed).")
-
-    @OptionGroup var device: DeviceOptionGroup
-
-    @Flag(help: "Print JSON for scripts.")
-    var json = false
-
-    @Flag(help: "Include trashed records.")
-    var all = false
-
-    @Flag(name: .customLong("public"), help: "List the public board instead of your private todos.")
-    var publicBoard = false
-
-    @Flag(help: "List todos of lists others share with you.")
-    var shared = false
-
-    @Flag(help: "Do not ask the cloud; show the cache.")
-    var offline = false
-
-    func run() async throws {
-        try await device.withSession { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
-            let scope: DatabaseScope = publicBoard ? .public : shared ? .shared : .private
-            let signedOut = await session.engine.snapshot().connection == .signedOut
-            // Signed out, private data is unavailable (DESIGN.md §1); the public board stays readable.
-            let records = signedOut && scope != .public ? [] : try await session.store.todos(in: scope, includeTrashed: all)
-            let lists = Dictionary(records.filter(\.isList).map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
-            let items = records.filter { $0.recordType == TodoSchema.todoType }
-            func listTitle(_ item: TodoItem) -> String? {
-                item.listName.flatMap { lists[RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: $0)] }
-            }
-            if json {
-                try printJSON(items, listTitle: listTitle)
-            } else {
-                for item in items { print(line(for: item, list: listTitle(item))) }
-                let snapshot = await session.engine.snapshot()
-                if snapshot.connection != .online || snapshot.pendingCount > 0 {
-                    printError("Shown from this device's cache (\(snapshot.statusLine))")
-                }
-            }
-        }
-    }
-
-    private func line(for item: TodoItem, list: String?) -> String {
-        var parts = [item.isCompleted ? "[x]" : "[ ]", item.shortID]
-        if let list { parts.append("[\(list)]") }
-        if item.priority > 0 { parts.append("P\(item.priority)") }
-        if let due = item.dueDate { parts.append("due \(formatDay(due))") }
-        if item.isTrashed { parts.append("(trashed)") }
-        if item.hasPendingChanges { parts.append("*") }
-        parts.append(item.title)
-        return parts.joined(separator: "  ")
-    }
-
-    private func printJSON(_ items: [TodoItem], listTitle: (TodoItem) -> String?) throws {
-        struct Row: Encodable {
-            var id: String
-            var scope: String
-            var title: String
-            var notes: String
-            var isCompleted: Bool
-            var dueDate: String?
-            var priority: Int
-            var isTrashed: Bool
-            var pending: Bool
-            var recordChangeTag: String?
-            var createdBy: String?
-            var modifiedAt: Int64?
-            var list: String?
-            var listID: String?
-        }
-        let rows = items.map { item in
-            Row(
-                id: item.key.recordName, scope: item.key.scope.rawValue, title: item.title, notes: item.notes,
-                isCompleted: item.isCompleted, dueDate: item.dueDate.map(formatDay), priority: item.priority,
-                isTrashed: item.isTrashed, pending: item.hasPendingChanges, recordChangeTag: item.system.changeTag,
-                createdBy: item.system.created?.userRecordName, modifiedAt: item.system.modified?.timestamp,
-                list: listTitle(item), listID: item.listName)
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // The encoder escapes C0 controls; DEL, C1, bidi controls and line separators are escaped after it.
-        printTrusted(escapingTerminalControls(inJSON: String(decoding: try encoder.encode(rows), as: UTF8.self)))
     }
 }
 
@@ -203,43 +104,6 @@ struct Done: AsyncParsableCommand {
     func run() async throws {
         try await device.withTodo(id) { session, item in
             _ = try await session.engine.setCompleted(item.key, !undo)
-        }
-    }
-}
-
-/// `todo edit ID [--title] [--notes] [--due] [--priority]`.
-struct Edit: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a todo's fields.")
-
-    @OptionGroup var device: DeviceOptionGroup
-
-    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).")
-    var id: String
-
-    @Option(help: "New title.")
-    var title: String?
-
-    @Option(help: "New notes.")
-    var notes: String?
-
-    @Option(help: "New due date (YYYY-MM-DD, today, tomorrow, +3d, +2w, an ISO 8601 time), or none to clear it.")
-    var due: String?
-
-    @Option(help: "New priority, 0 to 3.")
-    var priority: Int?
-
-    func validate() throws {
-        if let priority, !(0...3).contains(priority) { throw ValidationError("--priority must be 0 to 3") }
-        if title == nil && notes == nil && due == nil && priority == nil {
-            throw ValidationError("say what to change: --title, --notes, --due or --priority")
-        }
-        if let due { try validateDueDate(due) }
-    }
-
-    func run() async throws {
-        let dueDate: Date?? = try due.map { try parseDueDate($0) }
-        try await device.withTodo(id) { session, item in
-            _ = try await session.engine.edit(item.key, TodoEdit(title: title, notes: notes, dueDate: dueDate, priority: priority))
         }
     }
 }

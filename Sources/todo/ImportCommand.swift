@@ -34,7 +34,7 @@ struct Import: AsyncParsableCommand {
         }
         let contents: TodoImportFile.Contents
         do {
-            contents = try TodoImportFile.parse(bytes, dueDate: parseDueDate)
+            contents = try TodoImportFile.parse(bytes, dueDate: { try parseDueDate($0) })
         } catch {
             throw DeviceCommandError("\(file): \(error)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TodoPlanning
 import TodoApp
 import TodoSync
 
@@ -13,14 +14,14 @@ struct ImportFileTests {
     /// Reads `yyyy-mm-dd` as that day at 00:00 UTC, refuses anything else; counts its calls.
     final class Dates: @unchecked Sendable {
         var calls = 0
-        func read(_ text: String) throws -> Date? {
+        func read(_ text: String) throws -> DueDate? {
             calls += 1
             if text == "none" { return nil }
             let parts = text.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 3 else { throw Unreadable() }
             var utc = Calendar(identifier: .gregorian)
             utc.timeZone = TimeZone(identifier: "UTC")!
-            return utc.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+            return utc.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])).map { DueDate($0, allDay: true) }
         }
     }
 
@@ -40,9 +41,9 @@ struct ImportFileTests {
         #expect(contents.skippedUntitled == 1)
         let first = contents.todos[0]
         #expect(first.notes == "2 litres" && first.priority == 2 && first.isCompleted)
-        #expect(first.dueDate == Date(timeIntervalSince1970: 1_772_323_200))
+        #expect(first.due == DueDate(Date(timeIntervalSince1970: 1_772_323_200), allDay: true))
         #expect(contents.todos[2].priority == 3 && contents.todos[3].priority == 0, "priorities are clamped to 0-3")
-        #expect(contents.todos[2].dueDate == first.dueDate)
+        #expect(contents.todos[2].due == first.due)
         #expect(dates.calls == 1, "a date text repeated is read once")
         #expect(contents.todos[4].priority == 1)
     }

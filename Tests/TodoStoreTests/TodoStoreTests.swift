@@ -50,7 +50,10 @@ func serverRecord(
                 try raw.execute(
                     """
                     DROP INDEX records_type; DROP INDEX records_lost; DROP INDEX outbox_failed; DROP TABLE announced_losses;
-                    ALTER TABLE records DROP COLUMN edit_stamps; ALTER TABLE records DROP COLUMN lost_edits; PRAGMA user_version = 1;
+                    ALTER TABLE records DROP COLUMN edit_stamps; ALTER TABLE records DROP COLUMN lost_edits;
+                    ALTER TABLE records DROP COLUMN tags; ALTER TABLE records DROP COLUMN all_day; ALTER TABLE records DROP COLUMN repeat_rule;
+                    ALTER TABLE records DROP COLUMN repeat_from_completion; ALTER TABLE records DROP COLUMN series;
+                    ALTER TABLE records DROP COLUMN occurrence; ALTER TABLE records DROP COLUMN annotations; PRAGMA user_version = 1;
                     """)
             }
             let upgraded = try TodoStore(url: url)
@@ -99,7 +102,7 @@ func serverRecord(
     @Test func unknownFieldsAndSystemFieldsRoundTrip() async throws {
         try await withTemporaryStore { store, _ in
             let extra: [String: FieldValue] = [
-                "color": .string("blue"), "tags": .list(.string, [.string("a"), .string("b")]),
+                "color": .string("blue"), "labels": .list(.string, [.string("a"), .string("b")]),
                 "location": .unknown(type: "LOCATION", value: .object(["latitude": .double(1.5)])),
             ]
             let record = serverRecord("x", title: "With extras", tag: "tag9", extra: extra)

@@ -221,3 +221,40 @@ private func side(_ fields: [String: FieldValue], bound: Int64? = nil) -> Confli
         }
     }
 }
+
+@Suite("Set fields merge by element (pure)") struct SetMergeTests {
+    static func tags(_ names: String...) -> FieldValue { .list(.string, names.map(FieldValue.string)) }
+    let created = EditStamp(timestamp: 1_000, deviceID: "A")
+
+    func merged(base: FieldValue?, local: FieldValue?, server: FieldValue?) -> [String: FieldValue] {
+        func fields(_ tags: FieldValue?, _ stamp: EditStamp) -> [String: FieldValue] {
+            var fields = version(["title": .string("Bulbs")], ["*": created, "tags": stamp])
+            fields["tags"] = tags
+            return fields
+        }
+        let baseFields = fields(base, created)
+        let onA = ConflictMerge.merge(
+            base: baseFields, local: side(fields(local, EditStamp(timestamp: 2_000, deviceID: "A"))),
+            server: side(fields(server, EditStamp(timestamp: 3_000, deviceID: "B"))), recordName: "r")
+        #expect(onA.lost.isEmpty, "a set merge loses nothing")
+        return onA.fields
+    }
+
+    @Test func whatEitherSideAddedStaysAndWhatEitherRemovedGoes() {
+        let fields = merged(base: Self.tags("home", "autumn"), local: Self.tags("home", "autumn", "garden"), server: Self.tags("autumn", "weekend"))
+        #expect(fields["tags"] == Self.tags("autumn", "weekend", "garden"))
+    }
+
+    @Test func bothRemovingTheLastTagLeavesNone() {
+        #expect(merged(base: Self.tags("home"), local: nil, server: Self.tags("garden"))["tags"] == Self.tags("garden"))
+        #expect(merged(base: Self.tags("home"), local: nil, server: nil)["tags"] == nil)
+        #expect(merged(base: nil, local: Self.tags("a"), server: Self.tags("b"))["tags"] == Self.tags("b", "a"))
+    }
+
+    @Test func withoutABaseBothSidesAreKept() {
+        let outcome = ConflictMerge.merge(
+            base: nil, local: side(["tags": Self.tags("a", "b")]), server: side(["tags": Self.tags("b", "c")]), recordName: "r")
+        #expect(outcome.fields["tags"] == Self.tags("b", "c", "a"))
+        #expect(ConflictMerge.mergeSet(base: nil, local: .string("x"), server: nil) == Self.tags("x"), "an ill-typed value counts as one element")
+    }
+}

@@ -1,6 +1,7 @@
 import CloudModel
 import Foundation
 import Testing
+import TodoPlanning
 import TodoStore
 import TodoSync
 
@@ -10,7 +11,7 @@ import TodoSync
         (0..<count).map { index in
             NewTodo(
                 title: "Imported \(index)", notes: index % 2 == 0 ? "note \(index)" : "",
-                dueDate: index % 4 == 0 ? Date(timeIntervalSince1970: 1_790_000_000) : nil, priority: index % 5 - 1,
+                due: index % 4 == 0 ? DueDate(Date(timeIntervalSince1970: 1_790_000_000), allDay: true) : nil, priority: index % 5 - 1,
                 isCompleted: index % 3 == 0)
         }
     }

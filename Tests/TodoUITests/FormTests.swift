@@ -162,7 +162,7 @@ struct FormTests {
         press(session, .tab, .tab)
         type(session, "next week")
         #expect(press(session, .enter) == [])
-        #expect(terminal.lastScreen?.lines[10] == " Due: use YYYY-MM-DD, today, tomorrow or +3d.")
+        #expect(terminal.lastScreen?.lines[10] == " Due: use YYYY-MM-DD, today, tomorrow, +3d or 17:00.")
         guard case .edit(let form) = session.state.mode else {
             Issue.record("form should stay open")
             return

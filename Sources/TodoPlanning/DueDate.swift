@@ -1,0 +1,119 @@
+import Foundation
+
+/// When a todo is due: a day (all day) or a moment on a day, as the person gave it.
+///
+/// `date` is the moment for a timed due date, and the start of the day in the person's time zone for an all-day one.
+/// On the wire it is the `dueDate` TIMESTAMP beside the `allDay` INT64 field (absent: all day, as records written
+/// before due times existed are).
+public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The moment (timed), or the start of the day in the person's time zone (all day).
+    public var date: Date
+    /// Whether only the day counts (no time of day).
+    public var allDay: Bool
+
+    /// A due date at a moment, or on a day when `allDay`.
+    public init(_ date: Date, allDay: Bool) {
+        self.date = date
+        self.allDay = allDay
+    }
+
+    /// The day of `date` in `calendar`, all day.
+    public static func day(_ date: Date, in calendar: Calendar) -> DueDate {
+        DueDate(calendar.startOfDay(for: date), allDay: true)
+    }
+
+    /// Ordered by moment; on the same moment an all-day date comes first (it began at midnight).
+    public static func < (lhs: DueDate, rhs: DueDate) -> Bool {
+        if lhs.date != rhs.date { return lhs.date < rhs.date }
+        return lhs.allDay && !rhs.allDay
+    }
+
+    /// The last moment this due date is still not overdue: the end of its day when all day, else the moment itself.
+    public func deadline(in calendar: Calendar) -> Date {
+        guard allDay else { return date }
+        return calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: date)) ?? date
+    }
+
+    /// "2026-05-01" (all day) or "2026-05-01 09:30" in `calendar`'s time zone.
+    public func text(in calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        let day = "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
+        return allDay ? day : day + " " + two(parts.hour) + ":" + two(parts.minute)
+    }
+
+    public var description: String { "\(date.timeIntervalSince1970)\(allDay ? " all day" : "")" }
+}
+
+/// A timestamped note added to a todo, as Taskwarrior's annotations: never edited, only added or removed.
+///
+/// On the wire each is one element of the `annotations` STRING_LIST: the UTC time as `YYYY-MM-DDTHH:MM:SSZ`, a
+/// space, then the text. Lists merge as sets, so annotations added on two devices both survive.
+public struct Annotation: Sendable, Hashable, Comparable {
+    /// When it was added (whole seconds).
+    public var entry: Date
+    /// What it says (one line or several).
+    public var text: String
+
+    /// An annotation made at `entry` (rounded down to the second).
+    public init(entry: Date, text: String) {
+        self.entry = Date(timeIntervalSince1970: entry.timeIntervalSince1970.rounded(.down))
+        self.text = text
+    }
+
+    /// Reads one wire element; nil when it does not start with a UTC time and a space.
+    public init?(wire: String) {
+        let utf8 = wire.utf8
+        guard utf8.count >= 21, let space = wire.firstIndex(of: " "), wire.distance(from: wire.startIndex, to: space) == 20,
+            let seconds = Annotation.secondsSince1970(wire[..<space])
+        else { return nil }
+        self.entry = Date(timeIntervalSince1970: Double(seconds))
+        self.text = String(wire[wire.index(after: space)...])
+    }
+
+    /// The wire element: `2026-05-01T09:30:00Z text`.
+    public var wire: String { Annotation.utcText(Int64(entry.timeIntervalSince1970)) + " " + text }
+
+    /// Ordered by time, then text.
+    public static func < (lhs: Annotation, rhs: Annotation) -> Bool {
+        lhs.entry != rhs.entry ? lhs.entry < rhs.entry : lhs.text < rhs.text
+    }
+
+    static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` of seconds since 1970.
+    static func utcText(_ seconds: Int64) -> String {
+        let parts = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(seconds)))
+        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        let year = String(parts.year ?? 0)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(parts.month) + "-" + two(parts.day) + "T"
+            + two(parts.hour) + ":" + two(parts.minute) + ":" + two(parts.second) + "Z"
+    }
+
+    /// Seconds since 1970 of exactly `YYYY-MM-DDTHH:MM:SSZ` (ASCII digits, a real time), else nil.
+    static func secondsSince1970(_ text: Substring) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A,
+            bytes[19] == 0x5A
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard (0x30...0x39).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int(bytes[index] - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day), hour < 24,
+            minute < 60, second < 61,
+            let date = utc.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
+            utc.component(.day, from: date) == day
+        else { return nil }
+        return Int64(date.timeIntervalSince1970)
+    }
+}

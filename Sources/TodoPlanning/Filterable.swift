@@ -1,0 +1,19 @@
+/// What a filter reads of a todo: the UI's row and the store's item both conform.
+public protocol Filterable {
+    /// The title, searched by text terms.
+    var title: String { get }
+    /// The notes, searched by text terms.
+    var notes: String { get }
+    /// The tags, compared case-insensitively by `+tag` and `-tag`.
+    var tags: [String] { get }
+    /// The display name of the todo's list, nil when it is in none.
+    var listName: String? { get }
+    /// When it is due, nil when it has no due date.
+    var due: DueDate? { get }
+    /// 0 none, 1 low, 2 medium, 3 high.
+    var priority: Int { get }
+    /// Whether it is done.
+    var isCompleted: Bool { get }
+    /// Whether it repeats.
+    var isRepeating: Bool { get }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// Writing: a JSON array `task import` accepts, one task per line.
+extension TaskwarriorJSON {
+    /// The Taskwarrior uuid of a uid: the uid itself when it is a UUID (lowercased), else a version 5 UUID derived
+    /// from it, the same on every export.
+    public static func uuid(for uid: String) -> String {
+        UUID(uuidString: uid).map { $0.uuidString.lowercased() } ?? StableID.uuid(uid)
+    }
+
+    /// A JSON array of one object per todo, as `task import` reads it. The uid goes in `cloudtodo_uid` when it is not
+    /// the uuid; notes in `cloudtodo_notes`; all-day due dates as the local midnight of `calendar` in UTC. Warnings
+    /// name what Taskwarrior cannot carry (repeat rules without a `recur` word, tags with spaces or commas).
+    public static func encode(_ todos: [PortableTodo], calendar: Calendar, now: Date = Date()) -> PortableExport {
+        var log = WarningLog()
+        var out: [UInt8] = []
+        out.reserveCapacity(todos.count * 300 + 4)
+        out.append(contentsOf: Array("[\n".utf8))
+        for (index, todo) in todos.enumerated() {
+            if index > 0 { out.append(contentsOf: [0x2C, 0x0A]) }
+            var object = JSONObjectWriter()
+            fill(&object, with: todo, calendar: calendar, now: now, log: &log)
+            out.append(contentsOf: object.finish())
+        }
+        out.append(contentsOf: Array("\n]\n".utf8))
+        return PortableExport(text: String(decoding: out, as: UTF8.self), warnings: log.all)
+    }
+
+    /// One todo's fields as a Taskwarrior task object.
+    private static func fill(_ object: inout JSONObjectWriter, with todo: PortableTodo, calendar: Calendar, now: Date, log: inout WarningLog) {
+        let name = PortableLimits.quoted(todo.title)
+        let uuid = uuid(for: todo.uid)
+        object.add("uuid", uuid)
+        if todo.title.isEmpty {
+            object.add("description", "(no title)")
+            log.add("todo \(PortableLimits.quoted(todo.uid)) has no title; Taskwarrior needs one, so it is '(no title)'.")
+        } else {
+            object.add("description", todo.title)
+        }
+        object.add("status", todo.isCompleted ? "completed" : "pending")
+        if let created = todo.created.flatMap(CompactTime.utcText) { object.add("entry", created) }
+        if let modified = todo.modified.flatMap(CompactTime.utcText) { object.add("modified", modified) }
+        if todo.isCompleted,
+            let end = [todo.completedAt, todo.modified, todo.created, now].lazy.compactMap({ $0.flatMap(CompactTime.utcText) }).first
+        {
+            object.add("end", end)
+        }
+        if let due = todo.due, CompactTime.seconds(due.date) != nil,
+            let text = CompactTime.utcText(due.allDay ? calendar.startOfDay(for: due.date) : due.date)
+        {
+            object.add("due", text)
+        }
+        switch todo.priority {
+        case ...0: break
+        case 1: object.add("priority", "L")
+        case 2: object.add("priority", "M")
+        default: object.add("priority", "H")
+        }
+        if let list = todo.listName, !list.isEmpty { object.add("project", list) }
+        if !todo.tags.isEmpty {
+            var changed = false
+            var tags: [String] = []
+            for tag in todo.tags {
+                let safe = String(String.UnicodeScalarView(tag.unicodeScalars.map {
+                    $0 == "," || $0.properties.isWhitespace || $0.value < 0x20 ? "_" : $0
+                }))
+                changed = changed || safe != tag
+                if !safe.isEmpty, !tags.contains(safe) { tags.append(safe) }
+            }
+            if changed { log.add("todo \(name): tags with spaces or commas were written with '_' instead (Taskwarrior allows neither).") }
+            if !tags.isEmpty { object.add("tags", strings: tags) }
+        }
+        if let rule = ICalendar.cleanRule(todo.repeatRule) {
+            if let word = TaskwarriorRecur.word(from: rule, due: todo.due, calendar: calendar) {
+                if todo.due == nil {
+                    log.add("todo \(name): Taskwarrior repeats only tasks with a due date; the repeat '\(word)' was left out.")
+                } else {
+                    object.add("recur", word)
+                }
+            } else {
+                log.add("todo \(name): repeat rule \(PortableLimits.quoted(rule)) has no Taskwarrior equivalent; it was left out.")
+            }
+        }
+        let notes = todo.annotations.compactMap { note in CompactTime.utcText(note.entry).map { ($0, note.text) } }
+        if !notes.isEmpty { object.add("annotations", annotations: notes) }
+        if uuid != todo.uid { object.add(uidAttribute, todo.uid) }
+        if !todo.notes.isEmpty { object.add(notesAttribute, todo.notes) }
+        if todo.repeatFromCompletion { object.add(repeatFromAttribute, "completion") }
+    }
+}
+
+/// Writes one JSON object of string, string-array and annotation fields straight to bytes (no escaping of `/` or
+/// non-ASCII; quotes, backslashes and control characters escaped).
+struct JSONObjectWriter {
+    private var bytes: [UInt8] = [0x7B]
+
+    /// Adds `"key":"value"`.
+    mutating func add(_ key: String, _ value: String) {
+        field(key)
+        string(value)
+    }
+
+    /// Adds `"key":["a","b"]`.
+    mutating func add(_ key: String, strings: [String]) {
+        field(key)
+        bytes.append(0x5B)
+        for (index, value) in strings.enumerated() {
+            if index > 0 { bytes.append(0x2C) }
+            string(value)
+        }
+        bytes.append(0x5D)
+    }
+
+    /// Adds `"key":[{"entry":…,"description":…}]`.
+    mutating func add(_ key: String, annotations: [(entry: String, text: String)]) {
+        field(key)
+        bytes.append(0x5B)
+        for (index, note) in annotations.enumerated() {
+            if index > 0 { bytes.append(0x2C) }
+            var object = JSONObjectWriter()
+            object.add("entry", note.entry)
+            object.add("description", note.text)
+            bytes.append(contentsOf: object.finish())
+        }
+        bytes.append(0x5D)
+    }
+
+    /// The object's bytes, closed.
+    func finish() -> [UInt8] { bytes + [0x7D] }
+
+    private mutating func field(_ key: String) {
+        if bytes.count > 1 { bytes.append(0x2C) }
+        string(key)
+        bytes.append(0x3A)
+    }
+
+    private mutating func string(_ value: String) {
+        bytes.append(0x22)
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in value.utf8 {
+            switch byte {
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            case 0..<0x20, 0x7F: bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+}

@@ -1,0 +1,113 @@
+import CloudModel
+import Foundation
+import TodoPlanning
+import TodoStore
+
+/// Repeating todos that stay single: completing (or skipping) an occurrence makes the next one under a name derived
+/// from the series and the next one's number, so devices that complete the same occurrence offline all make the same
+/// record, and the cloud keeps one.
+extension SyncEngine {
+    /// Marks a todo done or not done. Completing an occurrence of a repeating todo makes the next occurrence in the
+    /// same transaction; taking the completion back removes that next occurrence again while it is still untouched.
+    @discardableResult
+    public func setCompleted(_ key: RecordKey, _ done: Bool = true) async throws -> TodoItem {
+        let item = try await existingForEdit(key)
+        guard item.isRepeating, item.isCompleted != done else { return try await edit(key, TodoEdit(isCompleted: done)) }
+        var completed = item
+        completed.isCompleted = done
+        completed.isTrashed = false
+        return try await saveOccurrenceStep(old: item, new: completed, makingNext: done)
+    }
+
+    /// Skips an occurrence of a repeating todo: it goes to the trash and the next occurrence is made. Refused for a
+    /// todo that does not repeat.
+    @discardableResult
+    public func skip(_ key: RecordKey) async throws -> TodoItem? {
+        let item = try await existingForEdit(key)
+        guard item.isRepeating else { throw SyncEngineError.refused("'\(item.title)' does not repeat: only an occurrence of a repeating todo can be skipped") }
+        guard !item.isCompleted else { throw SyncEngineError.refused("'\(item.title)' is done already: its next occurrence exists") }
+        var skipped = item
+        skipped.isTrashed = true
+        _ = try await saveOccurrenceStep(old: item, new: skipped, makingNext: true)
+        return try await store.todo(Self.nextOccurrenceKey(of: item))
+    }
+
+    /// The record name of a series' occurrence: the series' name, `-`, its number (occurrence 1 is the series' own record).
+    public static func occurrenceName(series: String, number: Int) -> String { "\(series)-\(number)" }
+
+    /// Where the occurrence after `item` lives.
+    static func nextOccurrenceKey(of item: TodoItem) -> RecordKey {
+        RecordKey(
+            scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner,
+            recordName: occurrenceName(series: item.seriesName, number: item.occurrence + 1))
+    }
+
+    /// The occurrence after `item`, completed at `now`: the same todo due at the rule's next date, or nil when the rule
+    /// ends (COUNT, UNTIL) or cannot be read.
+    static func nextOccurrence(of item: TodoItem, completedAt now: Date, calendar: Calendar) -> TodoItem? {
+        guard let text = item.repeatRule, var rule = try? RepeatRule(rrule: text) else { return nil }
+        rule.from = item.repeatFromCompletion ? .completion : .due
+        let current = item.due ?? DueDate.day(now, in: calendar)
+        guard let due = rule.next(after: current, completedAt: now, occurrence: item.occurrence, calendar: calendar) else { return nil }
+        var next = TodoItem(key: nextOccurrenceKey(of: item), recordType: item.recordType, title: item.title)
+        next.apply(fields: item.fields)
+        next.key = nextOccurrenceKey(of: item)
+        next.parent = item.parent
+        next.sharePermission = item.sharePermission
+        next.isCompleted = false
+        next.isTrashed = false
+        next.annotations = []
+        next.due = due
+        next.series = item.seriesName
+        next.occurrence = item.occurrence + 1
+        next.editStamps = nil
+        next.lostEdits = nil
+        return next
+    }
+
+    /// Saves one occurrence's completion, un-completion or skip with its effect on the next occurrence, in one transaction.
+    private func saveOccurrenceStep(old: TodoItem, new: TodoItem, makingNext: Bool) async throws -> TodoItem {
+        let nowMillis = clock.nowMilliseconds()
+        let now = Date(timeIntervalSince1970: Double(nowMillis) / 1000)
+        let nextKey = Self.nextOccurrenceKey(of: old)
+        let existingNext = try await store.todo(nextKey)
+        var saving = [stamped(new, from: old)]
+        var keys = [old.key]
+        var deleting: [RecordKey] = []
+        if makingNext {
+            // Already made (here, or by another device and fetched): that one stands.
+            if existingNext == nil, let next = Self.nextOccurrence(of: old, completedAt: now, calendar: planningCalendar) {
+                saving.append(stamped(next, from: nil))
+                keys.append(next.key)
+            }
+        } else if var next = existingNext, !next.isCompleted, !next.isTrashed {
+            // Taken back: the next occurrence goes too while it is open (to the trash once the cloud has it, so an
+            // edit made to it meanwhile can be brought back), unless it was done meanwhile.
+            keys.append(nextKey)
+            if next.system.isUploaded {
+                let before = next
+                next.isTrashed = true
+                saving.append(stamped(next, from: before))
+            } else {
+                deleting.append(nextKey)
+            }
+        }
+        try await store.applyLocalChanges(saving: saving, deleting: deleting, at: nowMillis)
+        await afterLocalEdits(keys)
+        return try await store.todo(old.key) ?? saving[0]
+    }
+
+    /// The calendar due dates and repeats count in: Gregorian, in this device's time zone.
+    var planningCalendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        return calendar
+    }
+
+    /// The record for an edit, refused when the permission table forbids editing it.
+    private func existingForEdit(_ key: RecordKey) async throws -> TodoItem {
+        guard let item = try await todo(key) else { throw SyncEngineError.notFound(key.recordName) }
+        if let reason = RecordPermissions.refusal(toUpdate: item, permissionContext) { throw SyncEngineError.refused(reason) }
+        return item
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import TodoPlanning
+import TodoStore
+
+/// Changes to a todo, field by field; nil leaves a field as it is.
+public struct TodoEdit: Sendable, Hashable {
+    public var title: String?
+    public var notes: String?
+    /// `.some(nil)` clears the due date.
+    public var due: DueDate??
+    public var priority: Int?
+    public var isCompleted: Bool?
+    /// Tags to add (kept once each, in the order given).
+    public var addTags: [String]
+    /// Tags to remove.
+    public var removeTags: [String]
+    /// `.some(nil)` stops the repeat; a rule's RRULE text and whether it counts from completion otherwise.
+    public var repeatRule: RepeatSetting??
+    /// Annotations to add.
+    public var annotate: [Annotation]
+
+    /// An edit of the given fields.
+    public init(
+        title: String? = nil, notes: String? = nil, due: DueDate?? = nil, priority: Int? = nil, isCompleted: Bool? = nil,
+        addTags: [String] = [], removeTags: [String] = [], repeatRule: RepeatSetting?? = nil,
+        annotate: [Annotation] = []
+    ) {
+        self.title = title
+        self.notes = notes
+        self.due = due
+        self.priority = priority
+        self.isCompleted = isCompleted
+        self.addTags = addTags
+        self.removeTags = removeTags
+        self.repeatRule = repeatRule
+        self.annotate = annotate
+    }
+
+    /// Applies the edit to an item.
+    public func apply(to item: inout TodoItem) {
+        if let title { item.title = title }
+        if let notes { item.notes = notes }
+        if let due { item.due = due }
+        if let priority { item.priority = min(max(priority, 0), 3) }
+        if let isCompleted { item.isCompleted = isCompleted }
+        if !addTags.isEmpty || !removeTags.isEmpty {
+            let removed = Set(removeTags.map { $0.lowercased() })
+            item.tags = TodoItem.distinct(item.tags.filter { !removed.contains($0.lowercased()) } + addTags)
+        }
+        if let repeatRule {
+            item.repeatRule = repeatRule?.rrule
+            item.repeatFromCompletion = repeatRule?.fromCompletion ?? false
+        }
+        if !annotate.isEmpty { item.annotations = (item.annotations + annotate).sorted() }
+    }
+}
+
+/// How a todo repeats: its RRULE text and whether the next occurrence counts from completion.
+public struct RepeatSetting: Sendable, Hashable {
+    /// The RRULE text (`FREQ=WEEKLY;BYDAY=MO`).
+    public var rrule: String
+    /// Whether the next occurrence counts from when this one was completed.
+    public var fromCompletion: Bool
+
+    /// A repeat.
+    public init(rrule: String, fromCompletion: Bool = false) {
+        self.rrule = rrule
+        self.fromCompletion = fromCompletion
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import CloudModel
+import Foundation
+import TodoPlanning
+import TodoStore
+import TodoSync
+
+extension DeviceOptionGroup {
+    /// Opens the device once, finds the todos the IDs name (or the filter matches), runs `body` on each, then sends
+    /// and reports. An ID this device has not seen yet is looked up again after fetching what changed.
+    func withTodos(ids: [String], filter: TodoFilter?, _ body: (DeviceSession, TodoItem) async throws -> Void) async throws {
+        try await withSession { session in
+            var items: [TodoItem] = []
+            if let filter {
+                await session.engine.sync(.manualRefresh)
+                items = try await session.listedTodos(in: .private, includeTrashed: false).filter { filter.matches($0) }.map(\.item)
+                guard !items.isEmpty else { throw DeviceCommandError("no todo matches the filter '\(filter.summary)'") }
+            } else {
+                var fetched = false
+                for id in ids {
+                    do {
+                        items.append(try await session.engine.todo(matchingID: id))
+                    } catch StoreError.notFound where !fetched {
+                        await session.engine.sync(.manualRefresh)
+                        fetched = true
+                        items.append(try await session.engine.todo(matchingID: id))
+                    }
+                }
+            }
+            for item in items { try await body(session, item) }
+            try await sendAndReport(session)
+        }
+    }
+}
+
+/// `todo edit ID... | --filter FILTER [--title] [--notes] [--due] [--priority] [--tag]... [--untag]... [--repeat|--no-repeat]`.
+struct Edit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change fields of one or more todos (by ID, or every todo a filter matches).")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The todos' IDs, as `todo list` shows them (any unique end or start of one is enough).")
+    var ids: [String] = []
+
+    @Option(help: "Edit every open todo of yours this filter matches instead (the syntax of todo list, quoted as one argument).")
+    var filter: String?
+
+    @Option(help: "New title.")
+    var title: String?
+
+    @Option(help: "New notes.")
+    var notes: String?
+
+    @Option(help: "New priority, 0 to 3.")
+    var priority: Int?
+
+    @OptionGroup var planning: PlanningOptions
+
+    func validate() throws {
+        if let priority, !(0...3).contains(priority) { throw ValidationError("--priority must be 0 to 3") }
+        if title == nil && notes == nil && priority == nil && planning.isEmpty {
+            throw ValidationError("say what to change: --title, --notes, --due, --priority, --tag, --untag, --repeat or --no-repeat")
+        }
+        if ids.isEmpty == (filter == nil) { throw ValidationError("name the todos: one or more IDs, or --filter (not both)") }
+        if let filter { _ = try parseFilter([filter]) }
+    }
+
+    func run() async throws {
+        let edit = try planning.edit(title: title, notes: notes, priority: priority)
+        let selection = try filter.map { try parseFilter([$0]) }
+        var count = 0
+        try await device.withTodos(ids: ids, filter: selection) { session, item in
+            _ = try await session.engine.edit(item.key, edit)
+            count += 1
+        }
+        if selection != nil { printError("Edited \(count) todo\(count == 1 ? "" : "s")") }
+    }
+}
+
+/// `todo annotate ID TEXT`: adds a timestamped note.
+struct Annotate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "annotate", abstract: "Add a timestamped note to a todo.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The todo's ID, as `todo list` shows it.")
+    var id: String
+
+    @Argument(help: "The note (words after the ID are joined with spaces).")
+    var text: [String]
+
+    func validate() throws {
+        let joined = text.joined(separator: " ")
+        guard !joined.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the note must not be empty") }
+        guard joined.count <= 10_000 else { throw ValidationError("a note has at most 10,000 characters") }
+    }
+
+    func run() async throws {
+        let note = Annotation(entry: Date(), text: text.joined(separator: " "))
+        try await device.withTodo(id) { session, item in
+            _ = try await session.engine.edit(item.key, TodoEdit(annotate: [note]))
+        }
+    }
+}
+
+/// `todo skip ID`: skips one occurrence of a repeating todo.
+struct Skip: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "skip", abstract: "Skip an occurrence of a repeating todo: it goes to the trash and the next one is made.")
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Argument(help: "The todo's ID, as `todo list` shows it.")
+    var id: String
+
+    func run() async throws {
+        try await device.withTodo(id) { session, item in
+            if let next = try await session.engine.skip(item.key) {
+                print(next.shortID + (next.due.map { "  due " + formatDue($0) } ?? ""))
+            } else {
+                printError("That was the last occurrence: the series ends")
+            }
+        }
+    }
+}

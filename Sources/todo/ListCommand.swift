@@ -1,0 +1,161 @@
+import ArgumentParser
+import CloudModel
+import Foundation
+import Terminal
+import TodoPlanning
+import TodoStore
+import TodoSync
+
+/// A todo with its list's title, as filters see it.
+struct ListedTodo: Filterable {
+    var item: TodoItem
+    /// The title of its list, nil when in none.
+    var listTitle: String?
+
+    var title: String { item.title }
+    var notes: String { item.notes }
+    var tags: [String] { item.tags }
+    var listName: String? { listTitle }
+    var due: DueDate? { item.due }
+    var priority: Int { item.priority }
+    var isCompleted: Bool { item.isCompleted }
+    var isRepeating: Bool { item.isRepeating }
+}
+
+/// Reads a filter the way `/` in the app does, with the command line's date grammar.
+func parseFilter(_ words: [String]) throws -> TodoFilter {
+    let text = words.map { $0.contains(" ") && !$0.contains("\"") ? "\"\($0)\"" : $0 }.joined(separator: " ")
+    do {
+        return try TodoFilter.parse(text, now: Date(), calendar: planningCalendar) { try parseDueDate($0) }
+    } catch {
+        throw ValidationError(String(describing: error))
+    }
+}
+
+extension DeviceSession {
+    /// The todos of a scope (trashed ones when asked), each with its list's title.
+    func listedTodos(in scope: DatabaseScope, includeTrashed: Bool) async throws -> [ListedTodo] {
+        let records = try await store.todos(in: scope, includeTrashed: includeTrashed)
+        let lists = Dictionary(records.filter(\.isList).map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
+        return records.filter { $0.recordType == TodoSchema.todoType }.map { item in
+            let title = item.listName.flatMap {
+                lists[RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: $0)]
+            }
+            return ListedTodo(item: item, listTitle: title)
+        }
+    }
+}
+
+/// `todo list [FILTER...] [--json] [--all] [--public] [--shared] [--offline]`.
+struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List todos (after fetching what changed), optionally only those a filter matches.",
+        discussion: """
+            A filter is the app's / syntax: words match the title or notes; +tag and -tag; list:NAME; due:today, \
+            due:none, due:overdue, due.before:DATE, due.after:DATE, due.by:DATE; pri:2+ (at least), pri:1- (at most); \
+            is:done, is:open, is:repeating, is:overdue. All terms must match, e.g. todo list +garden due.before:eow.
+            """)
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    @Flag(help: "Include trashed records.")
+    var all = false
+
+    @Flag(name: .customLong("public"), help: "List the public board instead of your private todos.")
+    var publicBoard = false
+
+    @Flag(help: "List todos of lists others share with you.")
+    var shared = false
+
+    @Flag(help: "Do not ask the cloud; show the cache.")
+    var offline = false
+
+    @Argument(parsing: .allUnrecognized, help: "Filter terms (see above).")
+    var filter: [String] = []
+
+    func validate() throws { _ = try parseFilter(filter) }
+
+    func run() async throws {
+        let filter = try parseFilter(filter)
+        try await device.withSession { session in
+            if !offline { await session.engine.sync(.manualRefresh) }
+            let scope: DatabaseScope = publicBoard ? .public : shared ? .shared : .private
+            let signedOut = await session.engine.snapshot().connection == .signedOut
+            // Signed out, private data is unavailable (DESIGN.md §1); the public board stays readable.
+            let todos = signedOut && scope != .public ? [] : try await session.listedTodos(in: scope, includeTrashed: all)
+            let shown = filter.isEmpty ? todos : todos.filter { filter.matches($0) }
+            if json {
+                try printJSON(shown)
+            } else {
+                for todo in shown { print(line(for: todo)) }
+                let snapshot = await session.engine.snapshot()
+                if snapshot.connection != .online || snapshot.pendingCount > 0 {
+                    printError("Shown from this device's cache (\(snapshot.statusLine))")
+                }
+            }
+        }
+    }
+
+    private func line(for todo: ListedTodo) -> String {
+        let item = todo.item
+        var parts = [item.isCompleted ? "[x]" : "[ ]", item.shortID]
+        if let list = todo.listTitle { parts.append("[\(list)]") }
+        if item.priority > 0 { parts.append("P\(item.priority)") }
+        if let due = item.due { parts.append("due \(formatDue(due))") }
+        if item.isRepeating { parts.append("(repeats)") }
+        if item.isTrashed { parts.append("(trashed)") }
+        if item.hasPendingChanges { parts.append("*") }
+        parts.append(item.title)
+        if !item.tags.isEmpty { parts.append(item.tags.map { "+" + $0 }.joined(separator: " ")) }
+        return parts.joined(separator: "  ")
+    }
+
+    private func printJSON(_ todos: [ListedTodo]) throws {
+        struct Note: Encodable {
+            var entry: String
+            var description: String
+        }
+        struct Row: Encodable {
+            var id: String
+            var scope: String
+            var title: String
+            var notes: String
+            var isCompleted: Bool
+            var dueDate: String?
+            var allDay: Bool?
+            var priority: Int
+            var tags: [String]
+            var `repeat`: String?
+            var repeatFrom: String?
+            var annotations: [Note]
+            var isTrashed: Bool
+            var pending: Bool
+            var recordChangeTag: String?
+            var createdBy: String?
+            var modifiedAt: Int64?
+            var list: String?
+            var listID: String?
+        }
+        let times = ISO8601DateFormatter()
+        times.timeZone = .current
+        let rows = todos.map { todo in
+            let item = todo.item
+            return Row(
+                id: item.key.recordName, scope: item.key.scope.rawValue, title: item.title, notes: item.notes,
+                isCompleted: item.isCompleted, dueDate: item.due.map { $0.allDay ? formatDue($0) : times.string(from: $0.date) },
+                allDay: item.due?.allDay, priority: item.priority, tags: item.tags, repeat: item.repeatRule,
+                repeatFrom: item.isRepeating ? (item.repeatFromCompletion ? "completion" : "due") : nil,
+                annotations: item.annotations.map { Note(entry: times.string(from: $0.entry), description: $0.text) },
+                isTrashed: item.isTrashed, pending: item.hasPendingChanges, recordChangeTag: item.system.changeTag,
+                createdBy: item.system.created?.userRecordName, modifiedAt: item.system.modified?.timestamp,
+                list: todo.listTitle, listID: item.listName)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // The encoder escapes C0 controls; DEL, C1, bidi controls and line separators are escaped after it.
+        printTrusted(escapingTerminalControls(inJSON: String(decoding: try encoder.encode(rows), as: UTF8.self)))
+    }
+}
