@@ -135,7 +135,7 @@ let package = Package(
 
         // Tests: one target per module, real SQLite and a real loopback server.
         .testTarget(name: "CloudModelTests", dependencies: ["CloudModel"], swiftSettings: strict),
-        .testTarget(name: "TodoPlanningTests", dependencies: ["TodoPlanning"], swiftSettings: strict),
+        .testTarget(name: "TodoPlanningTests", dependencies: ["TodoPlanning"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "CloudServerTests",
             dependencies: [

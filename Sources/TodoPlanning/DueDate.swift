@@ -55,11 +55,17 @@ public struct Annotation: Sendable, Hashable, Comparable {
     /// What it says (one line or several).
     public var text: String
 
-    /// An annotation made at `entry` (rounded down to the second).
+    /// An annotation made at `entry` (rounded down to the second, and kept within the years 1 to 9999).
     public init(entry: Date, text: String) {
-        self.entry = Date(timeIntervalSince1970: entry.timeIntervalSince1970.rounded(.down))
+        let seconds = entry.timeIntervalSince1970
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, Annotation.earliest), Annotation.latest)
+        self.entry = Date(timeIntervalSince1970: bounded.rounded(.down))
         self.text = text
     }
+
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since 1970: the times the wire form can write.
+    static let earliest: Double = -62_135_596_800
+    static let latest: Double = 253_402_300_799
 
     /// Reads one wire element; nil when it does not start with a UTC time and a space.
     public init?(wire: String) {
@@ -72,7 +78,11 @@ public struct Annotation: Sendable, Hashable, Comparable {
     }
 
     /// The wire element: `2026-05-01T09:30:00Z text`.
-    public var wire: String { Annotation.utcText(Int64(entry.timeIntervalSince1970)) + " " + text }
+    public var wire: String {
+        let seconds = entry.timeIntervalSince1970
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, Annotation.earliest), Annotation.latest)
+        return Annotation.utcText(Int64(bounded)) + " " + text
+    }
 
     /// Ordered by time, then text.
     public static func < (lhs: Annotation, rhs: Annotation) -> Bool {

@@ -1,23 +1,31 @@
 import ArgumentParser
 import Foundation
 import TodoApp
+import TodoPlanning
 import TodoSync
 import TodoUI
 
-/// `todo import FILE`: adds the todos of a JSON file (e.g. `Resources/demo-todos.json`) in one transaction, then sends them.
+/// `todo import FILE|DIR [--format ics|taskwarrior|json]`: adds the todos of a file in one transaction, then sends them.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Add todos from a JSON file: [{\"title\", \"notes\"?, \"due\"?, \"priority\"?, \"done\"?}].",
+        abstract: "Add todos from an iCalendar file or directory, a Taskwarrior export, or this app's JSON.",
         discussion: """
-            The todos are stored and queued in one transaction (all or none), then sent (not with --no-send). When \
-            the cloud does not answer they stay queued: `todo sync` (or the app) sends them later.
+            The format is found from the content unless --format says it: ics (a file of VTODOs, or a directory of \
+            .ics files per list as vdirsyncer and todoman keep them), taskwarrior (what `task export` writes), json \
+            ([{"title", "notes"?, "due"?, "priority"?, "done"?, "tags"?, "repeat"?, "list"?, "id"?}], what \
+            `todo export` writes). A todo whose ID (UID, uuid) this device holds already is updated rather than added \
+            again, so importing a file twice adds nothing twice. The todos are stored and queued in one transaction \
+            (all or none), then sent (not with --no-send); when the cloud does not answer they stay queued.
             """)
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The JSON file.")
+    @Argument(help: "The file, or an iCalendar directory.")
     var file: String
+
+    @Option(help: "ics, taskwarrior or json (default: found from the content).")
+    var format: InterchangeFormat?
 
     @Flag(name: .shortAndLong, help: "No progress line.")
     var quiet = false
@@ -25,31 +33,24 @@ struct Import: AsyncParsableCommand {
     @Flag(name: .customLong("no-send"), help: "Store and queue only; `todo sync` (or the app) sends them later.")
     var noSend = false
 
+    /// The largest file read, in bytes.
+    static let maximumSize = 512 * 1024 * 1024
+
     func run() async throws {
-        let bytes: Data
-        do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw DeviceCommandError("cannot read \(file): \(error.localizedDescription)")
-        }
-        let contents: TodoImportFile.Contents
-        do {
-            contents = try TodoImportFile.parse(bytes, dueDate: { try parseDueDate($0) })
-        } catch {
-            throw DeviceCommandError("\(file): \(error)")
-        }
+        let (todos, warnings, skippedUntitled) = try read()
+        for warning in warnings.prefix(20) { printError(warning) }
+        if warnings.count > 20 { printError("… and \(warnings.count - 20) more notes") }
         let progress = ProgressLine(enabled: !quiet)
         try await device.withSession { session in
-            let total = contents.todos.count
+            let total = todos.count
             if total > 0 {
                 progress.show("Adding todos: 0 of \(total)")
-                try await session.engine.addTodos(contents.todos) { done in progress.show("Adding todos: \(done) of \(total)") }
+                try await session.engine.addTodos(todos) { done in progress.show("Adding todos: \(done) of \(total)") }
             }
             progress.clear()
             print("Added " + Formatting.counted(total, "todo"))
-            if contents.skippedUntitled > 0 {
-                let skipped = contents.skippedUntitled
-                printError("Skipped \(skipped) \(skipped == 1 ? "entry" : "entries") without a title")
+            if skippedUntitled > 0 {
+                printError("Skipped \(skippedUntitled) \(skippedUntitled == 1 ? "entry" : "entries") without a title")
             }
             guard total > 0 else { return }
             if noSend {
@@ -58,5 +59,70 @@ struct Import: AsyncParsableCommand {
             }
             try await progress.whileSending(session) { try await sendAndReport(session) }
         }
+    }
+
+    /// The todos of the file or directory, notes about what was skipped or changed, and how many had no title.
+    private func read() throws -> (todos: [NewTodo], warnings: [String], skippedUntitled: Int) {
+        let url = URL(fileURLWithPath: file)
+        let calendar = planningCalendar
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else { throw DeviceCommandError("cannot read \(file): no such file") }
+        if isDirectory.boolValue {
+            guard format == nil || format == .ics else { throw DeviceCommandError("\(file) is a directory: only iCalendar (ics) is read from directories") }
+            do {
+                var read = try VdirLayout.read(directory: url, calendar: calendar)
+                // `todo export --vdir` keeps todos of no list in `Todos/`: they come back in no list.
+                for index in read.todos.indices where read.todos[index].listName == VdirLayout.unlistedDirectory {
+                    read.todos[index].listName = nil
+                }
+                return portable(read)
+            } catch {
+                throw DeviceCommandError("\(file): \(error)")
+            }
+        }
+        let bytes: Data
+        do {
+            let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+            guard size <= Self.maximumSize else { throw DeviceCommandError("\(file) is larger than 512 MB") }
+            bytes = try Data(contentsOf: url)
+        } catch let error as DeviceCommandError {
+            throw error
+        } catch {
+            throw DeviceCommandError("cannot read \(file): \(error.localizedDescription)")
+        }
+        guard let format = format ?? InterchangeFormat.detect(bytes) else {
+            throw DeviceCommandError("\(file): neither iCalendar, a Taskwarrior export nor this app's JSON; say which with --format")
+        }
+        do {
+            switch format {
+            case .json:
+                let contents = try TodoImportFile.parse(bytes, dueDate: { try parseDueDate($0) })
+                return (contents.todos, [], contents.skippedUntitled)
+            case .ics:
+                guard let text = String(validating: bytes, as: UTF8.self) else { throw DeviceCommandError("\(file) is not UTF-8 text") }
+                return try portable(ICalendar.decode(text, calendar: calendar))
+            case .taskwarrior:
+                return try portable(TaskwarriorJSON.decode(bytes, calendar: calendar))
+            }
+        } catch let error as DeviceCommandError {
+            throw error
+        } catch {
+            throw DeviceCommandError("\(file): \(error)")
+        }
+    }
+
+    private func portable(_ read: PortableImport) -> (todos: [NewTodo], warnings: [String], skippedUntitled: Int) {
+        var warnings = read.warnings
+        var untitled = 0
+        var todos: [NewTodo] = []
+        todos.reserveCapacity(read.todos.count)
+        for todo in read.todos {
+            if todo.title.allSatisfy(\.isWhitespace) {
+                untitled += 1
+                continue
+            }
+            todos.append(NewTodo(todo, warnings: &warnings))
+        }
+        return (todos, warnings, untitled)
     }
 }

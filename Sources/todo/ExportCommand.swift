@@ -1,0 +1,88 @@
+import ArgumentParser
+import CloudModel
+import Foundation
+import TodoApp
+import Terminal
+import TodoPlanning
+import TodoStore
+import TodoSync
+
+extension InterchangeFormat: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+}
+
+/// `todo export [--format ics|taskwarrior|json] [--output FILE | --vdir DIR] [FILTER...]`.
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write your todos as iCalendar (VTODO), Taskwarrior JSON or this app's JSON.",
+        discussion: """
+            ics: one iCalendar file (RFC 5545) of VTODOs, or with --vdir a directory per list of one .ics file per todo \
+            (the layout vdirsyncer and todoman use). taskwarrior: what `task import` reads. json: what `todo import` \
+            reads back (every field). Filter terms (as todo list takes them) export only the todos they match.
+            """)
+
+    @OptionGroup var device: DeviceOptionGroup
+
+    @Option(help: "ics, taskwarrior or json (default: json).")
+    var format: InterchangeFormat = .json
+
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    var output: String?
+
+    @Option(help: "Write an iCalendar directory (one subdirectory per list, one .ics file per todo) instead; it must not exist or be empty.")
+    var vdir: String?
+
+    @Flag(help: "Do not ask the cloud first; export the cache.")
+    var offline = false
+
+    @Argument(parsing: .allUnrecognized, help: "Filter terms (see todo list --help).")
+    var filter: [String] = []
+
+    func validate() throws {
+        if vdir != nil && format != .ics && format != .json { throw ValidationError("--vdir writes iCalendar: use it with --format ics") }
+        if vdir != nil && output != nil { throw ValidationError("--vdir and --output cannot be used together") }
+        _ = try parseFilter(filter)
+    }
+
+    func run() async throws {
+        let filter = try parseFilter(filter)
+        let todos = try await device.withSession { session in
+            if !offline { await session.engine.sync(.manualRefresh) }
+            return try await session.listedTodos(in: .private, includeTrashed: false).filter { filter.isEmpty || filter.matches($0) }
+        }
+        let portable = todos.map { PortableTodo($0.item, listTitle: $0.listTitle) }
+        let calendar = planningCalendar
+        if let vdir {
+            do {
+                try VdirLayout.write(portable, to: URL(fileURLWithPath: vdir, isDirectory: true), calendar: calendar)
+            } catch {
+                throw DeviceCommandError(String(describing: error))
+            }
+            printError("Wrote \(portable.count) todo\(portable.count == 1 ? "" : "s") to \(vdir)")
+            return
+        }
+        let text: String
+        var warnings: [String] = []
+        switch format {
+        case .ics: text = ICalendar.encode(portable, calendar: calendar, includeList: true)
+        case .taskwarrior:
+            let export = TaskwarriorJSON.encode(portable, calendar: calendar)
+            // Escaped further where a terminal would act on it (C1 controls, bidi overrides): still the same JSON.
+            text = escapingTerminalControls(inJSON: export.text)
+            warnings = export.warnings
+        case .json: text = escapingTerminalControls(inJSON: try TodoImportFile.encode(portable, calendar: calendar))
+        }
+        for warning in warnings.prefix(20) { printError(warning) }
+        if warnings.count > 20 { printError("… and \(warnings.count - 20) more") }
+        if let output {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw DeviceCommandError("cannot write \(output): \(error.localizedDescription)")
+            }
+            printError("Wrote \(portable.count) todo\(portable.count == 1 ? "" : "s") to \(output)")
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+}
