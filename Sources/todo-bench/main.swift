@@ -77,6 +77,9 @@ do {
             baseline: rest.dropFirst(2).first)
     case "ui":
         try await UIBench.run()
+    case "interchange":
+        // `todo-bench interchange [TODOS]`: export and import in every format, beside Taskwarrior's.
+        try await InterchangeBench.run(count: arguments.dropFirst().compactMap { Int($0) }.first ?? 100_000)
     case "share":
         try await ShareBench.run()
     case "tls":
@@ -104,7 +107,7 @@ do {
         try await PostgresStoreBench.run(url: arguments[1], records: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
     default:
         print(
-            "usage: todo-bench server [RECORDS] [--database-url URL] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share"
+            "usage: todo-bench server [RECORDS] [--database-url URL] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share | interchange [TODOS]"
         )
         exit(2)
     }
