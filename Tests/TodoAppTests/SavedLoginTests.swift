@@ -70,6 +70,31 @@ struct SavedLoginTests {
         let login = try #require(try file.savedLogin())
         #expect(login.server.absoluteString == "https://todo.example.org" && login.account == "alice" && login.device == "laptop")
         #expect(login.caFile == "/home/alice/.config/cloudtodo/ca.pem")
+        let settings = try file.settings()
+        #expect(settings.view == ViewSettings(sort: "due", start: "todos"))
+        #expect(settings.filters == [NamedFilter(name: "garden", text: "+garden due.before:eow"), NamedFilter(name: "work", text: "+work is:open pri:2+")])
+    }
+
+    @Test func viewAndSavedFiltersLiveBesideTheLoginAndOutliveALogout() throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = ConfigFile(directory: folder)
+        try file.savePreferences(view: ViewSettings(sort: "priority"), filters: [NamedFilter(name: "errands", text: "+errand \"post office\"")])
+        try file.save(SavedLogin(server: URL(string: "https://todo.example.org")!, account: "alice"))
+        var settings = try file.settings()
+        #expect(settings.login?.account == "alice" && settings.view.sort == "priority")
+        #expect(settings.filters == [NamedFilter(name: "errands", text: "+errand \"post office\"")])
+        #expect(try mode(file.url) == 0o600)
+        #expect(file.forgetLogin())
+        settings = try file.settings()
+        #expect(settings.login == nil && settings.view.sort == "priority" && settings.filters.count == 1, "a logout keeps the view")
+
+        let badSort = try #require(try configError("[view]\nsort = \"colour\"\n"))
+        #expect(badSort.line == 2 && badSort.problem.contains("'sort' in [view] must be one of due, priority, created, title"), "\(badSort)")
+        let badFilter = try #require(try configError("[filters]\nwork = 3\n"))
+        #expect(badFilter.line == 2 && badFilter.problem.contains("'work' in [filters] must be a string"), "\(badFilter)")
+        let unknownView = try #require(try configError("[view]\ncolour = \"red\"\n"))
+        #expect(unknownView.problem.contains("unknown setting 'colour' in [view]"), "\(unknownView)")
     }
 
     @Test func aHostileConfigurationFileIsAClearErrorNamingTheFileAndLine() throws {
