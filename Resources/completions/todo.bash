@@ -173,13 +173,13 @@ _todo() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|login|logout|signup|server|devices|help)
+    open|add|list|done|edit|annotate|skip|trash|sync|status|push|signout|signin|import|export|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|login|logout|signup|server|devices|help)
         # Offer subcommand argument completions
         "_todo_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'open add list done edit trash sync status push signout signin import keys lists newlist move share shares accept unshare leave conflicts restore login logout signup server devices help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'open add list done edit annotate skip trash sync status push signout signin import export keys lists newlist move share shares accept unshare leave conflicts restore login logout signup server devices help' -- "${cur}"))
         ;;
     esac
 }
@@ -216,9 +216,9 @@ _todo_open() {
 
 _todo_add() {
     repeating_flags=()
-    non_repeating_flags=(--public --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--account --device --server --ca-file --data-dir --password --due --priority --notes --list)
+    non_repeating_flags=(--no-repeat --public --version -h --help)
+    repeating_options=(--tag --untag)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password --due --repeat --priority --notes --list)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -241,7 +241,18 @@ _todo_add() {
     '--password')
         return
         ;;
+    '--tag')
+        __todo_add_completions -W "$(__todo_custom_complete ---completion add -- --tag "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--untag')
+        __todo_add_completions -W "$(__todo_custom_complete ---completion add -- --untag "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
+        return
+        ;;
     '--due')
+        return
+        ;;
+    '--repeat')
         return
         ;;
     '--priority')
@@ -251,6 +262,7 @@ _todo_add() {
         return
         ;;
     '--list')
+        __todo_add_completions -W "$(__todo_custom_complete ---completion add -- --list "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -261,7 +273,7 @@ _todo_list() {
     non_repeating_flags=(--json --all --public --shared --offline --version -h --help)
     repeating_options=()
     non_repeating_options=(--account --device --server --ca-file --data-dir --password)
-    __todo_offer_flags_options 0
+    __todo_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -314,13 +326,123 @@ _todo_done() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __todo_add_completions -W "$(__todo_custom_complete ---completion done -- positional@0 "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _todo_edit() {
     repeating_flags=()
+    non_repeating_flags=(--no-repeat --version -h --help)
+    repeating_options=(--tag --untag)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password --filter --title --notes --priority --due --repeat)
+    __todo_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--ca-file')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    '--filter')
+        return
+        ;;
+    '--title')
+        return
+        ;;
+    '--notes')
+        return
+        ;;
+    '--priority')
+        return
+        ;;
+    '--tag')
+        __todo_add_completions -W "$(__todo_custom_complete ---completion edit -- --tag "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--untag')
+        __todo_add_completions -W "$(__todo_custom_complete ---completion edit -- --untag "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--due')
+        return
+        ;;
+    '--repeat')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __todo_add_completions -W "$(__todo_custom_complete ---completion edit -- positional@0 "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_todo_annotate() {
+    repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --ca-file --data-dir --password --title --notes --due --priority)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
+    __todo_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--ca-file')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __todo_add_completions -W "$(__todo_custom_complete ---completion annotate -- positional@0 "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_todo_skip() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -343,16 +465,12 @@ _todo_edit() {
     '--password')
         return
         ;;
-    '--title')
-        return
-        ;;
-    '--notes')
-        return
-        ;;
-    '--due')
-        return
-        ;;
-    '--priority')
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __todo_add_completions -W "$(__todo_custom_complete ---completion skip -- positional@0 "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -383,6 +501,14 @@ _todo_trash() {
         return
         ;;
     '--password')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __todo_add_completions -W "$(__todo_custom_complete ---completion trash -- positional@0 "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -542,7 +668,7 @@ _todo_import() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --no-send --version -h --help)
     repeating_options=()
-    non_repeating_options=(--account --device --server --ca-file --data-dir --password)
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password --format)
     __todo_offer_flags_options 1
 
     # Offer option value completions
@@ -563,6 +689,50 @@ _todo_import() {
         return
         ;;
     '--password')
+        return
+        ;;
+    '--format')
+        __todo_add_completions -W 'ics'$'\n''taskwarrior'$'\n''json'
+        return
+        ;;
+    esac
+}
+
+_todo_export() {
+    repeating_flags=()
+    non_repeating_flags=(--offline --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--account --device --server --ca-file --data-dir --password --format --output -o --vdir)
+    __todo_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--account')
+        return
+        ;;
+    '--device')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--ca-file')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    '--format')
+        __todo_add_completions -W 'ics'$'\n''taskwarrior'$'\n''json'
+        return
+        ;;
+    '--output'|'-o')
+        return
+        ;;
+    '--vdir')
         return
         ;;
     esac
@@ -664,6 +834,18 @@ _todo_move() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __todo_add_completions -W "$(__todo_custom_complete ---completion move -- positional@0 "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
+        return
+        ;;
+    2)
+        __todo_add_completions -W "$(__todo_custom_complete ---completion move -- positional@1 "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _todo_share() {
@@ -694,6 +876,14 @@ _todo_share() {
         return
         ;;
     '--with')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __todo_add_completions -W "$(__todo_custom_complete ---completion share -- positional@0 "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -787,6 +977,14 @@ _todo_unshare() {
         return
         ;;
     '--with')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __todo_add_completions -W "$(__todo_custom_complete ---completion unshare -- positional@0 "${COMP_CWORD}" "$(__todo_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -52,16 +52,19 @@ _todo() {
         local -ar subcommands=(
             'open:Open the terminal app (the default when no verb is given).'
             'add:Add a todo.'
-            'list:List todos (after fetching what changed).'
+            'list:List todos (after fetching what changed), optionally only those a filter matches.'
             'done:Mark a todo done.'
-            'edit:Change a todo'\''s fields.'
+            'edit:Change fields of one or more todos (by ID, or every todo a filter matches).'
+            'annotate:Add a timestamped note to a todo.'
+            'skip:Skip an occurrence of a repeating todo: it goes to the trash and the next one is made.'
             'trash:Trash a todo (public board posts are marked trashed).'
             'sync:Fetch what changed and send what waits.'
             'status:Show account, device, tokens, pending changes and the last error.'
             'push:Ask the cloud to send a test push to one of your devices.'
             'signout:Sign this device out.'
             'signin:Sign this device in (again).'
-            'import:Add todos from a JSON file: [{"title", "notes"?, "due"?, "priority"?, "done"?}].'
+            'import:Add todos from an iCalendar file or directory, a Taskwarrior export, or this app'\''s JSON.'
+            'export:Write your todos as iCalendar (VTODO), Taskwarrior JSON or this app'\''s JSON.'
             'keys:List the terminal app'\''s keys (Markdown table).'
             'lists:Show your lists and lists shared with you.'
             'newlist:Create a list.'
@@ -84,7 +87,7 @@ _todo() {
         ;;
     arg)
         case "${words[1]}" in
-        open|add|list|done|edit|trash|sync|status|push|signout|signin|import|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|login|logout|signup|server|devices|help)
+        open|add|list|done|edit|annotate|skip|trash|sync|status|push|signout|signin|import|export|keys|lists|newlist|move|share|shares|accept|unshare|leave|conflicts|restore|login|logout|signup|server|devices|help)
             "_todo_${words[1]}" && ret=0
             ;;
         esac
@@ -121,11 +124,15 @@ _todo_add() {
         '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
         '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':title:'
-        '--due[Due date\: YYYY-MM-DD, today, tomorrow, +3d, +2w or an ISO 8601 time.]:due:'
+        '*--tag[Add a tag (one word; repeat the flag for several).]:tag:{__todo_custom_complete ---completion add -- --tag "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
+        '*--untag[Remove a tag (repeat the flag for several).]:untag:{__todo_custom_complete ---completion add -- --untag "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
+        '--due[Due date, optionally with a time\: YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon…sun, monday…sunday), eow, eom, eoy, +3d, +2w, +1m, +1y, 17\:00, 9am, 5\:30pm, a day then a time (fri 9am), none or an ISO 8601 time (2026-05-01T09\:00\:00Z).]:when:'
+        '--repeat[Repeat\: daily, weekly, monthly, yearly, weekdays, "every 2 weeks", "every mon,thu" or an RRULE; add "from completion" to count from when it is done.]:rule:'
+        '--no-repeat[Stop repeating (the series ends with this occurrence).]'
         '--priority[Priority, 0 (none) to 3 (high).]:priority:'
         '--notes[Notes.]:notes:'
         '--public[Post to the public board instead of your private list.]'
-        '--list[The list to add it to (title or ID; yours or one shared with you read-write).]:list:'
+        '--list[The list to add it to (title or ID; yours or one shared with you read-write).]:list:{__todo_custom_complete ---completion add -- --list "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -148,6 +155,7 @@ _todo_list() {
         '--public[List the public board instead of your private todos.]'
         '--shared[List todos of lists others share with you.]'
         '--offline[Do not ask the cloud; show the cache.]'
+        '*:filter:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -165,7 +173,7 @@ _todo_done() {
         '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
         '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
         '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
-        ':id:'
+        ':id:{__todo_custom_complete ---completion done -- positional@0 "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
         '--undo[Mark it not done again.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -184,11 +192,53 @@ _todo_edit() {
         '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
         '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
         '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
-        ':id:'
+        '*:ids:{__todo_custom_complete ---completion edit -- positional@0 "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
+        '--filter[Edit every open todo of yours this filter matches instead (the syntax of todo list, quoted as one argument).]:filter:'
         '--title[New title.]:title:'
         '--notes[New notes.]:notes:'
-        '--due[New due date (YYYY-MM-DD, today, tomorrow, +3d, +2w, an ISO 8601 time), or none to clear it.]:due:'
         '--priority[New priority, 0 to 3.]:priority:'
+        '*--tag[Add a tag (one word; repeat the flag for several).]:tag:{__todo_custom_complete ---completion edit -- --tag "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
+        '*--untag[Remove a tag (repeat the flag for several).]:untag:{__todo_custom_complete ---completion edit -- --untag "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
+        '--due[Due date, optionally with a time\: YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon…sun, monday…sunday), eow, eom, eoy, +3d, +2w, +1m, +1y, 17\:00, 9am, 5\:30pm, a day then a time (fri 9am), none or an ISO 8601 time (2026-05-01T09\:00\:00Z).]:when:'
+        '--repeat[Repeat\: daily, weekly, monthly, yearly, weekdays, "every 2 weeks", "every mon,thu" or an RRULE; add "from completion" to count from when it is done.]:rule:'
+        '--no-repeat[Stop repeating (the series ends with this occurrence).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_annotate() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
+        ':id:{__todo_custom_complete ---completion annotate -- positional@0 "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
+        '*:text:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_skip() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
+        ':id:{__todo_custom_complete ---completion skip -- positional@0 "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -206,7 +256,7 @@ _todo_trash() {
         '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
         '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
         '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
-        ':id:'
+        ':id:{__todo_custom_complete ---completion trash -- positional@0 "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -303,6 +353,7 @@ _todo_signin() {
 
 _todo_import() {
     local -i ret=1
+    local -ar ___format=('ics' 'taskwarrior' 'json')
     local -ar arg_specs=(
         '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
         '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
@@ -311,8 +362,32 @@ _todo_import() {
         '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
         '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
         ':file:'
+        '--format[ics, taskwarrior or json (default\: found from the content).]:format:{__todo_complete "${___format[@]}"}'
         '(--quiet -q)'{--quiet,-q}'[No progress line.]'
         '--no-send[Store and queue only; `todo sync` (or the app) sends them later.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_todo_export() {
+    local -i ret=1
+    local -ar ___format=('ics' 'taskwarrior' 'json')
+    local -ar arg_specs=(
+        '--account[Account name (default\: the saved login'\''s, else $USER). Never created here\: see todo signup.]:account:'
+        '--device[Device name; each device has its own cache (default\: the saved login'\''s, else main).]:device:'
+        '--server[Cloud base URL (default\: the saved login'\''s, else http\://127.0.0.1\:8787, started in the background if it does not answer).]:server:'
+        '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
+        '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
+        '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
+        '--format[ics, taskwarrior or json (default\: json).]:format:{__todo_complete "${___format[@]}"}'
+        '(--output -o)'{--output,-o}'[Write to this file instead of standard output.]:output:'
+        '--vdir[Write an iCalendar directory (one subdirectory per list, one .ics file per todo) instead; it must not exist or be empty.]:vdir:'
+        '--offline[Do not ask the cloud first; export the cache.]'
+        '*:filter:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -377,8 +452,8 @@ _todo_move() {
         '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
         '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
         '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
-        ':id:'
-        ':list:'
+        ':id:{__todo_custom_complete ---completion move -- positional@0 "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
+        ':list:{__todo_custom_complete ---completion move -- positional@1 "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -396,7 +471,7 @@ _todo_share() {
         '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
         '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
         '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
-        ':list:'
+        ':list:{__todo_custom_complete ---completion share -- positional@0 "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
         '--with[The account to share with.]:with:'
         '--read-only[They may read but not change it (default\: read-write).]'
         '--version[Show the version.]'
@@ -451,7 +526,7 @@ _todo_unshare() {
         '--ca-file[PEM file of certificate authorities to trust for https (default\: $TODO_CA_FILE, else the saved login'\''s).]:ca-file:'
         '--data-dir[Directory for caches, credentials and the configuration (default\: XDG directories).]:data-dir:'
         '--password[Account password for a sign-in (default\: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).]:password:'
-        ':list:'
+        ':list:{__todo_custom_complete ---completion unshare -- positional@0 "${current_word_index}" "$(__todo_cursor_index_in_current_word)"}'
         '--with[Only take this account off the share.]:with:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -59,7 +59,7 @@ struct Add: AsyncParsableCommand {
     @Flag(name: .customLong("public"), help: "Post to the public board instead of your private list.")
     var toPublicBoard = false
 
-    @Option(help: "The list to add it to (title or ID; yours or one shared with you read-write).")
+    @Option(help: "The list to add it to (title or ID; yours or one shared with you read-write).", completion: CacheCompletion.lists)
     var list: String?
 
     func validate() throws {
@@ -95,7 +95,7 @@ struct Done: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).")
+    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).", completion: CacheCompletion.ids)
     var id: String
 
     @Flag(help: "Mark it not done again.")
@@ -114,7 +114,7 @@ struct Trash: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).")
+    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).", completion: CacheCompletion.ids)
     var id: String
 
     func run() async throws {

@@ -40,7 +40,7 @@ struct Edit: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todos' IDs, as `todo list` shows them (any unique end or start of one is enough).")
+    @Argument(help: "The todos' IDs, as `todo list` shows them (any unique end or start of one is enough).", completion: CacheCompletion.ids)
     var ids: [String] = []
 
     @Option(help: "Edit every open todo of yours this filter matches instead (the syntax of todo list, quoted as one argument).")
@@ -84,7 +84,7 @@ struct Annotate: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it.")
+    @Argument(help: "The todo's ID, as `todo list` shows it.", completion: CacheCompletion.ids)
     var id: String
 
     @Argument(help: "The note (words after the ID are joined with spaces).")
@@ -111,7 +111,7 @@ struct Skip: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it.")
+    @Argument(help: "The todo's ID, as `todo list` shows it.", completion: CacheCompletion.ids)
     var id: String
 
     func run() async throws {

@@ -105,10 +105,10 @@ struct Move: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).")
+    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).", completion: CacheCompletion.ids)
     var id: String
 
-    @Argument(help: "The list's title or ID, or none.")
+    @Argument(help: "The list's title or ID, or none.", completion: CacheCompletion.lists)
     var list: String
 
     func run() async throws {
@@ -126,7 +126,7 @@ struct Share: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The list's title or ID.")
+    @Argument(help: "The list's title or ID.", completion: CacheCompletion.lists)
     var list: String
 
     @Option(name: .customLong("with"), help: "The account to share with.")
@@ -152,7 +152,7 @@ struct Unshare: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The list's title or ID.")
+    @Argument(help: "The list's title or ID.", completion: CacheCompletion.lists)
     var list: String
 
     @Option(name: .customLong("with"), help: "Only take this account off the share.")

@@ -17,10 +17,10 @@ var planningCalendar: Calendar {
 
 /// The planning flags `todo add` and `todo edit` share: tags, the due date and the repeat.
 struct PlanningOptions: ParsableArguments {
-    @Option(name: .customLong("tag"), help: "Add a tag (one word; repeat the flag for several).")
+    @Option(name: .customLong("tag"), help: "Add a tag (one word; repeat the flag for several).", completion: CacheCompletion.tags)
     var tags: [String] = []
 
-    @Option(name: .customLong("untag"), help: "Remove a tag (repeat the flag for several).")
+    @Option(name: .customLong("untag"), help: "Remove a tag (repeat the flag for several).", completion: CacheCompletion.tags)
     var untags: [String] = []
 
     @Option(help: ArgumentHelp("Due date, optionally with a time: \(DueDateGrammar.accepted).", valueName: "when"))

@@ -22,6 +22,11 @@ extension Todo {
     /// Runs the verb the arguments name; on failure prints one inert, plain message and exits with a documented code.
     static func main() async {
         MemoryTuning.apply()
+        // A shell asking for completions (IDs, lists, tags read from the cache): ArgumentParser answers it itself.
+        if CommandLine.arguments.dropFirst().first == "---completion" {
+            await main(Array(CommandLine.arguments.dropFirst()))
+            return
+        }
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()
