@@ -39,6 +39,7 @@ public enum TodoImportFile {
         contents.todos.reserveCapacity(entries.count)
         // Imports repeat few dates: each distinct text is read once.
         var dates: [String: DueDate?] = [:]
+        let times = ISO8601DateFormatter()
         for (index, entry) in entries.enumerated() {
             let number = index + 1
             guard case .object(let fields) = entry else { throw FormatError("entry \(number) is not an object with a title") }
@@ -98,7 +99,7 @@ public enum TodoImportFile {
             case .array(let values)?:
                 for value in values {
                     guard case .object(let note) = value, case .string(let entry)? = note["entry"], case .string(let words)? = note["text"],
-                        let date = ISO8601DateFormatter().date(from: entry)
+                        let date = times.date(from: entry)
                     else { throw FormatError("entry \(number): each annotation is {\"entry\": ISO 8601 time, \"text\": text}") }
                     todo.annotations.append(Annotation(entry: date, text: words))
                 }

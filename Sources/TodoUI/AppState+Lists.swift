@@ -21,6 +21,8 @@ public struct ListPicker: Hashable, Sendable {
     public var options: [Option]
     /// The highlighted choice.
     public var selection: Int
+    /// The marked todos moved together (empty: only `todoID`).
+    public var bulkIDs: [String] = []
 }
 
 /// The share dialog of one list: an invite field, its access, and the people it is shared with.
@@ -80,6 +82,10 @@ extension AppState {
     }
 
     mutating func startMove() {
+        if !marked.isEmpty {
+            startMovingMarked()
+            return
+        }
         guard let row = selectedRow, !row.isList else {
             message = StatusMessage("Select a todo to move it to another list.", kind: .warning)
             return
@@ -104,6 +110,29 @@ extension AppState {
             return
         }
         mode = .pickList(ListPicker(todoID: row.id, todoTitle: row.title, options: options, selection: 0))
+    }
+
+    /// The picker for the marked todos: every list a todo may go into ("No list" when all are private).
+    private mutating func startMovingMarked() {
+        let movable = markedRows.filter { $0.canUpdate && !$0.isList && $0.scope != .public }
+        guard let first = movable.first else {
+            message = StatusMessage("None of the marked todos can move (read-only or public).", kind: .warning)
+            return
+        }
+        var options: [ListPicker.Option] = []
+        if movable.allSatisfy({ $0.scope == .private }) { options.append(ListPicker.Option(listID: nil, title: "No list")) }
+        for list in rows(in: .todos) where list.isList {
+            options.append(ListPicker.Option(listID: list.id, title: list.title))
+        }
+        for list in rows(in: .shared) where list.isList && list.canAddItems {
+            options.append(ListPicker.Option(listID: list.id, title: list.title, owner: list.sharing?.owner))
+        }
+        guard !options.isEmpty else {
+            message = StatusMessage("No list to move them to: n creates one.", kind: .warning)
+            return
+        }
+        let title = Formatting.counted(movable.count, "marked todo")
+        mode = .pickList(ListPicker(todoID: first.id, todoTitle: title, options: options, selection: 0, bulkIDs: movable.map(\.id)))
     }
 
     mutating func startShare() {
@@ -150,8 +179,9 @@ extension AppState {
             return []
         case .enter:
             mode = .list
-            guard let row = row(id: picker.todoID) else { return [] }
             let option = picker.options[picker.selection]
+            if !picker.bulkIDs.isEmpty { return moveMarked(picker.bulkIDs, to: option) }
+            guard let row = row(id: picker.todoID) else { return [] }
             let effect = Effect.move(id: row.id, toList: option.listID)
             let targetScope = option.listID.flatMap { self.row(id: $0)?.scope } ?? .private
             if targetScope == row.scope {

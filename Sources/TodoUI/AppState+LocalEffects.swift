@@ -1,4 +1,5 @@
 import Foundation
+import TodoPlanning
 
 /// What the screen shows at once for an effect, before the sync engine reports back.
 extension AppState {
@@ -12,19 +13,25 @@ extension AppState {
             row.id = id
             row.title = draft.title
             row.notes = draft.notes
-            row.dueDate = draft.dueDate
+            row.due = draft.due
             row.priority = draft.priority
+            row.tags = draft.tags
+            row.repeatRule = draft.repeatRule
+            row.repeatFromCompletion = draft.repeatFromCompletion
             row.scope = draft.scope
             row.kind = draft.kind
             row.listID = draft.listID
             row.isPending = true
-            tabs[Tab(draft.scope), default: TabRows()].insert(row)
+            tabs[Tab(draft.scope), default: TabRows(order: sortOrder)].insert(row)
         case .update(let id, let draft):
             modifyRow(id) {
                 $0.title = draft.title
                 $0.notes = draft.notes
-                $0.dueDate = draft.dueDate
+                $0.due = draft.due
                 $0.priority = draft.priority
+                $0.tags = draft.tags
+                $0.repeatRule = draft.repeatRule
+                $0.repeatFromCompletion = draft.repeatFromCompletion
             }
         case .edit(let id, let changes):
             modifyRow(id) { changes.apply(to: &$0) }
@@ -36,12 +43,20 @@ extension AppState {
             if let template {
                 var row = template
                 row.isPending = true
-                tabs[Tab(row.scope), default: TabRows()].insert(row)
+                tabs[Tab(row.scope), default: TabRows(order: sortOrder)].insert(row)
             }
         case .move(let id, let listID):
             modifyRow(id) { $0.listID = listID }
+        case .annotate(let id, let text):
+            let now = now
+            modifyRow(id) { $0.annotations = ($0.annotations + [Annotation(entry: now, text: text)]).sorted() }
+        case .skip(let id):
+            // The engine computes the next due date; until it reports back the row shows as pending.
+            modifyRow(id) { _ in }
+        case .batch(let effects):
+            for effect in effects { applyLocally(effect, template: template) }
         case .refresh, .quit, .showingPublicBoard, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave,
-            .restoreLost:
+            .restoreLost, .saveFilter, .setSortOrder:
             break
         }
     }
@@ -54,7 +69,7 @@ extension AppState {
                 var rows = data.rows
                 change(&rows[index])
                 rows[index].isPending = true
-                tabs[tab] = TabRows(rows)
+                tabs[tab] = TabRows(rows, order: sortOrder)
                 return
             }
             guard var row = tabs[tab]?.remove(id: id) else { continue }
@@ -68,10 +83,11 @@ extension AppState {
     func newRow(id: String, draft: TodoDraft) -> TodoRow {
         let isPublic = draft.scope == .public
         return TodoRow(
-            id: id, title: draft.title, notes: draft.notes, dueDate: draft.dueDate, priority: draft.priority,
+            id: id, title: draft.title, notes: draft.notes, due: draft.due, priority: draft.priority,
             scope: draft.scope, canUpdate: true, canDelete: !isPublic,
             trashBehaviour: isPublic ? .markTrashed : .delete, isPending: true, owner: status.account,
-            kind: draft.kind, listID: draft.listID
+            kind: draft.kind, listID: draft.listID, tags: draft.tags, repeatRule: draft.repeatRule,
+            repeatFromCompletion: draft.repeatFromCompletion, created: now
         )
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import TodoPlanning
 public import Terminal
+import TodoPlanning
 
 extension AppState {
     /// Handles one key: updates the state and returns what the executable must do.
@@ -31,6 +31,12 @@ extension AppState {
             return reduceInvitations(selection: selection, key)
         case .confirmLeave(let id):
             return reduceConfirmLeave(id: id, key)
+        case .detail(let view):
+            return reduceDetail(view, key)
+        case .prompt(var prompt):
+            return reducePrompt(&prompt, key)
+        case .confirmBulkDelete(let ids):
+            return reduceConfirmBulkDelete(ids: ids, key)
         }
     }
 
@@ -42,6 +48,7 @@ extension AppState {
             message = StatusMessage("'\(row.title)' changed on another device and moved here; press again to act on it.")
             return []
         }
+        if showsToday, let effects = performInToday(command) { return effects }
         switch command {
         case .moveUp: select(selection - 1)
         case .moveDown: select(selection + 1)
@@ -58,7 +65,9 @@ extension AppState {
         case .toggleDone: return toggleDone()
         case .trash: return trash()
         case .undo: return undo()
-        case .filter: mode = .filter
+        case .filter:
+            filterBeforeEditing = appliedFilterText
+            mode = .filter
         case .toggleCompleted:
             showCompleted.toggle()
             recomputeVisible()
@@ -77,6 +86,37 @@ extension AppState {
         case .share: startShare()
         case .invitations: showInvitations()
         case .leave: startLeave()
+        case .details: openDetails()
+        case .today: toggleToday()
+        case .sort: return cycleSortOrder()
+        case .nextSavedFilter: cycleSavedFilter()
+        case .saveFilter: startSavingFilter()
+        case .skip: return skipOccurrence()
+        case .mark: toggleMark()
+        case .clearMarks: clearMarks()
+        case .priority: startPrompt { .priority(ids: $0) }
+        case .addTag: startPrompt { .addTag(ids: $0) }
+        case .removeTag: startPrompt { .removeTag(ids: $0) }
+        }
+        return []
+    }
+
+    /// The Today view's own handling of movement and tabs; nil for the commands it shares with the tabs.
+    private mutating func performInToday(_ command: Command) -> [Effect]? {
+        switch command {
+        case .moveUp: moveInAgenda(by: -1)
+        case .moveDown: moveInAgenda(by: 1)
+        case .pageUp: moveInAgenda(by: -listHeight)
+        case .pageDown: moveInAgenda(by: listHeight)
+        case .top: moveInAgenda(by: .min)
+        case .bottom: moveInAgenda(by: .max)
+        case .nextTab, .prevTab:
+            // Leaves the Today view for the tab it was opened from.
+            toggleToday()
+            message = nil
+        case .toggleCompleted:
+            message = StatusMessage("The Today view lists open todos only.")
+        default: return nil
         }
         return []
     }
@@ -143,6 +183,7 @@ extension AppState {
     }
 
     private mutating func toggleDone() -> [Effect] {
+        if !marked.isEmpty { return toggleDoneMarked() }
         guard let row = selectedRow else { return [] }
         if row.isList {
             message = StatusMessage("Space marks todos done; '\(row.title)' is a list.")
@@ -164,6 +205,10 @@ extension AppState {
     }
 
     private mutating func trash() -> [Effect] {
+        if !marked.isEmpty {
+            startBulkDelete()
+            return []
+        }
         guard let row = selectedRow else { return [] }
         switch row.trashBehaviour {
         case .refuse(let reason):
@@ -181,11 +226,18 @@ extension AppState {
             message = StatusMessage("Nothing to undo.")
             return []
         }
-        let effects: [Effect]
-        switch entry.action {
+        let effects = undoEffects(entry.action)
+        recomputeVisible()
+        message = StatusMessage("Undid: \(entry.label)", kind: .success)
+        return entry.batched ? [.batch(effects)] : effects
+    }
+
+    /// Puts back what `action` undoes, on screen, and returns the effects that do it.
+    private mutating func undoEffects(_ action: UndoEntry.Action) -> [Effect] {
+        switch action {
         case .perform(let inverse):
             for effect in inverse { applyLocally(effect) }
-            effects = inverse
+            return inverse
         case .recreate(let rows):
             // Under the same ids (record names), so older undo steps naming them still work; done stays done.
             var recreated: [Effect] = []
@@ -196,16 +248,15 @@ extension AppState {
                 if row.isCompleted { recreated.append(.setCompleted(id: row.id, true)) }
             }
             if let first = rows.first { selectedIDs[Tab(first.scope)] = first.id }
-            effects = recreated
+            return recreated
         case .untrash(let row):
             let effect = Effect.setTrashed(id: row.id, false)
             applyLocally(effect, template: row)
             selectedIDs[tab] = row.id
-            effects = [effect]
+            return [effect]
+        case .several(let actions):
+            return actions.flatMap { undoEffects($0) }
         }
-        recomputeVisible()
-        message = StatusMessage("Undid: \(entry.label)", kind: .success)
-        return effects
     }
 
 
@@ -270,93 +321,41 @@ extension AppState {
         switch key {
         case .escape:
             filter = LineEditor()
+            filterError = nil
+            activeFilter = nil
+            tagPrefilter = nil
+            appliedFilterText = ""
             mode = .list
             recomputeVisible()
         case .enter:
             mode = .list
-            if filter.text.isEmpty { return }
-            message = StatusMessage("Filter '\(filter.text)': \(Formatting.grouped(visible.count)) shown (/ then Esc clears)")
-        case .up: select(selection - 1)
-        case .down: select(selection + 1)
+            if let filterError {
+                // The filter this editing started from stays in effect (not a word half typed on the way).
+                let error = filterError
+                filter = LineEditor(filterBeforeEditing)
+                applyFilterText(filterBeforeEditing)
+                recomputeVisible()
+                let kept = appliedFilterText.isEmpty ? "no filter" : "'\(appliedFilterText)'"
+                message = StatusMessage("\(error) (still \(kept))", kind: .error)
+                return
+            }
+            if appliedFilterText.isEmpty { return }
+            message = StatusMessage("Filter '\(appliedFilterText)': \(Formatting.grouped(shownCount)) shown (/ then Esc clears)")
+        case .up: showsToday ? moveInAgenda(by: -1) : select(selection - 1)
+        case .down: showsToday ? moveInAgenda(by: 1) : select(selection + 1)
         case .tab, .backTab: break
         default:
-            let before = filter.text
+            let before = appliedFilterText
+            let typedBefore = filter.text
             filter.handle(key)
-            let after = filter.text
-            if after != before {
-                // Typing more only narrows the list: search the rows already shown.
-                if !before.isEmpty, after.hasPrefix(before) { narrowVisible() } else { recomputeVisible() }
-            }
+            guard filter.text != typedBefore, applyFilterText(filter.text) else { return }
+            // Typing more words only narrows the list: search the rows already shown.
+            if Self.narrows(appliedFilterText, from: before) { narrowVisible() } else { recomputeVisible() }
         }
     }
 
-    // MARK: the form
-
-    private mutating func reduceForm(_ form: inout EditForm, _ key: Key) -> [Effect] {
-        switch key {
-        case .escape:
-            mode = .list
-            message = StatusMessage(form.targetID == nil ? "Not added." : "Edit cancelled.")
-            return []
-        case .enter:
-            return save(&form)
-        case .tab, .down:
-            form.focus = form.field(after: 1)
-        case .backTab, .up:
-            form.focus = form.field(after: -1)
-        default:
-            form[form.focus].handle(key)
-        }
-        mode = .edit(form)
-        return []
-    }
-
-    private mutating func save(_ form: inout EditForm) -> [Effect] {
-        let title = form[.title].text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty else {
-            return refuseSave(&form, form.kind == .list ? "A list needs a title." : "A todo needs a title.", focus: .title)
-        }
-        guard let due = Formatting.parseDue(form[.due].text, now: now, calendar: calendar) else {
-            return refuseSave(&form, DueDateGrammar.formLine(for: form[.due].text, now: now, calendar: calendar), focus: .due)
-        }
-        let priorityText = form[.priority].text.trimmingCharacters(in: .whitespaces)
-        guard let priority = priorityText.isEmpty ? 0 : Int(priorityText), (0...3).contains(priority) else {
-            return refuseSave(&form, "Priority: 0 (none) to 3 (high).", focus: .priority)
-        }
-        let draft = TodoDraft(
-            title: title, notes: form[.notes].text, dueDate: due, priority: priority, scope: form.scope, kind: form.kind,
-            listID: form.listID)
-        mode = .list
-        if let id = form.targetID, let original = form.original {
-            guard draft != original else {
-                message = StatusMessage("No changes.")
-                return []
-            }
-            // Only the fields the person changed: a field changed on another device meanwhile keeps that value.
-            let effect: Effect = form.kind == .list ? .update(id: id, draft) : .edit(id: id, TodoChanges(from: original, to: draft))
-            let inverse: Effect = form.kind == .list ? .update(id: id, original) : .edit(id: id, TodoChanges(from: draft, to: original))
-            apply(effect)
-            pushUndo(UndoEntry(label: "edit of '\(title)'", action: .perform([inverse])))
-            message = StatusMessage("Saved '\(title)'", kind: .success)
-            return [effect]
-        }
-        let id = nameRow(makeID(), draft.scope, draft.listID)
-        let effect = Effect.create(id: id, draft)
-        applyLocally(effect)
-        if Tab(draft.scope) == tab { selectedIDs[tab] = id }
-        recomputeVisible()
-        let inverse: Effect = draft.scope == .public ? .setTrashed(id: id, true) : .delete(id: id)
-        pushUndo(UndoEntry(label: "added '\(title)'", action: .perform([inverse])))
-        message = StatusMessage("Added '\(title)'", kind: .success)
-        return [effect]
-    }
-
-    private mutating func refuseSave(_ form: inout EditForm, _ error: String, focus: FormField) -> [Effect] {
-        form.error = error
-        form.focus = focus
-        mode = .edit(form)
-        return []
-    }
+    /// Number of todos listed (of the Today view while it shows).
+    var shownCount: Int { showsToday ? agendaTodoCount : visible.count }
 }
 
 /// Handles one key on `state` and returns the effects to perform (free-function spelling).

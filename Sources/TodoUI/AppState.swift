@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 public import Terminal
+import TodoPlanning
 
 /// A message in the status line.
 public struct StatusMessage: Hashable, Sendable {
@@ -50,6 +51,12 @@ public enum Mode: Hashable, Sendable {
     case invitations(selection: Int)
     /// "Leave 'title'? y/n" for the shared list with this id.
     case confirmLeave(id: String)
+    /// The details of one todo: everything it holds, notes and annotations in full.
+    case detail(DetailView)
+    /// A one-line question: a filter's name, an annotation, a tag or priority for the marked todos.
+    case prompt(Prompt)
+    /// "Delete N marked todos? y/n".
+    case confirmBulkDelete(ids: [String])
 }
 
 /// An action that can be undone, and how.
@@ -62,10 +69,14 @@ struct UndoEntry: Hashable, Sendable {
         case recreate([TodoRow])
         /// Clear `isTrashed` and show the row again.
         case untrash(TodoRow)
+        /// All of these, as one step.
+        case several([Action])
     }
 
     var label: String
     var action: Action
+    /// Whether undoing sends its effects as one `Effect.batch` (a bulk action).
+    var batched = false
 }
 
 /// The id a new record's row gets: from a fresh record name, the scope it goes to and the list row it goes into.
@@ -83,8 +94,32 @@ public struct AppState: Sendable {
     public internal(set) var status: SyncStatus
     /// The tab on screen.
     public internal(set) var tab: Tab = .todos
-    /// The filter text (case-insensitive substring of title or notes).
+    /// The filter text being typed or in effect (`TodoFilter` syntax: words, +tag, -tag, list:, due:, pri:, is:).
     public internal(set) var filter = LineEditor()
+    /// The filter in effect: the last filter text that parsed (nil: none).
+    var activeFilter: TodoFilter?
+    /// What the tag masks decide of `activeFilter` (nil: nothing).
+    var tagPrefilter: TagIndex.Prefilter?
+    /// The text of the filter in effect ("" when none).
+    public internal(set) var appliedFilterText = ""
+    /// The filter in effect when `/` was pressed: Enter on a filter that does not read goes back to it.
+    var filterBeforeEditing = ""
+    /// Why the filter text typed last does not parse (the filter before it stays in effect); nil when it parses.
+    public internal(set) var filterError: String?
+    /// Filters kept under names ("contexts"), cycled with `f`.
+    public internal(set) var savedFilters: [SavedFilter]
+    /// How todos are ordered on every tab.
+    public internal(set) var sortOrder: SortOrder
+    /// Ids of the rows marked for a bulk action (`v`).
+    public internal(set) var marked: Set<String> = []
+    /// Whether the Today view (overdue, today, next 7 days, all scopes) shows instead of the tab's rows.
+    public internal(set) var showsToday = false
+    /// The lines of the Today view, rebuilt with the visible rows while it shows.
+    public internal(set) var agenda: [AgendaLine] = []
+    /// Index of the selected line of the Today view (always a todo line when there is one).
+    public internal(set) var agendaSelection = 0
+    /// First line of the Today view on screen.
+    public internal(set) var agendaScroll = 0
     /// Whether completed todos are listed.
     public internal(set) var showCompleted = true
     /// What the keyboard drives.
@@ -120,12 +155,16 @@ public struct AppState: Sendable {
     let nameRow: RowNaming
 
     /// Creates an empty state; `makeID` names new records (UUIDs by default) and `nameRow` makes that name the id the
-    /// sync layer will report the record under (the name itself by default).
+    /// sync layer will report the record under (the name itself by default). `sortOrder` and `savedFilters` come
+    /// from the config file.
     public init(
         status: SyncStatus, size: TerminalSize = TerminalSize(width: 80, height: 24), now: Date = Date(),
         calendar: Calendar = Formatting.isoCalendar, makeID: @escaping @Sendable () -> String = { UUID().uuidString },
-        nameRow: @escaping RowNaming = { name, _, _ in name }
+        nameRow: @escaping RowNaming = { name, _, _ in name }, sortOrder: SortOrder = .priority,
+        savedFilters: [SavedFilter] = []
     ) {
+        self.sortOrder = sortOrder
+        self.savedFilters = savedFilters
         self.status = status
         self.size = size
         self.now = now
@@ -150,9 +189,13 @@ public struct AppState: Sendable {
         tabs[tab]!.rows[visible[index]]
     }
 
-    /// The selected row, if the list is not empty.
+    /// The selected row (of the Today view while it shows), if the list is not empty.
     public var selectedRow: TodoRow? {
-        visible.indices.contains(selection) ? visibleRow(at: selection) : nil
+        if showsToday {
+            guard agenda.indices.contains(agendaSelection), case .todo(let row) = agenda[agendaSelection] else { return nil }
+            return row
+        }
+        return visible.indices.contains(selection) ? visibleRow(at: selection) : nil
     }
 
     /// All rows of a tab, sorted (including completed and filtered-out ones).
@@ -181,195 +224,10 @@ public struct AppState: Sendable {
     /// Rows available to the list on screen (screen minus header, tab bar and status line).
     public var listHeight: Int { max(1, size.height - 3) }
 
-    // MARK: input from the sync engine and the terminal
-
-    /// Replaces every tab's rows (partitioned by scope) and the status, keeping the selection on
-    /// the same record, the filter and the scroll offset.
-    public mutating func update(rows: consuming [TodoRow], status: SyncStatus) {
-        var partitions = Self.partition(consume rows)
-        let anchor = selection - scroll
-        tabs.removeAll()  // the old rows go before the new ones are sorted
-        visible.removeAll()
-        for tab in Tab.allCases { tabs[tab] = TabRows(partitions.removeValue(forKey: tab) ?? []) }
-        finishUpdate(status: status, anchor: anchor, reloading: true)
-    }
-
-    /// Applies what changed since the last update (tabs of reloaded scopes are replaced, other rows are
-    /// replaced or removed one by one) and the status, keeping the selection, the filter and the scroll offset.
-    public mutating func apply(_ update: consuming RowChanges, status: SyncStatus) {
-        let anchor = selection - scroll
-        var changes = consume update
-        let rows = changes.rows
-        changes.rows = []
-        var incoming = Self.partition(consume rows)
-        let removed = Set(changes.removed)
-        for tab in Tab.allCases {
-            let starts = changes.reloaded.contains(tab.scope)
-            let finishes = changes.reloadFinished.contains(tab.scope)
-            if starts && finishes {
-                // Read again in one update: these rows are all.
-                tabs[tab] = nil  // the old rows go before the new ones are sorted
-                tabs[tab] = TabRows(incoming.removeValue(forKey: tab) ?? [])
-                continue
-            }
-            let changed = incoming.removeValue(forKey: tab) ?? []
-            guard var data = tabs.removeValue(forKey: tab) else {
-                if !changed.isEmpty { tabs[tab] = TabRows(changed) }
-                continue
-            }
-            // Read again in chunks: the rows stay until replaced, and the unconfirmed ones go at the end.
-            if starts { data.markAllStale() }
-            var dropped = removed
-            for row in changed { dropped.insert(row.id) }
-            if changed.count >= data.rows.count || changed.contains(where: \.isList)
-                || dropped.contains(where: { data.listGroups[$0] != nil })
-            {
-                // More rows arrive than are held (the cache read in chunks), or lists regroup their todos (lists
-                // change rarely): sorting everything again costs less than merging.
-                var rows = data.rows
-                data = TabRows()
-                rows.removeAll { dropped.contains($0.id) }
-                rows.append(contentsOf: changed)
-                data = TabRows(rows)
-            } else if dropped.count + changed.count > 16 {
-                data.merge(dropping: dropped, adding: changed)
-            } else {
-                for id in dropped { data.remove(id: id) }
-                for row in changed { data.insert(row) }
-            }
-            if finishes { data.removeStale() }
-            tabs[tab] = data
-        }
-        finishUpdate(status: status, anchor: anchor, reloading: !changes.reloaded.isEmpty)
-    }
-
-    /// Rows by tab. Exact capacities, and no copy at all when every row belongs to one tab: 100,000 rows appended
-    /// one by one would double their arrays' storage on the way.
-    private static func partition(_ rows: consuming [TodoRow]) -> [Tab: [TodoRow]] {
-        var all = rows
-        var counts: [Tab: Int] = [:]
-        for row in all { counts[Tab(row.scope), default: 0] += 1 }
-        var partitions: [Tab: [TodoRow]] = [:]
-        if counts.count == 1, let only = counts.keys.first {
-            partitions[only] = consume all
-            return partitions
-        }
-        for (tab, count) in counts {
-            var part: [TodoRow] = []
-            part.reserveCapacity(count)
-            partitions[tab] = part
-        }
-        for row in all { partitions[Tab(row.scope)]?.append(row) }
-        all = []
-        return partitions
-    }
-
-    /// The end of every data update: the status, the share dialog's people, the visible rows.
-    ///
-    /// Changes from elsewhere never move the view: the scroll position stays and the selection stays on its record,
-    /// even when a remote edit moved that record out of sight (the position in the status line says where; the next
-    /// key brings it back). Only a scope read again in chunks, and the cache read for the first frames, keep the
-    /// selected record on its screen line instead, since then every row may be new.
-    private mutating func finishUpdate(status: SyncStatus, anchor: Int, reloading: Bool = false) {
-        self.status = status
-        if case .edit(var form) = mode, let id = form.targetID {
-            if let current = row(id: id) {
-                form.noteUnderneath(current.draft, calendar: calendar)
-            } else {
-                form.underneath = "trashed on another device; saving brings it back"
-            }
-            mode = .edit(form)
-        }
-        if case .share(var dialog) = mode, let list = row(id: dialog.listID) {
-            dialog.participants = list.sharing?.participants ?? []
-            dialog.selection = min(dialog.selection, max(0, dialog.participants.count - 1))
-            if dialog.participants.isEmpty { dialog.focus = .invite }
-            mode = .share(dialog)
-        }
-        if reloading || loading != nil { recomputeVisible(anchor: anchor) } else { recomputeVisible(holdingScroll: true) }
-        if loading != nil, !keyPressedWhileLoading {
-            // Nobody chose a row yet: the list shows its top while the rest of it arrives.
-            scroll = 0
-            select(0)
-        }
-    }
-
-    /// Replaces the rows of one tab, keeping selection, filter and scroll.
-    public mutating func update(rows: [TodoRow], in tab: Tab) {
-        let anchor = selection - scroll
-        tabs[tab] = TabRows(rows)
-        if tab == self.tab { recomputeVisible(anchor: anchor) }
-    }
-
-    /// Says how far reading the cache got (nil: done), for the header and the empty list.
-    public mutating func showLoading(_ progress: FetchProgress?) {
-        loading = progress
-        if progress == nil { keyPressedWhileLoading = false }
-    }
-
-    /// Replaces the sync status only.
-    public mutating func update(status: SyncStatus) {
-        self.status = status
-    }
-
-    /// Lays the state out for a new terminal size, keeping the selection visible.
-    public mutating func resize(to size: TerminalSize) {
-        self.size = size
-        clampScroll()
-    }
-
-    /// Shows a message in the status line (e.g. an effect failed).
-    public mutating func post(_ message: StatusMessage) {
-        self.message = message
-    }
-
     // MARK: internal helpers
 
-    /// Rebuilds `visible` for the current tab and filters, and finds the selected record again.
-    mutating func recomputeVisible(anchor: Int? = nil, holdingScroll: Bool = false) {
-        let selectedID = selectedIDs[tab]
-        let oldSelection = selection
-        let data = tabs[tab] ?? TabRows()
-        let hint = visible.indices.contains(oldSelection) ? visible[oldSelection] : nil
-        let needle = Array(filter.text.lowercased().utf8)
-        let matches = data.search.rows(containing: needle)
-        var result: [Int] = []
-        if !data.hasLists {
-            // No headings: only the filters decide.
-            result = showCompleted ? matches : matches.filter { !data.rows[$0].isCompleted }
-        } else {
-            appendVisibleWithHeadings(data, matches, needle, &result)
-        }
-        visible = result
-        finishRecompute(data, selectedID: selectedID, oldSelection: oldSelection, hint: hint, anchor: anchor, holdingScroll: holdingScroll)
-    }
-
-    /// The filter pass of a tab with lists: a heading shows when there is no filter, when it matches, or (just
-    /// before it) when one of its todos does. `matches` are the rows whose text contains `needle`, ascending.
-    private func appendVisibleWithHeadings(_ data: TabRows, _ matches: [Int], _ needle: [UInt8], _ result: inout [Int]) {
-        result.reserveCapacity(matches.count)
-        var waitingHeading: Int?
-        var nextMatch = 0
-        for index in data.headings.indices {
-            while nextMatch < matches.count && matches[nextMatch] < index { nextMatch += 1 }
-            let matched = nextMatch < matches.count && matches[nextMatch] == index
-            if data.headings[index] {
-                waitingHeading = nil
-                if needle.isEmpty || matched { result.append(index) } else { waitingHeading = index }
-                continue
-            }
-            if !showCompleted, data.rows[index].isCompleted { continue }
-            if !matched { continue }
-            if let heading = waitingHeading, data.rows[index].listID == data.rows[heading].id {
-                result.append(heading)
-                waitingHeading = nil
-            }
-            result.append(index)
-        }
-    }
-
     /// Finds the selected record again in the new `visible`, keeping its place on screen when `anchor` says.
-    private mutating func finishRecompute(
+    mutating func finishRecompute(
         _ data: TabRows, selectedID: String?, oldSelection: Int, hint: Int?, anchor: Int?, holdingScroll: Bool = false
     ) {
         if let selectedID, let found = position(of: selectedID, in: data, hint: hint) {
@@ -384,26 +242,6 @@ public struct AppState: Sendable {
         }
         if let anchor {
             scroll = selection - anchor
-        }
-        clampScroll()
-        rememberSelection()
-    }
-
-    /// Keeps only the listed rows that still match the (longer) filter.
-    mutating func narrowVisible() {
-        guard let data = tabs[tab] else { return }
-        if data.hasLists {
-            recomputeVisible()
-            return
-        }
-        let needle = Array(filter.text.lowercased().utf8)
-        let selectedID = selectedIDs[tab]
-        let hint = visible.indices.contains(selection) ? visible[selection] : nil
-        visible.removeAll { !data.search.row($0, contains: needle) }
-        if let selectedID, let found = position(of: selectedID, in: data, hint: hint) {
-            selection = found
-        } else {
-            selection = min(selection, max(0, visible.count - 1))
         }
         clampScroll()
         rememberSelection()
@@ -435,7 +273,9 @@ public struct AppState: Sendable {
     }
 
     /// Whether the selected row is inside the window (a remote edit may have moved it out of sight).
-    var isSelectionOnScreen: Bool { visible.isEmpty || (scroll..<(scroll + listHeight)).contains(selection) }
+    var isSelectionOnScreen: Bool {
+        showsToday || visible.isEmpty || (scroll..<(scroll + listHeight)).contains(selection)
+    }
 
     mutating func clampScroll() {
         let height = listHeight

@@ -1,4 +1,5 @@
 import Foundation
+import TodoPlanning
 
 /// A field of the edit form.
 public enum FormField: Int, Hashable, Sendable, CaseIterable {
@@ -6,10 +7,14 @@ public enum FormField: Int, Hashable, Sendable, CaseIterable {
     case title
     /// Notes.
     case notes
-    /// Due date: YYYY-MM-DD, today, tomorrow, +3d, or empty.
+    /// Due date in `DueDateGrammar`'s words (a day, optionally a time), or empty.
     case due
     /// Priority 0–3.
     case priority
+    /// Tags, separated by spaces (a leading `+` is allowed).
+    case tags
+    /// How it repeats, in `RepeatRule`'s words, or empty.
+    case `repeat`
 
     /// The label shown before the field.
     public var label: String {
@@ -18,6 +23,8 @@ public enum FormField: Int, Hashable, Sendable, CaseIterable {
         case .notes: "Notes"
         case .due: "Due"
         case .priority: "Priority"
+        case .tags: "Tags"
+        case .repeat: "Repeat"
         }
     }
 }
@@ -32,6 +39,9 @@ public struct EditForm: Hashable, Sendable {
     public var original: TodoDraft?
     /// The field editors.
     public var editors: [LineEditor]
+    /// The text each field opened with: a field left as it was keeps its value, even one the grammar would word
+    /// differently.
+    var openedWith: [String]
     /// The field with the cursor.
     public var focus: FormField = .title
     /// Why the last save was refused, shown under the fields.
@@ -52,23 +62,31 @@ public struct EditForm: Hashable, Sendable {
         listID = list?.id
         listTitle = list?.title
         original = nil
-        editors = [LineEditor(), LineEditor(), LineEditor(), LineEditor()]
+        editors = Array(repeating: LineEditor(), count: FormField.allCases.count)
+        openedWith = Array(repeating: "", count: FormField.allCases.count)
     }
 
-    /// A form for editing `row`, showing due dates as YYYY-MM-DD in `calendar`.
+    /// A form for editing `row`, showing due dates as YYYY-MM-DD (and HH:MM when timed) in `calendar`.
     public init(editing row: TodoRow, calendar: Calendar) {
         targetID = row.id
         scope = row.scope
         kind = row.kind
         listID = row.listID
         original = row.draft
-        editors = [
-            LineEditor(row.title),
-            LineEditor(row.notes),
-            LineEditor(row.dueDate.map { Formatting.day($0, calendar: calendar) } ?? ""),
-            LineEditor(row.priority == 0 ? "" : String(row.priority)),
+        let texts = [
+            row.title,
+            row.notes,
+            row.due?.text(in: calendar) ?? "",
+            row.priority == 0 ? "" : String(row.priority),
+            row.tags.joined(separator: " "),
+            row.repeatSummary ?? "",
         ]
+        editors = texts.map { LineEditor($0) }
+        openedWith = texts
     }
+
+    /// Whether `field` still holds the text it opened with.
+    func isUnchanged(_ field: FormField) -> Bool { self[field].text == openedWith[field.rawValue] }
 
     /// The fields the form shows, in order: a list has only its title.
     public var fields: [FormField] { kind == .list ? [.title] : FormField.allCases }
@@ -87,43 +105,6 @@ public struct EditForm: Hashable, Sendable {
     }
 }
 
-/// The fields an edit changes, and their new values; nil leaves a field as it is (so a value changed on another
-/// device meanwhile is not written back).
-public struct TodoChanges: Hashable, Sendable {
-    public var title: String?
-    public var notes: String?
-    /// `.some(nil)` clears the due date.
-    public var dueDate: Date??
-    public var priority: Int?
-
-    /// Changes of the given fields.
-    public init(title: String? = nil, notes: String? = nil, dueDate: Date?? = nil, priority: Int? = nil) {
-        self.title = title
-        self.notes = notes
-        self.dueDate = dueDate
-        self.priority = priority
-    }
-
-    /// What turns `before` into `after`: only the fields that differ.
-    public init(from before: TodoDraft, to after: TodoDraft) {
-        self.init(
-            title: after.title == before.title ? nil : after.title, notes: after.notes == before.notes ? nil : after.notes,
-            dueDate: after.dueDate == before.dueDate ? nil : .some(after.dueDate),
-            priority: after.priority == before.priority ? nil : after.priority)
-    }
-
-    /// Whether nothing changes.
-    public var isEmpty: Bool { title == nil && notes == nil && dueDate == nil && priority == nil }
-
-    /// Applies the changed fields to a row.
-    public func apply(to row: inout TodoRow) {
-        if let title { row.title = title }
-        if let notes { row.notes = notes }
-        if let dueDate { row.dueDate = dueDate }
-        if let priority { row.priority = priority }
-    }
-}
-
 extension EditForm {
     /// Notes how the record now differs from the values the form opened with (changed on another device), in words
     /// for the line under the fields: `changed on another device: priority 1 → 3`; nil when it does not.
@@ -132,9 +113,13 @@ extension EditForm {
         var parts: [String] = []
         if current.title != original.title { parts.append("title '\(original.title)' → '\(current.title)'") }
         if current.notes != original.notes { parts.append("notes") }
-        if current.dueDate != original.dueDate {
-            let day = { (date: Date?) in date.map { Formatting.day($0, calendar: calendar) } ?? "none" }
-            parts.append("due \(day(original.dueDate)) → \(day(current.dueDate))")
+        if current.due != original.due {
+            let day = { (due: DueDate?) in due.map { $0.text(in: calendar) } ?? "none" }
+            parts.append("due \(day(original.due)) → \(day(current.due))")
+        }
+        if current.tags != original.tags { parts.append("tags") }
+        if current.repeatRule != original.repeatRule || current.repeatFromCompletion != original.repeatFromCompletion {
+            parts.append("repeat")
         }
         if current.priority != original.priority { parts.append("priority \(original.priority) → \(current.priority)") }
         underneath = parts.isEmpty ? nil : "changed on another device: " + parts.joined(separator: ", ")

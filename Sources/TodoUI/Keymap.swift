@@ -42,6 +42,28 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case invitations
     /// Leave a list someone shares with you.
     case leave
+    /// Show the details of the selected todo (notes, annotations, repeat, tags).
+    case details
+    /// Show or hide the Today view (overdue, today, next 7 days, every scope).
+    case today
+    /// Switch to the next sort order (due, priority, created, title).
+    case sort
+    /// Put the next saved filter in effect (after the last: none).
+    case nextSavedFilter
+    /// Save the filter in effect under a name.
+    case saveFilter
+    /// Skip this occurrence of a repeating todo.
+    case skip
+    /// Mark or unmark the selected todo for a bulk action.
+    case mark
+    /// Clear the marks.
+    case clearMarks
+    /// Set the priority of the selected (or marked) todos.
+    case priority
+    /// Add a tag to the selected (or marked) todos.
+    case addTag
+    /// Remove a tag from the selected (or marked) todos.
+    case removeTag
     /// Fetch changes now.
     case refresh
     /// Show or hide the help overlay.
@@ -52,7 +74,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     /// Whether the command acts on the selected row (and so must not act on one out of sight).
     public var actsOnSelection: Bool {
         switch self {
-        case .edit, .toggleDone, .trash, .move, .share, .leave: true
+        case .edit, .toggleDone, .trash, .move, .share, .leave, .details, .skip, .mark, .priority, .addTag, .removeTag: true
         default: false
         }
     }
@@ -100,12 +122,53 @@ public enum Keymap {
         KeyBinding(keys: [.char("i")], command: .invitations, description: "invitations to shared lists"),
         KeyBinding(keys: [.char("x")], command: .leave, description: "leave a list shared with you"),
         KeyBinding(keys: [.char("/")], command: .filter, description: "filter as you type"),
+        KeyBinding(keys: [.char("f")], command: .nextSavedFilter, description: "next saved filter, then none"),
+        KeyBinding(keys: [.char("F")], command: .saveFilter, description: "save the filter under a name"),
         KeyBinding(keys: [.char("c")], command: .toggleCompleted, description: "show/hide completed"),
+        KeyBinding(keys: [.char("T")], command: .today, description: "Today: overdue, today, 7 days"),
+        KeyBinding(keys: [.char("O")], command: .sort, description: "cycle the sort order"),
+        KeyBinding(keys: [.char("o")], command: .details, description: "details, notes log (a annotates)"),
+        KeyBinding(keys: [.char(">")], command: .skip, description: "skip this repeat occurrence"),
+        KeyBinding(keys: [.char("p")], command: .priority, description: "set priority (0-3)"),
+        KeyBinding(keys: [.char("+")], command: .addTag, description: "add a tag"),
+        KeyBinding(keys: [.char("-")], command: .removeTag, description: "remove a tag"),
+        KeyBinding(keys: [.char("v")], command: .mark, description: "mark for a bulk action"),
+        KeyBinding(keys: [.escape], command: .clearMarks, description: "clear the marks"),
         KeyBinding(keys: [.tab], command: .nextTab, description: "next tab"),
         KeyBinding(keys: [.backTab], command: .prevTab, description: "previous tab"),
         KeyBinding(keys: [.char("r")], command: .refresh, description: "refresh (fetch now)"),
         KeyBinding(keys: [.char("?"), .function(1)], command: .help, description: "help"),
         KeyBinding(keys: [.char("q"), .ctrl("c")], command: .quit, description: "quit"),
+    ]
+
+    /// What the action keys do while todos are marked (`v`), for help and the README.
+    public static let bulkKeys: [(keys: String, description: String)] = [
+        ("Space", "complete them (reopen if all done)"),
+        ("d", "delete them, after asking"),
+        ("m", "move them to a list"),
+        ("p", "set their priority"),
+        ("+ -", "add / remove a tag"),
+        ("u", "undoes the whole action"),
+        ("Esc", "clear the marks"),
+    ]
+
+    /// The terms of a filter typed after `/`, for help and the README.
+    public static let filterSyntax: [(keys: String, description: String)] = [
+        ("words", "in the title or notes"),
+        ("+tag -tag", "has / has not the tag"),
+        ("list:NAME", "in the list"),
+        ("due:today", "also due:none, due:overdue"),
+        ("due.before:DATE", "also due.after:, due.by:"),
+        ("pri:2+ pri:1-", "priority at least / at most"),
+        ("is:open", "also is:done, is:repeating, is:overdue"),
+    ]
+
+    /// The keys of the detail view (`o`).
+    public static let detailKeys: [(keys: String, description: String)] = [
+        ("a", "add an annotation"),
+        ("e", "edit the todo"),
+        ("j k", "scroll"),
+        ("Esc q o", "close"),
     ]
 
     /// The keys of the edit form's line editor, for help and the README.
@@ -142,6 +205,15 @@ public enum Keymap {
         for binding in bindings {
             let keys = binding.keys.map { "`\($0.label)`" }.joined(separator: " ")
             lines.append("| \(keys) | \(binding.description) |")
+        }
+        for entry in bulkKeys {
+            lines.append("| \(entry.keys) (marked todos) | \(entry.description) |")
+        }
+        for entry in filterSyntax {
+            lines.append("| `\(entry.keys)` (filter) | \(entry.description) |")
+        }
+        for entry in detailKeys {
+            lines.append("| \(entry.keys) (details) | \(entry.description) |")
         }
         for entry in editorKeys {
             lines.append("| \(entry.keys) (edit form) | \(entry.description) |")

@@ -13,6 +13,10 @@ public enum RowGlyphs {
     public static let locked = "RO"
     /// Rows waiting in the outbox.
     public static let pending = "•"
+    /// Todos that repeat (one column everywhere a UTF-8 terminal is, which the app requires).
+    public static let repeating = "↻"
+    /// Rows marked for a bulk action (in the selection column).
+    public static let marked = "*"
 }
 
 /// Draws `state` into `screen` (all of it: header, tabs, list or overlay, status line).
@@ -39,13 +43,22 @@ extension AppState {
         lines.append((keys: "Questions", description: ""))
         lines.append(contentsOf: Keymap.questionRule)
         lines.append((keys: "", description: ""))
+        lines.append((keys: "Marked todos (v)", description: ""))
+        lines.append(contentsOf: Keymap.bulkKeys)
+        lines.append((keys: "", description: ""))
+        lines.append((keys: "Details (o)", description: ""))
+        lines.append(contentsOf: Keymap.detailKeys)
+        lines.append((keys: "", description: ""))
+        lines.append((keys: "Filter (/)", description: ""))
+        lines.append(contentsOf: Keymap.filterSyntax)
+        lines.append((keys: "", description: ""))
         lines.append((keys: "Edit form", description: ""))
         lines.append(contentsOf: Keymap.editorKeys)
         return lines
     }
 }
 
-private struct Renderer {
+struct Renderer {
     let state: AppState
 
     func draw(into screen: inout Screen) {
@@ -66,6 +79,14 @@ private struct Renderer {
             drawShare(dialog, &screen, top: listTop, height: listHeight)
         case .invitations(let selection):
             drawInvitations(selection: selection, &screen, top: listTop, height: listHeight)
+        case .detail(let view):
+            drawDetail(view, &screen, top: listTop, height: listHeight)
+        case .prompt(let prompt):
+            if case .annotate(let id) = prompt.purpose {
+                drawDetail(DetailView(id: id), &screen, top: listTop, height: listHeight)
+            } else {
+                drawList(&screen, top: listTop, height: listHeight)
+            }
         default:
             drawList(&screen, top: listTop, height: listHeight)
         }
@@ -136,9 +157,19 @@ private struct Renderer {
             }
             col += screen.put(" ", row: row, col: col)
         }
+        // The Today view sits beside the tabs: T shows it.
+        if state.showsToday {
+            col += screen.put("[Today \(Formatting.grouped(state.agendaTodoCount))]", row: row, col: col, style: Style(bold: true, reverse: true, color: .accent))
+        } else {
+            col += screen.put(" T Today ", row: row, col: col, style: .muted)
+        }
         var notes: [String] = []
-        if !state.filter.text.isEmpty, state.mode != .filter { notes.append("filter: \(state.filter.text)") }
-        if !state.showCompleted { notes.append("completed hidden") }
+        if !state.appliedFilterText.isEmpty, state.mode != .filter {
+            let name = state.savedFilters.first { $0.text == state.appliedFilterText }?.name
+            notes.append(name.map { "filter \($0)" } ?? "filter: \(state.appliedFilterText)")
+        }
+        if state.sortOrder != .priority, !state.showsToday { notes.append(state.sortOrder.label) }
+        if !state.showCompleted, !state.showsToday { notes.append("completed hidden") }
         guard !notes.isEmpty else { return }
         let right = notes.joined(separator: " · ")
         let room = screen.width - col - 1
@@ -151,6 +182,10 @@ private struct Renderer {
 
     func drawList(_ screen: inout Screen, top: Int, height: Int) {
         guard height > 0 else { return }
+        if state.showsToday {
+            drawAgenda(&screen, top: top, height: height)
+            return
+        }
         if state.visibleCount == 0 {
             drawEmptyState(&screen, top: top, height: height)
             return
@@ -183,20 +218,25 @@ private struct Renderer {
         }
         let locked = !todo.canUpdate
         let base = (locked || todo.isCompleted) ? Style(dim: true) : Style.plain
-        if selected { screen.put(RowGlyphs.selected, row: row, col: 0, style: Style(bold: true, color: .accent)) }
+        let urgency = todo.isCompleted ? nil : todo.due.map { Formatting.urgency(of: $0, now: state.now, calendar: state.calendar) }
+        if state.marked.contains(todo.id) {
+            screen.put(RowGlyphs.marked, row: row, col: 0, style: Style(bold: true, color: .accent))
+        } else if selected {
+            screen.put(RowGlyphs.selected, row: row, col: 0, style: Style(bold: true, color: .accent))
+        }
         screen.put(todo.isCompleted ? RowGlyphs.done : RowGlyphs.open, row: row, col: 1, style: base)
-        let title = padded(sanitize(todo.title), toWidth: layout.titleWidth)
-        screen.put(title, row: row, col: layout.titleColumn, style: base, maxWidth: layout.titleWidth)
+        drawTitle(todo, urgency: urgency, base: base, layout: layout, &screen, row: row)
         var col = layout.titleColumn + layout.titleWidth + 1
         let marker = String(repeating: "!", count: todo.priority)
         let priorityStyle = todo.priority >= 3 ? Style(bold: true, color: .error) : Style(color: .warning)
         screen.put(padded(marker, toWidth: 3, alignRight: true), row: row, col: col, style: todo.isCompleted ? base : priorityStyle)
         col += 4
         if layout.showsDue {
-            if let due = todo.dueDate {
-                let overdue = !todo.isCompleted && due < state.calendar.startOfDay(for: state.now)
-                let text = padded(Formatting.day(due, calendar: state.calendar), toWidth: 10, alignRight: true)
-                screen.put(text, row: row, col: col, style: overdue ? Style(bold: true, color: .warning) : base)
+            if let due = todo.due {
+                // A timed date this week ("today 09:30") may take the column before it.
+                let text = Formatting.due(due, now: state.now, calendar: state.calendar)
+                let width = displayWidth(text) > 10 ? 11 : 10
+                screen.put(padded(text, toWidth: width, alignRight: true), row: row, col: col + 10 - width, style: Self.dueStyle(urgency, base: base))
             }
             col += 11
         }
@@ -206,11 +246,44 @@ private struct Renderer {
         if selected { screen.restyle(row: row) { $0.reverse = true } }
     }
 
+    /// Overdue in red and bold, today in the accent colour and bold; without colours (NO_COLOR) the terminal
+    /// draws red as bold underlined and the accent as bold, so the two still differ.
+    static func dueStyle(_ urgency: DueUrgency?, base: Style) -> Style {
+        switch urgency {
+        case .overdue?: Style(bold: true, color: .error)
+        case .today?: Style(bold: true, color: .accent)
+        default: base
+        }
+    }
+
+    /// The title, then the repeat mark and the tags (`+tag`, muted) in the title column; the title keeps at least
+    /// half of the column.
+    func drawTitle(_ todo: TodoRow, urgency: DueUrgency?, base: Style, layout: RowLayout, _ screen: inout Screen, row: Int) {
+        let titleStyle = urgency == .today ? Style(bold: base.dim ? false : true, dim: base.dim) : base
+        var suffix: [(String, Style)] = []
+        if todo.isRepeating { suffix.append((" " + RowGlyphs.repeating, Style(dim: base.dim, color: .accent))) }
+        for tag in todo.tags { suffix.append((" +" + sanitize(tag), .muted)) }
+        guard !suffix.isEmpty else {
+            let title = padded(sanitize(todo.title), toWidth: layout.titleWidth)
+            screen.put(title, row: row, col: layout.titleColumn, style: titleStyle, maxWidth: layout.titleWidth)
+            return
+        }
+        let suffixWidth = suffix.reduce(0) { $0 + displayWidth($1.0) }
+        let room = max(layout.titleWidth / 2, layout.titleWidth - suffixWidth)
+        let title = truncated(sanitize(todo.title), toWidth: room)
+        var col = layout.titleColumn + screen.put(title, row: row, col: layout.titleColumn, style: titleStyle, maxWidth: room)
+        let end = layout.titleColumn + layout.titleWidth
+        for (text, style) in suffix where col < end {
+            let piece = truncated(text, toWidth: end - col)
+            col += screen.put(piece, row: row, col: col, style: style, maxWidth: end - col)
+        }
+    }
+
     func drawEmptyState(_ screen: inout Screen, top: Int, height: Int) {
         let hasRows = !state.rows(in: state.tab).isEmpty
         var lines: [String]
-        if !state.filter.text.isEmpty, hasRows {
-            lines = ["Nothing matches '\(state.filter.text)'.", state.mode == .filter ? "Esc clears the filter." : "Press / then Esc to clear the filter."]
+        if !state.appliedFilterText.isEmpty, hasRows {
+            lines = ["Nothing matches '\(state.appliedFilterText)'.", state.mode == .filter ? "Esc clears the filter." : "Press / then Esc to clear the filter."]
         } else if hasRows, !state.showCompleted {
             lines = ["All done. Press c to show completed todos."]
         } else {
@@ -245,228 +318,6 @@ private struct Renderer {
         }
     }
 
-    // MARK: overlays
-
-    func drawHelp(_ screen: inout Screen, top: Int, height: Int) {
-        guard height > 0 else { return }
-        screen.put("Keys", row: top, col: 1, style: Style(bold: true, color: .accent))
-        let lines = state.helpLines
-        let keyWidth = min(22, lines.map { displayWidth($0.keys) }.max() ?? 0)
-        let start = min(state.helpScroll, max(0, lines.count - (height - 1)))
-        for (offset, line) in lines.dropFirst(start).prefix(height - 1).enumerated() {
-            let row = top + 1 + offset
-            if line.description.isEmpty {
-                screen.put(line.keys, row: row, col: 1, style: Style(bold: true))
-                continue
-            }
-            screen.put(padded(line.keys, toWidth: keyWidth), row: row, col: 2, style: Style(bold: true))
-            screen.put(truncated(line.description, toWidth: screen.width - keyWidth - 5), row: row, col: keyWidth + 4)
-        }
-    }
-
-    func drawForm(_ form: EditForm, _ screen: inout Screen, top: Int, height: Int) {
-        guard height > 0 else { return }
-        let spacious = height >= 9
-        var row = top
-        let noun = form.kind == .list ? "list" : "todo"
-        var heading = form.targetID == nil ? "New \(noun) · \(Tab(form.scope).title)" : (form.kind == .list ? "Rename list" : "Edit todo")
-        if form.targetID == nil, let listTitle = form.listTitle { heading += " › " + sanitize(listTitle) }
-        screen.put(heading, row: row, col: 1, style: Style(bold: true, color: .accent))
-        row += spacious ? 2 : 1
-        let labelWidth = 9
-        let fieldColumn = labelWidth + 2
-        let fieldWidth = max(2, screen.width - fieldColumn - 1)
-        for field in form.fields where row < top + height {
-            let focused = field == form.focus
-            if focused { screen.put(">", row: row, col: 0, style: Style(bold: true, color: .accent)) }
-            screen.put(padded(field.label, toWidth: labelWidth, alignRight: true), row: row, col: 1, style: focused ? .bold : .plain)
-            let (text, cursor) = form[field].visible(width: fieldWidth)
-            screen.fill(row: row, col: fieldColumn, count: fieldWidth, style: Style(underline: true))
-            screen.put(text, row: row, col: fieldColumn, style: Style(underline: true), maxWidth: fieldWidth)
-            if focused {
-                screen.cursor = Position(row: row, col: fieldColumn + cursor)
-                screen.restyle(row: row, col: fieldColumn + cursor, count: 1) { $0.reverse = true }
-            }
-            row += 1
-        }
-        if spacious { row += 1 }
-        if row < top + height, form.kind == .todo {
-            screen.put(truncated("Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3", toWidth: screen.width - 2), row: row, col: 1, style: .muted)
-            row += 1
-        }
-        if let underneath = form.underneath, row < top + height {
-            screen.put(truncated(sanitize(underneath), toWidth: screen.width - 2), row: row, col: 1, style: .warning)
-            row += 1
-        }
-        if let error = form.error, row < top + height {
-            screen.put(truncated(sanitize(error), toWidth: screen.width - 2), row: row, col: 1, style: .error)
-        }
-    }
-
-    func drawPicker(_ picker: ListPicker, _ screen: inout Screen, top: Int, height: Int) {
-        guard height > 0 else { return }
-        screen.put(truncated("Move '" + sanitize(picker.todoTitle) + "' to", toWidth: screen.width - 2), row: top, col: 1, style: Style(bold: true, color: .accent))
-        let room = max(0, height - 2)
-        let start = max(0, min(picker.selection - room + 1, picker.options.count - room))
-        for (offset, option) in picker.options.dropFirst(start).prefix(room).enumerated() {
-            let row = top + 2 + offset
-            let index = start + offset
-            var text = sanitize(option.title)
-            if let owner = option.owner { text += " · " + sanitize(owner) + "'s" }
-            screen.put(truncated(text, toWidth: screen.width - 4), row: row, col: 3, style: option.listID == nil ? .muted : .plain)
-            if index == picker.selection {
-                screen.put(RowGlyphs.selected, row: row, col: 1, style: Style(bold: true, color: .accent))
-                screen.restyle(row: row) { $0.reverse = true }
-            }
-        }
-    }
-
-    func drawShare(_ dialog: ShareDialog, _ screen: inout Screen, top: Int, height: Int) {
-        guard height > 0 else { return }
-        var row = top
-        screen.put(truncated("Share '" + sanitize(dialog.listTitle) + "'", toWidth: screen.width - 2), row: row, col: 1, style: Style(bold: true, color: .accent))
-        row += 2
-        guard row < top + height else { return }
-        let labelWidth = 8
-        let fieldColumn = labelWidth + 2
-        let fieldWidth = max(2, screen.width - fieldColumn - 1)
-        if dialog.focus == .invite { screen.put(">", row: row, col: 0, style: Style(bold: true, color: .accent)) }
-        screen.put(padded("With", toWidth: labelWidth, alignRight: true), row: row, col: 1, style: dialog.focus == .invite ? .bold : .plain)
-        let (text, cursor) = dialog.invite.visible(width: fieldWidth)
-        screen.fill(row: row, col: fieldColumn, count: fieldWidth, style: Style(underline: true))
-        screen.put(text, row: row, col: fieldColumn, style: Style(underline: true), maxWidth: fieldWidth)
-        if dialog.focus == .invite {
-            screen.cursor = Position(row: row, col: fieldColumn + cursor)
-            screen.restyle(row: row, col: fieldColumn + cursor, count: 1) { $0.reverse = true }
-        }
-        row += 1
-        guard row < top + height else { return }
-        screen.put(padded("Access", toWidth: labelWidth, alignRight: true), row: row, col: 1)
-        screen.put(dialog.access.rawValue, row: row, col: fieldColumn, style: .bold)
-        screen.put(" (Tab changes)", row: row, col: fieldColumn + dialog.access.rawValue.count, style: .muted)
-        row += 2
-        guard row < top + height else { return }
-        if dialog.participants.isEmpty {
-            screen.put("Not shared with anyone yet.", row: row, col: 1, style: .muted)
-            return
-        }
-        screen.put("People", row: row, col: 1, style: .bold)
-        row += 1
-        for (index, person) in dialog.participants.enumerated() where row < top + height {
-            let selected = dialog.focus == .people && index == dialog.selection
-            let name = padded(truncated(sanitize(person.account), toWidth: 24), toWidth: 24)
-            screen.put(name, row: row, col: 3)
-            screen.put(padded(person.access.rawValue, toWidth: 11), row: row, col: 28, style: person.access == .readOnly ? .muted : .plain)
-            screen.put(person.hasAccepted ? "accepted" : "invited", row: row, col: 40, style: person.hasAccepted ? Style(color: .success) : .muted)
-            if selected {
-                screen.put(RowGlyphs.selected, row: row, col: 1, style: Style(bold: true, color: .accent))
-                screen.restyle(row: row) { $0.reverse = true }
-            }
-            row += 1
-        }
-    }
-
-    func drawInvitations(selection: Int, _ screen: inout Screen, top: Int, height: Int) {
-        guard height > 0 else { return }
-        screen.put("Invitations", row: top, col: 1, style: Style(bold: true, color: .accent))
-        for (index, invitation) in state.status.invitations.enumerated() where 2 + index < height {
-            let row = top + 2 + index
-            let text = "'" + sanitize(invitation.listTitle) + "' from " + sanitize(invitation.owner) + " · " + invitation.access.rawValue
-            screen.put(truncated(text, toWidth: screen.width - 4), row: row, col: 3)
-            if index == selection {
-                screen.put(RowGlyphs.selected, row: row, col: 1, style: Style(bold: true, color: .accent))
-                screen.restyle(row: row) { $0.reverse = true }
-            }
-        }
-    }
-
-    // MARK: status line
-
-    func drawStatusLine(_ screen: inout Screen, row: Int) {
-        let width = screen.width
-        // After a key that is neither y nor n, a question says how to answer it.
-        let nudge = state.message == AppState.answerYesOrNo ? " (y confirms, n keeps)" : ""
-        switch state.mode {
-        case .confirmDelete(let id):
-            let target = state.row(id: id)
-            let question: (String) -> String =
-                target?.isList == true
-                ? { "Delete list '\($0)' and its \(Formatting.counted(state.todoCount(inList: id), "todo"))? y/n" }
-                : target?.trashBehaviour == .markTrashed ? { "Delete public post '\($0)'? y/n" } : { "Delete '\($0)'? y/n" }
-            // The title gives way first, so the question and how to answer it stay whole.
-            let room = width - displayWidth(question("")) - displayWidth(nudge)
-            let title = truncated(sanitize(target?.title ?? ""), toWidth: max(8, room))
-            screen.put(truncated(question(title) + nudge, toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
-            return
-        case .confirmLeave(let id):
-            let title = truncated(sanitize(state.row(id: id)?.title ?? ""), toWidth: max(1, width - 40))
-            screen.put(truncated("Leave '\(title)'? Its todos leave this device. y/n" + nudge, toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
-            return
-        case .pickList:
-            screen.put(truncated("j/k choose · Enter move · Esc cancel", toWidth: width), row: row, col: 0, style: .muted)
-            return
-        case .share(let dialog) where dialog.confirming != nil:
-            let title = truncated(sanitize(dialog.listTitle), toWidth: max(1, width - 50))
-            let prompt: String
-            switch dialog.confirming {
-            case .removing(let account)?: prompt = "Remove \(truncated(sanitize(account), toWidth: 24)) from '\(title)'? y/n"
-            default: prompt = "Stop sharing '\(title)' with everyone? y/n"
-            }
-            screen.put(truncated(prompt + nudge, toWidth: width), row: row, col: 0, style: Style(bold: true, color: .warning))
-            return
-        case .share(let dialog):
-            let hint = dialog.focus == .invite
-                ? "Enter invite · Tab access · ↓ people · ^X stop sharing · Esc"
-                : "p access · x remove · ↑ invite · ^X stop sharing · Esc"
-            if let message = state.message {
-                screen.put(truncated(sanitize(message.text), toWidth: width), row: row, col: 0, style: message.kind == .success ? Style(color: .success) : Style(bold: true, color: .warning))
-            } else {
-                screen.put(truncated(hint, toWidth: width), row: row, col: 0, style: .muted)
-            }
-            return
-        case .invitations:
-            screen.put(truncated("Enter accept · d decline · j/k choose · Esc close", toWidth: width), row: row, col: 0, style: .muted)
-            return
-        case .filter:
-            let prefix = "/"
-            screen.put(prefix, row: row, col: 0, style: Style(bold: true, color: .accent))
-            let (text, cursor) = state.filter.visible(width: max(2, width - 2))
-            screen.put(text, row: row, col: 1)
-            screen.cursor = Position(row: row, col: 1 + cursor)
-            return
-        case .edit:
-            screen.put(truncated("Enter save · Esc cancel · Tab/↑↓ field", toWidth: width), row: row, col: 0, style: .muted)
-            return
-        case .help:
-            screen.put(truncated("j/k scroll · any other key closes help", toWidth: width), row: row, col: 0, style: .muted)
-            return
-        case .list:
-            break
-        }
-        var position = ""
-        if state.visibleCount > 0 {
-            position = "\(Formatting.grouped(state.selection + 1))/\(Formatting.grouped(state.visibleCount))"
-        }
-        let room = max(0, width - displayWidth(position) - 1)
-        if let message = state.message {
-            let style: Style = switch message.kind {
-            case .info: .plain
-            case .success: Style(color: .success)
-            case .warning: Style(bold: true, color: .warning)
-            case .error: .error
-            }
-            screen.put(truncated(sanitize(message.text), toWidth: room), row: row, col: 0, style: style)
-        } else if let error = state.status.lastError {
-            screen.put(truncated("Sync error: " + sanitize(error), toWidth: room), row: row, col: 0, style: .error)
-        } else if let selected = state.selectedRow, !selected.canUpdate {
-            screen.put(truncated(sanitize(AppState.lockSentence(selected)), toWidth: room), row: row, col: 0, style: .muted)
-        } else {
-            screen.put(truncated("? help · a add · / filter · q quit", toWidth: room), row: row, col: 0, style: .muted)
-        }
-        if !position.isEmpty, width > displayWidth(position) + 10 {
-            screen.put(position, row: row, col: width - displayWidth(position), style: .muted)
-        }
-    }
 }
 
 /// Column layout of a list row for a given width.

@@ -116,6 +116,16 @@ public enum Effect: Hashable, Sendable {
     case decline(invitationID: String)
     /// Leave a list someone shared with the user.
     case leave(listID: String)
+    /// Add an annotation (a timestamped note) to a todo.
+    case annotate(id: String, text: String)
+    /// Skip this occurrence of a repeating todo: it moves to its next due date without being completed.
+    case skip(id: String)
+    /// Several effects of one bulk action (marked rows), performed together; one undo step puts them all back.
+    case batch([Effect])
+    /// Remember a filter under a name (the config file's saved filters).
+    case saveFilter(name: String, text: String)
+    /// Remember the sort order (the config file).
+    case setSortOrder(SortOrder)
     /// Fetch now.
     case refresh
     /// The public board's tab came on screen (true) or left it (false): poll it often while it shows.

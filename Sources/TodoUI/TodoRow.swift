@@ -1,4 +1,5 @@
 import Foundation
+public import TodoPlanning
 
 /// Where a record lives, which decides its tab and what "add" creates.
 public enum Scope: String, Hashable, Sendable, CaseIterable {
@@ -104,12 +105,16 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
     public var notes: String
     /// The id of the list row this todo belongs to (nil: in no list).
     public var listID: String?
-    /// Due date, if any.
-    public var dueDate: Date?
+    /// Tags, as the todo's record holds them (untrusted: sanitised when drawn).
+    public var tags: [String]
     /// Where the record lives.
     public var scope: Scope
     // 100,000 rows are kept sorted in memory: the booleans share one byte, and what few rows carry
-    // (lock reasons, owners, refusals, sharing) lives in one shared box, so a row is 80-odd bytes, not 184.
+    // (lock reasons, owners, refusals, sharing, repeats, annotations) lives in one shared box, so a row is
+    // 100-odd bytes, not 250. A due date is its moment plus a flag (timed or all day).
+    private var dueMoment: Date?
+    /// When the record was created, whole seconds since 1970 (`Int64.min`: unknown).
+    private var createdSeconds: Int64
     private var level: UInt8
     private var flags: Flags
     private var extras: RowExtras?
@@ -123,6 +128,54 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
         static let list = Flags(rawValue: 1 << 4)
         static let noAdding = Flags(rawValue: 1 << 5)
         static let stale = Flags(rawValue: 1 << 6)
+        static let timedDue = Flags(rawValue: 1 << 7)
+    }
+
+    /// When it is due, if ever: a day, or a moment on a day.
+    public var due: DueDate? {
+        get { dueMoment.map { DueDate($0, allDay: !flags.contains(.timedDue)) } }
+        set {
+            dueMoment = newValue?.date
+            set(.timedDue, newValue.map { !$0.allDay } ?? false)
+        }
+    }
+    /// The moment of the due date (the start of its day when all day), for sorting without building a `DueDate`.
+    var dueDate: Date? { dueMoment }
+    /// When the record was created, if known, to the second (the "created" sort order).
+    public var created: Date? {
+        get { createdSeconds == .min ? nil : Date(timeIntervalSince1970: Double(createdSeconds)) }
+        set { createdSeconds = Self.seconds(newValue) }
+    }
+    /// Seconds since 1970 of the creation time, `Int64.min` when unknown (sorting reads it directly).
+    var createdKey: Int64 { createdSeconds }
+
+    private static func seconds(_ date: Date?) -> Int64 {
+        guard let value = date?.timeIntervalSince1970, value.isFinite, abs(value) < 9e15 else { return .min }
+        return Int64(value.rounded(.down))
+    }
+    /// How it repeats: RRULE text (`FREQ=WEEKLY;BYDAY=MO`), nil when it does not.
+    public var repeatRule: String? {
+        get { extras?.values.repeatRule }
+        set { updateExtras { $0.repeatRule = newValue } }
+    }
+    /// Whether the next occurrence counts from completion rather than from the due date.
+    public var repeatFromCompletion: Bool {
+        get { extras?.values.repeatFromCompletion ?? false }
+        set { updateExtras { $0.repeatFromCompletion = newValue } }
+    }
+    /// Whether it repeats.
+    public var isRepeating: Bool { extras?.values.repeatRule != nil }
+    /// How it repeats in plain English ("every 2 weeks on Mon, Wed from completion"); the RRULE text itself when
+    /// it does not read; nil when it does not repeat.
+    public var repeatSummary: String? {
+        guard let rule = repeatRule else { return nil }
+        let origin: RepeatRule.Origin = repeatFromCompletion ? .completion : .due
+        return (try? RepeatRule(rrule: rule, from: origin))?.summary ?? rule
+    }
+    /// Timestamped notes added to it, oldest first (texts untrusted).
+    public var annotations: [Annotation] {
+        get { extras?.values.annotations ?? [] }
+        set { updateExtras { $0.annotations = newValue } }
     }
 
     /// Done or not.
@@ -188,19 +241,23 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
 
     /// Creates a row; the defaults describe an own, confirmed, private todo.
     public init(
-        id: String, title: String, notes: String = "", isCompleted: Bool = false, dueDate: Date? = nil,
+        id: String, title: String, notes: String = "", isCompleted: Bool = false, due: DueDate? = nil,
         priority: Int = 0, scope: Scope = .private, canUpdate: Bool = true, canDelete: Bool = true,
         trashBehaviour: TrashBehaviour = .delete, lockReason: String? = nil, isPending: Bool = false,
-        owner: String? = nil, kind: RowKind = .todo, listID: String? = nil, canAddItems: Bool = true, sharing: ListSharing? = nil
+        owner: String? = nil, kind: RowKind = .todo, listID: String? = nil, canAddItems: Bool = true, sharing: ListSharing? = nil,
+        tags: [String] = [], repeatRule: String? = nil, repeatFromCompletion: Bool = false, annotations: [Annotation] = [],
+        created: Date? = nil
     ) {
         self.id = id
         self.title = title
         self.notes = notes
         self.listID = listID
-        self.dueDate = dueDate
+        self.tags = tags
         self.scope = scope
+        dueMoment = due?.date
+        createdSeconds = Self.seconds(created)
         level = UInt8(min(3, max(0, priority)))
-        flags = []
+        flags = due.map { $0.allDay ? [] : [.timedDue] } ?? []
         extras = nil
         self.isCompleted = isCompleted
         self.canUpdate = canUpdate
@@ -208,7 +265,9 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
         self.isPending = isPending
         self.kind = kind
         self.canAddItems = canAddItems
-        let boxed = RowExtras.Values(trashBehaviour: trashBehaviour, lockReason: lockReason, owner: owner, sharing: sharing)
+        let boxed = RowExtras.Values(
+            trashBehaviour: trashBehaviour, lockReason: lockReason, owner: owner, sharing: sharing, repeatRule: repeatRule,
+            repeatFromCompletion: repeatFromCompletion, annotations: annotations)
         if boxed != RowExtras.Values() { extras = RowExtras(boxed) }
     }
 
@@ -217,7 +276,9 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
 
     /// The editable fields of this row.
     public var draft: TodoDraft {
-        TodoDraft(title: title, notes: notes, dueDate: dueDate, priority: priority, scope: scope, kind: kind, listID: listID)
+        TodoDraft(
+            title: title, notes: notes, due: due, priority: priority, scope: scope, kind: kind, listID: listID, tags: tags,
+            repeatRule: repeatRule, repeatFromCompletion: repeatFromCompletion)
     }
 
     private mutating func set(_ flag: Flags, _ on: Bool) {
@@ -238,6 +299,9 @@ final class RowExtras: Hashable, Sendable {
         var lockReason: String?
         var owner: String?
         var sharing: ListSharing?
+        var repeatRule: String?
+        var repeatFromCompletion = false
+        var annotations: [Annotation] = []
     }
 
     let values: Values
@@ -277,38 +341,6 @@ public struct RowChanges: Sendable {
 
     /// Whether nothing changed.
     public var isEmpty: Bool { reloaded.isEmpty && reloadFinished.isEmpty && rows.isEmpty && removed.isEmpty }
-}
-
-/// The editable fields of a todo: what "add" creates and "edit" saves.
-public struct TodoDraft: Hashable, Sendable {
-    /// Title, trimmed, never empty when saved.
-    public var title: String
-    /// Notes.
-    public var notes: String
-    /// Due date, if any.
-    public var dueDate: Date?
-    /// Priority 0–3.
-    public var priority: Int
-    /// Where the record goes (private for the Todos tab, public for the Public tab).
-    public var scope: Scope
-    /// A todo or a list.
-    public var kind: RowKind
-    /// The list row a new todo goes into (nil: none).
-    public var listID: String?
-
-    /// Creates a draft.
-    public init(
-        title: String, notes: String = "", dueDate: Date? = nil, priority: Int = 0, scope: Scope = .private,
-        kind: RowKind = .todo, listID: String? = nil
-    ) {
-        self.title = title
-        self.notes = notes
-        self.dueDate = dueDate
-        self.priority = priority
-        self.scope = scope
-        self.kind = kind
-        self.listID = listID
-    }
 }
 
 /// The tabs of the UI; each shows the rows of one scope.

@@ -145,6 +145,21 @@ func benchTodo(_ index: Int) -> Record {
         ])
 }
 
+/// `benchTodo` as people plan: one or two tags, due within the next months (half at a time of day), some repeating.
+func plannedBenchTodo(_ index: Int) -> Record {
+    var record = benchTodo(index)
+    let tags = ["home", "garden", "work", "errand", "call", "read"]
+    var own = [tags[index % tags.count]]
+    if index % 3 == 0 { own.append(tags[(index / 3 + 1) % tags.count]) }
+    record.fields?["tags"] = .list(.string, own.map(FieldValue.string))
+    // From now on, a few an hour: some overdue, some today, most later.
+    let now = Int64(Date().timeIntervalSince1970 * 1000)
+    record.fields?["dueDate"] = .timestamp(now - 3 * 86_400_000 + Int64(index) * 600_000)
+    record.fields?["allDay"] = .int64(index % 2 == 0 ? 1 : 0)
+    if index % 10 == 0 { record.fields?["repeat"] = .string("FREQ=WEEKLY") }
+    return record
+}
+
 /// Percentile of sorted samples.
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
     guard !sorted.isEmpty else { return 0 }
@@ -164,14 +179,14 @@ struct BenchError: Error, CustomStringConvertible {
 }
 
 /// `records/modify` bodies creating `benchTodo(0..<count)` in the Todos zone, 200 records each (non-atomic).
-func benchModifyBodies(count: Int) -> [[UInt8]] {
+func benchModifyBodies(count: Int, planned: Bool = false) -> [[UInt8]] {
     stride(from: 0, to: count, by: 200).map { batch in
         var writer = JSONWriter(reserving: 64 * 1024)
         writer.raw("{\"operations\":[")
         for index in batch..<min(batch + 200, count) {
             writer.separator(index - batch)
             writer.raw("{\"operationType\":\"create\",\"record\":")
-            writer.record(benchTodo(index))
+            writer.record(planned ? plannedBenchTodo(index) : benchTodo(index))
             writer.raw("}")
         }
         writer.raw("],\"zoneID\":{\"zoneName\":\"Todos\"},\"atomic\":false}")

@@ -1,6 +1,7 @@
 import Foundation
 import Terminal
 import Testing
+import TodoPlanning
 import TodoUI
 
 /// Changes applied to a state must leave exactly what a state built from the final rows shows, whichever way they
@@ -14,7 +15,7 @@ struct ChangeApplyTests {
             let mix = (index * 7919 + seed * 104_729) % 1_000_003
             return TodoRow(
                 id: "r\(index)", title: "\(titles[mix % titles.count]) \(mix % 5)", notes: mix % 3 == 0 ? "Note \(mix % 11)" : "",
-                isCompleted: mix % 4 == 0, dueDate: mix % 6 == 0 ? nil : Date(timeIntervalSince1970: Double(mix % 9) * 86_400),
+                isCompleted: mix % 4 == 0, due: mix % 6 == 0 ? nil : DueDate(Date(timeIntervalSince1970: Double(mix % 9) * 86_400), allDay: true),
                 priority: mix % 4, listID: lists.isEmpty || mix % 2 == 0 ? nil : lists[mix % lists.count])
         }
     }

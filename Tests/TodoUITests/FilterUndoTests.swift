@@ -1,6 +1,7 @@
 import Foundation
 import Terminal
 import Testing
+import TodoPlanning
 import TodoUI
 
 @Suite("Filter as you type and undo")
@@ -12,7 +13,7 @@ struct FilterUndoTests {
         type(session, "mi")
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
             >[ ] Buy milk                              !!
 
 
@@ -45,7 +46,7 @@ struct FilterUndoTests {
         press(session, .enter)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2                filter: SUNDAY
+            [Todos 4]  Shared 1   Public 2   T Today      filter: SUNDAY
             >[ ] Call mom
 
 
@@ -121,10 +122,10 @@ struct FilterUndoTests {
         #expect(session.state.visibleCount == 4)
         let effects = press(session, .char("u"))
         // Under the same id (record name): older undo steps naming it keep working.
-        #expect(effects == [.create(id: "t2", TodoDraft(title: "File taxes", dueDate: Fixture.day(2026, 3, 1), priority: 3))])
+        #expect(effects == [.create(id: "t2", TodoDraft(title: "File taxes", due: Fixture.due(2026, 3, 1), priority: 3))])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
             >[ ] File taxes                           !!! 2026-03-01 •
              [ ] Buy milk                              !!
              [ ] Book dentist                           ! 2026-03-20

@@ -1,6 +1,7 @@
 import Foundation
 import Terminal
 import Testing
+import TodoPlanning
 import TodoUI
 
 /// Fixed clock and calendar so golden screens never depend on the machine.
@@ -18,17 +19,27 @@ enum Fixture {
         utc.date(from: DateComponents(year: year, month: month, day: day))!
     }
 
+    /// An all-day due date.
+    static func due(_ year: Int, _ month: Int, _ day: Int) -> DueDate {
+        DueDate(Fixture.day(year, month, day), allDay: true)
+    }
+
+    /// A due date at a time of day (UTC).
+    static func due(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> DueDate {
+        DueDate(utc.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!, allDay: false)
+    }
+
     static let online = SyncStatus(
         account: "alice", device: "laptop", connection: .online, lastSync: now.addingTimeInterval(-2))
     static let signedOut = SyncStatus(account: nil, device: "laptop", connection: .signedOut)
 
     /// Own private todos.
     static let own: [TodoRow] = [
-        TodoRow(id: "t1", title: "Buy milk", priority: 2, dueDate: nil),
-        TodoRow(id: "t2", title: "File taxes", dueDate: day(2026, 3, 1), priority: 3),
+        TodoRow(id: "t1", title: "Buy milk", priority: 2, due: nil),
+        TodoRow(id: "t2", title: "File taxes", due: due(2026, 3, 1), priority: 3),
         TodoRow(id: "t3", title: "Call mom", notes: "Sunday afternoon"),
-        TodoRow(id: "t4", title: "Water plants", isCompleted: true, dueDate: day(2026, 3, 9)),
-        TodoRow(id: "t5", title: "Book dentist", dueDate: day(2026, 3, 20), priority: 1),
+        TodoRow(id: "t4", title: "Water plants", isCompleted: true, due: due(2026, 3, 9)),
+        TodoRow(id: "t5", title: "Book dentist", due: due(2026, 3, 20), priority: 1),
     ]
 
     /// A read-only row shared by bob.
@@ -39,7 +50,7 @@ enum Fixture {
 
     /// A public row created by alice: editable, not deletable (trash marks it).
     static let publicOwn = TodoRow(
-        id: "p1", title: "Clean the kitchen", dueDate: day(2026, 3, 11), scope: .public, canUpdate: true,
+        id: "p1", title: "Clean the kitchen", due: due(2026, 3, 11), scope: .public, canUpdate: true,
         canDelete: false, trashBehaviour: .markTrashed, owner: "alice")
 
     /// A public row by carol: read-only for alice.
@@ -53,8 +64,8 @@ enum Fixture {
 
 extension TodoRow {
     /// Convenience with the argument order the fixtures read best in.
-    init(id: String, title: String, priority: Int, dueDate: Date?) {
-        self.init(id: id, title: title, dueDate: dueDate, priority: priority)
+    init(id: String, title: String, priority: Int, due: DueDate?) {
+        self.init(id: id, title: title, due: due, priority: priority)
     }
 }
 

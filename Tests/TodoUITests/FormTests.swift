@@ -1,6 +1,7 @@
 import Foundation
 import Terminal
 import Testing
+import TodoPlanning
 import TodoUI
 
 @Suite("Edit form and line editor")
@@ -11,17 +12,17 @@ struct FormTests {
         press(session, .char("a"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
              New todo · Todos
 
             >    Title
                  Notes
                    Due
               Priority
+                  Tags
+                Repeat
 
-             Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3
-
-
+             Due: fri 17:00, +3d, eow · Repeat: weekly · Priority 0–3
 
 
 
@@ -36,28 +37,28 @@ struct FormTests {
         type(session, "2")
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
              New todo · Todos
 
                  Title   Buy bread
                  Notes wholegrain
                    Due tomorrow
             > Priority 2
+                  Tags
+                Repeat
 
-             Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3
-
-
+             Due: fri 17:00, +3d, eow · Repeat: weekly · Priority 0–3
 
 
 
             Enter save · Esc cancel · Tab/↑↓ field
             """)
         let effects = press(session, .enter)
-        let draft = TodoDraft(title: "Buy bread", notes: "wholegrain", dueDate: Fixture.day(2026, 3, 11), priority: 2)
+        let draft = TodoDraft(title: "Buy bread", notes: "wholegrain", due: Fixture.due(2026, 3, 11), priority: 2)
         #expect(effects == [.create(id: "n1", draft)])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 5]  Shared 1   Public 2
+            [Todos 5]  Shared 1   Public 2   T Today
              [ ] File taxes                           !!! 2026-03-01
             >[ ] Buy bread                             !! 2026-03-11 •
              [ ] Buy milk                              !!
@@ -81,17 +82,17 @@ struct FormTests {
         press(session, .enter)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
              Edit todo
 
             >    Title File taxes
                  Notes
                    Due 2026-03-01
               Priority 3
+                  Tags
+                Repeat
 
-             Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3
-
-
+             Due: fri 17:00, +3d, eow · Repeat: weekly · Priority 0–3
 
 
 
@@ -103,7 +104,7 @@ struct FormTests {
         type(session, "+3d")
         let effects = press(session, .enter)
         // Title and due date changed; the priority (untouched) is not written.
-        #expect(effects == [.edit(id: "t2", TodoChanges(title: "Pay taxes", dueDate: .some(Fixture.day(2026, 3, 13))))])
+        #expect(effects == [.edit(id: "t2", TodoChanges(title: "Pay taxes", due: .some(Fixture.due(2026, 3, 13))))])
         #expect(session.state.selectedRow?.title == "Pay taxes")
         #expect(terminal.lastScreen?.lines[2] == ">[ ] Pay taxes                            !!! 2026-03-13 •")
     }
@@ -137,18 +138,18 @@ struct FormTests {
         #expect(press(session, .enter) == [])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
              New todo · Todos
 
             >    Title
                  Notes
                    Due
               Priority
+                  Tags
+                Repeat
 
-             Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3
+             Due: fri 17:00, +3d, eow · Repeat: weekly · Priority 0–3
              A todo needs a title.
-
-
 
 
             Enter save · Esc cancel · Tab/↑↓ field
@@ -162,7 +163,7 @@ struct FormTests {
         press(session, .tab, .tab)
         type(session, "next week")
         #expect(press(session, .enter) == [])
-        #expect(terminal.lastScreen?.lines[10] == " Due: use YYYY-MM-DD, today, tomorrow, +3d or 17:00.")
+        #expect(terminal.lastScreen?.lines[12].hasPrefix(" Due: ") == true)
         guard case .edit(let form) = session.state.mode else {
             Issue.record("form should stay open")
             return
@@ -176,10 +177,10 @@ struct FormTests {
         press(session, .tab)
         type(session, "7")
         #expect(press(session, .enter) == [])
-        #expect(terminal.lastScreen?.lines[10] == " Priority: 0 (none) to 3 (high).")
+        #expect(terminal.lastScreen?.lines[12] == " Priority: 0 (none) to 3 (high).")
         press(session, .backspace)
         type(session, "3")
-        #expect(press(session, .enter) == [.create(id: "n1", TodoDraft(title: "Plan", dueDate: Fixture.day(2026, 4, 1), priority: 3))])
+        #expect(press(session, .enter) == [.create(id: "n1", TodoDraft(title: "Plan", due: Fixture.due(2026, 4, 1), priority: 3))])
     }
 
     @Test func lineEditorKeys() {
@@ -228,7 +229,7 @@ struct FormTests {
         press(session, .tab)
         #expect(terminal.lastScreen?.cursor == Position(row: 5, col: 11))
         press(session, .backTab, .up)
-        #expect(terminal.lastScreen?.cursor == Position(row: 7, col: 11))
+        #expect(terminal.lastScreen?.cursor == Position(row: 9, col: 11))
     }
 
     @Test func longFieldScrollsToKeepTheCursorVisible() {
@@ -242,19 +243,15 @@ struct FormTests {
         #expect(terminal.lastScreen?.cursor == Position(row: 4, col: 11))
     }
 
-    @Test func dueDateParsing() {
-        let now = Fixture.now
-        let cal = Fixture.utc
-        #expect(Formatting.parseDue("", now: now, calendar: cal) == .some(nil))
-        #expect(Formatting.parseDue("today", now: now, calendar: cal) == Fixture.day(2026, 3, 10))
-        #expect(Formatting.parseDue("Tomorrow", now: now, calendar: cal) == Fixture.day(2026, 3, 11))
-        #expect(Formatting.parseDue("+3d", now: now, calendar: cal) == Fixture.day(2026, 3, 13))
-        #expect(Formatting.parseDue("+2w", now: now, calendar: cal) == Fixture.day(2026, 3, 24))
-        #expect(Formatting.parseDue("2026-12-31", now: now, calendar: cal) == Fixture.day(2026, 12, 31))
-        #expect(Formatting.parseDue("2026-13-01", now: now, calendar: cal) == nil)
-        #expect(Formatting.parseDue("2026-2-1", now: now, calendar: cal) == nil)
-        #expect(Formatting.parseDue("soon", now: now, calendar: cal) == nil)
-        #expect(Formatting.parseDue("+d", now: now, calendar: cal) == nil)
+    @Test func dueDateParsing() throws {
+        let grammar = DueDateGrammar(now: Fixture.now, calendar: Fixture.utc)
+        #expect(try grammar.parse("") == nil)
+        #expect(try grammar.parse("today") == Fixture.due(2026, 3, 10))
+        #expect(try grammar.parse("Tomorrow") == Fixture.due(2026, 3, 11))
+        #expect(try grammar.parse("+3d") == Fixture.due(2026, 3, 13))
+        #expect(try grammar.parse("2026-12-31") == Fixture.due(2026, 12, 31))
+        #expect(throws: DueDateError.self) { try grammar.parse("2026-13-01") }
+        #expect(throws: DueDateError.self) { try grammar.parse("soon") }
     }
 }
 

@@ -25,7 +25,7 @@ struct HostileGoldenTests {
         press(session, .tab)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 0  [Shared 1]  Public 1
+             Todos 0  [Shared 1]  Public 1   T Today
             >List␛[2J�H�tsil 👨‍👩‍👧 · 1 open · mal␛]0;x␇lory�'s · read-write
              [ ] Todo␛]52;c;cGF5bG9hZA==␇�x �next
 
@@ -40,7 +40,7 @@ struct HostileGoldenTests {
         press(session, .backTab)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 0   Shared 1  [Public 1]
+             Todos 0   Shared 1  [Public 1]  T Today
             >[ ] Pay␛]0;PWNED␇ ␛]52;c;cm0gLXJmIH4=␇�31m red�gnp.exe�x� abcd 👨‍👩‍👧 é                              RO
 
 

@@ -10,7 +10,7 @@ struct ListGoldenTests {
         let (_, terminal) = makeSession()
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
             >[ ] File taxes                           !!! 2026-03-01
              [ ] Buy milk                              !!
              [ ] Book dentist                           ! 2026-03-20
@@ -33,7 +33,7 @@ struct ListGoldenTests {
         press(session, .char("j"), .char("j"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
              [ ] File taxes                           !!! 2026-03-01
              [ ] Buy milk                              !!
             >[ ] Book dentist                           ! 2026-03-20
@@ -63,7 +63,7 @@ struct ListGoldenTests {
         press(session, .char("G"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
              [ ] File taxes                           !!! 2026-03-01
              [ ] Buy milk                              !!
              [ ] Book dentist                           ! 2026-03-20
@@ -93,7 +93,7 @@ struct ListGoldenTests {
         press(session, .ctrl("d"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 40]  Shared 0   Public 0
+            [Todos 40]  Shared 0   Public 0   T Today
             >[ ] Task 14
              [ ] Task 15
              [ ] Task 16
@@ -126,7 +126,7 @@ struct ListGoldenTests {
         #expect(effects == [.setCompleted(id: "t2", true)])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 3]  Shared 1   Public 2
+            [Todos 3]  Shared 1   Public 2   T Today
             >[ ] Buy milk                              !!
              [ ] Book dentist                           ! 2026-03-20
              [ ] Call mom
@@ -151,7 +151,7 @@ struct ListGoldenTests {
         press(session, .char("c"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2              completed hidden
+            [Todos 4]  Shared 1   Public 2   T Today    completed hidden
             >[ ] File taxes                           !!! 2026-03-01
              [ ] Buy milk                              !!
              [ ] Book dentist                           ! 2026-03-20
@@ -177,7 +177,7 @@ struct ListGoldenTests {
         press(session, .tab)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 4  [Shared 1]  Public 2
+             Todos 4  [Shared 1]  Public 2   T Today
             >[ ] Plan the trip                                        RO
 
 
@@ -196,7 +196,7 @@ struct ListGoldenTests {
         press(session, .tab)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 4   Shared 1  [Public 2]
+             Todos 4   Shared 1  [Public 2]  T Today
             >[ ] Fix the printer                        !             RO
              [ ] Clean the kitchen                        2026-03-11
 
@@ -248,7 +248,7 @@ struct ListGoldenTests {
         press(session, .char("?"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
              Keys
               k ↑                  move up
               j ↓                  move down
@@ -267,9 +267,9 @@ struct ListGoldenTests {
               i                    invitations to shared lists
               x                    leave a list shared with you
               /                    filter as you type
+              f                    next saved filter, then none
+              F                    save the filter under a name
               c                    show/hide completed
-              Tab                  next tab
-              Shift-Tab            previous tab
             j/k scroll · any other key closes help
             """)
         for binding in Keymap.bindings {
@@ -280,28 +280,28 @@ struct ListGoldenTests {
         press(session, .char("j"), .char("j"), .char("j"), .char("j"), .char("j"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
              Keys
               m                    move the todo to another list
               s                    share the list (people, access)
               i                    invitations to shared lists
               x                    leave a list shared with you
               /                    filter as you type
+              f                    next saved filter, then none
+              F                    save the filter under a name
               c                    show/hide completed
+              T                    Today: overdue, today, 7 days
+              O                    cycle the sort order
+              o                    details, notes log (a annotates)
+              >                    skip this repeat occurrence
+              p                    set priority (0-3)
+              +                    add a tag
+              -                    remove a tag
+              v                    mark for a bulk action
+              Esc                  clear the marks
               Tab                  next tab
               Shift-Tab            previous tab
               r                    refresh (fetch now)
-              ? F1                 help
-              q Ctrl-C             quit
-
-             Questions
-              d  x  Ctrl-X         ask y/n before removing anything
-              y                    confirms; n, Esc or q keep it
-              other keys           keep the question, say y or n
-              u                    undoes it (same todo, same state)
-
-             Edit form
-              ← → Home End         move the cursor (also Ctrl-A / Ctrl…
             j/k scroll · any other key closes help
             """)
         press(session, .escape)
@@ -322,7 +322,13 @@ struct ListGoldenTests {
         #expect(Keymap.command(for: .ctrl("c")) == .quit)
         let markdown = Keymap.markdownTable()
         #expect(markdown.contains("| `j` `↓` | move down |"))
-        #expect(markdown.split(separator: "\n").count == 2 + Keymap.bindings.count + Keymap.editorKeys.count)
+        let sections = Keymap.bulkKeys.count + Keymap.filterSyntax.count + Keymap.detailKeys.count + Keymap.editorKeys.count
+        #expect(markdown.split(separator: "\n").count == 2 + Keymap.bindings.count + sections)
+        #expect(markdown.contains("| `T` | Today: overdue, today, 7 days |"))
+        #expect(markdown.contains("| Space (marked todos) | complete them (reopen if all done) |"))
+        // Every key is bound once: no new command shadows an older one.
+        let keys = Keymap.bindings.flatMap(\.keys)
+        #expect(Set(keys).count == keys.count)
     }
 
     @Test func headerOfflineWithPending() {
@@ -353,7 +359,7 @@ struct ListGoldenTests {
         let (_, terminal) = makeSession(rows: [])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 0]  Shared 0   Public 0
+            [Todos 0]  Shared 0   Public 0   T Today
 
               No todos — press a to add one
 
@@ -376,7 +382,7 @@ struct ListGoldenTests {
         press(session, .tab)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 0  [Shared 0]  Public 0
+             Todos 0  [Shared 0]  Public 0   T Today
 
               Lists others share with you appear here.
               When someone shares a list with you, accept it with i.

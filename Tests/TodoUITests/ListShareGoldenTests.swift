@@ -1,6 +1,7 @@
 import Foundation
 import Terminal
 import Testing
+import TodoPlanning
 import TodoUI
 
 /// Lists on the Todos tab, lists shared with alice on the Shared tab.
@@ -18,7 +19,7 @@ enum ListFixture {
         TodoRow(id: "t2", title: "Buy milk", priority: 2, listID: "L1"),
         TodoRow(id: "t3", title: "Eggs", isCompleted: true, listID: "L1"),
         work,
-        TodoRow(id: "t4", title: "File taxes", dueDate: Fixture.day(2026, 3, 1), priority: 3, listID: "L2"),
+        TodoRow(id: "t4", title: "File taxes", due: Fixture.due(2026, 3, 1), priority: 3, listID: "L2"),
     ]
 
     static let trip = TodoRow(
@@ -51,7 +52,7 @@ struct ListShareGoldenTests {
         let (_, terminal) = makeSession(rows: ListFixture.all)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 3]  Shared 2   Public 0
+            [Todos 3]  Shared 2   Public 0   T Today
             >[ ] Call mom
              Groceries · 1 open · shared with bob, carol (ro) (invi…
              [ ] Buy milk                              !!
@@ -74,17 +75,17 @@ struct ListShareGoldenTests {
         press(session, .char("j"), .char("a"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 3]  Shared 2   Public 0
+            [Todos 3]  Shared 2   Public 0   T Today
              New todo · Todos › Groceries
 
             >    Title
                  Notes
                    Due
               Priority
+                  Tags
+                Repeat
 
-             Due: YYYY-MM-DD, today, tomorrow, +3d · Priority: 0–3
-
-
+             Due: fri 17:00, +3d, eow · Repeat: weekly · Priority 0–3
 
 
 
@@ -109,7 +110,7 @@ struct ListShareGoldenTests {
         press(session, .char("n"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 3]  Shared 2   Public 0
+            [Todos 3]  Shared 2   Public 0   T Today
              New list · Todos
 
             >    Title
@@ -148,7 +149,7 @@ struct ListShareGoldenTests {
         press(session, .char("j"), .char("d"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 3]  Shared 2   Public 0
+            [Todos 3]  Shared 2   Public 0   T Today
              [ ] Call mom
             >Groceries · 1 open · shared with bob, carol (ro) (invi…
              [ ] Buy milk                              !!
@@ -180,7 +181,7 @@ struct ListShareGoldenTests {
         #expect(press(session, .char("m")) == [])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 3]  Shared 2   Public 0
+            [Todos 3]  Shared 2   Public 0   T Today
              Move 'Call mom' to
 
              > Groceries
@@ -222,7 +223,7 @@ struct ListShareGoldenTests {
         press(session, .char("j"), .char("s"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 3]  Shared 2   Public 0
+            [Todos 3]  Shared 2   Public 0   T Today
              Share 'Groceries'
 
             >    With
@@ -245,7 +246,7 @@ struct ListShareGoldenTests {
         #expect(press(session, .enter) == [.share(listID: "L1", account: "dave", .readOnly)])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 3]  Shared 2   Public 0
+            [Todos 3]  Shared 2   Public 0   T Today
              Share 'Groceries'
 
             >    With
@@ -296,7 +297,7 @@ struct ListShareGoldenTests {
         press(session, .tab)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 3  [Shared 2]  Public 0
+             Todos 3  [Shared 2]  Public 0   T Today
             >Budget · 1 open · dave's · read-only                     RO
              [ ] Review costs                                         RO
              Trip · 1 open · bob's · read-write
@@ -335,7 +336,7 @@ struct ListShareGoldenTests {
         press(session, .tab, .char("j"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 3  [Shared 2]  Public 0
+             Todos 3  [Shared 2]  Public 0   T Today
              Budget · 1 open · dave's · read-only                     RO
             >[ ] Review costs                                         RO
              Trip · 1 open · bob's · read-write
@@ -366,7 +367,7 @@ struct ListShareGoldenTests {
         press(session, .tab, .char("G"), .char("x"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 3  [Shared 2]  Public 0
+             Todos 3  [Shared 2]  Public 0   T Today
              Budget · 1 open · dave's · read-only                     RO
              [ ] Review costs                                         RO
              Trip · 1 open · bob's · read-write
@@ -398,7 +399,7 @@ struct ListShareGoldenTests {
         press(session, .tab)
         expectScreen(terminal, """
             alice · laptop · online · 2 invitations (i) · synced 2 s ago
-             Todos 0  [Shared 0]  Public 0
+             Todos 0  [Shared 0]  Public 0   T Today
 
               Lists others share with you appear here.
               You have 2 invitations: press i to accept.
@@ -417,7 +418,7 @@ struct ListShareGoldenTests {
         press(session, .char("i"))
         expectScreen(terminal, """
             alice · laptop · online · 2 invitations (i) · synced 2 s ago
-             Todos 0  [Shared 0]  Public 0
+             Todos 0  [Shared 0]  Public 0   T Today
              Invitations
 
              > 'Recipes' from erin · read-write

@@ -1,6 +1,7 @@
 import Foundation
 import Terminal
 import Testing
+import TodoPlanning
 import TodoUI
 
 /// The first frames of a large cache: rows arrive in chunks (in the store's order, not the display's) while the
@@ -69,7 +70,7 @@ struct LoadingTests {
 
         // Once loaded, later changes keep the selected record (the usual rule).
         let chosen = state.selectedRow?.id
-        state.apply(RowChanges(rows: Self.rows("urgent", 3, priority: 3).map { var row = $0; row.dueDate = Fixture.day(2026, 1, 1); return row }),
+        state.apply(RowChanges(rows: Self.rows("urgent", 3, priority: 3).map { var row = $0; row.due = Fixture.due(2026, 1, 1); return row }),
                     status: Fixture.online)
         #expect(state.selectedRow?.id == chosen)
     }

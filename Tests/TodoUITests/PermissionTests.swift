@@ -12,7 +12,7 @@ struct PermissionTests {
         #expect(press(session, .char("d")) == [])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
              [ ] File taxes                           !!! 2026-03-01
             >[ ] Buy milk                              !!
              [ ] Book dentist                           ! 2026-03-20
@@ -33,7 +33,7 @@ struct PermissionTests {
         #expect(press(session, .char("y")) == [.delete(id: "t1")])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 3]  Shared 1   Public 2
+            [Todos 3]  Shared 1   Public 2   T Today
              [ ] File taxes                           !!! 2026-03-01
             >[ ] Book dentist                           ! 2026-03-20
              [ ] Call mom
@@ -66,7 +66,7 @@ struct PermissionTests {
         press(session, .tab)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 4  [Shared 1]  Public 2
+             Todos 4  [Shared 1]  Public 2   T Today
             >[ ] Plan the trip                                        RO
 
 
@@ -99,7 +99,7 @@ struct PermissionTests {
         press(session, .backTab, .char("j"))
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 4   Shared 1  [Public 2]
+             Todos 4   Shared 1  [Public 2]  T Today
              [ ] Fix the printer                        !             RO
             >[ ] Clean the kitchen                        2026-03-11
 
@@ -123,7 +123,7 @@ struct PermissionTests {
         #expect(press(session, .char("y")) == [.setTrashed(id: "p1", true)])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-             Todos 4   Shared 1  [Public 1]
+             Todos 4   Shared 1  [Public 1]  T Today
             >[ ] Fix the printer                        !             RO
 
 
@@ -174,7 +174,7 @@ struct PermissionTests {
         let (session, terminal) = makeSession(rows: readOnly, status: Fixture.signedOut)
         expectScreen(terminal, """
             CloudTodo · laptop · signed out
-            [Todos 0]  Shared 0   Public 2
+            [Todos 0]  Shared 0   Public 2   T Today
 
               Signed out: your private todos are unavailable.
               Sign in to sync them; the Public tab stays readable.
@@ -195,7 +195,7 @@ struct PermissionTests {
         press(session, .backTab)
         expectScreen(terminal, """
             CloudTodo · laptop · signed out
-             Todos 0   Shared 0  [Public 2]
+             Todos 0   Shared 0  [Public 2]  T Today
             >[ ] Fix the printer                        !             RO
              [ ] Clean the kitchen                        2026-03-11  RO
 

@@ -1,24 +1,25 @@
 import Foundation
 import Terminal
 import Testing
+import TodoPlanning
 import TodoUI
 
 @Suite("Rendering: wide characters, truncation, inert text, resize, updates, scale")
 @MainActor
 struct RenderingTests {
     static let wide: [TodoRow] = [
-        TodoRow(id: "w1", title: "买牛奶和面包", dueDate: Fixture.day(2026, 3, 12)),
-        TodoRow(id: "w2", title: "🥛 milk 🍞 bread", dueDate: Fixture.day(2026, 3, 13)),
-        TodoRow(id: "w3", title: "给妈妈打电话然后去超市买很多很多很多东西回家做饭吃", dueDate: Fixture.day(2026, 3, 14)),
-        TodoRow(id: "w4", title: "plain ascii", dueDate: Fixture.day(2026, 3, 15)),
-        TodoRow(id: "w5", title: "A very long title that certainly does not fit into the column", dueDate: Fixture.day(2026, 3, 16)),
+        TodoRow(id: "w1", title: "买牛奶和面包", due: Fixture.due(2026, 3, 12)),
+        TodoRow(id: "w2", title: "🥛 milk 🍞 bread", due: Fixture.due(2026, 3, 13)),
+        TodoRow(id: "w3", title: "给妈妈打电话然后去超市买很多很多很多东西回家做饭吃", due: Fixture.due(2026, 3, 14)),
+        TodoRow(id: "w4", title: "plain ascii", due: Fixture.due(2026, 3, 15)),
+        TodoRow(id: "w5", title: "A very long title that certainly does not fit into the column", due: Fixture.due(2026, 3, 16)),
     ]
 
     @Test func wideCharactersKeepTheDueColumnAligned() {
         let (_, terminal) = makeSession(rows: Self.wide)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 5]  Shared 0   Public 0
+            [Todos 5]  Shared 0   Public 0   T Today
             >[ ] 买牛奶和面包                             2026-03-12
              [ ] 🥛 milk 🍞 bread                         2026-03-13
              [ ] 给妈妈打电话然后去超市买很多很多很…      2026-03-14
@@ -48,7 +49,7 @@ struct RenderingTests {
         let (session, terminal) = makeSession(rows: [evil])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 1]  Shared 0   Public 0
+            [Todos 1]  Shared 0   Public 0   T Today
             >[ ] pwn␛[2J␛]0;title␇�31m next line�txt
 
 
@@ -79,7 +80,7 @@ struct RenderingTests {
         press(session, terminal.readKey(timeout: .zero)!)
         expectScreen(terminal, """
             alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
             >[ ] File taxes       !!! 2026-03-01
              [ ] Buy milk          !!
              [ ] Book dentist       ! 2026-03-20
@@ -132,7 +133,8 @@ struct RenderingTests {
         press(session, .enter)
         session.apply(.data(rows: more + [TodoRow(id: "r99", title: "Task 1x")], status: Fixture.online))
         #expect(session.state.filter.text == "task 1")
-        #expect(session.state.visibleCount == 11)
+        // Two words, both in the title: 01, 10-19, 21, 31 and 1x.
+        #expect(session.state.visibleCount == 14)
     }
 
     @Test func sortingOrder() {
@@ -140,7 +142,7 @@ struct RenderingTests {
             TodoRow(id: "a", title: "b", isCompleted: true, priority: 3),
             TodoRow(id: "b", title: "B", priority: 1),
             TodoRow(id: "c", title: "a", priority: 1),
-            TodoRow(id: "d", title: "z", dueDate: Fixture.day(2026, 1, 1), priority: 1),
+            TodoRow(id: "d", title: "z", due: Fixture.due(2026, 1, 1), priority: 1),
             TodoRow(id: "e", title: "y", priority: 2),
             TodoRow(id: "f", title: "a", priority: 1),
         ]
@@ -149,8 +151,8 @@ struct RenderingTests {
 
     @Test func hundredThousandRows() {
         let rows: [TodoRow] = (0..<100_000).map { (i: Int) -> TodoRow in
-            let due: Date? = i % 3 == 0 ? Fixture.now.addingTimeInterval(Double(i) * 60) : nil
-            return TodoRow(id: "r\(i)", title: "Todo number \(i)", isCompleted: i % 7 == 0, dueDate: due, priority: i % 4)
+            let due: DueDate? = i % 3 == 0 ? DueDate(Fixture.now.addingTimeInterval(Double(i) * 60), allDay: false) : nil
+            return TodoRow(id: "r\(i)", title: "Todo number \(i)", isCompleted: i % 7 == 0, due: due, priority: i % 4)
         }
         let (session, terminal) = makeSession(rows: rows)
         #expect(session.state.visibleCount == 100_000)

@@ -28,7 +28,7 @@ struct TrustGoldenTests {
         #expect(session.state.rows(in: .todos).first { $0.id == "t3" }?.isCompleted == false)
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
-            [Todos 4]  Shared 1   Public 2
+            [Todos 4]  Shared 1   Public 2   T Today
              [ ] File taxes                           !!! 2026-03-01
              [ ] Buy milk                              !!
              [ ] Book dentist                           ! 2026-03-20
