@@ -171,7 +171,7 @@ let package = Package(
                 "TodoPlanning",
             ],
             swiftSettings: strict),
-        .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport"], swiftSettings: strict),
+        .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport", "TodoPlanning"], swiftSettings: strict),
         // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.
         .target(name: "HostileTextSupport", path: "Tests/HostileTextSupport", swiftSettings: strict),
         // A private certificate authority made with openssl, shared by the TLS tests of the cloud and the device.

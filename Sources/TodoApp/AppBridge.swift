@@ -99,10 +99,12 @@ public final class AppBridge {
         }
         let canUpdate = RecordPermissions.canUpdate(item, permissions)
         var row = TodoRow(
-            id: rowID(item.key), title: item.title, notes: item.notes, isCompleted: item.isCompleted, dueDate: item.dueDate,
+            id: rowID(item.key), title: item.title, notes: item.notes, isCompleted: item.isCompleted, due: item.due,
             priority: item.priority, scope: Scope(item.key.scope), canUpdate: canUpdate, canDelete: RecordPermissions.canDelete(item, permissions),
             trashBehaviour: trash, lockReason: canUpdate ? nil : RecordPermissions.refusal(toUpdate: item, permissions),
-            isPending: item.hasPendingChanges)
+            isPending: item.hasPendingChanges, tags: item.tags, repeatRule: item.repeatRule,
+            repeatFromCompletion: item.repeatFromCompletion, annotations: item.annotations,
+            created: item.system.created.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) })
         if item.isList {
             let share = context.shares[item.key]
             row.kind = .list
@@ -178,24 +180,36 @@ public final class AppBridge {
                 settle(id, as: item.key)
             case .create(let id, let draft):
                 let item: TodoItem
+                let repeating = draft.repeatRule.map { RepeatSetting(rrule: $0, fromCompletion: draft.repeatFromCompletion) }
                 if let listID = draft.listID {
                     item = try await engine.add(
-                        title: draft.title, notes: draft.notes, due: draft.dueDate.map { DueDate($0, allDay: true) }, priority: draft.priority, toList: try key(listID),
-                        recordName: Self.recordName(id))
+                        title: draft.title, notes: draft.notes, due: draft.due, priority: draft.priority, tags: draft.tags,
+                        repeat: repeating, toList: try key(listID), recordName: Self.recordName(id))
                 } else {
                     item = try await engine.add(
-                        title: draft.title, notes: draft.notes, due: draft.dueDate.map { DueDate($0, allDay: true) }, priority: draft.priority,
-                        to: DatabaseScope(draft.scope), recordName: Self.recordName(id))
+                        title: draft.title, notes: draft.notes, due: draft.due, priority: draft.priority, tags: draft.tags,
+                        repeat: repeating, to: DatabaseScope(draft.scope), recordName: Self.recordName(id))
                 }
                 settle(id, as: item.key)
             case .update(let id, let draft) where draft.kind == .list:
                 _ = try await engine.edit(try key(id), TodoEdit(title: draft.title))
             case .update(let id, let draft):
+                let repeating = draft.repeatRule.map { RepeatSetting(rrule: $0, fromCompletion: draft.repeatFromCompletion) }
                 _ = try await engine.edit(
-                    try key(id), TodoEdit(title: draft.title, notes: draft.notes, due: .some(draft.dueDate.map { DueDate($0, allDay: true) }), priority: draft.priority))
+                    try key(id),
+                    TodoEdit(title: draft.title, notes: draft.notes, due: .some(draft.due), priority: draft.priority, tags: draft.tags, repeatRule: .some(repeating)))
             case .edit(let id, let changes):
-                _ = try await engine.edit(
-                    try key(id), TodoEdit(title: changes.title, notes: changes.notes, due: changes.dueDate.map { $0.map { DueDate($0, allDay: true) } }, priority: changes.priority))
+                _ = try await engine.edit(try key(id), Self.edit(changes))
+            case .annotate(let id, let text):
+                _ = try await engine.edit(try key(id), TodoEdit(annotate: [Annotation(entry: Date(), text: text)]))
+            case .skip(let id):
+                _ = try await engine.skip(try key(id))
+            case .unskip(let id):
+                _ = try await engine.unskip(try key(id))
+            case .batch(let effects):
+                for effect in effects { await perform(effect) }
+            case .saveFilter, .setSortOrder:
+                break  // the app's configuration file, kept by the terminal app
             case .restoreLost(let id, let lossID):
                 let record = try key(id)
                 guard let notice = try await engine.conflicts().first(where: { $0.key == record && $0.edit.id == lossID }) else {
@@ -270,8 +284,20 @@ public final class AppBridge {
             [id]
         case .move(let id, let listID): [id] + (listID.map { [$0] } ?? [])
         case .share(let listID, _, _), .removeParticipant(let listID, _), .stopSharing(let listID), .leave(let listID): [listID]
-        case .accept, .decline, .refresh, .showingPublicBoard, .quit: []
+        case .annotate(let id, _), .skip(let id), .unskip(let id): [id]
+        case .batch(let effects): effects.flatMap(touched(by:))
+        case .accept, .decline, .refresh, .showingPublicBoard, .quit, .saveFilter, .setSortOrder: []
         }
+    }
+
+    /// The engine's edit for the fields the UI changed (`tags` is the whole new list).
+    nonisolated static func edit(_ changes: TodoChanges) -> TodoEdit {
+        let repeating = changes.repeatRule.map { rule in
+            rule.map { RepeatSetting(rrule: $0, fromCompletion: changes.repeatFromCompletion ?? false) }
+        }
+        return TodoEdit(
+            title: changes.title, notes: changes.notes, due: changes.due, priority: changes.priority, tags: changes.tags,
+            repeatRule: repeating)
     }
 
     /// Runs a refresh without holding up the keyboard; says when it is over, replacing "Refreshing…".

@@ -1,6 +1,7 @@
 import CloudClient
 import Foundation
 import Terminal
+import TodoPlanning
 import TodoStore
 import TodoSync
 import TodoUI
@@ -18,9 +19,15 @@ public enum TerminalApp {
     @MainActor
     public static func run(_ options: DeviceOptions) async throws {
         let inbox = UpdateInbox()
+        // The view and saved filters of the configuration file (a broken file was refused before the app started).
+        let config = ConfigFile(options)
+        let settings = (try? config.settings()) ?? DeviceSettings()
         var state = AppState(
             status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
-            makeID: { RecordNames.next() }, nameRow: AppBridge.newRowID)
+            makeID: { RecordNames.next() }, nameRow: AppBridge.newRowID,
+            sortOrder: settings.view.sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? .priority,
+            savedFilters: settings.filters.map { SavedFilter(name: $0.name, text: $0.text) })
+        if settings.view.start == "today" { state.openToday() }
         let hasCache = FileManager.default.fileExists(atPath: options.cacheFile.path)
         if hasCache { state.showLoading(FetchProgress(fetched: 0)) }
         let terminal = try NcursesTerminal()
@@ -66,6 +73,10 @@ public enum TerminalApp {
             for await snapshot in wakeups { await bridge.show(snapshot) }
         }
         await ui.run(inbox: inbox) { effect in
+            if let saved = preferences(after: effect, in: config) {
+                if let problem = saved { inbox.post(.message(StatusMessage("not saved in \(config.url.path): \(problem)", kind: .error))) }
+                return
+            }
             if case .showingPublicBoard(let visible) = effect { sessionBox.publicBoardVisible = visible }
             guard let bridge = sessionBox.bridge else {
                 if case .showingPublicBoard = effect { return }  // told to the engine once connected
@@ -81,6 +92,33 @@ public enum TerminalApp {
             await session.engine.stop()
             await sessionBox.syncing?.value
             await session.close()
+        }
+    }
+
+    /// Keeps a sort order or a saved filter the app changed in the configuration file: nil when `effect` is neither,
+    /// else the problem saving it (nil inside when saved).
+    static func preferences(after effect: Effect, in config: ConfigFile) -> String?? {
+        let change: (inout DeviceSettings) -> Void
+        switch effect {
+        case .setSortOrder(let order): change = { $0.view.sort = order.rawValue }
+        case .saveFilter(let name, let text):
+            // What is saved must read back (`ConfigFile.parse`): a short name and one line, no control characters.
+            guard (1...64).contains(name.count), !text.isEmpty,
+                !(name + text).unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { return .some("a saved filter needs a name of 1 to 64 characters and one line of filter text") }
+            change = { settings in
+                settings.filters.removeAll { $0.name == name }
+                settings.filters.append(NamedFilter(name: name, text: text))
+            }
+        default: return nil
+        }
+        do {
+            var settings = try config.settings()
+            change(&settings)
+            try config.savePreferences(view: settings.view, filters: settings.filters)
+            return .some(nil)
+        } catch {
+            return .some(plainMessage(for: error))
         }
     }
 

@@ -32,6 +32,16 @@ extension SyncEngine {
         return try await store.todo(Self.nextOccurrenceKey(of: item))
     }
 
+    /// Takes a skip back: the occurrence leaves the trash, and the next occurrence the skip made goes while it is open.
+    @discardableResult
+    public func unskip(_ key: RecordKey) async throws -> TodoItem {
+        let item = try await existingForEdit(key)
+        guard item.isTrashed else { return item }
+        var back = item
+        back.isTrashed = false
+        return try await saveOccurrenceStep(old: item, new: back, makingNext: false)
+    }
+
     /// The record name of a series' occurrence: the series' name, `-`, its number (occurrence 1 is the series' own record).
     public static func occurrenceName(series: String, number: Int) -> String { "\(series)-\(number)" }
 

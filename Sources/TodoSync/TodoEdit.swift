@@ -10,6 +10,8 @@ public struct TodoEdit: Sendable, Hashable {
     public var due: DueDate??
     public var priority: Int?
     public var isCompleted: Bool?
+    /// The whole new tag list (an edit form's), nil to leave the tags; `addTags` and `removeTags` apply after it.
+    public var tags: [String]?
     /// Tags to add (kept once each, in the order given).
     public var addTags: [String]
     /// Tags to remove.
@@ -22,9 +24,10 @@ public struct TodoEdit: Sendable, Hashable {
     /// An edit of the given fields.
     public init(
         title: String? = nil, notes: String? = nil, due: DueDate?? = nil, priority: Int? = nil, isCompleted: Bool? = nil,
-        addTags: [String] = [], removeTags: [String] = [], repeatRule: RepeatSetting?? = nil,
+        tags: [String]? = nil, addTags: [String] = [], removeTags: [String] = [], repeatRule: RepeatSetting?? = nil,
         annotate: [Annotation] = []
     ) {
+        self.tags = tags
         self.title = title
         self.notes = notes
         self.due = due
@@ -43,6 +46,7 @@ public struct TodoEdit: Sendable, Hashable {
         if let due { item.due = due }
         if let priority { item.priority = min(max(priority, 0), 3) }
         if let isCompleted { item.isCompleted = isCompleted }
+        if let tags { item.tags = TodoItem.distinct(TagName.valid(tags)) }
         if !addTags.isEmpty || !removeTags.isEmpty {
             let removed = Set(removeTags.map { $0.lowercased() })
             item.tags = TodoItem.distinct(item.tags.filter { !removed.contains($0.lowercased()) } + addTags)

@@ -50,8 +50,8 @@ extension AppState {
         case .annotate(let id, let text):
             let now = now
             modifyRow(id) { $0.annotations = ($0.annotations + [Annotation(entry: now, text: text)]).sorted() }
-        case .skip(let id):
-            // The engine computes the next due date; until it reports back the row shows as pending.
+        case .skip(let id), .unskip(let id):
+            // The engine makes (or removes) the next occurrence; until it reports back the row shows as pending.
             modifyRow(id) { _ in }
         case .batch(let effects):
             for effect in effects { applyLocally(effect, template: template) }

@@ -77,7 +77,7 @@ extension AppState {
 
     // MARK: repeating todos
 
-    /// Skips this occurrence of the selected repeating todo (u puts its due date back).
+    /// Skips this occurrence of the selected repeating todo (u brings it back).
     mutating func skipOccurrence() -> [Effect] {
         guard let row = selectedRow else { return [] }
         guard row.isRepeating else {
@@ -90,7 +90,7 @@ extension AppState {
         }
         let effect = Effect.skip(id: row.id)
         apply(effect)
-        pushUndo(UndoEntry(label: "skip of '\(row.title)'", action: .perform([.edit(id: row.id, TodoChanges(due: .some(row.due)))])))
+        pushUndo(UndoEntry(label: "skip of '\(row.title)'", action: .perform([.unskip(id: row.id)])))
         message = StatusMessage("Skipped this occurrence of '\(row.title)' (u undoes)", kind: .success)
         return [effect]
     }

@@ -101,6 +101,11 @@ extension AppState {
     /// Number of todos in the Today view.
     public var agendaTodoCount: Int { agenda.count { if case .todo = $0 { true } else { false } } }
 
+    /// Opens the Today view (the view the configuration file may start on).
+    public mutating func openToday() {
+        if !showsToday { toggleToday() }
+    }
+
     /// Shows or hides the Today view.
     mutating func toggleToday() {
         showsToday.toggle()

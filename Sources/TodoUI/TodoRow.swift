@@ -111,7 +111,7 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
     public var scope: Scope
     // 100,000 rows are kept sorted in memory: the booleans share one byte, and what few rows carry
     // (lock reasons, owners, refusals, sharing, repeats, annotations) lives in one shared box, so a row is
-    // 100-odd bytes, not 250. A due date is its moment plus a flag (timed or all day).
+    // 120 bytes, not 250. A due date is its moment plus a flag (timed or all day).
     private var dueMoment: Date?
     /// When the record was created, whole seconds since 1970 (`Int64.min`: unknown).
     private var createdSeconds: Int64

@@ -109,6 +109,14 @@ struct PlanningSyncTests {
         try await a.engine.setCompleted(next.key, false)
         #expect(try await a.store.todo(third) == nil)
 
+        // A skip taken back: the occurrence is back and the next one it made is gone.
+        let weekly = try await a.engine.add(title: "Call mum", due: due, repeat: RepeatSetting(rrule: "FREQ=WEEKLY")).key
+        let madeBySkip = try #require(try await a.engine.skip(weekly))
+        #expect(try await a.store.todo(weekly)?.isTrashed == true)
+        try await a.engine.unskip(weekly)
+        #expect(try await a.store.todo(weekly)?.isTrashed == false)
+        #expect(try await a.store.todo(madeBySkip.key) == nil, "the next occurrence, never sent, is gone")
+
         // A todo that does not repeat cannot be skipped.
         let single = try await a.engine.add(title: "Once").key
         await #expect(throws: SyncEngineError.self) { try await a.engine.skip(single) }

@@ -162,7 +162,7 @@ struct BulkAndPlanningActionTests {
         #expect(session.state.message?.text.contains("does not repeat") == true)
         while session.state.selectedRow?.id != "a4" { press(session, .char("j")) }
         #expect(press(session, .char(">")) == [.skip(id: "a4")])
-        #expect(press(session, .char("u")) == [.edit(id: "a4", TodoChanges(due: .some(Fixture.due(2026, 3, 11))))])
+        #expect(press(session, .char("u")) == [.unskip(id: "a4")], "undo brings the occurrence back and takes the next one away")
     }
 
     @Test func formReadsTagsAndRepeatAndRefusesBadOnes() {
