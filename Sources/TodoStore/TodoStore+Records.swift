@@ -155,6 +155,24 @@ extension TodoStore {
             return value
         }
 
+        /// One copy of each tag list many rows repeat (a few thousand distinct lists at most), so 100,000 rows with
+        /// tags hold a few arrays between them, not one each.
+        private var tagLists: [[String]: [String]] = [:]
+
+        mutating func share(_ item: inout TodoItem) {
+            share(&item.system)
+            shareTags(&item)
+        }
+
+        mutating func shareTags(_ item: inout TodoItem) {
+            guard !item.tags.isEmpty else { return }
+            if let known = tagLists[item.tags] {
+                item.tags = known
+            } else if tagLists.count < 4096 {
+                tagLists[item.tags] = item.tags
+            }
+        }
+
         mutating func share(_ system: inout SystemFields) {
             if let created = system.created { system.created = share(created) }
             if let modified = system.modified { system.modified = share(modified) }
@@ -216,7 +234,7 @@ extension TodoStore {
             var names = StringInterner()
             _ = try db.query(sql, arguments) { row in
                 var item = try Self.item(from: row)
-                names.share(&item.system)
+                names.share(&item)
                 items.append(item)
             }
             return items
@@ -244,8 +262,10 @@ extension TodoStore {
             values.reserveCapacity(min(limit, total))
             var last: RecordKey?
             var read = 0
+            var shared = StringInterner()
             _ = try db.query(sql, arguments) { row in
-                let item = try Self.item(from: row)
+                var item = try Self.item(from: row)
+                shared.shareTags(&item)
                 last = item.key
                 read += 1
                 if let value = transform(item) { values.append(value) }

@@ -107,17 +107,19 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
     public var listID: String?
     /// Tags, as the todo's record holds them (untrusted: sanitised when drawn).
     public var tags: [String]
-    /// Where the record lives.
-    public var scope: Scope
     // 100,000 rows are kept sorted in memory: the booleans share one byte, and what few rows carry
     // (lock reasons, owners, refusals, sharing, repeats, annotations) lives in one shared box, so a row is
-    // 120 bytes, not 250. A due date is its moment plus a flag (timed or all day).
-    private var dueMoment: Date?
+    // 104 bytes, not 250. A due date is its moment in seconds since 1970 (minus infinity for none: no optional's
+    // extra byte, and rows without one still compare equal) plus a flag (timed or all day); the one-byte fields
+    // come last, after every 8-byte one.
+    private var dueMoment: Double
     /// When the record was created, whole seconds since 1970 (`Int64.min`: unknown).
     private var createdSeconds: Int64
+    private var extras: RowExtras?
+    /// Where the record lives.
+    public var scope: Scope
     private var level: UInt8
     private var flags: Flags
-    private var extras: RowExtras?
 
     private struct Flags: OptionSet, Hashable, Sendable {
         let rawValue: UInt8
@@ -133,14 +135,14 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
 
     /// When it is due, if ever: a day, or a moment on a day.
     public var due: DueDate? {
-        get { dueMoment.map { DueDate($0, allDay: !flags.contains(.timedDue)) } }
+        get { dueDate.map { DueDate($0, allDay: !flags.contains(.timedDue)) } }
         set {
-            dueMoment = newValue?.date
+            dueMoment = newValue?.date.timeIntervalSince1970 ?? -.infinity
             set(.timedDue, newValue.map { !$0.allDay } ?? false)
         }
     }
     /// The moment of the due date (the start of its day when all day), for sorting without building a `DueDate`.
-    var dueDate: Date? { dueMoment }
+    var dueDate: Date? { dueMoment == -.infinity ? nil : Date(timeIntervalSince1970: dueMoment) }
     /// When the record was created, if known, to the second (the "created" sort order).
     public var created: Date? {
         get { createdSeconds == .min ? nil : Date(timeIntervalSince1970: Double(createdSeconds)) }
@@ -254,7 +256,7 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
         self.listID = listID
         self.tags = tags
         self.scope = scope
-        dueMoment = due?.date
+        dueMoment = due?.date.timeIntervalSince1970 ?? -.infinity
         createdSeconds = Self.seconds(created)
         level = UInt8(min(3, max(0, priority)))
         flags = due.map { $0.allDay ? [] : [.timedDue] } ?? []
