@@ -30,14 +30,7 @@ enum CompactTime {
             bytes.removeSubrange(7...7)
             bytes.removeSubrange(4...4)
         }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                guard (0x30...0x39).contains(bytes[index]) else { return nil }
-                value = value * 10 + Int(bytes[index] - 0x30)
-            }
-            return value
-        }
+        func number(_ range: Range<Int>) -> Int? { ASCIIDigits.number(bytes, range) }
         guard bytes.count == 8 || bytes.count == 15 || bytes.count == 16, let year = number(0..<4), let month = number(4..<6),
             let day = number(6..<8), (1...9999).contains(year), (1...12).contains(month), day >= 1,
             day <= daysIn(month: month, year: year)

@@ -86,12 +86,7 @@ enum CreateBench {
             if let task {
                 for run in 0..<runs {
                     let data = scratch.appendingPathComponent("task-\(size)-\(run)")
-                    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-                    let rc = data.appendingPathComponent("taskrc")
-                    try Data("data.location=\(data.path)\nconfirmation=off\nverbose=nothing\n".utf8).write(to: rc)
-                    var environment = ProcessInfo.processInfo.environment
-                    environment["TASKRC"] = rc.path
-                    environment["TASKDATA"] = data.path
+                    let environment = try taskEnvironment(data)
                     let result = try runProcess(task, ["rc.data.location=\(data.path)", "rc.confirmation=off", "import", taskFile.path], environment: environment)
                     guard result.status == 0 else { throw BenchError("task import exited with \(result.status): \(result.errorText)") }
                     taskTimes.append(result.seconds)
@@ -212,6 +207,17 @@ enum CreateBench {
     }
 
     /// `task` on the PATH, if Taskwarrior is installed.
+    /// The environment of a Taskwarrior with its own, empty data directory `data` (made here) and no questions.
+    static func taskEnvironment(_ data: URL, extraSettings: String = "") throws -> [String: String] {
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let rc = data.appendingPathComponent("taskrc")
+        try Data("data.location=\(data.path)\nconfirmation=off\nverbose=nothing\n\(extraSettings)".utf8).write(to: rc)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TASKRC"] = rc.path
+        environment["TASKDATA"] = data.path
+        return environment
+    }
+
     static func taskwarriorExecutable() -> String? {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
             let candidate = "\(directory)/task"

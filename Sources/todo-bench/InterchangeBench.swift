@@ -47,13 +47,7 @@ enum InterchangeBench {
             }
             print(String(format: "%-11@ todo export %.2f s, todo import %.2f s (%d MB; target <= 10 s each)", format, export.seconds, imported.seconds, size >> 20))
             if format == "taskwarrior", let task {
-                let data = scratch.appendingPathComponent("taskdata")
-                try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-                let rc = data.appendingPathComponent("taskrc")
-                try Data("data.location=\(data.path)\nconfirmation=off\nverbose=nothing\nrecurrence=off\n".utf8).write(to: rc)
-                var environment = ProcessInfo.processInfo.environment
-                environment["TASKRC"] = rc.path
-                environment["TASKDATA"] = data.path
+                let environment = try CreateBench.taskEnvironment(scratch.appendingPathComponent("taskdata"), extraSettings: "recurrence=off\n")
                 let taskImport = try runProcess(task, ["import", file.path], environment: environment)
                 guard taskImport.status == 0 else { throw BenchError("task import exited with \(taskImport.status): \(taskImport.errorText)") }
                 let taskExport = try runProcess(task, ["export"], environment: environment)

@@ -111,31 +111,26 @@ enum UIBench {
         var keys: [Key] = Array(repeating: .char("j"), count: 60) + Array(repeating: .char("k"), count: 20)
         keys += [.char("G"), .char("g"), .pageDown, .pageDown, .pageDown, .pageUp, .char("c"), .char("c"), .tab, .tab, .tab]
         keys += [.char("/"), .char("m"), .char("i"), .char("l"), .char("k"), .backspace, .backspace, .escape, .char("?"), .escape]
-        var samples: [Double] = []
-        var slowest: (key: Key, ms: Double) = (.escape, 0)
-        for key in keys {
-            let keyStart = ContinuousClock.now
-            _ = state.reduce(key)
-            var next = Screen(width: size.width, height: size.height)
-            render(state, into: &next)
-            screen = next
-            let ms = seconds(since: keyStart) * 1000
-            samples.append(ms)
-            if ms > slowest.ms { slowest = (key, ms) }
+        /// Each key reduced and a whole frame drawn: the milliseconds of each, sorted, and the slowest key.
+        func timed(_ keys: [Key]) -> (samples: [Double], slowest: (key: Key, ms: Double)) {
+            var samples: [Double] = []
+            var slowest: (key: Key, ms: Double) = (.escape, 0)
+            for key in keys {
+                let keyStart = ContinuousClock.now
+                _ = state.reduce(key)
+                var next = Screen(width: size.width, height: size.height)
+                render(state, into: &next)
+                screen = next
+                let ms = seconds(since: keyStart) * 1000
+                samples.append(ms)
+                if ms > slowest.ms { slowest = (key, ms) }
+            }
+            return (samples.sorted(), slowest)
         }
-        samples.sort()
+        let (samples, slowest) = timed(keys)
         // A filter with tags and dates typed key by key (each key filters all rows again), then cleared.
-        var filterSamples: [Double] = []
         let filterKeys: [Key] = [.char("/")] + "+garden due.before:eow pri:1+".map { Key.char($0) } + [.enter, .char("j"), .char("/"), .escape]
-        for key in filterKeys {
-            let keyStart = ContinuousClock.now
-            _ = state.reduce(key)
-            var next = Screen(width: size.width, height: size.height)
-            render(state, into: &next)
-            screen = next
-            filterSamples.append(seconds(since: keyStart) * 1000)
-        }
-        filterSamples.sort()
+        let filterSamples = timed(filterKeys).samples
         let firstRSS = peakRSS(pid: getpid())
 
         // Then as the app runs: it connects, registers as the engine's reader with the first frame's context, and
