@@ -135,11 +135,11 @@ let package = Package(
 
         // Tests: one target per module, real SQLite and a real loopback server.
         .testTarget(name: "CloudModelTests", dependencies: ["CloudModel"], swiftSettings: strict),
-        .testTarget(name: "TodoPlanningTests", dependencies: ["TodoPlanning"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "TodoPlanningTests", dependencies: ["TodoPlanning", "ProcessTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "CloudServerTests",
             dependencies: [
-                "CloudServer", "CloudModel", "TLSTestSupport", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"),
+                "CloudServer", "CloudModel", "TLSTestSupport", "PostgresTestSupport", "ProcessTestSupport", .product(name: "Logging", package: "swift-log"),
                 // The PostgreSQL store's own tests read its tables directly.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // HTTPS through the cloud and through nginx, trusting the test CA.
@@ -162,7 +162,10 @@ let package = Package(
         // Drives the real `todo` binary in tmux against a real cloud.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["todo", "CloudServer", "CloudClient", "CloudModel", "HostileTextSupport", "TLSTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "todo", "CloudServer", "CloudClient", "CloudModel", "HostileTextSupport", "TLSTestSupport", "ProcessTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "TodoAppTests",
@@ -175,7 +178,9 @@ let package = Package(
         // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.
         .target(name: "HostileTextSupport", path: "Tests/HostileTextSupport", swiftSettings: strict),
         // A private certificate authority made with openssl, shared by the TLS tests of the cloud and the device.
-        .target(name: "TLSTestSupport", path: "Tests/TLSTestSupport", swiftSettings: strict),
+        .target(name: "TLSTestSupport", dependencies: ["ProcessTestSupport"], path: "Tests/TLSTestSupport", swiftSettings: strict),
+        // The tests' child processes: posix_spawn, output to files, reaped by polling their own pid.
+        .target(name: "ProcessTestSupport", dependencies: ["CloudServer"], path: "Tests/ProcessTestSupport", swiftSettings: strict),
         // A fresh empty database per test on a real PostgreSQL: $TODO_TEST_DATABASE_URL, or a cluster of the test process.
         .target(
             name: "PostgresTestSupport",

@@ -21,9 +21,10 @@ public final class NcursesTerminal: TerminalDriver {
 
     /// Enters curses mode: a UTF-8 locale, raw keys, no echo, keypad decoding, colours unless `NO_COLOR` is set.
     ///
-    /// Throws `TerminalUnavailable` before touching the screen when the terminal cannot show the app
-    /// (`TERM=dumb`, a name terminfo does not know) or no UTF-8 locale exists.
-    public init() throws {
+    /// `palette` colours the roles; a colour the terminal lacks (a number past its colour count) shows as the
+    /// standard palette's colour of that role. Throws `TerminalUnavailable` before touching the screen when the
+    /// terminal cannot show the app (`TERM=dumb`, a name terminfo does not know) or no UTF-8 locale exists.
+    public init(palette: Palette = .standard) throws {
         try Self.preflight()
         initscr()
         cn_set_active(1)
@@ -39,12 +40,11 @@ public final class NcursesTerminal: TerminalDriver {
         if has_colors() && !Self.colorsDisabledByUser {
             start_color()
             use_default_colors()
-            let colours: [(ColorRole, Int32)] = [
-                (.accent, cn_color_cyan()), (.warning, cn_color_yellow()), (.error, cn_color_red()),
-                (.muted, cn_color_blue()), (.success, cn_color_green()),
-            ]
-            for (role, colour) in colours {
-                init_pair(Int16(role.rawValue), Int16(colour), -1)
+            for role in ColorRole.allCases {
+                let pair = Int16(role.rawValue)
+                if init_pair(pair, palette[role].cursesNumber, -1) == cn_err() {
+                    _ = init_pair(pair, Palette.standard[role].cursesNumber, -1)
+                }
             }
             hasColors = true
         } else {
@@ -218,10 +218,10 @@ public final class NcursesTerminal: TerminalDriver {
             } else {
                 // Monochrome (or NO_COLOR): express the role with attributes.
                 switch role {
-                case .accent, .success: attrs |= cn_a_bold()
+                case .accent, .success, .today: attrs |= cn_a_bold()
                 case .warning: attrs |= cn_a_underline()
-                case .error: attrs |= cn_a_bold() | cn_a_underline()
-                case .muted: attrs |= cn_a_dim()
+                case .error, .overdue: attrs |= cn_a_bold() | cn_a_underline()
+                case .muted, .tag: attrs |= cn_a_dim()
                 }
             }
         }

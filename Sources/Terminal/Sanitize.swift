@@ -73,3 +73,8 @@ public func escapingTerminalControls(inJSON json: String) -> String {
 private func needsJSONEscape(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value >= 0x7F && replacementNeeded(scalar)
 }
+
+/// Untrusted text as a message may quote it: sanitised, cut to `maxWidth` columns (with "…") and put in double quotes.
+public func quotedForMessage(_ text: String, maxWidth: Int = 40) -> String {
+    "\"" + truncated(sanitize(text), toWidth: maxWidth) + "\""
+}

@@ -2,7 +2,7 @@
 public enum ColorRole: Int, Hashable, Sendable, CaseIterable {
     /// Highlights: the app name, the active tab.
     case accent = 1
-    /// Needs attention: overdue dates, confirmations.
+    /// Needs attention: confirmations, pending changes.
     case warning
     /// Something failed.
     case error
@@ -10,6 +10,12 @@ public enum ColorRole: Int, Hashable, Sendable, CaseIterable {
     case muted
     /// Something went well.
     case success
+    /// Due dates that have passed (and the Today view's "Overdue" heading).
+    case overdue
+    /// Due dates that fall today.
+    case today
+    /// Tags shown beside titles (`+tag`).
+    case tag
 }
 
 /// How a cell is drawn: attributes plus an optional colour role.

@@ -1,7 +1,9 @@
 import CloudClient
 import Foundation
 import TOMLKit
+import Terminal
 import TodoSync
+import TodoUI
 
 /// Everything the configuration file holds.
 public struct DeviceSettings: Sendable, Hashable {
@@ -11,6 +13,15 @@ public struct DeviceSettings: Sendable, Hashable {
     public var view = ViewSettings()
     /// Saved filters (contexts), by name.
     public var filters: [NamedFilter] = []
+    /// `[keys]`: command name → the keys that run it (`Keymap(overrides:)` reads them; checked when read).
+    public var keys: [String: String] = [:]
+    /// `[colors]`: colour role → colour (`Palette(overrides:)` reads them; checked when read).
+    public var colors: [String: String] = [:]
+
+    /// The key table `[keys]` makes of the standard one.
+    public var keymap: Keymap { (try? Keymap(overrides: keys)) ?? .standard }
+    /// The colours `[colors]` makes of the standard ones.
+    public var palette: Palette { (try? Palette(overrides: colors)) ?? .standard }
 
     /// No settings.
     public init() {}
@@ -83,7 +94,7 @@ public struct ConfigFile: Sendable {
     /// The keys of the `[login]` table, in the order they are written.
     static let loginKeys = ["cloud", "account", "device", "ca-file"]
     /// The tables the file may have.
-    static let tables: Set<String> = ["login", "view", "filters"]
+    static let tables: Set<String> = ["login", "view", "filters", "keys", "colors"]
 
     /// Where the file lives.
     public let url: URL
@@ -128,7 +139,9 @@ public struct ConfigFile: Sendable {
     @discardableResult
     public func forgetLogin() -> Bool {
         let existed = FileManager.default.fileExists(atPath: url.path)
-        if var settings = try? settings(), settings.view != ViewSettings() || !settings.filters.isEmpty {
+        if var settings = try? settings(), settings.view != ViewSettings() || !settings.filters.isEmpty || !settings.keys.isEmpty
+            || !settings.colors.isEmpty
+        {
             settings.login = nil
             if (try? write(settings)) != nil { return existed }
         }
@@ -153,18 +166,20 @@ public struct ConfigFile: Sendable {
             let filters = Dictionary(settings.filters.map { ($0.name, $0.text) }, uniquingKeysWith: { _, last in last })
             table["filters"] = try Self.table(filters, order: filters.keys.sorted(), name: "filters")
         }
+        if !settings.keys.isEmpty { table["keys"] = try Self.table(settings.keys, order: settings.keys.keys.sorted(), name: "keys", allowingEmpty: true) }
+        if !settings.colors.isEmpty { table["colors"] = try Self.table(settings.colors, order: settings.colors.keys.sorted(), name: "colors") }
         let text = "# CloudTodo on this device: the login `todo login` saves, the app's view and saved filters.\n"
             + table.convert(to: .toml) + "\n"
         try SecretFile.write(Data(text.utf8), to: url)
     }
 
     /// A TOML table of single-line strings, in `order`.
-    private static func table(_ fields: [String: String], order: [String], name: String) throws -> TOMLTable {
+    private static func table(_ fields: [String: String], order: [String], name: String, allowingEmpty: Bool = false) throws -> TOMLTable {
         let table = TOMLTable()
         for key in order {
             guard let value = fields[key] else { continue }
             // What is saved must read back: one non-empty line, as `parse` demands.
-            guard !value.isEmpty, !value.contains(where: { $0.isNewline || $0 == "\0" }) else {
+            guard !value.isEmpty || allowingEmpty, !value.contains(where: { $0.isNewline || $0 == "\0" }) else {
                 throw ConfigFileError(file: name, line: nil, problem: "cannot hold '\(key)': it must be one non-empty line")
             }
             table[key] = value
@@ -207,7 +222,7 @@ public struct ConfigFile: Sendable {
             throw self.error("not valid TOML")
         }
         for key in root.keys where !Self.tables.contains(key) {
-            throw error("an unknown setting '\(printable(key))' (known: [login], [view], [filters])", line: line(of: key, in: nil, text))
+            throw error("an unknown setting '\(printable(key))' (known: [login], [view], [filters], [keys], [colors])", line: line(of: key, in: nil, text))
         }
         var settings = DeviceSettings()
         if let login = try strings(of: "login", in: root, text, known: Self.loginKeys) {
@@ -235,11 +250,29 @@ public struct ConfigFile: Sendable {
         if let filters = try strings(of: "filters", in: root, text, known: nil) {
             settings.filters = filters.keys.sorted().map { NamedFilter(name: $0, text: filters[$0] ?? "") }
         }
+        if let keys = try strings(of: "keys", in: root, text, known: Keymap.commandNames, allowingEmpty: true) {
+            do {
+                _ = try Keymap(overrides: keys)
+            } catch {
+                throw self.error(error.description, line: line(of: "keys", in: nil, text))
+            }
+            settings.keys = keys
+        }
+        if let colors = try strings(of: "colors", in: root, text, known: Palette.roleNames) {
+            do {
+                _ = try Palette(overrides: colors)
+            } catch {
+                throw self.error(error.description, line: line(of: "colors", in: nil, text))
+            }
+            settings.colors = colors
+        }
         return settings
     }
 
     /// The string values of a table (nil when the file has none), every key checked against `known` (nil: any key).
-    private func strings(of table: String, in root: TOMLTable, _ text: String, known: [String]?) throws(ConfigFileError) -> [String: String]? {
+    private func strings(
+        of table: String, in root: TOMLTable, _ text: String, known: [String]?, allowingEmpty: Bool = false
+    ) throws(ConfigFileError) -> [String: String]? {
         guard let value = root[table] else { return nil }
         guard let contents = value.table else {
             throw error("'\(table)' must be a table ([\(table)]), not \(value.type.withArticle)", line: line(of: table, in: nil, text))
@@ -256,7 +289,7 @@ public struct ConfigFile: Sendable {
             guard let string = contents[key]?.string else {
                 throw error("'\(printable(key))' in [\(table)] must be a string, not \(contents[key]?.type.withArticle ?? "a value")", line: at)
             }
-            guard !string.isEmpty, !string.contains(where: { $0.isNewline || $0 == "\0" }) else {
+            guard !string.isEmpty || allowingEmpty, !string.contains(where: { $0.isNewline || $0 == "\0" }) else {
                 throw error("'\(printable(key))' in [\(table)] must be a non-empty single line", line: at)
             }
             strings[key] = string

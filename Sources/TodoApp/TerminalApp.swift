@@ -26,11 +26,11 @@ public enum TerminalApp {
             status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
             makeID: { RecordNames.next() }, nameRow: AppBridge.newRowID,
             sortOrder: settings.view.sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? .priority,
-            savedFilters: settings.filters.map { SavedFilter(name: $0.name, text: $0.text) })
+            savedFilters: settings.filters.map { SavedFilter(name: $0.name, text: $0.text) }, keymap: settings.keymap)
         if settings.view.start == "today" { state.openToday() }
         let hasCache = FileManager.default.fileExists(atPath: options.cacheFile.path)
         if hasCache { state.showLoading(FetchProgress(fetched: 0)) }
-        let terminal = try NcursesTerminal()
+        let terminal = try NcursesTerminal(palette: settings.palette)
         defer { terminal.shutdown() }
         let ui = UISession(terminal: terminal, state: consume state)
         ui.redraw()

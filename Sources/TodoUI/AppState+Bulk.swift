@@ -53,7 +53,7 @@ extension AppState {
         for effect in effects { applyLocally(effect) }
         recomputeVisible()
         pushUndo(UndoEntry(label: label, action: inverse, batched: true))
-        message = StatusMessage(done + " (u undoes)", kind: .success)
+        message = StatusMessage(done + undoNote, kind: .success)
         return [.batch(effects)]
     }
 
@@ -136,7 +136,7 @@ extension AppState {
             return []
         }
         pushUndo(UndoEntry(label: "move of " + counted, action: .perform(inverse), batched: true))
-        message = StatusMessage("Moved \(counted) to \(target) (u undoes)", kind: .success)
+        message = StatusMessage("Moved \(counted) to \(target)\(undoNote)", kind: .success)
         return [.batch(effects)]
     }
 

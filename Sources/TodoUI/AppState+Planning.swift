@@ -71,7 +71,7 @@ extension AppState {
         } else {
             savedFilters.append(saved)
         }
-        message = StatusMessage("Saved filter '\(name)': \(saved.text) (f cycles saved filters)", kind: .success)
+        message = StatusMessage("Saved filter '\(name)': \(saved.text)" + keyed(.nextSavedFilter) { " (\($0) cycles saved filters)" }, kind: .success)
         return [.saveFilter(name: name, text: saved.text)]
     }
 
@@ -91,7 +91,7 @@ extension AppState {
         let effect = Effect.skip(id: row.id)
         apply(effect)
         pushUndo(UndoEntry(label: "skip of '\(row.title)'", action: .perform([.unskip(id: row.id)])))
-        message = StatusMessage("Skipped this occurrence of '\(row.title)' (u undoes)", kind: .success)
+        message = StatusMessage("Skipped this occurrence of '\(row.title)'\(undoNote)", kind: .success)
         return [effect]
     }
 
@@ -135,6 +135,9 @@ extension AppState {
                 break
             }
             mode = .edit(EditForm(editing: row, calendar: calendar))
+            return []
+        case _ where keymap.command(for: key) == .details:
+            mode = .list
             return []
         default:
             message = StatusMessage("a annotate · e edit · j/k scroll · Esc close")

@@ -11,7 +11,7 @@ extension AppState {
         switch mode {
         case .list:
             message = nil
-            guard let command = Keymap.command(for: key) else { return [] }
+            guard let command = keymap.command(for: key) else { return [] }
             return perform(command)
         case .edit(var form):
             return reduceForm(&form, key)
@@ -278,7 +278,7 @@ extension AppState {
                 let effect = Effect.setTrashed(id: row.id, true)
                 apply(effect)
                 pushUndo(UndoEntry(label: "deleted '\(row.title)'", action: .untrash(row)))
-                message = StatusMessage("Deleted public post '\(row.title)' (u undoes)", kind: .success)
+                message = StatusMessage("Deleted public post '\(row.title)'\(undoNote)", kind: .success)
                 return [effect]
             }
             let effect = Effect.delete(id: id)
@@ -287,12 +287,12 @@ extension AppState {
                 apply(effect)
                 pushUndo(UndoEntry(label: "deleted list '\(row.title)'", action: .recreate([row] + members)))
                 message = StatusMessage(
-                    "Deleted list '\(row.title)' and \(Formatting.counted(members.count, "todo")) (u undoes)", kind: .success)
+                    "Deleted list '\(row.title)' and \(Formatting.counted(members.count, "todo"))\(undoNote)", kind: .success)
                 return [effect]
             }
             apply(effect)
             pushUndo(UndoEntry(label: "deleted '\(row.title)'", action: .recreate([row])))
-            message = StatusMessage("Deleted '\(row.title)' (u undoes)", kind: .success)
+            message = StatusMessage("Deleted '\(row.title)'\(undoNote)", kind: .success)
             return [effect]
         case .char("n"), .char("N"), .escape, .char("q"):
             mode = .list

@@ -116,7 +116,7 @@ extension AppState {
             agendaSelection = nearestAgendaTodo(from: 0, step: 1)
             clampAgendaScroll()
             message = StatusMessage(
-                agenda.isEmpty ? "Today: nothing overdue or due in the next 7 days" : "Today: overdue, today and the next 7 days (T goes back)")
+                agenda.isEmpty ? "Today: nothing overdue or due in the next 7 days" : "Today: overdue, today and the next 7 days" + keyed(.today) { " (\($0) goes back)" })
         } else {
             agenda = []
         }

@@ -110,6 +110,8 @@ public struct AppState: Sendable {
     public internal(set) var savedFilters: [SavedFilter]
     /// How todos are ordered on every tab.
     public internal(set) var sortOrder: SortOrder
+    /// The list view's keys (the standard ones, or a configuration file's).
+    public internal(set) var keymap: Keymap
     /// Ids of the rows marked for a bulk action (`v`).
     public internal(set) var marked: Set<String> = []
     /// Whether the Today view (overdue, today, next 7 days, all scopes) shows instead of the tab's rows.
@@ -155,14 +157,15 @@ public struct AppState: Sendable {
     let nameRow: RowNaming
 
     /// Creates an empty state; `makeID` names new records (UUIDs by default) and `nameRow` makes that name the id the
-    /// sync layer will report the record under (the name itself by default). `sortOrder` and `savedFilters` come
-    /// from the config file.
+    /// sync layer will report the record under (the name itself by default). `sortOrder`, `savedFilters` and
+    /// `keymap` come from the config file.
     public init(
         status: SyncStatus, size: TerminalSize = TerminalSize(width: 80, height: 24), now: Date = Date(),
         calendar: Calendar = Formatting.isoCalendar, makeID: @escaping @Sendable () -> String = { UUID().uuidString },
         nameRow: @escaping RowNaming = { name, _, _ in name }, sortOrder: SortOrder = .priority,
-        savedFilters: [SavedFilter] = []
+        savedFilters: [SavedFilter] = [], keymap: Keymap = .standard
     ) {
+        self.keymap = keymap
         self.sortOrder = sortOrder
         self.savedFilters = savedFilters
         self.status = status

@@ -1,88 +1,8 @@
 public import Terminal
 
-/// Everything the list view can be asked to do; keys are mapped to these by `Keymap`.
-public enum Command: String, Hashable, Sendable, CaseIterable {
-    /// Select the previous row.
-    case moveUp
-    /// Select the next row.
-    case moveDown
-    /// Move one page up.
-    case pageUp
-    /// Move one page down.
-    case pageDown
-    /// Select the first row.
-    case top
-    /// Select the last row.
-    case bottom
-    /// Open the form for a new todo.
-    case add
-    /// Open the form for the selected todo.
-    case edit
-    /// Mark the selected todo done or not done.
-    case toggleDone
-    /// Delete the selected todo or list after asking (a public post is marked deleted; refused per its permissions).
-    case trash
-    /// Undo the last local action.
-    case undo
-    /// Start filtering as you type.
-    case filter
-    /// Show or hide completed todos.
-    case toggleCompleted
-    /// Switch to the next tab.
-    case nextTab
-    /// Switch to the previous tab.
-    case prevTab
-    /// Open the form for a new list.
-    case newList
-    /// Move the selected todo to another list.
-    case move
-    /// Share the selected list (invite, change access, stop sharing).
-    case share
-    /// Show invitations to lists others share.
-    case invitations
-    /// Leave a list someone shares with you.
-    case leave
-    /// Show the details of the selected todo (notes, annotations, repeat, tags).
-    case details
-    /// Show or hide the Today view (overdue, today, next 7 days, every scope).
-    case today
-    /// Switch to the next sort order (due, priority, created, title).
-    case sort
-    /// Put the next saved filter in effect (after the last: none).
-    case nextSavedFilter
-    /// Save the filter in effect under a name.
-    case saveFilter
-    /// Skip this occurrence of a repeating todo.
-    case skip
-    /// Mark or unmark the selected todo for a bulk action.
-    case mark
-    /// Clear the marks.
-    case clearMarks
-    /// Set the priority of the selected (or marked) todos.
-    case priority
-    /// Add a tag to the selected (or marked) todos.
-    case addTag
-    /// Remove a tag from the selected (or marked) todos.
-    case removeTag
-    /// Fetch changes now.
-    case refresh
-    /// Show or hide the help overlay.
-    case help
-    /// Leave the app.
-    case quit
-
-    /// Whether the command acts on the selected row (and so must not act on one out of sight).
-    public var actsOnSelection: Bool {
-        switch self {
-        case .edit, .toggleDone, .trash, .move, .share, .leave, .details, .skip, .mark, .priority, .addTag, .removeTag: true
-        default: false
-        }
-    }
-}
-
 /// One line of the keymap: the keys that trigger a command, and what it does.
 public struct KeyBinding: Hashable, Sendable {
-    /// The keys, in the order they are listed in help.
+    /// The keys, in the order they are listed in help (empty: the command has no key).
     public var keys: [Key]
     /// The command.
     public var command: Command
@@ -93,18 +13,25 @@ public struct KeyBinding: Hashable, Sendable {
     public var keyLabel: String { keys.map(\.label).joined(separator: " ") }
 }
 
-/// The list view's key → command table: data, shared by the reducer, the help overlay and the README.
-public enum Keymap {
-    /// The one rule for questions, as help lines: what asks, and how a question is answered.
-    public static let questionRule: [(keys: String, description: String)] = [
-        (keys: "d  x  Ctrl-X", description: "ask y/n before removing anything"),
-        (keys: "y", description: "confirms; n, Esc or q keep it"),
-        (keys: "other keys", description: "keep the question, say y or n"),
-        (keys: "u", description: "undoes it (same todo, same state)"),
-    ]
+/// The list view's key → command table: a value the app state holds, shared by the reducer, the help overlay and
+/// the README. `standard` is the app's own; `init(overrides:)` reads a configuration file's `[keys]` table.
+public struct Keymap: Sendable, Hashable {
+    /// Every binding, in help order (a command a `[keys]` table left without key has an empty `keys`).
+    public private(set) var bindings: [KeyBinding]
+    private var table: [Key: Command]
 
-    /// Every binding, in help order.
-    public static let bindings: [KeyBinding] = [
+    /// Creates a keymap from bindings, each key given to one command.
+    init(bindings: [KeyBinding]) {
+        self.bindings = bindings
+        var table: [Key: Command] = [:]
+        for binding in bindings {
+            for key in binding.keys { table[key] = binding.command }
+        }
+        self.table = table
+    }
+
+    /// The app's own keys.
+    public static let standard = Keymap(bindings: [
         KeyBinding(keys: [.char("k"), .up], command: .moveUp, description: "move up"),
         KeyBinding(keys: [.char("j"), .down], command: .moveDown, description: "move down"),
         KeyBinding(keys: [.ctrl("u"), .pageUp], command: .pageUp, description: "page up"),
@@ -139,20 +66,56 @@ public enum Keymap {
         KeyBinding(keys: [.char("r")], command: .refresh, description: "refresh (fetch now)"),
         KeyBinding(keys: [.char("?"), .function(1)], command: .help, description: "help"),
         KeyBinding(keys: [.char("q"), .ctrl("c")], command: .quit, description: "quit"),
-    ]
+    ])
 
-    /// What the action keys do while todos are marked (`v`), for help and the README.
-    public static let bulkKeys: [(keys: String, description: String)] = [
-        ("Space", "complete them (reopen if all done)"),
-        ("d", "delete them, after asking"),
-        ("m", "move them to a list"),
-        ("p", "set their priority"),
-        ("+ -", "add / remove a tag"),
-        ("u", "undoes the whole action"),
-        ("Esc", "clear the marks"),
-    ]
+    /// The command bound to `key` in the list view, if any.
+    public func command(for key: Key) -> Command? {
+        table[key]
+    }
 
-    /// The terms of a filter typed after `/`, for help and the README.
+    /// The binding of `command` (its `keys` may be empty).
+    public func binding(for command: Command) -> KeyBinding? {
+        bindings.first { $0.command == command }
+    }
+
+    /// The label of the first key of `command` ("u", "Ctrl-F"), for hints; nil when it has no key.
+    public func keyLabel(for command: Command) -> String? {
+        binding(for: command)?.keys.first?.label
+    }
+
+    /// The commands left without any key (by a `[keys]` table that gave their keys to others).
+    public var unboundCommands: [Command] {
+        bindings.filter(\.keys.isEmpty).map(\.command)
+    }
+
+    /// The one rule for questions, as help lines: what asks, and how a question is answered.
+    public var questionRule: [(keys: String, description: String)] {
+        let asking = [keyLabel(for: .trash), keyLabel(for: .leave), "Ctrl-X"].compactMap(\.self).joined(separator: "  ")
+        var lines: [(keys: String, description: String)] = [
+            (keys: asking, description: "ask y/n before removing anything"),
+            (keys: "y", description: "confirms; n, Esc or q keep it"),
+            (keys: "other keys", description: "keep the question, say y or n"),
+        ]
+        if let undo = keyLabel(for: .undo) { lines.append((keys: undo, description: "undoes it (same todo, same state)")) }
+        return lines
+    }
+
+    /// What the action keys do while todos are marked, for help and the README.
+    public var bulkKeys: [(keys: String, description: String)] {
+        let tags = [keyLabel(for: .addTag), keyLabel(for: .removeTag)].compactMap(\.self).joined(separator: " ")
+        let entries: [(keys: String?, description: String)] = [
+            (keyLabel(for: .toggleDone), "complete them (reopen if all done)"),
+            (keyLabel(for: .trash), "delete them, after asking"),
+            (keyLabel(for: .move), "move them to a list"),
+            (keyLabel(for: .priority), "set their priority"),
+            (tags.isEmpty ? nil : tags, "add / remove a tag"),
+            (keyLabel(for: .undo), "undoes the whole action"),
+            (binding(for: .clearMarks)?.keyLabel, "clear the marks"),
+        ]
+        return entries.compactMap { entry in entry.keys.map { (keys: $0, description: entry.description) } }
+    }
+
+    /// The terms of a filter typed after the filter key, for help and the README.
     public static let filterSyntax: [(keys: String, description: String)] = [
         ("words", "in the title or notes"),
         ("+tag -tag", "has / has not the tag"),
@@ -163,7 +126,7 @@ public enum Keymap {
         ("is:open", "also is:done, is:repeating, is:overdue"),
     ]
 
-    /// The keys of the detail view (`o`).
+    /// The keys of the detail view (fixed; the details key of the keymap closes it too).
     public static let detailKeys: [(keys: String, description: String)] = [
         ("a", "add an annotation"),
         ("e", "edit the todo"),
@@ -171,7 +134,7 @@ public enum Keymap {
         ("Esc q o", "close"),
     ]
 
-    /// The keys of the edit form's line editor, for help and the README.
+    /// The keys of the edit form's line editor (fixed), for help and the README.
     public static let editorKeys: [(keys: String, description: String)] = [
         ("← → Home End", "move the cursor (also Ctrl-A / Ctrl-E)"),
         ("Backspace Del", "delete before / at the cursor"),
@@ -181,42 +144,29 @@ public enum Keymap {
         ("Esc", "cancel"),
     ]
 
-    private static let table: [Key: Command] = {
-        var table: [Key: Command] = [:]
-        for binding in bindings {
-            for key in binding.keys { table[key] = binding.command }
-        }
-        return table
-    }()
-
-    /// The command bound to `key` in the list view, if any.
-    public static func command(for key: Key) -> Command? {
-        table[key]
-    }
-
-    /// The binding of `command`.
-    public static func binding(for command: Command) -> KeyBinding? {
-        bindings.first { $0.command == command }
-    }
-
-    /// The keymap as a Markdown table, for the README.
+    /// The standard keymap as a Markdown table, for the README and `todo keys`.
     public static func markdownTable() -> String {
-        var lines = ["| Keys | Action |", "| --- | --- |"]
+        standard.markdownTable()
+    }
+
+    /// The keymap as a Markdown table: keys, action and the command's name in a `[keys]` table, then the fixed keys.
+    public func markdownTable() -> String {
+        var lines = ["| Keys | Action | Name in `[keys]` |", "| --- | --- | --- |"]
         for binding in bindings {
             let keys = binding.keys.map { "`\($0.label)`" }.joined(separator: " ")
-            lines.append("| \(keys) | \(binding.description) |")
+            lines.append("| \(keys) | \(binding.description) | `\(binding.command.name)` |")
         }
         for entry in bulkKeys {
-            lines.append("| \(entry.keys) (marked todos) | \(entry.description) |")
+            lines.append("| \(entry.keys) (marked todos) | \(entry.description) | |")
         }
-        for entry in filterSyntax {
-            lines.append("| `\(entry.keys)` (filter) | \(entry.description) |")
+        for entry in Self.filterSyntax {
+            lines.append("| `\(entry.keys)` (filter) | \(entry.description) | |")
         }
-        for entry in detailKeys {
-            lines.append("| \(entry.keys) (details) | \(entry.description) |")
+        for entry in Self.detailKeys {
+            lines.append("| \(entry.keys) (details) | \(entry.description) | |")
         }
-        for entry in editorKeys {
-            lines.append("| \(entry.keys) (edit form) | \(entry.description) |")
+        for entry in Self.editorKeys {
+            lines.append("| \(entry.keys) (edit form) | \(entry.description) | |")
         }
         return lines.joined(separator: "\n")
     }

@@ -112,7 +112,7 @@ extension Renderer {
                 state.appliedFilterText.isEmpty
                     ? "Nothing overdue or due in the next \(AppState.upcomingDays) days."
                     : "Nothing the filter matches is overdue or due in the next \(AppState.upcomingDays) days.",
-                "T goes back to the tabs.",
+                state.keyed(.today) { "\($0) goes back to the tabs." },
             ]
             for (offset, line) in lines.enumerated() where offset + 1 < height {
                 screen.put(truncated(line, toWidth: screen.width - 2), row: top + 1 + offset, col: 2, style: .muted)
@@ -125,7 +125,8 @@ extension Renderer {
             let y = top + index - state.agendaScroll
             switch state.agenda[index] {
             case .heading(let text):
-                let style = text.hasPrefix("Overdue") ? Style(bold: true, color: .error) : Style(bold: true, color: .accent)
+                let role: ColorRole = text.hasPrefix("Overdue") ? .overdue : text.hasPrefix("Today") ? .today : .accent
+                let style = Style(bold: true, color: role)
                 screen.put(truncated(text, toWidth: screen.width - 2), row: y, col: 1, style: style)
             case .todo(let row):
                 drawRow(row, selected: index == state.agendaSelection, layout: layout, &screen, row: y)

@@ -107,14 +107,14 @@ extension Renderer {
             }
             screen.put(truncated(sanitize(message.text), toWidth: room), row: row, col: 0, style: style)
         } else if !state.marked.isEmpty {
-            let text = "\(Formatting.grouped(state.marked.count)) marked · Space done · d delete · m move · p priority · +/- tag · Esc clears"
+            let text = "\(Formatting.grouped(state.marked.count)) marked · " + state.markedHint
             screen.put(truncated(text, toWidth: room), row: row, col: 0, style: Style(bold: true, color: .accent))
         } else if let error = state.status.lastError {
             screen.put(truncated("Sync error: " + sanitize(error), toWidth: room), row: row, col: 0, style: .error)
         } else if let selected = state.selectedRow, !selected.canUpdate {
             screen.put(truncated(sanitize(AppState.lockSentence(selected)), toWidth: room), row: row, col: 0, style: .muted)
         } else {
-            screen.put(truncated("? help · a add · / filter · q quit", toWidth: room), row: row, col: 0, style: .muted)
+            screen.put(truncated(state.listHint, toWidth: room), row: row, col: 0, style: .muted)
         }
         if !position.isEmpty, width > displayWidth(position) + 10 {
             screen.put(position, row: row, col: width - displayWidth(position), style: .muted)

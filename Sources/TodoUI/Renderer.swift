@@ -36,20 +36,20 @@ extension AppState {
         return screen
     }
 
-    /// The lines of the help overlay: every binding of the keymap, then the form's editor keys.
+    /// The lines of the help overlay: every binding of the state's keymap that has a key, then the fixed keys.
     var helpLines: [(keys: String, description: String)] {
-        var lines = Keymap.bindings.map { (keys: $0.keyLabel, description: $0.description) }
+        var lines = keymap.bindings.filter { !$0.keys.isEmpty }.map { (keys: $0.keyLabel, description: $0.description) }
         lines.append((keys: "", description: ""))
         lines.append((keys: "Questions", description: ""))
-        lines.append(contentsOf: Keymap.questionRule)
+        lines.append(contentsOf: keymap.questionRule)
         lines.append((keys: "", description: ""))
-        lines.append((keys: "Marked todos (v)", description: ""))
-        lines.append(contentsOf: Keymap.bulkKeys)
+        lines.append((keys: "Marked todos" + keyNote(.mark), description: ""))
+        lines.append(contentsOf: keymap.bulkKeys)
         lines.append((keys: "", description: ""))
-        lines.append((keys: "Details (o)", description: ""))
+        lines.append((keys: "Details" + keyNote(.details), description: ""))
         lines.append(contentsOf: Keymap.detailKeys)
         lines.append((keys: "", description: ""))
-        lines.append((keys: "Filter (/)", description: ""))
+        lines.append((keys: "Filter" + keyNote(.filter), description: ""))
         lines.append(contentsOf: Keymap.filterSyntax)
         lines.append((keys: "", description: ""))
         lines.append((keys: "Edit form", description: ""))
@@ -111,7 +111,7 @@ struct Renderer {
         case .connecting: segments.append(("connecting", Style(color: .muted)))
         }
         if !status.invitations.isEmpty {
-            segments.append(("\(Formatting.counted(status.invitations.count, "invitation")) (i)", Style(bold: true, color: .accent)))
+            segments.append((Formatting.counted(status.invitations.count, "invitation") + state.keyNote(.invitations), Style(bold: true, color: .accent)))
         }
         if status.pendingCount > 0 {
             segments.append(("\(Formatting.grouped(status.pendingCount)) pending", Style(color: .warning)))
@@ -161,7 +161,7 @@ struct Renderer {
         if state.showsToday {
             col += screen.put("[Today \(Formatting.grouped(state.agendaTodoCount))]", row: row, col: col, style: Style(bold: true, reverse: true, color: .accent))
         } else {
-            col += screen.put(" T Today ", row: row, col: col, style: .muted)
+            col += screen.put(state.keyed(.today, otherwise: " Today ") { " \($0) Today " }, row: row, col: col, style: .muted)
         }
         var notes: [String] = []
         if !state.appliedFilterText.isEmpty, state.mode != .filter {
@@ -246,23 +246,23 @@ struct Renderer {
         if selected { screen.restyle(row: row) { $0.reverse = true } }
     }
 
-    /// Overdue in red and bold, today in the accent colour and bold; without colours (NO_COLOR) the terminal
-    /// draws red as bold underlined and the accent as bold, so the two still differ.
+    /// Overdue in its role's colour (red) and bold, today in its own (cyan) and bold; without colours (NO_COLOR)
+    /// the terminal draws overdue as bold underlined and today as bold, so the two still differ.
     static func dueStyle(_ urgency: DueUrgency?, base: Style) -> Style {
         switch urgency {
-        case .overdue?: Style(bold: true, color: .error)
-        case .today?: Style(bold: true, color: .accent)
+        case .overdue?: Style(bold: true, color: .overdue)
+        case .today?: Style(bold: true, color: .today)
         default: base
         }
     }
 
-    /// The title, then the repeat mark and the tags (`+tag`, muted) in the title column; the title keeps at least
+    /// The title, then the repeat mark and the tags (`+tag`, dim in the tag colour) in the title column; the title keeps at least
     /// half of the column.
     func drawTitle(_ todo: TodoRow, urgency: DueUrgency?, base: Style, layout: RowLayout, _ screen: inout Screen, row: Int) {
         let titleStyle = urgency == .today ? Style(bold: base.dim ? false : true, dim: base.dim) : base
         var suffix: [(String, Style)] = []
         if todo.isRepeating { suffix.append((" " + RowGlyphs.repeating, Style(dim: base.dim, color: .accent))) }
-        for tag in todo.tags { suffix.append((" +" + sanitize(tag), .muted)) }
+        for tag in todo.tags { suffix.append((" +" + sanitize(tag), Style(dim: true, color: .tag))) }
         guard !suffix.isEmpty else {
             let title = padded(sanitize(todo.title), toWidth: layout.titleWidth)
             screen.put(title, row: row, col: layout.titleColumn, style: titleStyle, maxWidth: layout.titleWidth)
@@ -293,24 +293,24 @@ struct Renderer {
             case .todos where state.status.isSignedOut:
                 lines = ["Signed out: your private todos are unavailable.", "Sign in to sync them; the Public tab stays readable."]
             case .todos:
-                lines = ["No todos — press a to add one"]
+                lines = [state.keyed(.add, otherwise: "No todos") { "No todos — press \($0) to add one" }]
             case .shared where state.status.isSignedOut:
                 lines = ["Signed out: lists shared with you are unavailable."]
             case .shared where !state.status.invitations.isEmpty:
                 lines = [
                     "Lists others share with you appear here.",
-                    "You have \(Formatting.counted(state.status.invitations.count, "invitation")): press i to accept.",
+                    "You have \(Formatting.counted(state.status.invitations.count, "invitation"))" + state.keyed(.invitations, otherwise: ".") { ": press \($0) to accept." },
                 ]
             case .shared:
                 lines = [
                     "Lists others share with you appear here.",
-                    "When someone shares a list with you, accept it with i.",
-                    "Share your own lists with s on the Todos tab.",
+                    "When someone shares a list with you, accept it" + state.keyed(.invitations, otherwise: ".") { " with \($0)." },
+                    "Share your own lists" + state.keyed(.share, otherwise: " on the Todos tab.") { " with \($0) on the Todos tab." },
                 ]
             case .public where state.status.isSignedOut:
                 lines = ["The public board is empty.", "Sign in to post on it."]
             case .public:
-                lines = ["The public board is empty — press a to post a todo."]
+                lines = [state.keyed(.add, otherwise: "The public board is empty.") { "The public board is empty — press \($0) to post a todo." }]
             }
         }
         for (offset, line) in lines.enumerated() where offset + 1 < height {

@@ -1,6 +1,7 @@
 import CloudModel
 import CloudServer
 import Foundation
+import ProcessTestSupport
 import PostgresTestSupport
 import TLSTestSupport
 import Testing
@@ -143,7 +144,9 @@ private final class Outcomes: @unchecked Sendable {
 final class CloudInstance: @unchecked Sendable {
     let port: Int
     let directory: URL
-    private let process = Process()
+    private var child: ChildProcess.Running?
+    /// Set once the process has ended and was reaped.
+    private var ended = false
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -151,16 +154,10 @@ final class CloudInstance: @unchecked Sendable {
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try NginxProxy.freePort()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = [
+        child = try ChildProcess.start(binary, [
             "server", "--port", "\(port)", "--data-dir", directory.path, "--database-url", databaseURL, "--open-registration",
             "--password-cost", "1", "--log-level", "warning",
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("server.log").path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("server.log"))
-        try process.run()
+        ])
         do {
             try await waitUntilHealthy()
         } catch {
@@ -171,7 +168,7 @@ final class CloudInstance: @unchecked Sendable {
 
     private func waitUntilHealthy() async throws {
         for _ in 0..<300 {
-            guard process.isRunning else { throw LoadBalancerError("todo server exited: \(log)") }
+            guard isRunning else { throw LoadBalancerError("todo server exited: \(log)") }
             if let (_, response) = try? await URLSession.shared.data(from: URL(string: baseURL + "/health")!),
                 (response as? HTTPURLResponse)?.statusCode == 200
             {
@@ -182,8 +179,21 @@ final class CloudInstance: @unchecked Sendable {
         throw LoadBalancerError("todo server did not answer within 15 s: \(log)")
     }
 
-    /// What the instance wrote to standard error.
-    var log: String { (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? "" }
+    /// What the instance wrote to standard error (while it runs; its files go when it is reaped).
+    var log: String { ended ? lastLog : child?.errorsSoFar ?? "" }
+
+    /// Whether the process still runs (reaping it when it has ended).
+    private var isRunning: Bool {
+        guard let child, !ended else { return false }
+        if let result = ChildProcess.finished(child) {
+            ended = true
+            lastLog = result.errors
+        }
+        return !ended
+    }
+
+    /// What it wrote before it ended.
+    private(set) var lastLog = ""
 
     /// Creates an account through this instance.
     func createAccount(_ account: String, password: String) async throws {
@@ -198,16 +208,17 @@ final class CloudInstance: @unchecked Sendable {
 
     /// SIGKILL: no shutdown, no flush, as a machine losing power.
     func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        guard isRunning, let child else { return }
+        Glibc.kill(child.pid, SIGKILL)
+        lastLog = ChildProcess.stop(child).errors
+        ended = true
     }
 
     /// SIGTERM and wait.
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        guard isRunning, let child else { return }
+        lastLog = ChildProcess.stop(child).errors
+        ended = true
     }
 }
 

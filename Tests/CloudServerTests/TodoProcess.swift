@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 
 /// The `todo` executable built beside the test bundle, if it is there.
 enum TodoExecutable {
@@ -26,31 +27,7 @@ enum TodoProcess {
 
     /// `binary ARGUMENTS` with `environment` added to this process's, waited for without blocking a cooperative thread.
     static func run(_ binary: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("todo-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appendingPathComponent("out")
-        let err = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        return Result(
-            status: status, stdout: (try? Data(contentsOf: out)) ?? Data(),
-            errors: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        let result = try await ChildProcess.run(binary, arguments, environment: environment)
+        return Result(status: result.status, stdout: result.stdout, errors: result.errors)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import TLSTestSupport
 import Testing
 
@@ -149,9 +150,8 @@ struct TwoHosts {
 
     /// Runs a command on `host` to its end (polling, so the test's threads stay free).
     func run(_ host: Host, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, text: String) {
-        let process = try start(host, arguments, environment: environment)
-        while process.process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        return (process.process.terminationStatus, process.output())
+        let result = try await ChildProcess.run("/usr/bin/env", wrapped(host, arguments, environment: environment))
+        return (result.status, result.output + result.errors)
     }
 
     /// Starts a long-running command on `host`.
@@ -170,41 +170,20 @@ struct TwoHosts {
     }
 
     private static func run(_ arguments: [String]) -> (status: Int32, text: String) {
-        guard let process = try? HostProcess(arguments) else { return (127, "cannot run \(arguments[0])") }
-        process.process.waitUntilExit()
-        return (process.process.terminationStatus, process.output())
+        guard let result = try? ChildProcess.runBlocking("/usr/bin/env", arguments) else { return (127, "cannot run \(arguments[0])") }
+        return (result.status, result.output + result.errors)
     }
 }
 
-/// A child process whose output goes to a file (never a pipe that could fill).
-final class HostProcess: @unchecked Sendable {
-    let process = Process()
-    private let outputFile: URL
+/// A long-running child on a host (`ChildProcess`: output in files, reaped by polling its own pid).
+final class HostProcess: Sendable {
+    private let child: ChildProcess.Running
 
-    init(_ arguments: [String]) throws {
-        outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("host-\(UUID().uuidString).out")
-        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil) else {
-            throw E2EError("cannot create \(outputFile.path)")
-        }
-        let handle = try FileHandle(forWritingTo: outputFile)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        try handle.close()
-    }
+    init(_ arguments: [String]) throws { child = try ChildProcess.start("/usr/bin/env", arguments) }
 
-    /// Everything it printed so far.
-    func output() -> String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+    /// Everything it printed so far, both streams.
+    func output() -> String { child.outputSoFar + child.errorsSoFar }
 
-    /// Ends it and removes its output file.
-    func terminate() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: outputFile)
-    }
+    /// Ends it (SIGTERM, then SIGKILL) and removes its output files.
+    func terminate() { ChildProcess.stop(child) }
 }

@@ -1,5 +1,6 @@
 import CloudServer
 import Foundation
+import ProcessTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -46,50 +47,14 @@ struct TodoCommandLine {
     }
 }
 
-/// A process of the suite's, started with posix_spawn: standard input empty, both outputs in files (a process it
-/// starts in turn, such as a detached cloud, never holds the test runner's pipes), waited for by polling so the
-/// cooperative threads (which may run the cloud it talks to) stay free. Foundation's `Process.run()` is not used:
-/// it crashed once in CI (a bad read inside its own copying) while other tests ran beside it.
+/// A process of the suite's, run as every test child is (`ChildProcess`): both outputs in files, so a process it starts
+/// in turn, such as a detached cloud, never holds the test runner's pipes.
 enum SpawnedProcess {
     /// Runs `binary ARGUMENTS` with `environment` set over this process's; ends it and throws after `timeout`.
     static func run(
         _ binary: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)
     ) async throws -> TodoCommandLine.Result {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todo-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("out").path
-        let err = directory.appendingPathComponent("err").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid: pid_t = 0
-        InheritedDescriptors.closeOnExec()
-        guard posix_spawn(&pid, binary, &actions, nil, argv, envp) == 0 else { throw E2EError("cannot start \(binary)") }
-        let start = ContinuousClock.now
-        var status: Int32 = 0
-        while true {
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid || (reaped == -1 && errno != EINTR) { break }
-            if ContinuousClock.now - start > timeout {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                throw E2EError("\(binary) \(arguments.joined(separator: " ")) did not end within \(timeout)")
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return TodoCommandLine.Result(
-            status: code, stdout: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(),
-            stderr: (try? Data(contentsOf: URL(fileURLWithPath: err))) ?? Data())
+        let result = try await ChildProcess.run(binary, arguments, environment: environment, timeout: timeout)
+        return TodoCommandLine.Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }

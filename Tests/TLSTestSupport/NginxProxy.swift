@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,7 @@ public final class NginxProxy: @unchecked Sendable {
     public let port: Int
     /// Its prefix: configuration, pid, logs and temporary files.
     public let directory: URL
-    private let process: Process
+    private let child: ChildProcess.Running
 
     /// Starts nginx with `site` (server and upstream blocks, inside `http`) and waits until `port` accepts connections;
     /// each worker takes up to `workerConnections` connections, client and upstream together.
@@ -55,19 +56,14 @@ public final class NginxProxy: @unchecked Sendable {
             """
         try Data(main.utf8).write(to: directory.appendingPathComponent("nginx.conf"))
         try Data(site.utf8).write(to: directory.appendingPathComponent("site.conf"))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-p", path, "-e", "\(path)/error.log", "-c", "\(path)/nginx.conf"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        child = try ChildProcess.start(binary, ["-p", path, "-e", "\(path)/error.log", "-c", "\(path)/nginx.conf"])
         let start = ContinuousClock.now
         while ContinuousClock.now - start < .seconds(15) {
-            if !process.isRunning { throw NginxError("nginx exited: \(log)") }
+            if ChildProcess.finished(child) != nil { throw NginxError("nginx exited: \(log)") }
             if Self.accepts(port: port) { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        process.terminate()
+        ChildProcess.stop(child)
         throw NginxError("nginx did not listen on \(port) within 15 s: \(log)")
     }
 
@@ -76,8 +72,12 @@ public final class NginxProxy: @unchecked Sendable {
 
     /// Stops nginx (SIGTERM: its fast shutdown) and waits for it.
     public func stop() async {
-        process.terminate()
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        kill(child.pid, SIGTERM)
+        let start = ContinuousClock.now
+        while ChildProcess.finished(child) == nil {
+            if ContinuousClock.now - start > .seconds(10) { kill(child.pid, SIGKILL) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 

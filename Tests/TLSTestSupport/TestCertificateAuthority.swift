@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 
 /// A private certificate authority made with `openssl` in a temporary directory, for TLS tests on both ends.
 public struct TestCertificateAuthority: Sendable {
@@ -108,18 +109,9 @@ public struct TestCertificateAuthority: Sendable {
 
     @discardableResult
     private static func run(_ arguments: [String], in directory: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
+        let result = try ChildProcess.runBlocking("/usr/bin/env", ["-C", directory.path, "openssl"] + arguments, timeout: .seconds(60))
+        let text = result.output + result.errors
+        guard result.status == 0 else {
             throw CertificateError(message: "openssl \(arguments.first ?? "") failed: \(text)")
         }
         return text

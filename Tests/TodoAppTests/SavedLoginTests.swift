@@ -4,8 +4,10 @@ import Foundation
 import HostileTextSupport
 import TLSTestSupport
 import Testing
+import Terminal
 import TodoApp
 import TodoSync
+import TodoUI
 
 /// The saved login's configuration file, choosing the device from flags and the file, and the embedded cloud's
 /// bootstrap, against a real cloud where a cloud is involved.
@@ -93,6 +95,22 @@ struct SavedLoginTests {
         #expect(badSort.line == 2 && badSort.problem.contains("'sort' in [view] must be one of due, priority, created, title"), "\(badSort)")
         let badFilter = try #require(try configError("[filters]\nwork = 3\n"))
         #expect(badFilter.line == 2 && badFilter.problem.contains("'work' in [filters] must be a string"), "\(badFilter)")
+        let keys = ConfigFile(directory: folder)
+        try Data("[keys]\ntrash = \"x ctrl-d\"\nleave = \"\"\n[colors]\noverdue = \"magenta\"\ntag = \"245\"\n".utf8).write(to: keys.url)
+        let configured = try keys.settings()
+        #expect(configured.keymap.command(for: .char("x")) == .trash && configured.keymap.command(for: .char("d")) == nil)
+        #expect(configured.palette[.overdue] == TerminalColor(parsing: "magenta") && configured.palette[.tag] == .indexed(245))
+        try keys.savePreferences(view: ViewSettings(sort: "title"), filters: [])
+        #expect(try keys.settings().keys == ["trash": "x ctrl-d", "leave": ""], "saving the view keeps [keys]")
+
+        let twice = try #require(try configError("[keys]\ntrash = \"x\"\nedit = \"x\"\n"))
+        #expect(twice.line == 1 && twice.problem.lowercased().contains("x"), "\(twice)")
+        let badKey = try #require(try configError("[keys]\ntrash = \"hyper-q\"\n"))
+        #expect(badKey.problem.contains("hyper-q"), "\(badKey)")
+        let unknownCommand = try #require(try configError("[keys]\nexplode = \"x\"\n"))
+        #expect(unknownCommand.line == 2 && unknownCommand.problem.contains("unknown setting 'explode' in [keys]"), "\(unknownCommand)")
+        let badColor = try #require(try configError("[colors]\ntag = \"mauve\"\n"))
+        #expect(badColor.line == 1 && badColor.problem.contains("mauve"), "\(badColor)")
         let unknownView = try #require(try configError("[view]\ncolour = \"red\"\n"))
         #expect(unknownView.problem.contains("unknown setting 'colour' in [view]"), "\(unknownView)")
     }

@@ -85,11 +85,12 @@ final class SequentialIDs: @unchecked Sendable {
 /// A session on a 60×16 text terminal with the fixtures loaded.
 @MainActor
 func makeSession(
-    rows: [TodoRow] = Fixture.all, status: SyncStatus = Fixture.online, width: Int = 60, height: Int = 16
+    rows: [TodoRow] = Fixture.all, status: SyncStatus = Fixture.online, width: Int = 60, height: Int = 16,
+    keymap: Keymap = .standard
 ) -> (UISession, TextTerminal) {
     let terminal = TextTerminal(width: width, height: height)
     let ids = SequentialIDs()
-    var state = AppState(status: status, now: Fixture.now, calendar: Fixture.utc, makeID: { ids.make() })
+    var state = AppState(status: status, now: Fixture.now, calendar: Fixture.utc, makeID: { ids.make() }, keymap: keymap)
     state.update(rows: rows, status: status)
     let session = UISession(terminal: terminal, state: state, clock: { Fixture.now })
     session.redraw()

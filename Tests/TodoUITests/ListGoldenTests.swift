@@ -272,8 +272,8 @@ struct ListGoldenTests {
               c                    show/hide completed
             j/k scroll · any other key closes help
             """)
-        for binding in Keymap.bindings {
-            let all = Keymap.bindings.map(\.description) + Keymap.editorKeys.map(\.description)
+        for binding in Keymap.standard.bindings {
+            let all = Keymap.standard.bindings.map(\.description) + Keymap.editorKeys.map(\.description)
             #expect(all.contains(binding.description))
         }
         press(session, .char("j"), .char("j"), .char("j"), .char("j"), .char("j"), .char("j"), .char("j"))
@@ -314,20 +314,20 @@ struct ListGoldenTests {
 
     @Test func keymapTableIsComplete() {
         for command in Command.allCases {
-            #expect(Keymap.binding(for: command) != nil, "no key for \(command)")
+            #expect(Keymap.standard.binding(for: command) != nil, "no key for \(command)")
         }
-        #expect(Keymap.command(for: .char("j")) == .moveDown)
-        #expect(Keymap.command(for: .pageDown) == .pageDown)
-        #expect(Keymap.command(for: .enter) == .edit)
-        #expect(Keymap.command(for: .ctrl("c")) == .quit)
+        #expect(Keymap.standard.command(for: .char("j")) == .moveDown)
+        #expect(Keymap.standard.command(for: .pageDown) == .pageDown)
+        #expect(Keymap.standard.command(for: .enter) == .edit)
+        #expect(Keymap.standard.command(for: .ctrl("c")) == .quit)
         let markdown = Keymap.markdownTable()
         #expect(markdown.contains("| `j` `↓` | move down |"))
-        let sections = Keymap.bulkKeys.count + Keymap.filterSyntax.count + Keymap.detailKeys.count + Keymap.editorKeys.count
-        #expect(markdown.split(separator: "\n").count == 2 + Keymap.bindings.count + sections)
+        let sections = Keymap.standard.bulkKeys.count + Keymap.filterSyntax.count + Keymap.detailKeys.count + Keymap.editorKeys.count
+        #expect(markdown.split(separator: "\n").count == 2 + Keymap.standard.bindings.count + sections)
         #expect(markdown.contains("| `T` | Today: overdue, today, 7 days |"))
         #expect(markdown.contains("| Space (marked todos) | complete them (reopen if all done) |"))
         // Every key is bound once: no new command shadows an older one.
-        let keys = Keymap.bindings.flatMap(\.keys)
+        let keys = Keymap.standard.bindings.flatMap(\.keys)
         #expect(Set(keys).count == keys.count)
     }
 

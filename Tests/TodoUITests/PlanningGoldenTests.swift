@@ -38,21 +38,21 @@ struct PlanningGoldenTests {
             style.reverse = false  // the selected row is reversed besides
             return style
         }
-        // Overdue: red and bold (without colours the terminal draws it bold and underlined).
-        #expect(dueStyle("File taxes") == Style(bold: true, color: .error))
-        #expect(dueStyle("Standup notes") == Style(bold: true, color: .error))
-        // Today: the accent colour and bold (bold alone without colours); the title is bold too.
-        #expect(dueStyle("Pay rent") == Style(bold: true, color: .accent))
-        #expect(dueStyle("Review PR") == Style(bold: true, color: .accent))
+        // Overdue: its own role (red by default) and bold (without colours the terminal draws it bold and underlined).
+        #expect(dueStyle("File taxes") == Style(bold: true, color: .overdue))
+        #expect(dueStyle("Standup notes") == Style(bold: true, color: .overdue))
+        // Today: its own role (cyan by default) and bold (bold alone without colours); the title is bold too.
+        #expect(dueStyle("Pay rent") == Style(bold: true, color: .today))
+        #expect(dueStyle("Review PR") == Style(bold: true, color: .today))
         #expect(screen[row("Pay rent"), 5].style.bold)
         // Later and done: plain, and dim.
         #expect(dueStyle("Call plumber") == .plain)
         #expect(dueStyle("Old chore").dim)
         #expect(!dueStyle("Old chore").bold)
-        // Tags are muted.
+        // Tags are dim, in their own role (blue by default, as muted text).
         let line = screen.lines[row("Call plumber")]
         let tagColumn = line.distance(from: line.startIndex, to: line.range(of: "+home")!.lowerBound)
-        #expect(screen[row("Call plumber"), tagColumn].style == .muted)
+        #expect(screen[row("Call plumber"), tagColumn].style == Style(dim: true, color: .tag))
     }
 
     @Test func todayViewGroupsEveryScopeByDay() {
