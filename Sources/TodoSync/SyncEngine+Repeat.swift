@@ -8,7 +8,8 @@ import TodoStore
 /// record, and the cloud keeps one.
 extension SyncEngine {
     /// Marks a todo done or not done. Completing an occurrence of a repeating todo makes the next occurrence in the
-    /// same transaction; taking the completion back removes that next occurrence again while it is still untouched.
+    /// same transaction; taking the completion back removes that next occurrence again while it is open (into the
+    /// trash once the cloud has it, so an edit made to it can be brought back).
     @discardableResult
     public func setCompleted(_ key: RecordKey, _ done: Bool = true) async throws -> TodoItem {
         let item = try await existingForEdit(key)

@@ -120,7 +120,7 @@ public enum Effect: Hashable, Sendable {
     case annotate(id: String, text: String)
     /// Skip this occurrence of a repeating todo: it moves to its next due date without being completed.
     case skip(id: String)
-    /// Undo a skip: the occurrence comes back and the next one it made goes while untouched.
+    /// Undo a skip: the occurrence comes back and the next one it made goes while it is open.
     case unskip(id: String)
     /// Several effects of one bulk action (marked rows), performed together; one undo step puts them all back.
     case batch([Effect])
