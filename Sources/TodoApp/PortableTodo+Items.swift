@@ -15,6 +15,8 @@ extension PortableTodo {
             created: item.system.created.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) },
             modified: item.system.modified.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) },
             listName: listTitle, annotations: item.annotations)
+        series = item.series
+        occurrence = item.occurrence
     }
 }
 
@@ -36,5 +38,7 @@ extension NewTodo {
             tags: TagName.valid(todo.tags), repeating: repeating, annotations: todo.annotations)
         recordName = todo.uid
         listName = todo.listName
+        series = todo.series
+        occurrence = todo.occurrence
     }
 }

@@ -85,6 +85,12 @@ public enum TodoImportFile {
             }
             if let id = try text("id") { todo.recordName = id }
             if let list = try text("list") { todo.listName = list }
+            if let series = try text("series") { todo.series = series }
+            switch fields["occurrence"] {
+            case nil, .null?: break
+            case .int(let value)? where (1...1_000_000).contains(value): todo.occurrence = Int(value)
+            default: throw FormatError("entry \(number): \"occurrence\" must be a whole number from 1")
+            }
             if let words = try text("repeat") {
                 do {
                     let rule = try RepeatRule(words: words)
@@ -133,6 +139,8 @@ public enum TodoImportFile {
             var `repeat`: String?
             var repeatFrom: String?
             var annotations: [Note]?
+            var series: String?
+            var occurrence: Int?
         }
         let times = ISO8601DateFormatter()
         times.timeZone = calendar.timeZone
@@ -145,6 +153,8 @@ public enum TodoImportFile {
             if !todo.tags.isEmpty { entry.tags = todo.tags }
             entry.repeat = todo.repeatRule
             if todo.repeatFromCompletion { entry.repeatFrom = "completion" }
+            entry.series = todo.series
+            if todo.occurrence > 1 { entry.occurrence = todo.occurrence }
             if !todo.annotations.isEmpty {
                 entry.annotations = todo.annotations.map { Note(entry: times.string(from: $0.entry), text: $0.text) }
             }

@@ -136,6 +136,13 @@ extension ICalendar {
                 case "X-CLOUDTODO-LIST":
                     let list = text(line)
                     if !list.isEmpty { todo.listName = list }
+                case "X-CLOUDTODO-SERIES":
+                    let series = text(line)
+                    if !series.isEmpty { todo.series = series }
+                case "X-CLOUDTODO-OCCURRENCE":
+                    if let number = Int(line.value.trimmingCharacters(in: .whitespaces)), (1...1_000_000).contains(number) {
+                        todo.occurrence = number
+                    }
                 case "X-CLOUDTODO-REPEAT-FROM":
                     todo.repeatFromCompletion = line.value.trimmingCharacters(in: .whitespaces).uppercased() == "COMPLETION"
                 case "RECURRENCE-ID":

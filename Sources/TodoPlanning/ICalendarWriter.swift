@@ -72,6 +72,8 @@ extension ICalendar {
         }
         if includeList, let list = todo.listName { property("X-CLOUDTODO-LIST", escape(list)) }
         if todo.repeatFromCompletion { property("X-CLOUDTODO-REPEAT-FROM", "COMPLETION") }
+        if let series = todo.series { property("X-CLOUDTODO-SERIES", escape(series)) }
+        if todo.occurrence > 1 { property("X-CLOUDTODO-OCCURRENCE", String(todo.occurrence)) }
         property("END", "VTODO")
     }
 }

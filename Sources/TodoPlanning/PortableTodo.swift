@@ -30,6 +30,10 @@ public struct PortableTodo: Sendable, Hashable {
     public var listName: String?
     /// Timestamped notes added over time.
     public var annotations: [Annotation]
+    /// The record name of the repeating series' first occurrence (nil: this todo starts its own, if it repeats).
+    public var series: String?
+    /// This occurrence's number in its series, from 1.
+    public var occurrence: Int
 
     /// A todo with the given fields; everything but `uid` and `title` may be left out.
     public init(
@@ -51,6 +55,8 @@ public struct PortableTodo: Sendable, Hashable {
         self.modified = modified
         self.listName = listName
         self.annotations = annotations
+        self.series = nil
+        self.occurrence = 1
     }
 }
 

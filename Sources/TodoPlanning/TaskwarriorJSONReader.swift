@@ -14,6 +14,10 @@ public enum TaskwarriorJSON {
     public static let notesAttribute = "cloudtodo_notes"
     /// Our UDA saying `completion` when the next occurrence counts from the completion.
     public static let repeatFromAttribute = "cloudtodo_repeat_from"
+    /// The attribute carrying the repeating series' name (`PortableTodo.series`).
+    public static let seriesAttribute = "cloudtodo_series"
+    /// The attribute carrying the occurrence's number in its series.
+    public static let occurrenceAttribute = "cloudtodo_occurrence"
 
     /// The todos of a `task export` (a JSON array, or one object per line). Pending and waiting tasks are open,
     /// completed ones done; deleted tasks and recurring templates are skipped (their `recur` is read from the pending
@@ -143,6 +147,10 @@ public enum TaskwarriorJSON {
             todo.repeatFromCompletion =
                 (object[TaskwarriorJSON.repeatFromAttribute] as? String)?.lowercased() == "completion"
                 || (object["rtype"] as? String) == "chained"
+            if let series = object[TaskwarriorJSON.seriesAttribute] as? String, !series.isEmpty { todo.series = series }
+            if let number = (object[TaskwarriorJSON.occurrenceAttribute] as? String).flatMap(Int.init), (1...1_000_000).contains(number) {
+                todo.occurrence = number
+            }
             todos.append(todo)
             parents.append(todo.isCompleted ? nil : parent)
         }

@@ -86,6 +86,8 @@ extension TaskwarriorJSON {
         if uuid != todo.uid { object.add(uidAttribute, todo.uid) }
         if !todo.notes.isEmpty { object.add(notesAttribute, todo.notes) }
         if todo.repeatFromCompletion { object.add(repeatFromAttribute, "completion") }
+        if let series = todo.series { object.add(seriesAttribute, series) }
+        if todo.occurrence > 1 { object.add(occurrenceAttribute, String(todo.occurrence)) }
     }
 }
 

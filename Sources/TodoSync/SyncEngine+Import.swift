@@ -22,6 +22,10 @@ public struct NewTodo: Sendable, Hashable {
     public var recordName: String?
     /// The title of the private list it goes into (made when no list has that title), nil for none.
     public var listName: String?
+    /// The repeating series it is an occurrence of (nil: its own).
+    public var series: String?
+    /// Its number in that series, from 1.
+    public var occurrence = 1
 
     /// A todo to add.
     public init(
@@ -49,6 +53,8 @@ public struct NewTodo: Sendable, Hashable {
     func item(_ key: RecordKey) -> TodoItem {
         var item = TodoItem(key: key, title: title, notes: notes, isCompleted: isCompleted, priority: min(max(priority, 0), 3))
         TodoEdit(due: .some(due), addTags: TagName.valid(tags), repeatRule: repeating.map { .some($0) }, annotate: annotations).apply(to: &item)
+        item.series = series.flatMap { NewTodo.isUsableName($0) ? $0 : nil }
+        item.occurrence = max(1, occurrence)
         return item
     }
 }

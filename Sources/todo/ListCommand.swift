@@ -130,6 +130,8 @@ struct List: AsyncParsableCommand {
             var tags: [String]
             var `repeat`: String?
             var repeatFrom: String?
+            var series: String?
+            var occurrence: Int?
             var annotations: [Note]
             var isTrashed: Bool
             var pending: Bool
@@ -148,6 +150,7 @@ struct List: AsyncParsableCommand {
                 isCompleted: item.isCompleted, dueDate: item.due.map { $0.allDay ? formatDue($0) : times.string(from: $0.date) },
                 allDay: item.due?.allDay, priority: item.priority, tags: item.tags, repeat: item.repeatRule,
                 repeatFrom: item.isRepeating ? (item.repeatFromCompletion ? "completion" : "due") : nil,
+                series: item.isRepeating || item.series != nil ? item.seriesName : nil, occurrence: item.isRepeating ? item.occurrence : nil,
                 annotations: item.annotations.map { Note(entry: times.string(from: $0.entry), description: $0.text) },
                 isTrashed: item.isTrashed, pending: item.hasPendingChanges, recordChangeTag: item.system.changeTag,
                 createdBy: item.system.created?.userRecordName, modifiedAt: item.system.modified?.timestamp,

@@ -64,6 +64,9 @@ struct PlanningCommandTests {
         let stage = try await E2EStage.start()
         defer { stage.tearDown() }
         _ = try await todo(stage, ["add", "Bins; \"quoted\", with \\ and commas", "--tag", "home", "--due", "2030-01-07 07:30", "--repeat", "every 2 weeks on mon,thu"])
+        // A second occurrence, whose series must survive the trip.
+        let laundry = id(try await todo(stage, ["add", "Laundry", "--due", "2030-01-06", "--repeat", "weekly"]))
+        #expect(try await todo(stage, ["done", laundry]).status == 0)
         let notes = "line one\nline two"
         _ = try await todo(stage, ["add", "Plant bulbs 🌷", "--tag", "garden", "--due", "2030-01-09", "--priority", "3", "--notes", notes])
         let scratch = stage.directory.appendingPathComponent("exports")
@@ -76,12 +79,14 @@ struct PlanningCommandTests {
             let account = "reader-\(format)"
             _ = try await CloudClient(baseURL: stage.server.baseURL).createAccount(account: account, password: "e2e-password-\(account)")
             let imported = try await TodoCommandLine(stage: stage).run(account, ["import", file, "--quiet"])
-            #expect(imported.status == 0 && imported.output.contains("Added 2 todos"), "\(format): \(imported.output) \(imported.errors)")
+            #expect(imported.status == 0 && imported.output.contains("Added 4 todos"), "\(format): \(imported.output) \(imported.errors)")
             let again = try await TodoCommandLine(stage: stage).run(account, ["import", file, "--quiet"])
             #expect(again.status == 0, "\(format): \(again.errors)")
             let listed = try await TodoCommandLine(stage: stage).run(account, ["list", "--offline", "--json"])
             let rows = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]])
-            #expect(rows.count == 2, "\(format): importing twice adds nothing twice")
+            #expect(rows.count == 4, "\(format): importing twice adds nothing twice")
+            let second = try #require(rows.first { ($0["title"] as? String) == "Laundry" && ($0["isCompleted"] as? Bool) == false }, "\(format)")
+            #expect(second["occurrence"] as? Int == 2 && (second["series"] as? String)?.hasSuffix(laundry) == true, "\(format): \(second)")
             let bulbs = try #require(rows.first { ($0["title"] as? String) == "Plant bulbs 🌷" })
             #expect(bulbs["tags"] as? [String] == ["garden"] && bulbs["priority"] as? Int == 3 && bulbs["dueDate"] as? String == "2030-01-09", "\(format): \(bulbs)")
             #expect(bulbs["notes"] as? String == notes, "\(format)")
@@ -95,7 +100,7 @@ struct PlanningCommandTests {
         #expect(try await todo(stage, ["export", "--offline", "--format", "ics", "--vdir", vdir]).status == 0)
         _ = try await CloudClient(baseURL: stage.server.baseURL).createAccount(account: "reader-vdir", password: "e2e-password-reader-vdir")
         let fromVdir = try await TodoCommandLine(stage: stage).run("reader-vdir", ["import", vdir, "--quiet"])
-        #expect(fromVdir.output.contains("Added 2 todos"), "\(fromVdir.output) \(fromVdir.errors)")
+        #expect(fromVdir.output.contains("Added 4 todos"), "\(fromVdir.output) \(fromVdir.errors)")
         let garbage = scratch.appendingPathComponent("garbage.txt")
         try Data("hello\u{1B}[31m".utf8).write(to: garbage)
         let refused = try await todo(stage, ["import", garbage.path])
