@@ -80,6 +80,19 @@ public final class NcursesTerminal: TerminalDriver {
         shutdown()
     }
 
+    /// Leaves curses mode (the normal screen, echo and line input back) for another program.
+    public func suspend() {
+        guard active else { return }
+        endwin()
+    }
+
+    /// Back to curses mode; the whole screen is drawn again on the next frame.
+    public func resume() {
+        guard active else { return }
+        clearok(cn_stdscr(), true)
+        refresh()
+    }
+
     /// The terminal size as ncurses last saw it.
     public var size: TerminalSize {
         TerminalSize(width: Int(cn_cols()), height: Int(cn_lines()))

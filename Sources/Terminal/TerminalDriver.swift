@@ -24,6 +24,17 @@ public protocol TerminalDriver: AnyObject {
     func readKey(timeout: Duration?) -> Key?
     /// Restores the terminal to the state it had before; safe to call more than once.
     func shutdown()
+    /// Hands the terminal to another program (an editor) until `resume()`.
+    func suspend()
+    /// Takes the terminal back after `suspend()`; the next frame is drawn whole.
+    func resume()
+}
+
+extension TerminalDriver {
+    /// Nothing to hand over (an in-memory terminal).
+    public func suspend() {}
+    /// Nothing to take back.
+    public func resume() {}
 }
 
 /// An in-memory terminal for tests: fixed size, scripted keys, the last frame kept as text.

@@ -208,8 +208,8 @@ public final class AppBridge {
                 _ = try await engine.unskip(try key(id))
             case .batch(let effects):
                 for effect in effects { await perform(effect) }
-            case .saveFilter, .setSortOrder:
-                break  // the app's configuration file, kept by the terminal app
+            case .saveFilter, .setSortOrder, .editNotes:
+                break  // the configuration file and the editor, which the terminal app looks after
             case .restoreLost(let id, let lossID):
                 let record = try key(id)
                 guard let notice = try await engine.conflicts().first(where: { $0.key == record && $0.edit.id == lossID }) else {
@@ -284,7 +284,7 @@ public final class AppBridge {
             [id]
         case .move(let id, let listID): [id] + (listID.map { [$0] } ?? [])
         case .share(let listID, _, _), .removeParticipant(let listID, _), .stopSharing(let listID), .leave(let listID): [listID]
-        case .annotate(let id, _), .skip(let id), .unskip(let id): [id]
+        case .annotate(let id, _), .skip(let id), .unskip(let id), .editNotes(let id, _): [id]
         case .batch(let effects): effects.flatMap(touched(by:))
         case .accept, .decline, .refresh, .showingPublicBoard, .quit, .saveFilter, .setSortOrder: []
         }

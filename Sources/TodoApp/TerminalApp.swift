@@ -77,6 +77,16 @@ public enum TerminalApp {
                 if let problem = saved { inbox.post(.message(StatusMessage("not saved in \(config.url.path): \(problem)", kind: .error))) }
                 return
             }
+            if case .editNotes(let id, let notes) = effect {
+                // The editor gets the terminal; what it saved is an edit like any other.
+                let edited = ui.runOutside { Result { try ExternalEditor.edit(notes) } }
+                switch edited {
+                case .success(let text) where text != notes: await sessionBox.bridge?.perform(.edit(id: id, TodoChanges(notes: text)))
+                case .success: inbox.post(.message(StatusMessage("Notes unchanged.")))
+                case .failure(let failure): inbox.post(.message(StatusMessage(String(describing: failure), kind: .error)))
+                }
+                return
+            }
             if case .showingPublicBoard(let visible) = effect { sessionBox.publicBoardVisible = visible }
             guard let bridge = sessionBox.bridge else {
                 if case .showingPublicBoard = effect { return }  // told to the engine once connected

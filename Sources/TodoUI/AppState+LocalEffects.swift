@@ -56,7 +56,7 @@ extension AppState {
         case .batch(let effects):
             for effect in effects { applyLocally(effect, template: template) }
         case .refresh, .quit, .showingPublicBoard, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave,
-            .restoreLost, .saveFilter, .setSortOrder:
+            .restoreLost, .saveFilter, .setSortOrder, .editNotes:
             break
         }
     }

@@ -136,11 +136,18 @@ extension AppState {
             }
             mode = .edit(EditForm(editing: row, calendar: calendar))
             return []
+        case .char("n"):
+            guard row.canUpdate else {
+                refuseLocked(row)
+                break
+            }
+            mode = .detail(view)
+            return [.editNotes(id: row.id, notes: row.notes)]
         case _ where keymap.command(for: key) == .details:
             mode = .list
             return []
         default:
-            message = StatusMessage("a annotate · e edit · j/k scroll · Esc close")
+            message = StatusMessage("a annotate · e edit · n notes in $EDITOR · j/k scroll · Esc close")
         }
         view.scroll = min(view.scroll, max(0, detailLines(of: row, width: size.width).count - (listHeight - 1)))
         mode = .detail(view)

@@ -130,6 +130,7 @@ public struct Keymap: Sendable, Hashable {
     public static let detailKeys: [(keys: String, description: String)] = [
         ("a", "add an annotation"),
         ("e", "edit the todo"),
+        ("n", "edit the notes (several lines) in $EDITOR"),
         ("j k", "scroll"),
         ("Esc q o", "close"),
     ]

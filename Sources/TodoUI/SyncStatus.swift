@@ -120,6 +120,8 @@ public enum Effect: Hashable, Sendable {
     case annotate(id: String, text: String)
     /// Skip this occurrence of a repeating todo: it moves to its next due date without being completed.
     case skip(id: String)
+    /// Edit a todo's notes (several lines) in the person's editor, starting from `notes`.
+    case editNotes(id: String, notes: String)
     /// Undo a skip: the occurrence comes back and the next one it made goes while it is open.
     case unskip(id: String)
     /// Several effects of one bulk action (marked rows), performed together; one undo step puts them all back.

@@ -73,6 +73,17 @@ public final class UISession {
         screen = Screen(width: terminal.size.width, height: terminal.size.height)
     }
 
+    /// Runs `body` with the terminal handed to another program (an editor), then takes it back and redraws whole.
+    public func runOutside<T>(_ body: () throws -> T) rethrows -> T {
+        terminal.suspend()
+        defer {
+            terminal.resume()
+            state.resize(to: terminal.size)
+            redraw()
+        }
+        return try body()
+    }
+
     /// Handles one key (a `.resize` re-reads the terminal size), redraws, returns the effects.
     @discardableResult
     public func handle(_ key: Key) -> [Effect] {

@@ -85,6 +85,16 @@ struct PlanningGoldenTests {
         #expect(!session.state.showsToday)
     }
 
+    @Test func notesAreEditedInTheEditorFromTheDetailView() {
+        let (session, _) = makePlanningSession(height: 24)
+        while session.state.selectedRow?.id != "a4" { press(session, .char("j")) }
+        press(session, .char("o"))
+        let notes = session.state.selectedRow?.notes ?? ""
+        #expect(press(session, .char("n")) == [.editNotes(id: "a4", notes: notes)])
+        #expect(session.state.message == nil || session.state.message?.kind != .error)
+        #expect(press(session, .escape) == [], "the detail view stays open until closed")
+    }
+
     @Test func detailViewShowsEverythingAndAnnotates() {
         let (session, terminal) = makePlanningSession(height: 24)
         press(session, .char("G"))  // the completed one is last; Water plants is before it
