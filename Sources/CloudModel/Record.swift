@@ -1,3 +1,5 @@
+import Foundation
+
 /// Who changed a record, from which device, and when (`created` / `modified`).
 public struct RecordStamp: Sendable, Hashable, Codable {
     /// Milliseconds since 1970.
@@ -11,6 +13,9 @@ public struct RecordStamp: Sendable, Hashable, Codable {
         self.userRecordName = userRecordName
         self.deviceID = deviceID
     }
+
+    /// The time of the stamp.
+    public var date: Date { Date(timeIntervalSince1970: Double(timestamp) / 1000) }
 }
 
 /// A record parent pointer (`{"recordName"}`), CloudKit's hierarchy for sharing.

@@ -104,7 +104,7 @@ public final class AppBridge {
             trashBehaviour: trash, lockReason: canUpdate ? nil : RecordPermissions.refusal(toUpdate: item, permissions),
             isPending: item.hasPendingChanges, tags: item.tags, repeatRule: item.repeatRule,
             repeatFromCompletion: item.repeatFromCompletion, annotations: item.annotations,
-            created: item.system.created.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) })
+            created: item.system.created?.date)
         if item.isList {
             let share = context.shares[item.key]
             row.kind = .list

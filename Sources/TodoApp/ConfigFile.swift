@@ -129,9 +129,16 @@ public struct ConfigFile: Sendable {
 
     /// Saves the view settings and saved filters, keeping the login.
     public func savePreferences(view: ViewSettings, filters: [NamedFilter]) throws {
+        try update {
+            $0.view = view
+            $0.filters = filters
+        }
+    }
+
+    /// Reads the settings once, lets `change` change them, and writes them back (the rest kept as they were).
+    public func update(_ change: (inout DeviceSettings) -> Void) throws {
         var settings = try settings()
-        settings.view = view
-        settings.filters = filters
+        change(&settings)
         try write(settings)
     }
 

@@ -11,9 +11,8 @@ extension PortableTodo {
             uid: item.key.recordName, title: item.title, notes: item.notes, tags: item.tags, due: item.due,
             repeatRule: item.repeatRule, repeatFromCompletion: item.repeatFromCompletion, priority: item.priority,
             isCompleted: item.isCompleted,
-            completedAt: item.isCompleted ? item.system.modified.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) } : nil,
-            created: item.system.created.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) },
-            modified: item.system.modified.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) },
+            completedAt: item.isCompleted ? item.system.modified?.date : nil, created: item.system.created?.date,
+            modified: item.system.modified?.date,
             listName: listTitle, annotations: item.annotations)
         series = item.series
         occurrence = item.occurrence

@@ -123,9 +123,7 @@ public enum TerminalApp {
         default: return nil
         }
         do {
-            var settings = try config.settings()
-            change(&settings)
-            try config.savePreferences(view: settings.view, filters: settings.filters)
+            try config.update(change)
             return .some(nil)
         } catch {
             return .some(plainMessage(for: error))

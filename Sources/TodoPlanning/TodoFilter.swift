@@ -210,7 +210,7 @@ enum PriorityTest: Sendable, Equatable {
 }
 
 /// Lowercases `text` and composes it (NFC): the form text terms, tags and list names are compared in.
-func foldedText(_ text: String) -> String {
+public func foldedText(_ text: String) -> String {
     text.lowercased().precomposedStringWithCanonicalMapping
 }
 

@@ -17,9 +17,7 @@ extension SyncEngine {
             case .public: .publicRecord(name)
             case .private, .shared: .privateTodo(name)
             }
-        var item = TodoItem(key: key, title: title, notes: notes, priority: min(max(priority, 0), 3))
-        TodoEdit(due: .some(due), addTags: tags, repeatRule: repeating.map { .some($0) }).apply(to: &item)
-        item = stamped(item, from: nil)
+        let item = stamped(NewTodo(title: title, notes: notes, due: due, priority: priority, tags: tags, repeating: repeating).item(key), from: nil)
         let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
         await afterLocalEdit(key)
         return saved

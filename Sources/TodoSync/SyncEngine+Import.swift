@@ -49,7 +49,7 @@ public struct NewTodo: Sendable, Hashable {
         (1...200).contains(name.utf8.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
-    /// The record this todo becomes under a name, before it is stamped.
+    /// The record this todo becomes under a name, before it is stamped (every way of adding todos makes them here).
     func item(_ key: RecordKey) -> TodoItem {
         var item = TodoItem(key: key, title: title, notes: notes, isCompleted: isCompleted, priority: min(max(priority, 0), 3))
         TodoEdit(due: .some(due), addTags: TagName.valid(tags), repeatRule: repeating.map { .some($0) }, annotate: annotations).apply(to: &item)

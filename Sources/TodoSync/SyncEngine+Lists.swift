@@ -26,8 +26,7 @@ extension SyncEngine {
         let key = RecordKey(
             scope: listKey.scope, zoneName: listKey.zoneName, zoneOwner: listKey.zoneOwner,
             recordName: recordName ?? RecordNames.next())
-        var item = TodoItem(key: key, title: title, notes: notes, priority: min(max(priority, 0), 3))
-        TodoEdit(due: .some(due), addTags: tags, repeatRule: repeating.map { .some($0) }).apply(to: &item)
+        var item = NewTodo(title: title, notes: notes, due: due, priority: priority, tags: tags, repeating: repeating).item(key)
         item.setList(listKey.recordName)
         item.sharePermission = list.sharePermission
         let saved = try await store.saveLocalEdit(stamped(item, from: nil), at: clock.nowMilliseconds())

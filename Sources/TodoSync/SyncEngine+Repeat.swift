@@ -62,7 +62,6 @@ extension SyncEngine {
         guard let due = rule.next(after: current, completedAt: now, occurrence: item.occurrence, calendar: calendar) else { return nil }
         var next = TodoItem(key: nextOccurrenceKey(of: item), recordType: item.recordType, title: item.title)
         next.apply(fields: item.fields)
-        next.key = nextOccurrenceKey(of: item)
         next.parent = item.parent
         next.sharePermission = item.sharePermission
         next.isCompleted = false

@@ -46,7 +46,7 @@ public struct TodoEdit: Sendable, Hashable {
         if let due { item.due = due }
         if let priority { item.priority = min(max(priority, 0), 3) }
         if let isCompleted { item.isCompleted = isCompleted }
-        if let tags { item.tags = TodoItem.distinct(TagName.valid(tags)) }
+        if let tags { item.tags = TagName.valid(tags) }
         if !addTags.isEmpty || !removeTags.isEmpty {
             let removed = Set(removeTags.map { $0.lowercased() })
             item.tags = TodoItem.distinct(item.tags.filter { !removed.contains($0.lowercased()) } + addTags)

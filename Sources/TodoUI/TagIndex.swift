@@ -1,4 +1,5 @@
 import Foundation
+import TodoPlanning
 
 /// One 64-bit summary per row of the tags it has (a one-hash Bloom filter of their folded names), so a filter's
 /// `+tag` terms pass over 100,000 rows without reading a single row's tags.
@@ -19,7 +20,7 @@ enum TagIndex {
         if tag.utf8.allSatisfy({ $0 < 0x80 }) {
             for byte in tag.utf8 { hash = (hash ^ UInt64(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)) &* 0x100_0000_01b3 }
         } else {
-            for byte in tag.lowercased().precomposedStringWithCanonicalMapping.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            for byte in foldedText(tag).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         }
         return 1 << (hash % 64)
     }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import CloudClient
 import Foundation
+import CloudModel
 import TodoApp
+import TodoPlanning
 import TodoStore
 import TodoSync
 
@@ -71,15 +73,31 @@ extension DeviceOptionGroup {
     /// An ID this device has not seen yet (a new device, a todo added elsewhere since) is looked up again after
     /// fetching what changed, so `todo edit ID` works before any `todo list` has run.
     func withTodo(_ id: String, _ body: (DeviceSession, TodoItem) async throws -> Void) async throws {
+        try await withTodos(ids: [id], filter: nil, body)
+    }
+
+    /// Opens the device once, finds the todos the IDs name (or the filter matches), runs `body` on each, then sends
+    /// and reports. An ID this device has not seen yet is looked up again after fetching what changed.
+    func withTodos(ids: [String], filter: TodoFilter?, _ body: (DeviceSession, TodoItem) async throws -> Void) async throws {
         try await withSession { session in
-            let item: TodoItem
-            do {
-                item = try await session.engine.todo(matchingID: id)
-            } catch StoreError.notFound {
+            var items: [TodoItem] = []
+            if let filter {
                 await session.engine.sync(.manualRefresh)
-                item = try await session.engine.todo(matchingID: id)
+                items = try await session.listedTodos(in: .private, includeTrashed: false).filter { filter.matches($0) }.map(\.item)
+                guard !items.isEmpty else { throw DeviceCommandError("no todo matches the filter '\(filter.summary)'") }
+            } else {
+                var fetched = false
+                for id in ids {
+                    do {
+                        items.append(try await session.engine.todo(matchingID: id))
+                    } catch StoreError.notFound where !fetched {
+                        await session.engine.sync(.manualRefresh)
+                        fetched = true
+                        items.append(try await session.engine.todo(matchingID: id))
+                    }
+                }
             }
-            try await body(session, item)
+            for item in items { try await body(session, item) }
             try await sendAndReport(session)
         }
     }

@@ -5,34 +5,6 @@ import TodoPlanning
 import TodoStore
 import TodoSync
 
-extension DeviceOptionGroup {
-    /// Opens the device once, finds the todos the IDs name (or the filter matches), runs `body` on each, then sends
-    /// and reports. An ID this device has not seen yet is looked up again after fetching what changed.
-    func withTodos(ids: [String], filter: TodoFilter?, _ body: (DeviceSession, TodoItem) async throws -> Void) async throws {
-        try await withSession { session in
-            var items: [TodoItem] = []
-            if let filter {
-                await session.engine.sync(.manualRefresh)
-                items = try await session.listedTodos(in: .private, includeTrashed: false).filter { filter.matches($0) }.map(\.item)
-                guard !items.isEmpty else { throw DeviceCommandError("no todo matches the filter '\(filter.summary)'") }
-            } else {
-                var fetched = false
-                for id in ids {
-                    do {
-                        items.append(try await session.engine.todo(matchingID: id))
-                    } catch StoreError.notFound where !fetched {
-                        await session.engine.sync(.manualRefresh)
-                        fetched = true
-                        items.append(try await session.engine.todo(matchingID: id))
-                    }
-                }
-            }
-            for item in items { try await body(session, item) }
-            try await sendAndReport(session)
-        }
-    }
-}
-
 /// `todo edit ID... | --filter FILTER [--title] [--notes] [--due] [--priority] [--tag]... [--untag]... [--repeat|--no-repeat]`.
 struct Edit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
