@@ -300,6 +300,9 @@ struct SessionStatement: PostgresPreparedStatement {
         """
     typealias Row = SessionRow
 
+    /// The statement's name on each connection (postgres-nio's default spells the type out by reflection each time).
+    static let name = "session_check"
+
     var digest: String
 
     func makeBindings() throws -> PostgresBindings {

@@ -14,19 +14,19 @@ extension PostgresStoreTransaction {
     ) async throws -> [(record: StoredRecord?, key: [SQLValue])] {
         if let roots, roots.isEmpty { return [] }
         let read = { (row: PostgresRow) throws -> (record: StoredRecord, root: String?) in
-            (try Self.storedRecord(row), try row.makeRandomAccess()[14].decode(String?.self))
+            (try Self.storedRecord(row), try row.makeRandomAccess()[1].decode(String?.self))
         }
         let scratch = try await queryScratch.scratch(zonePK: zonePK, recordType: recordType, roots: roots) {
             if let roots {
                 return try await all(
                     """
-                    SELECT \(unescaped: Self.recordColumns), root FROM records
+                    SELECT \(unescaped: Self.recordSelect), root FROM records
                     WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted AND root = ANY(\(Array(roots)))
                     """, read)
             }
             return try await all(
                 """
-                SELECT \(unescaped: Self.recordColumns), root FROM records
+                SELECT \(unescaped: Self.recordSelect), root FROM records
                 WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted
                 """, read)
         }

@@ -202,7 +202,7 @@ extension PostgresStoreTransaction {
         let list = Array(roots)
         let rows = try await all(
             """
-            SELECT \(unescaped: Self.recordColumns) FROM records
+            SELECT \(unescaped: Self.recordSelect) FROM records
             WHERE zone_pk = \(zonePK) AND root = ANY(\(list)) AND seq > \(seq) \(unescaped: includeTombstones ? "" : "AND NOT deleted")
             ORDER BY seq LIMIT \(limit)
             """, Self.storedRecord)
@@ -223,7 +223,7 @@ extension PostgresStoreTransaction {
         guard !roots.isEmpty else { return [] }
         return try await all(
             """
-            SELECT \(unescaped: Self.recordColumns) FROM records
+            SELECT \(unescaped: Self.recordSelect) FROM records
             WHERE zone_pk = \(zonePK) AND root = ANY(\(Array(roots))) AND record_type = \(recordType)
               AND modified_ts > \(modifiedAfter ?? Int64.min) AND NOT deleted
             """, Self.storedRecord)

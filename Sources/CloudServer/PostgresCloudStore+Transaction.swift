@@ -252,14 +252,14 @@ final class PostgresStoreTransaction: StoreTransaction {
 
     func record(zonePK: Int64, name: String) async throws -> StoredRecord? {
         try await first(
-            "SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_pk = \(zonePK) AND record_name = \(name)", Self.storedRecord)
+            "SELECT \(unescaped: Self.recordSelect) FROM records WHERE zone_pk = \(zonePK) AND record_name = \(name)", Self.storedRecord)
     }
 
     func records(zonePK: Int64, names: [String]) async throws -> [String: StoredRecord] {
         guard !names.isEmpty else { return [:] }
         var found: [String: StoredRecord] = [:]
         for record in try await all(
-            "SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_pk = \(zonePK) AND record_name = ANY(\(names))",
+            "SELECT \(unescaped: Self.recordSelect) FROM records WHERE zone_pk = \(zonePK) AND record_name = ANY(\(names))",
             Self.storedRecord)
         {
             found[record.recordName] = record
@@ -349,12 +349,12 @@ final class PostgresStoreTransaction: StoreTransaction {
         if includeTombstones {
             return try await all(
                 """
-                SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_pk = \(zonePK) AND seq > \(seq) ORDER BY seq LIMIT \(limit)
+                SELECT \(unescaped: Self.recordSelect) FROM records WHERE zone_pk = \(zonePK) AND seq > \(seq) ORDER BY seq LIMIT \(limit)
                 """, Self.storedRecord)
         }
         return try await all(
             """
-            SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_pk = \(zonePK) AND seq > \(seq) AND NOT deleted
+            SELECT \(unescaped: Self.recordSelect) FROM records WHERE zone_pk = \(zonePK) AND seq > \(seq) AND NOT deleted
             ORDER BY seq LIMIT \(limit)
             """, Self.storedRecord)
     }
@@ -362,7 +362,7 @@ final class PostgresStoreTransaction: StoreTransaction {
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) async throws -> [StoredRecord] {
         try await all(
             """
-            SELECT \(unescaped: Self.recordColumns) FROM records
+            SELECT \(unescaped: Self.recordSelect) FROM records
             WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND modified_ts > \(modifiedAfter ?? Int64.min) AND NOT deleted
             """, Self.storedRecord)
     }

@@ -6,7 +6,7 @@ import PostgresNIO
 /// A page of a zone's change feed read together with the zone, in one statement (see `StoreTransaction.zoneFeed`).
 extension PostgresStoreTransaction {
     /// One statement (`ZoneFeedStatement`): the zone's row joined to its page of changes (a zone without changes
-    /// there gives one row whose record cells are NULL).
+    /// there gives one row whose record cell is NULL).
     func zoneFeed(_ database: DatabaseKey, name: String, after seq: Int64, limit: Int, includeTombstones: Bool) async throws -> ZoneFeedRead? {
         var read: ZoneFeedRead?
         var ordered = true
@@ -17,19 +17,22 @@ extension PostgresStoreTransaction {
             ? try await connection.execute(statement, logger: logger)
             : try await connection.query(try statement.unprepared, logger: logger).map { $0 }
         for try await row in rows {
-            var cells = RowCells(row)
+            // Two cells: the record (NULL when the zone has no changes after `seq`), then the zone, read once.
+            var cells = row.makeIterator()
+            let recordCell = cells.next()?.bytes
             if read == nil {
-                let (pk, compacted, head) = (try cells.next(Int64.self), try cells.next(Int64.self), try cells.next(Int64.self))
+                guard let zoneCell = cells.next()?.bytes else { throw CompositeCells.malformed("a zone row is NULL") }
+                var zone = try CompositeCells(zoneCell, columns: 3)
+                let (pk, compacted, head) = (try zone.int64(), try zone.int64(), try zone.int64())
+                try zone.finish()
                 // (A feed this transaction advanced has its own head: see `latestSequence`.)
                 read = ZoneFeedRead(
                     zone: StoredZone(pk: pk, database: database, name: name, compactedSeq: compacted),
                     head: max(head, ownHead(zonePK: pk)), rows: [])
                 read?.rows.reserveCapacity(limit)
-            } else {
-                cells.skip(3)
             }
-            if cells.nextIsNull { continue }  // the zone has no changes after `seq`
-            let record = try Self.storedRecord(&cells, reusing: &recent, zonePK: read?.zone.pk)
+            guard let recordCell else { continue }
+            let record = try Self.storedRecord(recordCell, reusing: &recent, zonePK: read?.zone.pk)
             if let last = read?.rows.last, last.seq > record.seq { ordered = false }
             read?.rows.append(record)
         }
@@ -53,9 +56,9 @@ struct ZoneFeedStatement: PostgresPreparedStatement {
     /// The statement with `limit` (a literal, or `$6` for the unprepared form).
     static func text(limit: String) -> String {
         """
-        SELECT z.pk, z.compacted_seq, z.seq, r.* FROM zones z
+        SELECT r.record, ROW(z.pk, z.compacted_seq, z.seq) FROM zones z
         LEFT JOIN LATERAL (
-            SELECT \(PostgresStoreTransaction.zoneRecordColumns) FROM records
+            SELECT \(PostgresStoreTransaction.zoneRecordSelect) AS record FROM records
             WHERE zone_pk = z.pk AND seq > $5 AND ($7 OR NOT deleted) ORDER BY seq LIMIT \(limit)
         ) r ON true
         WHERE z.container = $1 AND z.scope = $2 AND z.owner = $3 AND z.name = $4
@@ -63,6 +66,10 @@ struct ZoneFeedStatement: PostgresPreparedStatement {
     }
 
     typealias Row = PostgresRow
+
+    /// The statement's name on each connection (postgres-nio's default spells the type out by reflection on every
+    /// execution).
+    static let name = "zone_feed"
 
     var database: DatabaseKey
     var name: String
