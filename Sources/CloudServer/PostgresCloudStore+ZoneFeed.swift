@@ -22,9 +22,9 @@ extension PostgresStoreTransaction {
             let recordCell = cells.next()?.bytes
             if read == nil {
                 guard let zoneCell = cells.next()?.bytes else { throw CompositeCells.malformed("a zone row is NULL") }
-                var zone = try CompositeCells(zoneCell, columns: 3)
-                let (pk, compacted, head) = (try zone.int64(), try zone.int64(), try zone.int64())
-                try zone.finish()
+                let (pk, compacted, head) = try CompositeCells.read(zoneCell, columns: 3) { zone in
+                    (try zone.int64(), try zone.int64(), try zone.int64())
+                }
                 // (A feed this transaction advanced has its own head: see `latestSequence`.)
                 read = ZoneFeedRead(
                     zone: StoredZone(pk: pk, database: database, name: name, compactedSeq: compacted),

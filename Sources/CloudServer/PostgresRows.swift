@@ -34,27 +34,28 @@ extension PostgresStoreTransaction {
     /// taken from `recent` when their bytes match (no String made for them).
     static func storedRecord(_ cell: ByteBuffer?, reusing recent: inout RecentStrings, zonePK: Int64? = nil) throws -> StoredRecord {
         guard let cell else { throw CompositeCells.malformed("a record row is NULL") }
-        var cells = try CompositeCells(cell, columns: zonePK == nil ? 14 : 13)
-        let record = StoredRecord(
-            zonePK: try zonePK ?? cells.int64(), recordName: try cells.text(), recordType: try cells.text(reusing: &recent),
-            changeTag: try cells.text(), seq: try cells.int64(), deleted: try cells.bool(),
-            created: RecordStamp(
-                timestamp: try cells.int64(), userRecordName: try cells.text(reusing: &recent),
-                deviceID: try cells.optionalText(reusing: &recent)),
-            modified: RecordStamp(
-                timestamp: try cells.int64(), userRecordName: try cells.text(reusing: &recent),
-                deviceID: try cells.optionalText(reusing: &recent)),
-            parent: try cells.optionalText(), fieldsJSON: try cells.bytes())
-        try cells.finish()
-        return record
+        return try CompositeCells.read(cell, columns: zonePK == nil ? 14 : 13) { cells in
+            StoredRecord(
+                zonePK: try zonePK ?? cells.int64(), recordName: try cells.text(), recordType: try cells.text(reusing: &recent),
+                changeTag: try cells.text(), seq: try cells.int64(), deleted: try cells.bool(),
+                created: RecordStamp(
+                    timestamp: try cells.int64(), userRecordName: try cells.text(reusing: &recent),
+                    deviceID: try cells.optionalText(reusing: &recent)),
+                modified: RecordStamp(
+                    timestamp: try cells.int64(), userRecordName: try cells.text(reusing: &recent),
+                    deviceID: try cells.optionalText(reusing: &recent)),
+                parent: try cells.optionalText(), fieldsJSON: try cells.data())
+        }
     }
 }
 
 /// The columns of a composite value in PostgreSQL's binary form (`record_send`): a column count, then for each
-/// column its type's OID, its length (-1 for NULL) and that many bytes. Each column is read in order and its type
-/// checked; anything short, long or of another type is an error, never a crash.
+/// column its type's OID, its length (-1 for NULL) and that many bytes. Each column is read in order, in place (no
+/// slice retained per column), its type and length checked; anything short, long or of another type is an error,
+/// never a crash or a read outside the cell.
 struct CompositeCells {
-    private var buffer: ByteBuffer
+    private let row: UnsafeRawBufferPointer
+    private var offset = 0
     private var remaining: Int32
 
     /// The type OIDs this reader takes.
@@ -66,55 +67,66 @@ struct CompositeCells {
         ServerError(.internalError, "the cloud's database sent a malformed row: \(what)")
     }
 
-    /// The composite `buffer`, which must hold exactly `columns` columns.
-    init(_ buffer: ByteBuffer, columns: Int32) throws {
-        self.buffer = buffer
-        guard let count = self.buffer.readInteger(as: Int32.self) else { throw Self.malformed("no column count") }
+    /// Runs `body` over the columns of the composite `buffer`, which must hold exactly `columns` columns, every one
+    /// of them read by `body`.
+    static func read<T>(_ buffer: ByteBuffer, columns: Int32, _ body: (inout CompositeCells) throws -> T) throws -> T {
+        try buffer.withUnsafeReadableBytes { raw in
+            var cells = try CompositeCells(raw, columns: columns)
+            let value = try body(&cells)
+            guard cells.remaining == 0, cells.offset == raw.count else { throw Self.malformed("too many columns") }
+            return value
+        }
+    }
+
+    private init(_ row: UnsafeRawBufferPointer, columns: Int32) throws {
+        self.row = row
+        guard row.count >= 4 else { throw Self.malformed("no column count") }
+        let count = Int32(bigEndian: row.loadUnaligned(as: Int32.self))
         guard count == columns else { throw Self.malformed("\(count) columns where \(columns) belong") }
         remaining = count
+        offset = 4
     }
 
     /// The next column's bytes (nil for NULL), its type `type` (or `other`).
-    private mutating func next(_ type: TypeOID, or other: TypeOID? = nil) throws -> ByteBuffer? {
+    private mutating func next(_ type: TypeOID, or other: TypeOID? = nil) throws -> UnsafeRawBufferPointer? {
         guard remaining > 0 else { throw Self.malformed("too few columns") }
         remaining -= 1
-        guard let oid = buffer.readInteger(as: UInt32.self), let length = buffer.readInteger(as: Int32.self) else {
-            throw Self.malformed("a column cut short")
-        }
+        guard row.count - offset >= 8 else { throw Self.malformed("a column cut short") }
+        let oid = UInt32(bigEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        let length = Int(Int32(bigEndian: row.loadUnaligned(fromByteOffset: offset + 4, as: Int32.self)))
+        offset += 8
         guard oid == type.rawValue || oid == other?.rawValue else { throw Self.malformed("a column of type \(oid)") }
         if length == -1 { return nil }
         guard length >= 0 else { throw Self.malformed("a column of length \(length)") }
-        guard let bytes = buffer.readSlice(length: Int(length)) else { throw Self.malformed("a column longer than its row") }
-        return bytes
+        guard row.count - offset >= length else { throw Self.malformed("a column longer than its row") }
+        defer { offset += length }
+        return UnsafeRawBufferPointer(rebasing: row[offset..<offset + length])
     }
 
-    private mutating func required(_ type: TypeOID, or other: TypeOID? = nil) throws -> ByteBuffer {
-        guard let bytes = try next(type, or: other) else {
-            throw Self.malformed("NULL where a value belongs")
-        }
+    private mutating func required(_ type: TypeOID, or other: TypeOID? = nil) throws -> UnsafeRawBufferPointer {
+        guard let bytes = try next(type, or: other) else { throw Self.malformed("NULL where a value belongs") }
         return bytes
     }
 
     mutating func int64() throws -> Int64 {
-        var bytes = try required(.int8)
-        guard bytes.readableBytes == 8, let value = bytes.readInteger(as: Int64.self) else { throw Self.malformed("a bigint of the wrong size") }
-        return value
+        let bytes = try required(.int8)
+        guard bytes.count == 8 else { throw Self.malformed("a bigint of the wrong size") }
+        return Int64(bigEndian: bytes.loadUnaligned(as: Int64.self))
     }
 
     mutating func bool() throws -> Bool {
         let bytes = try required(.bool)
-        guard bytes.readableBytes == 1, let value = bytes.getInteger(at: bytes.readerIndex, as: UInt8.self) else {
-            throw Self.malformed("a boolean of the wrong size")
-        }
-        return value != 0
+        guard bytes.count == 1 else { throw Self.malformed("a boolean of the wrong size") }
+        return bytes[0] != 0
     }
 
+    /// Text (invalid UTF-8 repaired, never trusted).
     mutating func text() throws -> String {
-        String(buffer: try required(.text, or: .varchar))
+        String(decoding: try required(.text, or: .varchar), as: UTF8.self)
     }
 
     mutating func optionalText() throws -> String? {
-        try next(.text, or: .varchar).map { String(buffer: $0) }
+        try next(.text, or: .varchar).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Text one of `recent` when its bytes are that string's (no String made).
@@ -126,19 +138,14 @@ struct CompositeCells {
     mutating func optionalText(reusing recent: inout RecentStrings) throws -> String? {
         guard let bytes = try next(.text, or: .varchar) else { return nil }
         if let known = recent.match(bytes) { return known }
-        let text = String(buffer: bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
         recent.add(text)
         return text
     }
 
-    mutating func bytes() throws -> Data {
-        let bytes = try required(.bytea)
-        return bytes.withUnsafeReadableBytes { Data($0) }
-    }
-
-    /// Checks that every column was read.
-    func finish() throws {
-        guard remaining == 0, buffer.readableBytes == 0 else { throw Self.malformed("too many columns") }
+    /// A bytea column's bytes.
+    mutating func data() throws -> Data {
+        Data(try required(.bytea))
     }
 }
 
@@ -148,18 +155,16 @@ struct RecentStrings {
     private var next = 0
     static let capacity = 6
 
-    /// The kept string whose UTF-8 is `bytes`, if any.
-    func match(_ bytes: ByteBuffer) -> String? {
-        bytes.withUnsafeReadableBytes { raw in
-            for string in strings {
-                var candidate = string
-                let equal = candidate.withUTF8 { utf8 in
-                    utf8.count == raw.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, raw.baseAddress!, raw.count) == 0)
-                }
-                if equal { return string }
+    /// The kept string whose UTF-8 is `raw`, if any.
+    func match(_ raw: UnsafeRawBufferPointer) -> String? {
+        for string in strings {
+            var candidate = string
+            let equal = candidate.withUTF8 { utf8 in
+                utf8.count == raw.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, raw.baseAddress!, raw.count) == 0)
             }
-            return nil
+            if equal { return string }
         }
+        return nil
     }
 
     /// Keeps `string`, in place of the oldest once full.

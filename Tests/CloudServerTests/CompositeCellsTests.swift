@@ -133,11 +133,16 @@ struct CompositeCellsTests {
     }
 
     @Test func aZoneRowIsThreeBigints() throws {
-        var zone = try CompositeCells(Self.composite([Self.int8(3), Self.int8(0), Self.int8(99)]), columns: 3)
-        #expect(try zone.int64() == 3)
-        #expect(try zone.int64() == 0)
-        #expect(try zone.int64() == 99)
-        try zone.finish()
-        #expect(throws: ServerError.self) { try CompositeCells(Self.composite([Self.int8(3)]), columns: 3) }
+        let zone = try CompositeCells.read(Self.composite([Self.int8(3), Self.int8(0), Self.int8(99)]), columns: 3) { cells in
+            [try cells.int64(), try cells.int64(), try cells.int64()]
+        }
+        #expect(zone == [3, 0, 99])
+        #expect(throws: ServerError.self) {
+            try CompositeCells.read(Self.composite([Self.int8(3)]), columns: 3) { try $0.int64() }
+        }
+        // A body that leaves a column unread is refused too.
+        #expect(throws: ServerError.self) {
+            try CompositeCells.read(Self.composite([Self.int8(3), Self.int8(0), Self.int8(99)]), columns: 3) { try $0.int64() }
+        }
     }
 }
