@@ -9,6 +9,8 @@ import Glibc
 final class RawHTTPConnection {
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// What each read() fills, allocated once (a fresh 256 KB per read cost the client more than the cloud's answer).
+    private var chunk = [UInt8](repeating: 0, count: 256 * 1024)
     private let host: String
 
     init(port: Int, host: String = "127.0.0.1") throws {
@@ -72,7 +74,6 @@ final class RawHTTPConnection {
     }
 
     private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
         let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else { throw BenchError("connection closed") }
         buffer.append(contentsOf: chunk[0..<count])
@@ -81,15 +82,23 @@ final class RawHTTPConnection {
 
 /// Pulls `"syncToken":"…"` and `"moreComing":bool` out of a changes page without decoding its records.
 func scanPage(_ body: [UInt8]) -> (token: String?, moreComing: Bool, records: Int) {
+    // The index after `needle`'s first occurrence at or after `start`: memchr to its first byte, memcmp for the rest
+    // (the scan must cost the client less than the cloud's answer, or the read figure measures the client).
     func find(_ needle: String, from start: Int = 0) -> Int? {
-        let n = Array(needle.utf8)
-        guard body.count >= n.count else { return nil }
-        var i = start
-        while i <= body.count - n.count {
-            if body[i] == n[0] && Array(body[i..<i + n.count]) == n { return i + n.count }
-            i += 1
+        var needle = needle
+        return needle.withUTF8 { pin in
+            body.withUnsafeBytes { hay -> Int? in
+                guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
+                var at = start
+                while hay.count - at >= pin.count {
+                    guard let hit = memchr(base + at, Int32(pin[0]), hay.count - at - pin.count + 1) else { return nil }
+                    let index = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(hit, pinBase, pin.count) == 0 { return index + pin.count }
+                    at = index + 1
+                }
+                return nil
+            }
         }
-        return nil
     }
     var records = 0
     var cursor = 0
