@@ -14,19 +14,20 @@ extension PostgresStoreTransaction {
     ) async throws -> [(record: StoredRecord?, key: [SQLValue])] {
         if let roots, roots.isEmpty { return [] }
         let read = { (row: PostgresRow) throws -> (record: StoredRecord, root: String?) in
-            (try Self.storedRecord(row), try row.makeRandomAccess()[1].decode(String?.self))
+            var recent = RecentStrings()
+            return try Self.recordRow(row.first?.bytes, reusing: &recent)
         }
         let scratch = try await queryScratch.scratch(zonePK: zonePK, recordType: recordType, roots: roots) {
             if let roots {
                 return try await all(
                     """
-                    SELECT \(unescaped: Self.recordSelect), root FROM records
+                    SELECT \(unescaped: Self.recordSelect) FROM records
                     WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted AND root = ANY(\(Array(roots)))
                     """, read)
             }
             return try await all(
                 """
-                SELECT \(unescaped: Self.recordSelect), root FROM records
+                SELECT \(unescaped: Self.recordSelect) FROM records
                 WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted
                 """, read)
         }

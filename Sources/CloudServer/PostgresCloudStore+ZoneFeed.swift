@@ -17,14 +17,16 @@ extension PostgresStoreTransaction {
             ? try await connection.execute(statement, logger: logger)
             : try await connection.query(try statement.unprepared, logger: logger).map { $0 }
         for try await row in rows {
-            // Two cells: the record (NULL when the zone has no changes after `seq`), then the zone, read once.
+            // The record's row (NULL when the zone has no changes after `seq`), then the zone's three columns, read
+            // from the first row only.
             var cells = row.makeIterator()
             let recordCell = cells.next()?.bytes
             if read == nil {
-                guard let zoneCell = cells.next()?.bytes else { throw CompositeCells.malformed("a zone row is NULL") }
-                let (pk, compacted, head) = try CompositeCells.read(zoneCell, columns: 3) { zone in
-                    (try zone.int64(), try zone.int64(), try zone.int64())
+                func zoneColumn() throws -> Int64 {
+                    guard let cell = cells.next() else { throw CompositeCells.malformed("a zone row cut short") }
+                    return try cell.decode(Int64.self)
                 }
+                let (pk, compacted, head) = (try zoneColumn(), try zoneColumn(), try zoneColumn())
                 // (A feed this transaction advanced has its own head: see `latestSequence`.)
                 read = ZoneFeedRead(
                     zone: StoredZone(pk: pk, database: database, name: name, compactedSeq: compacted),
@@ -32,7 +34,7 @@ extension PostgresStoreTransaction {
                 read?.rows.reserveCapacity(limit)
             }
             guard let recordCell else { continue }
-            let record = try Self.storedRecord(recordCell, reusing: &recent, zonePK: read?.zone.pk)
+            let record = try Self.recordRow(recordCell, reusing: &recent).record
             if let last = read?.rows.last, last.seq > record.seq { ordered = false }
             read?.rows.append(record)
         }
@@ -56,9 +58,9 @@ struct ZoneFeedStatement: PostgresPreparedStatement {
     /// The statement with `limit` (a literal, or `$6` for the unprepared form).
     static func text(limit: String) -> String {
         """
-        SELECT r.record, ROW(z.pk, z.compacted_seq, z.seq) FROM zones z
+        SELECT r.record, z.pk, z.compacted_seq, z.seq FROM zones z
         LEFT JOIN LATERAL (
-            SELECT \(PostgresStoreTransaction.zoneRecordSelect) AS record FROM records
+            SELECT \(PostgresStoreTransaction.recordSelect) AS record FROM records
             WHERE zone_pk = z.pk AND seq > $5 AND ($7 OR NOT deleted) ORDER BY seq LIMIT \(limit)
         ) r ON true
         WHERE z.container = $1 AND z.scope = $2 AND z.owner = $3 AND z.name = $4

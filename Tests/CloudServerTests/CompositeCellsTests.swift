@@ -36,17 +36,17 @@ struct CompositeCellsTests {
 
     static func text(_ value: String?) -> Column { (25, value.map { Array($0.utf8) }) }
 
-    /// A record's 14 columns as `PostgresStoreTransaction.recordSelect` reads them.
+    /// A record's row as `PostgresStoreTransaction.recordSelect` reads it: the records table's 15 columns in order.
     static func recordColumns(fields: [UInt8] = Array(#"{"title":{"value":"x"}}"#.utf8)) -> [Column] {
         [
-            int8(7), text("todo-1"), text("Todo"), text("2s"), int8(42), (16, [0]), int8(1_700_000_000_000), text("_alice"),
-            text(nil), int8(1_700_000_000_001), text("_alice"), text("device-b"), text(nil), (17, fields),
+            int8(7), text("todo-1"), int8(42), text("Todo"), text("2s"), (16, [0]), int8(1_700_000_000_000), text("_alice"),
+            text(nil), int8(1_700_000_000_001), text("_alice"), text("device-b"), text(nil), (17, fields), text("list-1"),
         ]
     }
 
     static func read(_ columns: [Column], count: Int32? = nil) throws -> StoredRecord {
         var recent = RecentStrings()
-        return try PostgresStoreTransaction.storedRecord(composite(columns, count: count), reusing: &recent)
+        return try PostgresStoreTransaction.recordRow(composite(columns, count: count), reusing: &recent).record
     }
 
     @Test func aWholeRecordReadsColumnByColumn() throws {
@@ -63,15 +63,17 @@ struct CompositeCellsTests {
         #expect(record.modified.deviceID == "device-b")
         #expect(record.parent == nil)
         #expect(String(decoding: record.fieldsJSON, as: UTF8.self) == #"{"title":{"value":"x"}}"#)
+        var recent = RecentStrings()
+        #expect(try PostgresStoreTransaction.recordRow(Self.composite(Self.recordColumns()), reusing: &recent).root == "list-1")
     }
 
     @Test func repeatedTextIsSharedAndStillRight() throws {
         var recent = RecentStrings()
         let buffer = Self.composite(Self.recordColumns())
-        let first = try PostgresStoreTransaction.storedRecord(buffer, reusing: &recent)
+        let first = try PostgresStoreTransaction.recordRow(buffer, reusing: &recent).record
         var columns = Self.recordColumns()
         columns[10] = Self.text("_bob")
-        let second = try PostgresStoreTransaction.storedRecord(Self.composite(columns), reusing: &recent)
+        let second = try PostgresStoreTransaction.recordRow(Self.composite(columns), reusing: &recent).record
         #expect(first.created.userRecordName == "_alice")
         #expect(second.created.userRecordName == "_alice")
         #expect(second.modified.userRecordName == "_bob")
@@ -86,9 +88,9 @@ struct CompositeCellsTests {
 
     @Test func malformedCompositesAreErrors() throws {
         var wrongType = Self.recordColumns()
-        wrongType[4] = Self.text("42")
+        wrongType[2] = Self.text("42")
         var nullRequired = Self.recordColumns()
-        nullRequired[2] = Self.text(nil)
+        nullRequired[3] = Self.text(nil)
         var shortInteger = Self.recordColumns()
         shortInteger[0] = (20, [0, 0, 7])
         var longBoolean = Self.recordColumns()
@@ -96,7 +98,7 @@ struct CompositeCellsTests {
         let cases: [(String, ByteBuffer)] = [
             ("too few columns", Self.composite(Array(Self.recordColumns().dropLast()))),
             ("too many columns", Self.composite(Self.recordColumns() + [Self.text("extra")])),
-            ("a count that lies", Self.composite(Self.recordColumns(), count: 13)),
+            ("a count that lies", Self.composite(Self.recordColumns(), count: 14)),
             ("a column of another type", Self.composite(wrongType)),
             ("NULL where a value belongs", Self.composite(nullRequired)),
             ("a bigint of three bytes", Self.composite(shortInteger)),
@@ -105,7 +107,7 @@ struct CompositeCellsTests {
         ]
         for (name, buffer) in cases {
             var recent = RecentStrings()
-            #expect(throws: ServerError.self, "\(name)") { try PostgresStoreTransaction.storedRecord(buffer, reusing: &recent) }
+            #expect(throws: ServerError.self, "\(name)") { try PostgresStoreTransaction.recordRow(buffer, reusing: &recent) }
         }
     }
 
@@ -115,7 +117,7 @@ struct CompositeCellsTests {
         for length in 0..<whole.readableBytes {
             var recent = RecentStrings()
             let cut = whole.getSlice(at: whole.readerIndex, length: length)!
-            #expect(throws: ServerError.self) { try PostgresStoreTransaction.storedRecord(cut, reusing: &recent) }
+            #expect(throws: ServerError.self) { try PostgresStoreTransaction.recordRow(cut, reusing: &recent) }
         }
         // A length far beyond the row, and a negative one other than -1 for a value that must be there.
         var huge = ByteBuffer()
@@ -123,13 +125,13 @@ struct CompositeCellsTests {
         huge.writeInteger(UInt32(20))
         huge.writeInteger(Int32.max)
         var recent = RecentStrings()
-        #expect(throws: ServerError.self) { try PostgresStoreTransaction.storedRecord(huge, reusing: &recent) }
+        #expect(throws: ServerError.self) { try PostgresStoreTransaction.recordRow(huge, reusing: &recent) }
         var negative = ByteBuffer()
         negative.writeInteger(Int32(14))
         negative.writeInteger(UInt32(20))
         negative.writeInteger(Int32(-7))
-        #expect(throws: ServerError.self) { try PostgresStoreTransaction.storedRecord(negative, reusing: &recent) }
-        #expect(throws: ServerError.self) { try PostgresStoreTransaction.storedRecord(nil, reusing: &recent) }
+        #expect(throws: ServerError.self) { try PostgresStoreTransaction.recordRow(negative, reusing: &recent) }
+        #expect(throws: ServerError.self) { try PostgresStoreTransaction.recordRow(nil, reusing: &recent) }
     }
 
     @Test func aZoneRowIsThreeBigints() throws {
