@@ -9,6 +9,7 @@ extension CloudService: NoticeReceiver {
         for notice in notices {
             switch notice {
             case .database(let database, let zones, let writer):
+                readAhead?.forget(database, zones: zones)
                 await pushDatabaseChange(database, zones: zones, writerDevice: writer)
             case .publicRecords(let container, let changes, let writer):
                 await pushQuerySubscribers(container: container, changes, writerDevice: writer)
@@ -27,6 +28,7 @@ extension CloudService: NoticeReceiver {
 
     func noticesMayBeLost() async {
         sessionCache?.forgetAll()  // a session ended elsewhere meanwhile would otherwise serve out its lifetime
+        readAhead?.forgetAll()  // so would a page read ahead of a write elsewhere
         let count = await hub.resyncAll()
         logger.notice("push notices may have been lost: devices told to fetch their changes", metadata: ["mailboxes": "\(count)"])
     }

@@ -132,10 +132,12 @@ extension CloudService {
     }
 
     /// Writes a page of an owner's zone feed from its rows (`start.limit` and one more, to tell whether more come);
-    /// `head` gives the zone's feed head, asked for the last page only.
+    /// `head` gives the zone's feed head, asked for the last page only. The position its token ends at when more
+    /// come (where the next page starts), else nil.
+    @discardableResult
     private static func writeFeedPage(
         _ rows: [StoredRecord], _ start: ZoneFeedStart, byteLimit: Int, into writer: inout JSONWriter, head: () async throws -> Int64
-    ) async throws {
+    ) async throws -> Int64? {
         writer.reserve(min(start.limit * 1024, byteLimit))
         writer.raw("\"records\":[")
         let written = try writeRecords(rows, zoneID: start.zone.zoneID, limit: start.limit, byteLimit: writer.bytes.count + byteLimit, into: &writer)
@@ -144,6 +146,7 @@ extension CloudService {
         writer.string(token.rawValue)
         writer.raw(",\"moreComing\":")
         writer.bool(written.moreComing)
+        return written.moreComing ? written.lastSeq : nil
     }
 
     /// The usual page, whole records of one of the caller's own custom zones, read by one `readSingle` (one round
@@ -161,21 +164,33 @@ extension CloudService {
             token = nil
         }
         let limit = CloudLimits.pageSize(query.resultsLimit)
-        let after = token?.position.seq ?? 0
-        let includeTombstones = token != nil
-        guard
-            let feed = try await store.readSingle({ tx in
-                try await tx.zoneFeed(database, name: query.zoneID.zoneName, after: after, limit: limit + 1, includeTombstones: includeTombstones)
-            })
-        else { return nil }
+        let key = FeedReadAhead.Key(
+            database: database, zoneName: query.zoneID.zoneName, after: token?.position.seq ?? 0, limit: limit + 1,
+            includeTombstones: token != nil)
+        guard let feed = try await readFeed(key) else { return nil }
         guard let start = await ZoneFeedStart.after(token, in: feed.zone, limit: limit, head: { feed.head }) else { return nil }
         var writer = JSONWriter(reserving: 64 * 1024)
         writer.raw("{\"zones\":[{\"zoneID\":")
         writer.zoneID(query.zoneID)
         writer.raw(",")
-        try await Self.writeFeedPage(feed.rows, start, byteLimit: CloudLimits.maxResponseBytes - writer.bytes.count, into: &writer) { feed.head }
+        let lastSeq = try await Self.writeFeedPage(
+            feed.rows, start, byteLimit: CloudLimits.maxResponseBytes - writer.bytes.count, into: &writer) { feed.head }
         writer.raw("}]}")
+        if let readAhead, let lastSeq, FeedReadAhead.fits(feed.rows) {
+            let next = FeedReadAhead.Key(
+                database: database, zoneName: key.zoneName, after: lastSeq, limit: key.limit, includeTombstones: true)
+            readAhead.start(next) { [store] in
+                let page = try await store.readSingle { try await $0.zoneFeed(next) }
+                return page.flatMap { FeedReadAhead.fits($0.rows) ? $0 : nil }
+            }
+        }
         return writer
+    }
+
+    /// The feed page `key` names: the one read ahead for it, else read now (also when reading it ahead failed).
+    private func readFeed(_ key: FeedReadAhead.Key) async throws -> ZoneFeedRead? {
+        if let ahead = readAhead?.take(key), let feed = try? await ahead.value { return feed }
+        return try await store.readSingle { try await $0.zoneFeed(key) }
     }
 
     /// Writes feed rows as a comma-separated list, at most `limit`, and no more once the writer holds `byteLimit` bytes

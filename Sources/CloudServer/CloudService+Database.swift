@@ -2,12 +2,14 @@ import CloudModel
 import Foundation
 
 extension CloudService {
+    /// The database endpoints a GET may ask (they change nothing); made once, not per request.
+    static let readOnlyGET: Set<String> = ["zones/list", "subscriptions/list", "users/caller", "users/current", "zones/changes", "shares/list"]
+
     /// `/database/1/{container}/{env}/{scope}/{entity}/{action}`.
     func database(
         _ request: ServiceRequest, container: String, scope: DatabaseScope, endpoint: String, caller: Caller
     ) async throws -> ServiceResponse {
-        let readOnlyGET: Set<String> = ["zones/list", "subscriptions/list", "users/caller", "users/current", "zones/changes", "shares/list"]
-        guard request.method == "POST" || (request.method == "GET" && readOnlyGET.contains(endpoint)) else {
+        guard request.method == "POST" || (request.method == "GET" && Self.readOnlyGET.contains(endpoint)) else {
             throw ServerError(.badRequest, "\(endpoint) wants POST with a JSON body")
         }
         if scope != .public { _ = try caller.requireUser() }

@@ -78,6 +78,8 @@ final class CloudService: Sendable {
     let hasher: PasswordHasher
     /// Sessions read lately, where a read is a round trip (nil: each request reads its session).
     let sessionCache: SessionCache?
+    /// Feed pages read ahead of the device's next request, where a read is a round trip (nil: none).
+    let readAhead: FeedReadAhead?
     let logger: Logger
 
     init(configuration: ServerConfiguration, store: any CloudStore, bus: any PushBus = InProcessPushBus(), logger: Logger) {
@@ -90,6 +92,7 @@ final class CloudService: Sendable {
         self.sessionCache =
             store.readsAreRoundTrips && configuration.sessionCacheLifetime > 0
             ? SessionCache(lifetime: .milliseconds(Int64(configuration.sessionCacheLifetime * 1000))) : nil
+        self.readAhead = store.readsAreRoundTrips ? FeedReadAhead() : nil
         self.logger = logger
     }
 

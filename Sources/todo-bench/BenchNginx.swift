@@ -33,6 +33,11 @@ final class BenchNginx {
             \(servers)
                 keepalive 64;
             }
+            upstream cloudtodo_feeds {
+                hash $http_authorization consistent;
+            \(servers)
+                keepalive 64;
+            }
             server {
                 listen 127.0.0.1:\(port);
                 # A batch of 200 records is ~100 KB each way: keep bodies and answers in memory, not in temp files.
@@ -48,6 +53,7 @@ final class BenchNginx {
                 proxy_connect_timeout 2s;
                 proxy_next_upstream error timeout;
                 location / { proxy_pass http://cloudtodo_instances; }
+                location ~ ^/database/1/[^/]+/[^/]+/private/changes/zone$ { proxy_pass http://cloudtodo_feeds; }
                 location ~ ^/device/1/[^/]+/[^/]+/courier/ {
                     proxy_pass http://cloudtodo_push;
                     proxy_buffering off;
