@@ -25,6 +25,8 @@ final class FeedReadAhead: Sendable {
         var includeTombstones: Bool
     }
 
+    /// A page dropped is let finish and its rows go unread (a request may be waiting for it, and would then read the
+    /// page itself); cancelling would save one page's read at most.
     private struct Entry {
         var read: Task<ZoneFeedRead?, any Error>
         var startedAt: ContinuousClock.Instant
@@ -61,10 +63,7 @@ final class FeedReadAhead: Sendable {
     func take(_ key: Key, now: ContinuousClock.Instant = .now) -> Task<ZoneFeedRead?, any Error>? {
         entries.withLock { entries in
             guard let entry = entries.removeValue(forKey: key) else { return nil }
-            guard now - entry.startedAt < maxAge else {
-                entry.read.cancel()
-                return nil
-            }
+            guard now - entry.startedAt < maxAge else { return nil }
             served.add(1, ordering: .relaxed)
             return entry.read
         }
@@ -76,10 +75,7 @@ final class FeedReadAhead: Sendable {
         entries.withLock { entries in
             guard entries[key] == nil else { return }
             if entries.count >= capacity {
-                for (old, entry) in entries where now - entry.startedAt >= maxAge {
-                    entry.read.cancel()
-                    entries[old] = nil
-                }
+                for (old, entry) in entries where now - entry.startedAt >= maxAge { entries[old] = nil }
                 guard entries.count < capacity else { return }
             }
             entries[key] = Entry(read: Task { try await read() }, startedAt: now)
@@ -89,19 +85,13 @@ final class FeedReadAhead: Sendable {
     /// Drops the pages read ahead for `database`'s `zones` (nil: all its zones): a write there committed.
     func forget(_ database: DatabaseKey, zones: Set<String>?) {
         entries.withLock { entries in
-            for (key, entry) in entries where key.database == database && (zones?.contains(key.zoneName) ?? true) {
-                entry.read.cancel()
-                entries[key] = nil
-            }
+            for key in entries.keys where key.database == database && (zones?.contains(key.zoneName) ?? true) { entries[key] = nil }
         }
     }
 
     /// Drops every page read ahead (notices may have been lost).
     func forgetAll() {
-        entries.withLock { entries in
-            for entry in entries.values { entry.read.cancel() }
-            entries.removeAll()
-        }
+        entries.withLock { $0.removeAll() }
     }
 
     /// How many pages are kept (for tests).

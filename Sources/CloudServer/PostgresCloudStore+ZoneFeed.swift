@@ -38,6 +38,8 @@ extension PostgresStoreTransaction {
             if let last = read?.rows.last, last.seq > record.seq { ordered = false }
             read?.rows.append(record)
         }
+        // Whatever the driver does when the task is cancelled, a short page must never pass for the zone's last one.
+        try Task.checkCancellation()
         // The join hands the page over in its subquery's order; were a plan ever to change that, order it here.
         if !ordered { read?.rows.sort { $0.seq < $1.seq } }
         return read
