@@ -25,8 +25,8 @@ final class FeedReadAhead: Sendable {
         var includeTombstones: Bool
     }
 
-    /// A page dropped is let finish and its rows go unread (a request may be waiting for it, and would then read the
-    /// page itself); cancelling would save one page's read at most.
+    /// A page dropped is let finish and its rows go unread (cancelling would save one page's read at most); one a
+    /// request has taken is that request's.
     private struct Entry {
         var read: Task<ZoneFeedRead?, any Error>
         var startedAt: ContinuousClock.Instant
