@@ -102,22 +102,30 @@ struct FeedReadAheadTests {
                     return (zone.records, zone.syncToken, zone.moreComing)
                 }
 
-                // A quiet read: every page after the first was read ahead.
-                var (records, token, more) = try await page(nil)
-                var pages = 1
-                while more {
-                    let next = try await page(token)
-                    (token, more) = (next.token, next.more)
-                    records += next.records
-                    pages += 1
+                func readAll() async throws -> (records: [Record], pages: Int) {
+                    var (records, token, more) = try await page(nil)
+                    var pages = 1
+                    while more {
+                        let next = try await page(token)
+                        (token, more) = (next.token, next.more)
+                        records += next.records
+                        pages += 1
+                    }
+                    return (records, pages)
                 }
-                #expect(pages == 5)
-                #expect(Self.fold(records).count == 1000)
-                #expect(readAhead.pagesServed == 4)
+
+                // A quiet read: every page after the first was read ahead. (A first read takes the time the notices of
+                // the writes above may still need to arrive: one arriving during a read drops the page read ahead.)
+                _ = try await readAll()
+                let servedBefore = readAhead.pagesServed
+                let quiet = try await readAll()
+                #expect(quiet.pages == 5)
+                #expect(Self.fold(quiet.records).count == 1000)
+                #expect(readAhead.pagesServed - servedBefore == 4)
 
                 // A read with writes from another device between its pages: one to a record it was given already, one
                 // to a record of a later page, a deletion and a creation. Each comes later in the feed.
-                (records, token, more) = try await page(nil)
+                var (records, token, more) = try await page(nil)
                 let current = try await cloud.post(
                     .private, "records/lookup", LookupRecordsRequest(recordNames: ["r10", "r650"], zoneID: todos), token: phone.token,
                     as: RecordsResponse.self
