@@ -20,6 +20,11 @@ public final class AppBridge {
     private var created: [String: RecordKey] = [:]
     /// The last engine notice posted as a message (each is shown once).
     private var lastNotice = 0
+    /// The annotations of todos deleted lately, by row id: a row does not hold them, so an undo that recreates the
+    /// todo under its id puts them back from here (the latest `keptDeletions` deletions).
+    private var deletedAnnotations: [String: [Annotation]] = [:]
+    private var deletionOrder: [String] = []
+    private static let keptDeletions = 256
 
     /// A bridge posting to `inbox` what `reader` takes from `session`'s engine, and acting on the engine.
     public init(session: DeviceSession, inbox: UpdateInbox, reader: ChangeReader) {
@@ -170,6 +175,12 @@ public final class AppBridge {
         try await session.engine.markAnnounced(notices)
     }
 
+    /// Keeps a deleted todo's annotations for an undo, forgetting the oldest beyond `keptDeletions`.
+    private func keepAnnotations(_ annotations: [Annotation], of id: String) {
+        if deletedAnnotations.updateValue(annotations, forKey: id) == nil { deletionOrder.append(id) }
+        while deletionOrder.count > Self.keptDeletions { deletedAnnotations[deletionOrder.removeFirst()] = nil }
+    }
+
     /// Performs one UI effect on the engine; failures become a status-line message.
     public func perform(_ effect: Effect) async {
         let engine = session.engine
@@ -191,6 +202,9 @@ public final class AppBridge {
                         repeat: repeating, to: DatabaseScope(draft.scope), recordName: Self.recordName(id))
                 }
                 settle(id, as: item.key)
+                if let annotations = deletedAnnotations.removeValue(forKey: id) {
+                    _ = try await engine.edit(item.key, TodoEdit(annotate: annotations))
+                }
             case .update(let id, let draft) where draft.kind == .list:
                 _ = try await engine.edit(try key(id), TodoEdit(title: draft.title))
             case .update(let id, let draft):
@@ -219,7 +233,11 @@ public final class AppBridge {
             case .setCompleted(let id, let done):
                 _ = try await engine.setCompleted(try key(id), done)
             case .delete(let id):
-                try await engine.delete(try key(id))
+                let record = try key(id)
+                if let annotations = try await engine.todo(record)?.annotations, !annotations.isEmpty {
+                    keepAnnotations(annotations, of: id)
+                }
+                try await engine.delete(record)
             case .setTrashed(let id, let trashed):
                 if trashed {
                     if case .refuse(let reason) = try await engine.trash(try key(id)) {

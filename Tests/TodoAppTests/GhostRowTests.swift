@@ -3,6 +3,7 @@ import Foundation
 import Terminal
 import Testing
 import TodoApp
+import TodoPlanning
 import TodoStore
 import TodoSync
 import TodoUI
@@ -121,6 +122,10 @@ struct UndoThroughTheCloudTests {
         await laptop.settle()
         let id = try #require(laptop.rows(titled: "Renew passport").first?.id)
         let key = try #require(AppBridge.recordKey(id))
+        // An annotation (not shown in the row) comes back with it too.
+        let note = Annotation(entry: Date(timeIntervalSince1970: 1_790_000_000), text: "photo booth on 3rd floor")
+        _ = try await laptop.engine.edit(key, TodoEdit(annotate: [note]))
+        await laptop.settle()
 
         await laptop.press(.char("g"), .char("d"), .char("y"))
         if afterTheDeleteWasSent {
@@ -142,5 +147,6 @@ struct UndoThroughTheCloudTests {
         let there = try await phone.engine.todo(key)
         #expect(there?.title == "Renew passport")
         #expect(there?.isCompleted == true)
+        #expect(there?.annotations == [note])
     }
 }
