@@ -13,23 +13,19 @@ extension PostgresStoreTransaction {
         zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
     ) async throws -> [(record: StoredRecord?, key: [SQLValue])] {
         if let roots, roots.isEmpty { return [] }
-        let read = { (row: PostgresRow) throws -> (record: StoredRecord, root: String?) in
-            var recent = RecentStrings()
-            return try Self.recordRow(row.first?.bytes, reusing: &recent)
-        }
         let scratch = try await queryScratch.scratch(zonePK: zonePK, recordType: recordType, roots: roots) {
             if let roots {
                 return try await all(
                     """
                     SELECT \(unescaped: Self.recordSelect) FROM records
                     WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted AND root = ANY(\(Array(roots)))
-                    """, read)
+                    """, Self.recordRow)
             }
             return try await all(
                 """
                 SELECT \(unescaped: Self.recordSelect) FROM records
                 WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted
-                """, read)
+                """, Self.recordRow)
         }
         return try scratch.query(zonePK: zonePK, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit)
     }

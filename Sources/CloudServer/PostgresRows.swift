@@ -24,8 +24,13 @@ extension PostgresStoreTransaction {
 
     /// A row whose first cell is `recordSelect`.
     static func storedRecord(_ row: PostgresRow) throws -> StoredRecord {
+        try recordRow(row).record
+    }
+
+    /// A row whose first cell is `recordSelect`, as a record and its computed root.
+    static func recordRow(_ row: PostgresRow) throws -> (record: StoredRecord, root: String?) {
         var recent = RecentStrings()
-        return try recordRow(row.first?.bytes, reusing: &recent).record
+        return try recordRow(row.first?.bytes, reusing: &recent)
     }
 
     /// A composite cell of `recordSelect` as a record and its computed root. The type, user and device columns,

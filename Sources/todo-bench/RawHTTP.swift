@@ -80,25 +80,31 @@ final class RawHTTPConnection {
     }
 }
 
+/// Where `needle` first stands in `haystack` at or after `start`: memchr to its first byte, memcmp for the rest. The
+/// benches scan every answer, so the scan must cost less than the cloud's writing of it (the generic
+/// `firstRange(of:)`, and an array made per candidate, did not, and capped the figures they were meant to check).
+func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+    guard let first = needle.first else { return start <= haystack.count ? start : nil }
+    return haystack.withUnsafeBytes { hay -> Int? in
+        needle.withUnsafeBytes { pin -> Int? in
+            guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
+            var at = start
+            while at >= 0, hay.count - at >= pin.count {
+                guard let hit = memchr(base + at, Int32(first), hay.count - at - pin.count + 1) else { return nil }
+                let index = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(hit, pinBase, pin.count) == 0 { return index }
+                at = index + 1
+            }
+            return nil
+        }
+    }
+}
+
 /// Pulls `"syncToken":"…"` and `"moreComing":bool` out of a changes page without decoding its records.
 func scanPage(_ body: [UInt8]) -> (token: String?, moreComing: Bool, records: Int) {
-    // The index after `needle`'s first occurrence at or after `start`: memchr to its first byte, memcmp for the rest
-    // (the scan must cost the client less than the cloud's answer, or the read figure measures the client).
     func find(_ needle: String, from start: Int = 0) -> Int? {
-        var needle = needle
-        return needle.withUTF8 { pin in
-            body.withUnsafeBytes { hay -> Int? in
-                guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
-                var at = start
-                while hay.count - at >= pin.count {
-                    guard let hit = memchr(base + at, Int32(pin[0]), hay.count - at - pin.count + 1) else { return nil }
-                    let index = base.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(hit, pinBase, pin.count) == 0 { return index + pin.count }
-                    at = index + 1
-                }
-                return nil
-            }
-        }
+        let needle = Array(needle.utf8)
+        return firstIndex(of: needle, in: body, from: start).map { $0 + needle.count }
     }
     var records = 0
     var cursor = 0

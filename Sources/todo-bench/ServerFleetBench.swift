@@ -128,7 +128,7 @@ enum ServerFleetBench {
                     do {
                         let answer = try job.connection.request("POST", path, body: body, token: job.token)
                         // Every record must have been saved: a per-item error inside a 200 counts as a failure too.
-                        guard answer.status == 200, !containsBytes(answer.body, Self.errorMarker) else {
+                        guard answer.status == 200, firstIndex(of: Self.errorMarker, in: answer.body) == nil else {
                             failures.note("write answered \(answer.status): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
                             return
                         }
@@ -186,21 +186,4 @@ private final class FailureLog: @unchecked Sendable {
     func note(_ text: String) { lock.withLock { if failure == nil { failure = text } } }
 
     var first: String? { lock.withLock { failure } }
-}
-
-/// Whether `haystack` holds `needle`: a plain scan, since the generic `firstRange(of:)` took longer than the cloud's
-/// write of each answer it searched and so capped the figure it was meant to check.
-func containsBytes(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first, haystack.count >= needle.count else { return needle.isEmpty }
-    return haystack.withUnsafeBufferPointer { hay in
-        needle.withUnsafeBufferPointer { pin in
-            var index = 0
-            let last = hay.count - pin.count
-            while index <= last {
-                if hay[index] == first, memcmp(hay.baseAddress! + index, pin.baseAddress!, pin.count) == 0 { return true }
-                index += 1
-            }
-            return false
-        }
-    }
 }
