@@ -5,7 +5,7 @@ import Foundation
 /// for devices that are not polling, and redelivers one a device did not acknowledge.
 ///
 /// One hub per cloud instance. On a cloud of several instances a token's long-polls are routed to one instance
-/// (see the README, "Push across instances"), so only that instance keeps its mailbox: `deliver` is then told not to
+/// (see docs/POSTGRESQL.md, "Several instances: push, throttles and compaction"), so only that instance keeps its mailbox: `deliver` is then told not to
 /// create mailboxes, and a token's first poll here that carries `ack` (the device polled elsewhere before) is
 /// answered at once with a resync push, since what was published while no instance held its mailbox is lost.
 actor PushHub {

@@ -4,7 +4,7 @@ import Foundation
 
 /// Password hashing (yescrypt through libxcrypt), token generation and constant-time comparison.
 enum Secrets {
-    /// The longest password the cloud takes, in UTF-8 bytes (documented in the README).
+    /// The longest password the cloud takes, in UTF-8 bytes (documented in docs/ACCOUNTS.md).
     static let maxPasswordBytes = 1024
     /// The shortest password an account may be given, in UTF-8 bytes.
     static let minPasswordBytes = 8

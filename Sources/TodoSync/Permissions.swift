@@ -14,7 +14,7 @@ public struct PermissionContext: Sendable, Hashable {
     }
 }
 
-/// What "trash" does to a record (DESIGN.md §2).
+/// What "trash" does to a record (docs/ARCHITECTURE.md, "Permissions").
 public enum TrashAction: Sendable, Hashable {
     /// Delete it; the tombstone propagates.
     case delete
@@ -24,7 +24,7 @@ public enum TrashAction: Sendable, Hashable {
     case refuse(String)
 }
 
-/// canUpdate / canDelete / trash exactly per the table of DESIGN.md §2; pure functions of a record and a context.
+/// canUpdate / canDelete / trash exactly per the table of docs/ARCHITECTURE.md, "Permissions"; pure functions of a record and a context.
 public enum RecordPermissions {
     /// Whether the user may edit the record.
     public static func canUpdate(_ item: TodoItem, _ context: PermissionContext) -> Bool {

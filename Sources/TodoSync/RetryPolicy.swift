@@ -1,6 +1,6 @@
 import CloudClient
 
-/// What the sync engine does about a cloud error (DESIGN.md §1, "Errors, as CloudKit clients must handle them").
+/// What the sync engine does about a cloud error (docs/ARCHITECTURE.md, "The sync workflow").
 public enum ErrorResponse: Sendable, Hashable {
     /// Wait this many seconds, then retry the same operation.
     case retry(after: Double)

@@ -37,7 +37,7 @@ extension SyncEngine {
         return saved
     }
 
-    /// Trashes a record per DESIGN.md §2: deletes it, marks it `isTrashed`, or refuses with a reason (returned).
+    /// Trashes a record per docs/ARCHITECTURE.md, "Permissions": deletes it, marks it `isTrashed`, or refuses with a reason (returned).
     ///
     /// A todo is trashed as a stamped `isTrashed = 1` on every database (hidden everywhere, like a delete), so a trash
     /// and an edit made elsewhere are ordered by when they were made: a tombstone would carry no time.

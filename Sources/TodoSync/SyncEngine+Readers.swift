@@ -7,7 +7,7 @@ import TodoStore
 public struct RowContext: Sendable, Hashable {
     /// Who is asking, for `canUpdate` / `canDelete`.
     public var permissions: PermissionContext
-    /// Signed out: private and shared records are hidden (DESIGN.md §1); the public board stays.
+    /// Signed out: private and shared records are hidden (docs/ARCHITECTURE.md, "The sync workflow"); the public board stays.
     public var hidesPrivateData: Bool
     /// The share records the device holds, by the key of the list each shares.
     public var shares: [RecordKey: ShareState]

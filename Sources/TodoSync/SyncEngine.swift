@@ -242,7 +242,7 @@ public actor SyncEngine {
     func makeSnapshot() -> SyncSnapshot {
         var snapshot = SyncSnapshot(deviceName: configuration.deviceName)
         let todos = todosByScope()
-        // Signed out, private and shared data are unavailable (DESIGN.md §1); the public board stays readable.
+        // Signed out, private and shared data are unavailable (docs/ARCHITECTURE.md, "The sync workflow"); the public board stays readable.
         snapshot.todos = connection == .signedOut ? todos.filter { $0.key == .public } : todos
         snapshot.connection = connection
         snapshot.isSyncing = isSyncing

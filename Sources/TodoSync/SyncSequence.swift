@@ -46,7 +46,7 @@ public struct LaunchFlags: Sendable, Hashable {
     }
 }
 
-/// The launch sequence of DESIGN.md §1 as a pure state machine: it says which step comes next; the engine performs it.
+/// The launch sequence of docs/ARCHITECTURE.md, "The sync workflow" as a pure state machine: it says which step comes next; the engine performs it.
 public struct SyncSequence: Sendable, Hashable {
     /// One step of a sync pass.
     public enum Step: Sendable, Hashable {

@@ -6,7 +6,7 @@ public struct KeyBinding: Hashable, Sendable {
     public var keys: [Key]
     /// The command.
     public var command: Command
-    /// One-line description used by the help overlay and the README.
+    /// One-line description used by the help overlay and docs/USAGE.md.
     public var description: String
 
     /// The keys as shown to people ("j ↓").
@@ -14,7 +14,7 @@ public struct KeyBinding: Hashable, Sendable {
 }
 
 /// The list view's key → command table: a value the app state holds, shared by the reducer, the help overlay and
-/// the README. `standard` is the app's own; `init(overrides:)` reads a configuration file's `[keys]` table.
+/// docs/USAGE.md. `standard` is the app's own; `init(overrides:)` reads a configuration file's `[keys]` table.
 public struct Keymap: Sendable, Hashable {
     /// Every binding, in help order (a command a `[keys]` table left without key has an empty `keys`).
     public private(set) var bindings: [KeyBinding]
@@ -100,7 +100,7 @@ public struct Keymap: Sendable, Hashable {
         return lines
     }
 
-    /// What the action keys do while todos are marked, for help and the README.
+    /// What the action keys do while todos are marked, for help and docs/USAGE.md.
     public var bulkKeys: [(keys: String, description: String)] {
         let tags = [keyLabel(for: .addTag), keyLabel(for: .removeTag)].compactMap(\.self).joined(separator: " ")
         let entries: [(keys: String?, description: String)] = [
@@ -115,7 +115,7 @@ public struct Keymap: Sendable, Hashable {
         return entries.compactMap { entry in entry.keys.map { (keys: $0, description: entry.description) } }
     }
 
-    /// The terms of a filter typed after the filter key, for help and the README.
+    /// The terms of a filter typed after the filter key, for help and docs/USAGE.md.
     public static let filterSyntax: [(keys: String, description: String)] = [
         ("words", "in the title or notes"),
         ("+tag -tag", "has / has not the tag"),
@@ -135,7 +135,7 @@ public struct Keymap: Sendable, Hashable {
         ("Esc q o", "close"),
     ]
 
-    /// The keys of the edit form's line editor (fixed), for help and the README.
+    /// The keys of the edit form's line editor (fixed), for help and docs/USAGE.md.
     public static let editorKeys: [(keys: String, description: String)] = [
         ("← → Home End", "move the cursor (also Ctrl-A / Ctrl-E)"),
         ("Backspace Del", "delete before / at the cursor"),
@@ -145,7 +145,7 @@ public struct Keymap: Sendable, Hashable {
         ("Esc", "cancel"),
     ]
 
-    /// The standard keymap as a Markdown table, for the README and `todo keys`.
+    /// The standard keymap as a Markdown table, for docs/USAGE.md and `todo keys`.
     public static func markdownTable() -> String {
         standard.markdownTable()
     }

@@ -7,7 +7,7 @@ import Glibc
 
 /// Debian's nginx in front of the bench's cloud instances (the tests' `NginxProxy` with the bench's site): plain HTTP
 /// on a loopback port (TLS termination is not what the server bench measures), balancing round-robin over the
-/// instances with kept-alive upstream connections, with the proxy settings of the README's "Several instances on
+/// instances with kept-alive upstream connections, with the proxy settings of docs/POSTGRESQL.md's "Several instances on
 /// PostgreSQL" site.
 final class BenchNginx {
     private let proxy: NginxProxy

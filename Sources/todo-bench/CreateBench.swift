@@ -116,7 +116,7 @@ enum CreateBench {
         let floor = try DeviceBench.serverAlone(server, count: count)
         print(String(format: "  the cloud alone writing %d records (pre-encoded requests, <= 3 in flight): %.3f s", count, floor))
         if task != nil {
-            print("  (no `task sync` beside it: it needs a taskd server with its own TLS certificates; see the README)")
+            print("  (no `task sync` beside it: it needs a taskd server with its own TLS certificates; see docs/BENCHMARKS.md)")
         }
 
         // The first frame of the app over `largeCount` cached todos, the real binary under a pseudo-terminal.

@@ -84,7 +84,7 @@ struct List: AsyncParsableCommand {
             if !offline { await session.engine.sync(.manualRefresh) }
             let scope: DatabaseScope = publicBoard ? .public : shared ? .shared : .private
             let signedOut = await session.engine.snapshot().connection == .signedOut
-            // Signed out, private data is unavailable (DESIGN.md §1); the public board stays readable.
+            // Signed out, private data is unavailable (docs/ARCHITECTURE.md, "The sync workflow"); the public board stays readable.
             let todos = signedOut && scope != .public ? [] : try await session.listedTodos(in: scope, includeTrashed: all)
             let shown = filter.isEmpty ? todos : todos.filter { filter.matches($0) }
             if json {

@@ -6,7 +6,7 @@ import Terminal
 
 // How the process ends: one inert, plain message on failure and a documented exit code.
 
-/// The exit codes of every verb (README "Command line", todo(1) EXIT STATUS).
+/// The exit codes of every verb (docs/USAGE.md "Command line", todo(1) EXIT STATUS).
 enum TodoExitCode {
     /// It worked (edits made offline included: they wait on this device and are sent later).
     static let success: Int32 = 0

@@ -13,7 +13,7 @@ import Glibc
 import FoundationNetworking
 #endif
 
-/// Two real `todo server` processes on one PostgreSQL database behind the README's nginx site (TLS at nginx), real
+/// Two real `todo server` processes on one PostgreSQL database behind docs/POSTGRESQL.md's nginx site (TLS at nginx), real
 /// `todo` devices adding todos through nginx, and one instance killed with SIGKILL while they do: every todo the cloud
 /// acknowledged is there afterwards, and the devices carry on through the other instance with no user action (their
 /// next commands send what waited), nothing lost and nothing twice.

@@ -6,7 +6,7 @@ import NIOHTTP1
 import TLSTestSupport
 import Testing
 
-/// The README's nginx snippet, run for real: Debian's nginx terminates TLS (a certificate from the test CA) and
+/// docs/HOSTING.md's nginx snippet, run for real: Debian's nginx terminates TLS (a certificate from the test CA) and
 /// proxies to the cloud serving plain HTTP on loopback with `--insecure-http`.
 @Suite(
     "nginx in front",
@@ -94,7 +94,7 @@ struct NginxProxyTests {
         #expect(changes.zones.first?.records.map(\.recordName) == ["n1"])
     }
 
-    /// The nginx block of the README's "Host your own cloud" section, pointed at this test's ports and certificate.
+    /// The nginx block of docs/HOSTING.md, pointed at this test's ports and certificate.
     static func readmeSite(cloudPort: Int, port: Int, certificate: TestCertificateAuthority.Issued) throws -> String {
         try NginxProxy.readmeSite(
             after: "<!-- nginx snippet",

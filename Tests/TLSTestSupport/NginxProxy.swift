@@ -81,18 +81,20 @@ public final class NginxProxy: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// The `nginx` code block after `marker` in the project's README.md, with each `from` replaced by its `to`; an
-    /// error when the block or one of the `from` texts is missing (the README changed under the test).
+    /// The `nginx` code block after `marker` in the project's hosting documents (`docs/HOSTING.md`,
+    /// `docs/POSTGRESQL.md`), with each `from` replaced by its `to`; an error when the block or one of the `from` texts
+    /// is missing (the documents changed under the test).
     public static func readmeSite(after marker: String, replacing replacements: [(from: String, to: String)]) throws -> String {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs")
+        let text = try ["HOSTING.md", "POSTGRESQL.md"].map { try String(contentsOf: docs.appendingPathComponent($0), encoding: .utf8) }
+            .joined(separator: "\n")
         guard let found = text.range(of: marker), let open = text.range(of: "```nginx\n", range: found.upperBound..<text.endIndex),
             let close = text.range(of: "\n```", range: open.upperBound..<text.endIndex)
-        else { throw NginxError("README.md has no nginx snippet after `\(marker)`") }
+        else { throw NginxError("docs/HOSTING.md and docs/POSTGRESQL.md have no nginx snippet after `\(marker)`") }
         var site = String(text[open.upperBound..<close.lowerBound])
         for (from, to) in replacements {
-            guard site.contains(from) else { throw NginxError("the README's nginx snippet no longer says `\(from)`") }
+            guard site.contains(from) else { throw NginxError("the documented nginx snippet no longer says `\(from)`") }
             site = site.replacingOccurrences(of: from, with: to)
         }
         return site
@@ -151,7 +153,7 @@ public final class NginxProxy: @unchecked Sendable {
     }
 }
 
-/// nginx would not run, or the README's snippet is not what a test expects.
+/// nginx would not run, or the documented snippet is not what a test expects.
 public struct NginxError: Error, CustomStringConvertible {
     /// What went wrong.
     public var description: String

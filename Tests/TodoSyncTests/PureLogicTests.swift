@@ -197,7 +197,7 @@ import TodoSync
     }
 }
 
-@Suite("canUpdate / canDelete / trash per DESIGN.md §2") struct PermissionTests {
+@Suite("canUpdate / canDelete / trash per the permission table of docs/ARCHITECTURE.md") struct PermissionTests {
     let me = PermissionContext(isSignedIn: true, userRecordName: "_me")
     let signedOut = PermissionContext(isSignedIn: false, userRecordName: nil)
 
