@@ -28,8 +28,8 @@ struct ConflictCase: Sendable, CustomTestStringConvertible {
 
 @Suite("Conflicts decided by when people edited, on three devices through the real cloud")
 struct ConflictSyncTests {
-    /// Device A edits, then (1.5 s later in real time) device B edits the same todo, both before syncing; they sync in
-    /// the case's order; C only watches. Every device must end with the later edit, and the loser must be told.
+    /// Device A edits, then device B edits the same todo 1.5 s later by its own clock (advanced, not waited for),
+    /// both before syncing; they sync in the case's order; C only watches. Every device must end with the later edit, and the loser must be told.
     @Test(arguments: ConflictCase.table) func theLaterEditWinsEverywhere(_ row: ConflictCase) async throws {
         let cloud = try await TestCloud.start()
         let a = try await cloud.device("A", sendsAutomatically: false, clockSkew: row.skews.earlier)
@@ -44,19 +44,19 @@ struct ConflictSyncTests {
         switch row.kind {
         case .sameField:
             try await a.engine.edit(key, TodoEdit(priority: 1))
-            try await Task.sleep(nanoseconds: 1_500_000_000)
+            b.clock.advance(by: 1.5)
             try await b.engine.edit(key, TodoEdit(priority: 3))
         case .differentFields:
             try await a.engine.edit(key, TodoEdit(title: "Oat milk"))
-            try await Task.sleep(nanoseconds: 1_500_000_000)
+            b.clock.advance(by: 1.5)
             try await b.engine.edit(key, TodoEdit(priority: 2))
         case .trashThenEdit:
             #expect(try await a.engine.trash(key) == .delete)
-            try await Task.sleep(nanoseconds: 1_500_000_000)
+            b.clock.advance(by: 1.5)
             try await b.engine.edit(key, TodoEdit(title: "Oat milk"))
         case .editThenTrash:
             try await a.engine.edit(key, TodoEdit(title: "Oat milk"))
-            try await Task.sleep(nanoseconds: 1_500_000_000)
+            b.clock.advance(by: 1.5)
             #expect(try await b.engine.trash(key) == .delete)
         }
         let order = row.laterSyncsFirst ? [b, a] : [a, b]
@@ -120,7 +120,7 @@ struct ConflictSyncTests {
     @Test func theLosingSideRestoresItsValueAndEveryDeviceSeesItResolved() async throws {
         let (cloud, a, b, key) = try await Self.milkOnTwoDevices()
         try await a.engine.edit(key, TodoEdit(priority: 1))
-        try await Task.sleep(nanoseconds: 1_200_000_000)
+        b.clock.advance(by: 1.2)
         try await b.engine.edit(key, TodoEdit(priority: 3))
         await b.engine.sync(.manualRefresh)
         await a.engine.sync(.manualRefresh)  // A conflicts, loses, and keeps its value in the record
