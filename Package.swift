@@ -135,11 +135,11 @@ let package = Package(
 
         // Tests: one target per module, real SQLite and a real loopback server.
         .testTarget(name: "CloudModelTests", dependencies: ["CloudModel"], swiftSettings: strict),
-        .testTarget(name: "TodoPlanningTests", dependencies: ["TodoPlanning", "ProcessTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "TodoPlanningTests", dependencies: ["TodoPlanning", "ProcessTestSupport", "TestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "CloudServerTests",
             dependencies: [
-                "CloudServer", "CloudModel", "TLSTestSupport", "PostgresTestSupport", "ProcessTestSupport", .product(name: "Logging", package: "swift-log"),
+                "CloudServer", "CloudModel", "TLSTestSupport", "PostgresTestSupport", "ProcessTestSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
                 // The PostgreSQL store's own tests read its tables directly.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // HTTPS through the cloud and through nginx, trusting the test CA.
@@ -149,11 +149,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel", "SQLiteDB", "TodoPlanning"], swiftSettings: strict),
+        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "CloudModel", "SQLiteDB", "TodoPlanning", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "TodoSyncTests",
             dependencies: [
-                "TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", "SQLiteDB", "TLSTestSupport", "TodoPlanning", .product(name: "Logging", package: "swift-log"),
+                "TodoSync", "CloudServer", "CloudClient", "TodoStore", "CloudModel", "SQLiteDB", "TLSTestSupport", "TodoPlanning", "TestSupport", .product(name: "Logging", package: "swift-log"),
                 // A small TLS server for the transport's certificate tests.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "todo", "CloudServer", "CloudClient", "CloudModel", "HostileTextSupport", "TLSTestSupport", "ProcessTestSupport",
+                "todo", "CloudServer", "CloudClient", "CloudModel", "HostileTextSupport", "TLSTestSupport", "ProcessTestSupport", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -171,21 +171,23 @@ let package = Package(
             name: "TodoAppTests",
             dependencies: [
                 "TodoApp", "TodoSync", "TodoStore", "TodoUI", "Terminal", "CloudModel", "CloudClient", "CloudServer", "HostileTextSupport", "TLSTestSupport",
-                "TodoPlanning",
+                "TodoPlanning", "TestSupport",
             ],
             swiftSettings: strict),
-        .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport", "TodoPlanning"], swiftSettings: strict),
+        .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport", "TodoPlanning", "TestSupport"], swiftSettings: strict),
+        // The tests' one home for waiting on a condition and for scratch directories (removed when the run ends).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.
         .target(name: "HostileTextSupport", path: "Tests/HostileTextSupport", swiftSettings: strict),
         // A private certificate authority made with openssl, shared by the TLS tests of the cloud and the device.
-        .target(name: "TLSTestSupport", dependencies: ["ProcessTestSupport"], path: "Tests/TLSTestSupport", swiftSettings: strict),
+        .target(name: "TLSTestSupport", dependencies: ["ProcessTestSupport", "TestSupport"], path: "Tests/TLSTestSupport", swiftSettings: strict),
         // The tests' child processes: posix_spawn, output to files, reaped by polling their own pid.
-        .target(name: "ProcessTestSupport", dependencies: ["CloudServer"], path: "Tests/ProcessTestSupport", swiftSettings: strict),
+        .target(name: "ProcessTestSupport", dependencies: ["CloudServer", "TestSupport"], path: "Tests/ProcessTestSupport", swiftSettings: strict),
         // A fresh empty database per test on a real PostgreSQL: $TODO_TEST_DATABASE_URL, or a cluster of the test process.
         .target(
             name: "PostgresTestSupport",
             dependencies: [
-                "CloudServer", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                "CloudServer", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/PostgresTestSupport", swiftSettings: strict),
     ],

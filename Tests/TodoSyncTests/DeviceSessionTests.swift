@@ -1,6 +1,7 @@
 import CloudClient
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 import TodoStore
 import TodoSync
@@ -25,7 +26,7 @@ import TodoSync
 
     @Test func signsInWithTheGivenPasswordKeepsTheSessionPrivateAndReopensWithoutAsking() async throws {
         let cloud = try await TestCloud.start()
-        let data = temporaryDirectory("session")
+        let data = ScratchDirectory.make("session")
         defer { try? FileManager.default.removeItem(at: data) }
         _ = try await cloud.anonymousClient().createAccount(account: "carol", password: "carol-password")
         let (laptop, recorder) = options("carol", device: "laptop", server: cloud.baseURL, data: data, password: "carol-password")
@@ -72,7 +73,7 @@ import TodoSync
 
     @Test func aWrongPasswordOrAnUnknownAccountIsRefusedInWordsAndCreatesNothing() async throws {
         let cloud = try await TestCloud.start()
-        let data = temporaryDirectory("session")
+        let data = ScratchDirectory.make("session")
         defer { try? FileManager.default.removeItem(at: data) }
         _ = try await cloud.anonymousClient().createAccount(account: "dave", password: "correct-horse")
 
@@ -91,7 +92,7 @@ import TodoSync
 
     @Test func withoutASessionOrAPasswordItSaysToLogIn() async throws {
         let cloud = try await TestCloud.start()
-        let data = temporaryDirectory("session")
+        let data = ScratchDirectory.make("session")
         defer { try? FileManager.default.removeItem(at: data) }
         let (options, recorder) = options("erin", server: cloud.baseURL, data: data)
         let error = await #expect(throws: DeviceSessionError.self) { try await DeviceSession.open(options) }
@@ -101,7 +102,7 @@ import TodoSync
     }
 
     @Test func unreachableCloudIsSaidClearly() async throws {
-        let data = temporaryDirectory("session")
+        let data = ScratchDirectory.make("session")
         defer { try? FileManager.default.removeItem(at: data) }
         let options = DeviceOptions(
             account: "erin", server: URL(string: "http://127.0.0.1:9")!, dataDirectory: data, password: "password-erin",
@@ -132,7 +133,7 @@ import TodoSync
 
     @Test func localhostAnd127001OfOnePortAreOneCloud() async throws {
         let cloud = try await TestCloud.start()
-        let data = temporaryDirectory("session")
+        let data = ScratchDirectory.make("session")
         defer { try? FileManager.default.removeItem(at: data) }
         _ = try await cloud.anonymousClient().createAccount(account: "frank", password: "frank-password")
         let port = try #require(cloud.baseURL.port)
@@ -157,7 +158,7 @@ import TodoSync
 
     @Test func sessionsFiledUnderTheTypedAddressAreFoundAndMoved() async throws {
         let cloud = try await TestCloud.start()
-        let data = temporaryDirectory("session")
+        let data = ScratchDirectory.make("session")
         defer { try? FileManager.default.removeItem(at: data) }
         _ = try await cloud.anonymousClient().createAccount(account: "gina", password: "gina-password")
         let port = try #require(cloud.baseURL.port)
@@ -188,7 +189,7 @@ import TodoSync
 
     @Test func aRefusedTokenIsRenewedOnTheFirstRealRequestAndTheOutboxSent() async throws {
         let cloud = try await TestCloud.start()
-        let data = temporaryDirectory("session")
+        let data = ScratchDirectory.make("session")
         defer { try? FileManager.default.removeItem(at: data) }
         _ = try await cloud.anonymousClient().createAccount(account: "hana", password: "hana-password")
         let (options, recorder) = options("hana", server: cloud.baseURL, data: data, password: "hana-password")
@@ -221,7 +222,7 @@ import TodoSync
 
     @Test func aRefusedTokenThatCannotBeRenewedSignsOutInWordsAndKeepsTheOutbox() async throws {
         let cloud = try await TestCloud.start()
-        let data = temporaryDirectory("session")
+        let data = ScratchDirectory.make("session")
         defer { try? FileManager.default.removeItem(at: data) }
         _ = try await cloud.anonymousClient().createAccount(account: "ivan", password: "ivan-password")
         let (options, _) = options("ivan", server: cloud.baseURL, data: data)

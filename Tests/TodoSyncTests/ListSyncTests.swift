@@ -1,6 +1,7 @@
 import CloudClient
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 import TodoStore
 import TodoSync

@@ -2,6 +2,7 @@ import CloudClient
 import CloudModel
 import Foundation
 import SQLiteDB
+import TestSupport
 import Testing
 import TodoStore
 import TodoSync
@@ -183,9 +184,13 @@ import TodoSync
         #expect(try await eventually { alice.clock.sleeps.last == 300 })
         _ = try await bob.engine.add(title: "Free chairs", to: .public)
         await bob.engine.waitUntilIdle()
+        // 30 s later the poll still waits out its 300 s (no new wait was asked for); at 300 s it fetches.
+        let waits = alice.clock.sleeps.count
         alice.clock.advance(by: 30)
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(alice.clock.sleeps.count == waits && alice.clock.sleeps.last == 300)
         #expect(try await alice.titles(.public) == ["Garage sale", "Lost cat"])
+        alice.clock.advance(by: 270)
+        #expect(try await eventually { try await alice.titles(.public) == ["Free chairs", "Garage sale", "Lost cat"] })
     }
 
     @Test func userDeletedZoneSeenOnFetchPurgesAndRecreatesTheZone() async throws {

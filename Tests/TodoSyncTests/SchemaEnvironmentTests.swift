@@ -2,6 +2,7 @@ import CloudClient
 import CloudModel
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 import TodoStore
 import TodoSync

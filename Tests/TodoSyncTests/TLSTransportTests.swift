@@ -1,8 +1,9 @@
 @testable import CloudClient
 import CloudModel
 import Foundation
-import Testing
 import TLSTestSupport
+import TestSupport
+import Testing
 
 /// https through `CloudTransport.make`: a private CA given with `caFile` is trusted, and each kind of certificate
 /// that must not be trusted is refused with words that name the problem.
@@ -14,7 +15,7 @@ struct TLSTransportTests {
             print("skipped: openssl is not available")
             return nil
         }
-        return try TestCertificateAuthority(in: temporaryDirectory("tls-\(name)"), name: "CloudTodo Test \(name)")
+        return try TestCertificateAuthority(in: ScratchDirectory.make("tls-\(name)"), name: "CloudTodo Test \(name)")
     }
 
     /// The words of the `TransportError` a GET of `url` fails with.
@@ -123,7 +124,7 @@ struct TLSTransportTests {
     }
 
     @Test func aMissingOrInvalidCAFileIsAClearError() async throws {
-        let directory = temporaryDirectory("tls-files")
+        let directory = ScratchDirectory.make("tls-files")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = directory.appendingPathComponent("nope.pem").path

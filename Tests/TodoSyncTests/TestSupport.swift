@@ -2,6 +2,7 @@ import CloudClient
 import CloudModel
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 import TodoStore
 import TodoSync
@@ -72,13 +73,6 @@ final class TestClock: SyncClock, @unchecked Sendable {
     }
 }
 
-/// A temporary directory removed by `cleanup()`.
-func temporaryDirectory(_ name: String) -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-\(name)-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 /// A real cloud on a loopback port with a temporary data directory.
 final class TestCloud: Sendable {
     let server: RunningCloudServer
@@ -90,7 +84,7 @@ final class TestCloud: Sendable {
     }
 
     static func start(tombstoneRetention: TimeInterval = 3600) async throws -> TestCloud {
-        let directory = temporaryDirectory("cloud")
+        let directory = ScratchDirectory.make("cloud")
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: directory.appendingPathComponent("server"), openRegistration: true,
             enableFaults: true, tombstoneRetention: tombstoneRetention, rateLimitPerSecond: nil)
@@ -151,16 +145,6 @@ struct TestDevice: Sendable {
     func titles(_ scope: DatabaseScope = .private) async throws -> [String] {
         try await store.todos(in: scope).map(\.title).sorted()
     }
-}
-
-/// Polls `condition` (real time, for events that travel through the network) until it holds or `seconds` pass.
-func eventually(_ seconds: Double = 10, _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(nanoseconds: 20_000_000)
-    }
-    return try await condition()
 }
 
 /// The fields that must agree between devices after convergence, by record name.

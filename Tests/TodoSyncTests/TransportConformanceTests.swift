@@ -1,6 +1,7 @@
 import CloudClient
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 /// A transport the device ships, made fresh for a test.

@@ -2,6 +2,7 @@ import CloudClient
 import CloudModel
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 import TodoStore
 import TodoSync
@@ -151,7 +152,8 @@ import TodoSync
     }
 
     @Test func expiredChangeTokenRefetchesTheZoneAndKeepsPendingEdits() async throws {
-        let cloud = try await TestCloud.start(tombstoneRetention: 0.2)
+        // No retention: compaction removes every tombstone at once, so B's token falls behind the feed's horizon.
+        let cloud = try await TestCloud.start(tombstoneRetention: 0)
         let a = try await cloud.device("A")
         var keys: [RecordKey] = []
         for i in 0..<5 { keys.append(try await a.engine.add(title: "t\(i)").key) }
@@ -163,7 +165,6 @@ import TodoSync
         try await a.engine.delete(keys[1])
         await a.engine.waitUntilIdle()
         try await b.engine.edit(keys[4], TodoEdit(notes: "kept"))
-        try await Task.sleep(nanoseconds: 400_000_000)
         try await cloud.anonymousClient().compactForTesting()
 
         await b.engine.sync(.manualRefresh)
