@@ -2,6 +2,7 @@ import CloudModel
 import CloudServer
 import Foundation
 import TLSTestSupport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -16,7 +17,7 @@ import FoundationNetworking
 struct KillTests {
     @Test func acknowledgedWritesSurviveSIGKILL() async throws {
         let binary = try TodoBinary.path()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-kill-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("kill")
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try NginxProxy.freePort()
         let base = "http://127.0.0.1:\(port)"
@@ -48,7 +49,8 @@ struct KillTests {
                 }
             }
         }
-        try await Task.sleep(for: .milliseconds(700))
+        // Killed in the middle of the writes: once some have been acknowledged and others are on their way.
+        #expect(await eventually(60) { acknowledged.names.count >= 1_000 }, "writes were acknowledged before the kill")
         kill(server, SIGKILL)
         var status: Int32 = 0
         waitpid(server, &status, 0)
@@ -92,15 +94,11 @@ struct KillTests {
     }
 
     private func waitHealthy(_ base: String) async throws {
-        for _ in 0..<300 {
-            if let (_, response) = try? await URLSession.shared.data(from: URL(string: base + "/health")!),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        let healthy = await eventually(15) {
+            guard let (_, response) = try? await URLSession.shared.data(from: URL(string: base + "/health")!) else { return false }
+            return (response as? HTTPURLResponse)?.statusCode == 200
         }
-        throw E2EError("the server did not come up")
+        guard healthy else { throw E2EError("the server did not come up") }
     }
 
     private func post<T: Encodable>(_ url: String, _ body: T, token: String?) async throws -> (status: Int, body: Data) {

@@ -7,7 +7,9 @@ public let conditionCheckInterval: Duration = .milliseconds(10)
 ///
 /// For what travels through the network or another process, where no event reaches the test: the wait ends as soon as
 /// the condition holds, so `seconds` is a bound for failure only, never a duration a test depends on.
-public func eventually(_ seconds: Double = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
+public func eventually(
+    _ seconds: Double = 10, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
+) async rethrows -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
     while ContinuousClock.now < deadline {
         if try await condition() { return true }

@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import Terminal
+import TestSupport
 import TodoApp
 import TodoStore
 import TodoSync
@@ -92,13 +93,10 @@ final class AppHarness {
     /// Shows what the engine reported until `condition` holds (background work posts when it ends), for at most 10 s;
     /// never waits for a pass to end.
     func settle(until condition: (AppHarness) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
+        await eventually(10) {
             await settle(waitingForIdle: false)
-            if condition(self) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
+            return condition(self)
         }
-        return condition(self)
     }
 
     /// Every row with this title, on any tab.

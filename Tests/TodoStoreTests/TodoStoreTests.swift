@@ -1,12 +1,13 @@
 import CloudModel
 import Foundation
 import SQLiteDB
+import TestSupport
 import Testing
 import TodoStore
 
 /// A store in a fresh temporary file, removed at the end of the test.
 func withTemporaryStore<T>(_ body: (TodoStore, URL) async throws -> T) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todostore-\(UUID().uuidString)")
+    let directory = ScratchDirectory.path("todostore")
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("cache.sqlite")
     let store = try TodoStore(url: url)
@@ -221,12 +222,7 @@ func serverRecord(
                 let items = (0..<1_000).map { TodoItem(key: .privateTodo("w\(batch)-\($0)"), title: "t", notes: notes) }
                 try await store.saveLocalEdits(items, at: 1)
             }
-            var waited = 0
-            while size() < before + 4_000_000, waited < 600 {
-                try await Task.sleep(nanoseconds: 50_000_000)
-                waited += 1
-            }
-            #expect(size() >= before + 4_000_000)
+            #expect(await eventually(30) { size() >= before + 4_000_000 })
             await store.close()
             let reopened = try TodoStore(url: url)
             #expect(try await reopened.recordCount() == 3_000)

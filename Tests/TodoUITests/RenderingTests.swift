@@ -1,5 +1,6 @@
 import Foundation
 import Terminal
+import TestSupport
 import Testing
 import TodoPlanning
 import TodoUI
@@ -197,7 +198,7 @@ struct RunLoopTests {
         let (stream, continuation) = AsyncStream<UIUpdate>.makeStream()
         continuation.yield(.data(rows: Fixture.all, status: Fixture.online))
         let quitter = Task { @MainActor in
-            while session.state.visibleCount == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+            _ = await eventually { session.state.visibleCount > 0 }
             terminal.pendingKeys.append(.char("q"))
         }
         var performed: [Effect] = []
