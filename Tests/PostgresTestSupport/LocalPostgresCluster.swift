@@ -1,5 +1,6 @@
 import CloudServer
 import Foundation
+import TestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -82,7 +83,7 @@ struct LocalPostgresCluster: Sendable {
         {
             kill(pid, SIGQUIT)
             // Up to 10 s for it and its backends to go.
-            for _ in 0..<1000 where kill(pid, 0) == 0 { usleep(10_000) }
+            _ = eventuallyBlocking(10) { kill(pid, 0) != 0 }
         }
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -1,5 +1,6 @@
 import CloudServer
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -77,12 +78,10 @@ public enum ChildProcess {
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)
     ) async throws -> Result {
         let child = try start(executable, arguments, environment: environment)
-        let start = ContinuousClock.now
-        while true {
-            if let result = finished(child) { return result }
-            if ContinuousClock.now - start > timeout { throw ended(child, after: timeout, executable, arguments) }
-            try await Task.sleep(for: .milliseconds(5))
+        guard let result = await firstValue(within: timeout.seconds, { finished(child) }) else {
+            throw ended(child, after: timeout, executable, arguments)
         }
+        return result
     }
 
     /// `run` for synchronous callers: polls on the calling thread.
@@ -90,23 +89,20 @@ public enum ChildProcess {
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)
     ) throws -> Result {
         let child = try start(executable, arguments, environment: environment)
-        let start = ContinuousClock.now
-        while true {
-            if let result = finished(child) { return result }
-            if ContinuousClock.now - start > timeout { throw ended(child, after: timeout, executable, arguments) }
-            usleep(2_000)
+        guard let result = firstValueBlocking(within: timeout.seconds, { finished(child) }) else {
+            throw ended(child, after: timeout, executable, arguments)
         }
+        return result
     }
 
     /// Ends a child (SIGTERM, then SIGKILL after `grace`), reaps it and removes its output files; what it wrote.
     @discardableResult
     public static func stop(_ child: Running, grace: Duration = .seconds(10)) -> Result {
         kill(child.pid, SIGTERM)
-        let start = ContinuousClock.now
+        if let result = firstValueBlocking(within: grace.seconds, { finished(child) }) { return result }
+        kill(child.pid, SIGKILL)
         while true {
-            if let result = finished(child) { return result }
-            if ContinuousClock.now - start > grace { kill(child.pid, SIGKILL) }
-            usleep(2_000)
+            if let result = firstValueBlocking(within: 60, { finished(child) }) { return result }
         }
     }
 
@@ -130,4 +126,9 @@ public enum ChildProcess {
         try? FileManager.default.removeItem(at: child.directory)
         return Failure(description: "\(executable) \(arguments.joined(separator: " ")) did not end within \(timeout)")
     }
+}
+
+extension Duration {
+    /// The duration in seconds, as the waits of TestSupport take it.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

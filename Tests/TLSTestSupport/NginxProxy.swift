@@ -1,5 +1,6 @@
 import Foundation
 import ProcessTestSupport
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -57,12 +58,12 @@ public final class NginxProxy: @unchecked Sendable {
         try Data(main.utf8).write(to: directory.appendingPathComponent("nginx.conf"))
         try Data(site.utf8).write(to: directory.appendingPathComponent("site.conf"))
         child = try ChildProcess.start(binary, ["-p", path, "-e", "\(path)/error.log", "-c", "\(path)/nginx.conf"])
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < .seconds(15) {
-            if ChildProcess.finished(child) != nil { throw NginxError("nginx exited: \(log)") }
-            if Self.accepts(port: port) { return }
-            try await Task.sleep(for: .milliseconds(50))
+        let outcome = await firstValue(within: 15) { () -> Bool? in
+            if ChildProcess.finished(child) != nil { return false }
+            return Self.accepts(port: port) ? true : nil
         }
+        if outcome == false { throw NginxError("nginx exited: \(log)") }
+        if outcome == true { return }
         ChildProcess.stop(child)
         throw NginxError("nginx did not listen on \(port) within 15 s: \(log)")
     }
@@ -72,12 +73,7 @@ public final class NginxProxy: @unchecked Sendable {
 
     /// Stops nginx (SIGTERM: its fast shutdown) and waits for it.
     public func stop() async {
-        kill(child.pid, SIGTERM)
-        let start = ContinuousClock.now
-        while ChildProcess.finished(child) == nil {
-            if ContinuousClock.now - start > .seconds(10) { kill(child.pid, SIGKILL) }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        ChildProcess.stop(child)
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -3,27 +3,40 @@ import Foundation
 /// How often the waits below look again at what they wait for.
 public let conditionCheckInterval: Duration = .milliseconds(10)
 
-/// Waits until `condition` holds, looking again every 10 ms, for at most `seconds` of real time; whether it held.
+/// Looks at `produce` every 10 ms until it gives a value, for at most `seconds` of real time; that value, or nil.
 ///
 /// For what travels through the network or another process, where no event reaches the test: the wait ends as soon as
-/// the condition holds, so `seconds` is a bound for failure only, never a duration a test depends on.
+/// there is a value, so `seconds` is a bound for failure only, never a duration a test depends on. It runs in the
+/// caller's isolation, so `produce` may read the caller's state.
+public func firstValue<T>(
+    within seconds: Double = 10, isolation: isolated (any Actor)? = #isolation, _ produce: () async throws -> T?
+) async rethrows -> T? {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if let value = try await produce() { return value }
+        try? await Task.sleep(for: conditionCheckInterval)
+    }
+    return try await produce()
+}
+
+/// `firstValue` for synchronous callers (a thread of their own, not the cooperative pool).
+public func firstValueBlocking<T>(within seconds: Double = 10, _ produce: () throws -> T?) rethrows -> T? {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if let value = try produce() { return value }
+        Thread.sleep(forTimeInterval: 0.002)
+    }
+    return try produce()
+}
+
+/// Waits until `condition` holds (see `firstValue`), for at most `seconds`; whether it held.
 public func eventually(
     _ seconds: Double = 10, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: conditionCheckInterval)
-    }
-    return try await condition()
+    try await firstValue(within: seconds) { try await condition() ? true : nil } != nil
 }
 
-/// `eventually` for synchronous callers (a thread of their own, not the cooperative pool).
+/// `eventually` for synchronous callers.
 public func eventuallyBlocking(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        Thread.sleep(forTimeInterval: 0.002)
-    }
-    return try condition()
+    try firstValueBlocking(within: seconds) { try condition() ? true : nil } != nil
 }
