@@ -1,6 +1,7 @@
 import Foundation
 import ProcessTestSupport
 import TLSTestSupport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -67,11 +68,8 @@ struct CrossHostTests {
         // And back: laptop1 completes it; laptop2's command line sees it done.
         tmux.keys("hosts:0.0", "Space")
         try await tmux.wait("hosts:0.0", "[x] Across hosts")
-        var done = false
-        for _ in 0..<50 where !done {
-            let list = try await hosts.run(.devices, [binary, "list", "--json"], environment: laptop("laptop2"))
-            done = list.text.contains("\"isCompleted\" : true")
-            if !done { try await Task.sleep(for: .milliseconds(200)) }
+        let done = try await eventually(10) {
+            try await hosts.run(.devices, [binary, "list", "--json"], environment: laptop("laptop2")).text.contains("\"isCompleted\" : true")
         }
         #expect(done, "laptop2 never saw the completion")
         tmux.keys("hosts:0.0", "q")
@@ -161,10 +159,8 @@ struct TwoHosts {
 
     /// Waits until the cloud answers `/health` over TLS from the devices' host.
     func waitUntilAnswering(_ url: String, caFile: String) async throws {
-        for _ in 0..<100 {
-            let probe = try await run(.devices, ["curl", "-sf", "--cacert", caFile, "--max-time", "1", url + "/health"])
-            if probe.status == 0 { return }
-            try await Task.sleep(for: .milliseconds(100))
+        if try await eventually(10, { try await run(.devices, ["curl", "-sf", "--cacert", caFile, "--max-time", "1", url + "/health"]).status == 0 }) {
+            return
         }
         throw E2EError("the cloud at \(url) never answered from the other host")
     }

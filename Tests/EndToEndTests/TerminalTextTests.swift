@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import HostileTextSupport
+import TestSupport
 import Testing
 
 extension TrustedTextEndToEnd {
@@ -133,10 +134,9 @@ extension TrustedTextEndToEnd {
         }
 
         private func waitForTitle(_ tmux: Tmux, _ target: String, _ title: String) async throws {
-            for _ in 0..<250 where !pane(tmux, target, "#{pane_title}").contains(title) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(pane(tmux, target, "#{pane_title}").contains(title), "the harness must see an OSC 0 when one reaches tmux")
+            #expect(
+                await eventually(5) { pane(tmux, target, "#{pane_title}").contains(title) },
+                "the harness must see an OSC 0 when one reaches tmux")
         }
 
         /// Every SGR parameter in a `capture-pane -e` dump.

@@ -1,6 +1,7 @@
 import CloudClient
 import CloudServer
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -275,16 +276,11 @@ final class Tmux: Sendable {
     @discardableResult
     func wait(_ pane: String, _ text: String, timeout: Double = 15) async throws -> Double {
         let start = ContinuousClock.now
-        while true {
-            if capture(pane).contains(text) {
-                let elapsed = ContinuousClock.now - start
-                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            }
-            if ContinuousClock.now - start > .seconds(timeout) {
-                throw E2EError("pane \(pane) never showed '\(text)'; it shows:\n\(capture(pane))")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        guard await eventually(timeout, { capture(pane).contains(text) }) else {
+            throw E2EError("pane \(pane) never showed '\(text)'; it shows:\n\(capture(pane))")
         }
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
 
