@@ -46,7 +46,8 @@ extension SyncEngine {
                     renewedSignIn = true
                     if await renewSignIn(refused: error) {
                         sequence = SyncSequence(
-                            reasons: reasons, flags: (try? await launchFlags()) ?? flags, signedIn: true, publicPollDue: pollDue)
+                            reasons: reasons, flags: (try? await launchFlags()) ?? flags, signedIn: true, publicPollDue: pollDue,
+                            accountCheckDue: true)
                     } else {
                         sequence.accountUnavailable()
                     }

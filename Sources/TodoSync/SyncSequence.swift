@@ -15,12 +15,20 @@ public enum SyncReason: Sendable, Hashable {
     /// The public-board poll timer fired.
     case publicPollTimer
 
-    /// Whether this reason runs the whole launch sequence (account, zone, subscriptions, fetch).
+    /// Whether this reason runs the whole launch sequence (account, zone, subscriptions, both databases' changes).
+    ///
+    /// A push does not: as in CloudKit's own flow it fetches the database it names only, without an account check.
     var runsFullSequence: Bool {
         switch self {
-        case .launch, .push, .manualRefresh, .networkBack: true
-        case .localEdit, .publicPollTimer: false
+        case .launch, .manualRefresh, .networkBack: true
+        case .push, .localEdit, .publicPollTimer: false
         }
+    }
+
+    /// The databases a push asks to fetch: the one it names, or both when it names none.
+    var pushedScopes: [DatabaseScope] {
+        guard case .push(let scope) = self else { return [] }
+        return scope.map { [$0] } ?? [.private, .shared]
     }
 
     /// Whether this reason polls the public board even if the poll is not due.
@@ -67,20 +75,19 @@ public struct SyncSequence: Sendable, Hashable {
     private var steps: [Step]
     private var flags: LaunchFlags
 
-    /// The steps for the given reasons, skipping what the flags say is done.
-    public init(reasons: Set<SyncReason>, flags: LaunchFlags, signedIn: Bool, publicPollDue: Bool) {
+    /// The steps for the given reasons, skipping what the flags say is done; `accountCheckDue` adds the account check
+    /// to any pass (after an authentication error).
+    public init(reasons: Set<SyncReason>, flags: LaunchFlags, signedIn: Bool, publicPollDue: Bool, accountCheckDue: Bool = false) {
         self.flags = flags
         let full = reasons.contains { $0.runsFullSequence }
+        let pushed = Set(reasons.flatMap(\.pushedScopes))
+        let fetched: [DatabaseScope] = full ? [.private, .shared] : [.private, .shared].filter { pushed.contains($0) }
         var steps: [Step] = []
+        if full || accountCheckDue { steps.append(.checkAccount) }
         if signedIn {
-            if full {
-                steps.append(.checkAccount)
-                steps += Self.setupSteps(flags)
-                steps += [.fetchChanges(.private), .fetchChanges(.shared)]
-            }
+            if !fetched.isEmpty { steps += Self.setupSteps(flags) }
+            steps += fetched.map { .fetchChanges($0) }
             steps.append(.sendOutbox)
-        } else if full {
-            steps.append(.checkAccount)
         }
         if publicPollDue || reasons.contains(where: { $0.pollsPublicBoard }) { steps.append(.pollPublicBoard) }
         self.steps = steps

@@ -89,8 +89,23 @@ import TodoSync
     }
 
     @Test func cachedFlagsSkipZoneAndSubscriptions() {
-        let sequence = SyncSequence(reasons: [.push(.private)], flags: done, signedIn: true, publicPollDue: false)
-        #expect(steps(sequence) == [.checkAccount, .fetchChanges(.private), .fetchChanges(.shared), .sendOutbox])
+        let sequence = SyncSequence(reasons: [.manualRefresh], flags: done, signedIn: true, publicPollDue: false)
+        #expect(steps(sequence) == [.checkAccount, .fetchChanges(.private), .fetchChanges(.shared), .sendOutbox, .pollPublicBoard])
+    }
+
+    @Test func aPushFetchesTheDatabaseItNamesWithoutAnAccountCheck() {
+        #expect(steps(SyncSequence(reasons: [.push(.private)], flags: done, signedIn: true, publicPollDue: false)) == [.fetchChanges(.private), .sendOutbox])
+        #expect(steps(SyncSequence(reasons: [.push(.shared)], flags: done, signedIn: true, publicPollDue: false)) == [.fetchChanges(.shared), .sendOutbox])
+        #expect(
+            steps(SyncSequence(reasons: [.push(nil)], flags: done, signedIn: true, publicPollDue: false))
+                == [.fetchChanges(.private), .fetchChanges(.shared), .sendOutbox])
+        // Coalesced pushes for both fetch both, once each, in order; a missing subscription is saved first.
+        let both = SyncSequence(reasons: [.push(.shared), .push(.private), .localEdit], flags: fresh, signedIn: true, publicPollDue: false)
+        #expect(steps(both) == [.createZone, .saveSubscriptions(private: true, shared: true), .fetchChanges(.private), .fetchChanges(.shared), .sendOutbox])
+        // After an authentication error the next pass asks who the user is, whatever its reason.
+        let recheck = SyncSequence(reasons: [.push(.private)], flags: done, signedIn: true, publicPollDue: false, accountCheckDue: true)
+        #expect(steps(recheck) == [.checkAccount, .fetchChanges(.private), .sendOutbox])
+        #expect(steps(SyncSequence(reasons: [.localEdit], flags: done, signedIn: true, publicPollDue: false, accountCheckDue: true)) == [.checkAccount, .sendOutbox])
     }
 
     @Test func onlyTheMissingSubscription() {
