@@ -51,7 +51,7 @@ extension SyncEngine {
                         sequence.accountUnavailable()
                     }
                 case .signedOut:
-                    signedOut("signed out: \(error.reason)")
+                    signedOut("signed out: \(error.reason)", ended: client.authToken != nil)
                     sequence.accountUnavailable()
                 case .recreateZone where zoneRecoveries < 2:
                     zoneRecoveries += 1
