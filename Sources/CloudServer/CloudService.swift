@@ -17,7 +17,7 @@ struct Caller: Sendable {
     /// The user, or `AUTHENTICATION_REQUIRED`.
     func requireUser() throws -> String {
         guard let userRecordName else {
-            throw ServerError(.authenticationRequired, "sign in first: this request needs a ckWebAuthToken")
+            throw ServerError(.authenticationRequired, "sign in first: this request needs a session")
         }
         return userRecordName
     }
