@@ -28,7 +28,7 @@ final class SessionEndTerminalTests: XCTestCase {
         let tmux = stage.tmux
         tmux.run(["new-session", "-d", "-s", "stale", "-x", "150", "-y", "20", Self.app(stage, data: data) + "; echo EXIT=$?; sleep 600"])
         let pane = "stale:0.0"
-        try await tmux.wait(pane, "synced")
+        try await tmux.wait(pane, "alice · laptop2 · online")
 
         // Another shell signs this device in afresh: the app's session ends at the cloud, the file holds the new one.
         let again = try await cli.run(["login", url, "--account", "alice", "--device", "laptop2", "--data-dir", data], environment: password)
@@ -66,7 +66,7 @@ final class SessionEndTerminalTests: XCTestCase {
         let tmux = stage.tmux
         tmux.run(["new-session", "-d", "-s", "end", "-x", "150", "-y", "20", Self.app(stage, data: data) + "; echo EXIT=$?; sleep 600"])
         let pane = "end:0.0"
-        try await tmux.wait(pane, "synced")
+        try await tmux.wait(pane, "alice · laptop2 · online")
         try await tmux.wait(pane, "Buy milk")
         var screens = [tmux.capture(pane)]
         let before = Self.header(screens[0])
@@ -123,6 +123,7 @@ final class SessionEndTerminalTests: XCTestCase {
         XCTAssert(cloudList.output.contains("Buy milk") && cloudList.output.contains("From the phone"), cloudList.allText)
 
         print("e2e header before:      \(before)\ne2e header at the end:  \(ended)\ne2e header after L:     \(after)")
+        print("e2e screen after an edit was refused:\n\(screens[2])\ne2e screen with the password typed:\n\(screens[3])")
         for screen in screens { Self.assertNoInternalNames(screen) }
         tmux.keys(pane, "q")
         try await tmux.wait(pane, "EXIT=0")
