@@ -11,6 +11,9 @@ public final class PushChannel: Sendable {
         case connected
         /// A notification arrived.
         case notification(PushNotification)
+        /// The cloud refused the session while the channel registered again (revoked, password changed, account
+        /// removed, expired): told once per refusal streak, with the cloud's words; the channel keeps trying slowly.
+        case sessionEnded(String)
     }
 
     private let client: CloudClient
@@ -86,19 +89,22 @@ public final class PushChannel: Sendable {
         // The last notification received, acknowledged by the next poll ("" before any: a notification handed out
         // on a poll whose answer was lost is then delivered again).
         var acknowledged = ""
+        // Whether the refused session was told already (once until the channel connects again).
+        var toldSessionEnded = false
         while !Task.isCancelled {
             do {
                 if courier == nil {
                     let token = try await client.createPushToken()
                     try await client.registerPushToken(token.apnsToken, environment: token.apnsEnvironment)
                     guard let url = URL(string: token.webcourierURL) else {
-                        throw CloudError(.invalidResponse, "bad webcourierURL \(token.webcourierURL)")
+                        throw CloudError(.invalidResponse, "the cloud answered a push address that is no URL")
                     }
                     courier = url
                 }
                 guard let courierURL = courier else { continue }
                 if !connected {
                     connected = true
+                    toldSessionEnded = false
                     continuation.yield(.connected)
                 }
                 if let push = try await client.pollNotification(courierURL: courierURL, timeout: pollTimeout, ack: acknowledged) {
@@ -110,6 +116,11 @@ public final class PushChannel: Sendable {
                 if Task.isCancelled { return }
                 connected = false
                 if let cloud = error as? CloudError, cloud.code == .notAuthenticated || cloud.code == .unknownItem {
+                    // A refusal while registering is the session's: the courier's own token has no session to refuse.
+                    if courier == nil, cloud.code == .notAuthenticated, !toldSessionEnded {
+                        toldSessionEnded = true
+                        continuation.yield(.sessionEnded(cloud.reason))
+                    }
                     courier = nil  // the token is gone: create and register a new one
                     acknowledged = ""
                 }

@@ -57,10 +57,20 @@ public enum CloudServer {
                 await service.compactIfElected()
             }
         }
+        // A session ended by a revocation, a password change or a removed account (also by the operator's tools in
+        // another process) ends its device's long-poll within this interval: the device then learns it at once.
+        let sweep = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(CloudService.pollSweepInterval))
+                await service.endPollsOfGoneTokens()
+            }
+        }
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next() else {
             compaction.cancel()
+            sweep.cancel()
             await compaction.value
+            await sweep.value
             await service.bus.shutDown()
             await store.shutDown()
             var reasons = failures.makeAsyncIterator()
@@ -73,7 +83,7 @@ public enum CloudServer {
             throw ServerStartError(reason: "--host \(configuration.host) cannot be written in a URL")
         }
         return RunningCloudServer(
-            port: port, host: configuration.host, baseURL: baseURL, group: group, service: service, tasks: [task, compaction])
+            port: port, host: configuration.host, baseURL: baseURL, group: group, service: service, tasks: [task, compaction, sweep])
     }
 
     /// The store `configuration.storage` names, opened (and migrated).

@@ -62,7 +62,7 @@ extension CloudService {
 
         case "signout":
             guard let token = request.bearerToken ?? request.query["ckWebAuthToken"] else {
-                throw ServerError(.authenticationRequired, "signout needs the ckWebAuthToken to revoke")
+                throw ServerError(.authenticationRequired, "signing out needs the session to end")
             }
             let digest = Secrets.tokenDigest(token)
             try await store.write { try await $0.deleteSession(digest: digest) }

@@ -25,7 +25,7 @@ extension CloudService {
             guard let deviceID = caller.deviceID else { throw ServerError(.badRequest, "no device behind this token") }
             try await store.write { tx in
                 guard let row = try await tx.pushToken(body.apnsToken), row.container == container else {
-                    throw ServerError(.notFound, "unknown apnsToken; create one with tokens/create")
+                    throw ServerError(.notFound, "unknown push token; create one with tokens/create")
                 }
                 if let owner = row.userRecordName, owner != user {
                     throw ServerError(.accessDenied, "this apnsToken belongs to another user")

@@ -17,7 +17,7 @@ struct Caller: Sendable {
     /// The user, or `AUTHENTICATION_REQUIRED`.
     func requireUser() throws -> String {
         guard let userRecordName else {
-            throw ServerError(.authenticationRequired, "sign in first: this request needs a ckWebAuthToken")
+            throw ServerError(.authenticationRequired, "sign in first: this request needs a session")
         }
         return userRecordName
     }
@@ -156,7 +156,7 @@ final class CloudService: Sendable {
         if let required = configuration.apiToken, s.first != "health" {
             guard let given = request.query["ckAPIToken"],
                 Secrets.constantTimeEquals(Array(given.utf8), Array(required.utf8))
-            else { throw ServerError(.authenticationFailed, "missing or wrong ckAPIToken") }
+            else { throw ServerError(.authenticationFailed, "missing or wrong API token (the cloud was started with --api-token)") }
         }
         let method = request.method
         if s == ["health"], method == "GET" || method == "HEAD" {
@@ -217,7 +217,7 @@ final class CloudService: Sendable {
             // (A cached session that looks idle is read again: another instance may have recorded a later use.)
             guard let stored = try await store.readSingle({ try await $0.session(digest: digest) }) else {
                 sessionCache?.forget(.token(digest: digest))
-                throw ServerError(.authenticationFailed, "the ckWebAuthToken is not valid (signed out, revoked or unknown)")
+                throw ServerError(.authenticationFailed, "this session is not valid (signed out, revoked or unknown)")
             }
             session = stored
             sessionCache?.remember(digest: digest, stored)

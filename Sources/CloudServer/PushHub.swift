@@ -155,6 +155,16 @@ actor PushHub {
         return gone.count
     }
 
+    /// The tokens whose device is long-polling here now.
+    func pollingTokens() -> Set<String> { Set(boxes.compactMap { $0.value.waiter == nil ? nil : $0.key }) }
+
+    /// Forgets the mailboxes of `tokens` (gone from the store), ending their polls; how many were here.
+    @discardableResult
+    func dropMailboxes(of tokens: Set<String>) -> Int {
+        let held = Set(boxes.keys)
+        return retainMailboxes(of: held.subtracting(tokens))
+    }
+
     /// How many tokens have a mailbox.
     var mailboxCount: Int { boxes.count }
 

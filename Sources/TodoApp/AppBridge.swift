@@ -73,9 +73,10 @@ public final class AppBridge {
         case .signedOut: connection = .signedOut
         }
         var status = SyncStatus(
-            account: snapshot.connection == .signedOut ? nil : snapshot.account, device: snapshot.deviceName, connection: connection,
+            account: snapshot.account, device: snapshot.deviceName, connection: connection,
             pendingCount: snapshot.pendingCount, lastSync: snapshot.lastSyncAt,
             progress: snapshot.progress.map { TodoUI.FetchProgress(fetched: $0.fetched, total: $0.total) }, lastError: snapshot.lastError.map(plainMessage))
+        status.sessionEnded = snapshot.sessionEnded
         status.invitations = snapshot.invitations.map {
             Invitation(
                 id: invitationID($0.reference), listTitle: $0.share.rootTitle ?? "a list",
@@ -272,8 +273,8 @@ public final class AppBridge {
                 refreshInBackground()
             case .showingPublicBoard(let visible):
                 await engine.setPublicBoardVisible(visible)
-            case .quit:
-                break
+            case .quit, .signIn:
+                break  // a sign-in is the terminal app's (it holds the device's options)
             }
         } catch {
             // The screen assumed the effect worked: the cache's truth about what it touched replaces that (a refused
@@ -304,7 +305,7 @@ public final class AppBridge {
         case .share(let listID, _, _), .removeParticipant(let listID, _), .stopSharing(let listID), .leave(let listID): [listID]
         case .annotate(let id, _), .skip(let id), .unskip(let id), .editNotes(let id, _): [id]
         case .batch(let effects): effects.flatMap(touched(by:))
-        case .accept, .decline, .refresh, .showingPublicBoard, .quit, .saveFilter, .setSortOrder: []
+        case .accept, .decline, .refresh, .signIn, .showingPublicBoard, .quit, .saveFilter, .setSortOrder: []
         }
     }
 

@@ -94,42 +94,80 @@ public struct DeviceLaunch: Sendable {
 /// kept session of `todo login` (or a sign-in with a given password), never creating an account.
 public enum DeviceOpening {
     /// Opens the device; no request probes a kept session (a refused token is handled when the first request fails).
-    public static func open(_ options: DeviceOptions, clock: any SyncClock = SystemClock()) async throws -> DeviceSession {
+    /// `orSignedOut`: with no session kept and no password given, opens signed out (the cache readable, nothing
+    /// changeable) instead of failing: what `todo list`, `todo status` and the app do.
+    public static func open(_ options: DeviceOptions, orSignedOut: Bool = false, clock: any SyncClock = SystemClock()) async throws -> DeviceSession {
         if options.isDefaultLocalServer { return try await LocalCloudBootstrap.open(options, clock: clock) }
-        return try await openSignedIn(options, clock: clock)
+        return try await openSignedIn(options, orSignedOut: orSignedOut, clock: clock)
     }
 
     /// Opens with the kept session, else signs in with the given password; a refused token is renewed with the given
-    /// password, else forgotten with words asking for `todo login` (the outbox stays for the next sign-in).
-    static func openSignedIn(_ options: DeviceOptions, clock: any SyncClock) async throws -> DeviceSession {
+    /// password, else the device is signed out with words giving the command that signs it in again (the outbox
+    /// stays for the next sign-in).
+    static func openSignedIn(_ options: DeviceOptions, orSignedOut: Bool, clock: any SyncClock) async throws -> DeviceSession {
         if DeviceSession.isSignedOutOnPurpose(options) { return try await DeviceSession.open(options, credentials: nil, clock: clock) }
         let credentials: Credentials
         if let kept = DeviceSession.keptCredentials(options) {
             credentials = kept
         } else if let password = DeviceSession.givenPassword(options) {
             credentials = try await DeviceSession.signIn(options, password: password)
+        } else if orSignedOut {
+            let session = try await DeviceSession.open(options, credentials: nil, clock: clock)
+            await session.engine.signedOut(notSignedIn(options))
+            return session
         } else {
-            throw DeviceSessionError("not signed in to \(cloudName(options)) as '\(options.account)': run \(loginCommand(options))")
+            throw DeviceSessionError(notSignedIn(options))
         }
-        let renewal: SignInRenewal = {
+        return try await DeviceSession.open(options, credentials: credentials, renewal: renewal(options), clock: clock)
+    }
+
+    /// What a refused session token does: signs in again with the given password, else says how to sign in.
+    public static func renewal(_ options: DeviceOptions) -> SignInRenewal {
+        if options.isDefaultLocalServer { return { try await LocalCloudBootstrap.signInCreatingAccount(options).ckWebAuthToken } }
+        return {
             if let password = DeviceSession.givenPassword(options) {
                 return try await DeviceSession.signIn(options, password: password).ckWebAuthToken
             }
-            SecretFile.remove(options.credentialsFile)
             throw DeviceSessionError(
-                "the cloud at \(cloudName(options)) no longer accepts this device's session (signed out elsewhere, revoked or "
+                "this device's session at \(cloudName(options)) ended (revoked, password changed, account removed or "
                     + "expired): run \(loginCommand(options)); what waits on this device is kept and sent after that")
         }
-        return try await DeviceSession.open(options, credentials: credentials, renewal: renewal, clock: clock)
+    }
+
+    /// Signs an open device in again with `password` (the app's `L`): keeps the new session (0600) and resumes
+    /// syncing. On the embedded local cloud a kept generated password is replaced by this one.
+    public static func signInAgain(_ session: DeviceSession, password: String) async throws {
+        let options = session.options
+        let credentials = try await DeviceSession.signIn(options, password: password)
+        if options.isDefaultLocalServer, FileManager.default.fileExists(atPath: options.passwordFile.path) {
+            try? SecretFile.write(Data((password + "\n").utf8), to: options.passwordFile)
+        }
+        await session.engine.resumeSession(
+            token: credentials.ckWebAuthToken,
+            renewal: DeviceSession.keepingFreshSessions(options, client: session.client, renewal(options)))
+    }
+
+    /// Words for a device with no session: not signed in, and the command that signs it in.
+    static func notSignedIn(_ options: DeviceOptions) -> String {
+        "not signed in to \(cloudName(options)) as '\(options.account)': run \(loginCommand(options))"
     }
 
     /// The cloud's origin for messages.
     static func cloudName(_ options: DeviceOptions) -> String { options.server.absoluteString }
 
-    /// The command that signs this device in again.
-    static func loginCommand(_ options: DeviceOptions) -> String {
-        var words = "todo login \(options.server.absoluteString) --account \(options.account)"
-        if options.device != "main" { words += " --device \(options.device)" }
-        return words
+    /// The command that signs this device in again, to be run as printed: the device and data directory are named
+    /// when they are not the defaults (a certificate authority comes from the saved login).
+    public static func loginCommand(_ options: DeviceOptions) -> String {
+        var words = ["todo", "login", options.server.absoluteString, "--account", options.account]
+        if options.device != "main" { words += ["--device", options.device] }
+        if let dataDirectory = options.dataDirectory { words += ["--data-dir", dataDirectory.path] }
+        return words.map(shellWord).joined(separator: " ")
+    }
+
+    /// A word as a POSIX shell reads it back: as is when it holds only safe characters, else single-quoted.
+    static func shellWord(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@%+=,")
+        if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

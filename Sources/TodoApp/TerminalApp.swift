@@ -43,7 +43,8 @@ public enum TerminalApp {
         // The network part: start the local cloud if needed, sign in, then sync and listen for pushes.
         let connecting = Task { @MainActor () -> DeviceSession? in
             do {
-                return try await DeviceOpening.open(options)
+                // With no session kept, the app opens signed out: the cache shows, and L signs in.
+                return try await DeviceOpening.open(options, orSignedOut: true)
             } catch {
                 // Not signed in: say why, and stop claiming to connect.
                 let words = plainMessage(for: error)
@@ -88,6 +89,10 @@ public enum TerminalApp {
                 return
             }
             if case .showingPublicBoard(let visible) = effect { sessionBox.publicBoardVisible = visible }
+            if case .signIn(let password) = effect, let session = sessionBox.session {
+                await signIn(session, password: password, inbox: inbox)
+                return
+            }
             guard let bridge = sessionBox.bridge else {
                 if case .showingPublicBoard = effect { return }  // told to the engine once connected
                 if effect != .quit { inbox.post(.message(StatusMessage("still connecting to the cloud; try again in a moment", kind: .error))) }
@@ -102,6 +107,19 @@ public enum TerminalApp {
             await session.engine.stop()
             await sessionBox.syncing?.value
             await session.close()
+        }
+    }
+
+    /// Signs the open device in again with the password typed at `L` (the saved login's certificate authorities are
+    /// in its transport already); says how it went. Syncing resumes at once on success.
+    @MainActor
+    static func signIn(_ session: DeviceSession, password: String, inbox: UpdateInbox) async {
+        do {
+            try await DeviceOpening.signInAgain(session, password: password)
+            inbox.post(.message(StatusMessage("Signed in as \(session.options.account); syncing.", kind: .success)))
+        } catch {
+            inbox.post(.status(AppBridge.status(from: await session.engine.status())))
+            inbox.post(.message(StatusMessage("Not signed in: \(plainMessage(for: error))", kind: .error)))
         }
     }
 

@@ -149,7 +149,7 @@ public final class DeviceSession: Sendable {
             deviceName: options.device, deviceID: credentials?.deviceID, account: options.account,
             publicPollInterval: options.publicPollInterval, sendsAutomatically: options.sendsAutomatically)
         let engine = SyncEngine(client: client, store: store, configuration: configuration, clock: clock)
-        if credentials != nil, let renewal { await engine.setSignInRenewal(renewal) }
+        if credentials != nil, let renewal { await engine.setSignInRenewal(keepingFreshSessions(options, client: client, renewal)) }
         return DeviceSession(options: options, engine: engine, store: store, client: client, credentials: credentials)
     }
 
@@ -175,8 +175,9 @@ public final class DeviceSession: Sendable {
 
     /// Signs this device out: revokes the token, forgets it, and remembers not to sign in again by itself.
     public func signOut() async throws {
-        if client.authToken != nil { try? await client.signOut() }
-        SecretFile.remove(options.credentialsFile)
+        let token = client.authToken
+        if token != nil { try? await client.signOut() }
+        if let token { Self.forgetSession(options, ifToken: token) } else { SecretFile.remove(options.credentialsFile) }
         try SecretFile.write(Data("signed out\n".utf8), to: options.signedOutMarker)
         await engine.signedOut("signed out")
     }
@@ -190,6 +191,37 @@ public final class DeviceSession: Sendable {
     }
 
     // MARK: Sessions
+
+    /// `renewal` made safe beside other processes of this device: a session file another process wrote since this one
+    /// read it (a `todo login` in another shell) is used instead of signing in; and when the renewal fails, the file is
+    /// removed only while it still holds the refused token, never a fresh one.
+    public static func keepingFreshSessions(_ options: DeviceOptions, client: CloudClient, _ renewal: @escaping SignInRenewal) -> SignInRenewal {
+        return {
+            let refused = client.authToken
+            if let kept = keptCredentials(options), kept.ckWebAuthToken != refused { return kept.ckWebAuthToken }
+            do {
+                return try await renewal()
+            } catch {
+                if let refused { forgetSession(options, ifToken: refused) }
+                throw error
+            }
+        }
+    }
+
+    /// Removes the kept session file only when it holds `token`: a file another process wrote since (with a fresh
+    /// token) is left alone. The file is moved aside first and checked there, so a write in between is never lost.
+    public static func forgetSession(_ options: DeviceOptions, ifToken token: String) {
+        let file = options.credentialsFile
+        guard let kept = SecretFile.readJSON(Credentials.self, from: file), kept.ckWebAuthToken == token else { return }
+        let aside = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).ended-\(UUID().uuidString)")
+        guard rename(file.path, aside.path) == 0 else { return }
+        if let moved = SecretFile.readJSON(Credentials.self, from: aside), moved.ckWebAuthToken != token {
+            // Another process wrote a fresh session between the check and the move: put it back unless a newer one
+            // arrived meanwhile (link fails then, and the newer one stays).
+            _ = link(aside.path, file.path)
+        }
+        SecretFile.remove(aside)
+    }
 
     /// `--password`, else `$TODO_PASSWORD`; nil when neither is given.
     public static func givenPassword(_ options: DeviceOptions) -> String? {

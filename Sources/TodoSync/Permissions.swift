@@ -44,7 +44,7 @@ public enum RecordPermissions {
 
     /// Why the user may not add a todo to `list`, nil when they may.
     public static func refusal(toAddTo list: TodoItem, _ context: PermissionContext) -> String? {
-        guard context.isSignedIn else { return "signed out: sign in to change your todos" }
+        guard context.isSignedIn else { return "signed out: sign in again to change your todos" }
         switch list.key.scope {
         case .private: return nil
         case .public: return "lists live in your private or shared databases, not on the public board"
@@ -61,7 +61,7 @@ public enum RecordPermissions {
     public static func refusal(toUpdate item: TodoItem, _ context: PermissionContext) -> String? {
         guard context.isSignedIn else {
             return item.key.scope == .public
-                ? "signed out: the public board is read-only" : "signed out: sign in to change your todos"
+                ? "signed out: the public board is read-only" : "signed out: sign in again to change your todos"
         }
         if item.recordType == ShareSchema.recordType { return "a share changes only through the share dialog (s)" }
         switch item.key.scope {

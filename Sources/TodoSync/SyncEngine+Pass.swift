@@ -51,8 +51,10 @@ extension SyncEngine {
                     } else {
                         sequence.accountUnavailable()
                     }
+                case .signedOut where client.authToken == nil && connection == .signedOut:
+                    sequence.accountUnavailable()  // signed out already: the words saying why and what to do stay
                 case .signedOut:
-                    signedOut("signed out: \(error.reason)")
+                    signedOut("signed out: \(error.reason)", ended: client.authToken != nil)
                     sequence.accountUnavailable()
                 case .recreateZone where zoneRecoveries < 2:
                     zoneRecoveries += 1

@@ -7,7 +7,7 @@ import TodoStore
 public struct RowContext: Sendable, Hashable {
     /// Who is asking, for `canUpdate` / `canDelete`.
     public var permissions: PermissionContext
-    /// Signed out: private and shared records are hidden (docs/ARCHITECTURE.md, "The sync workflow"); the public board stays.
+    /// Whether private and shared records are hidden (the engine keeps them on screen, read-only, when signed out).
     public var hidesPrivateData: Bool
     /// The share records the device holds, by the key of the list each shares.
     public var shares: [RecordKey: ShareState]
@@ -150,7 +150,7 @@ extension SyncEngine {
         // Nothing written, nothing being read again and the same asker: no store access for a wakeup that changed
         // only the status.
         if !all, keys.isEmpty, state.reloading.isEmpty, let seen, seen.permissions == permissionContext,
-            seen.hidesPrivateData == (connection == .signedOut)
+            !seen.hidesPrivateData
         {
             return VisibleChanges(context: seen)
         }
@@ -232,6 +232,7 @@ extension SyncEngine {
         for item in try await store.records(ofType: ShareSchema.recordType) where !item.isTrashed {
             if let share = ShareState(item) { shares[share.rootKey] = share }
         }
-        return RowContext(permissions: permissionContext, hidesPrivateData: connection == .signedOut, shares: shares)
+        // Signed out, the cached records stay on screen, read-only (the permissions say so); nothing is hidden.
+        return RowContext(permissions: permissionContext, hidesPrivateData: false, shares: shares)
     }
 }

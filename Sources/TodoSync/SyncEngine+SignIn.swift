@@ -25,9 +25,23 @@ extension SyncEngine {
             publish()
             return true
         } catch {
-            signedOut("signed out: \(error)")
+            signedOut("signed out: \(error)", ended: true)
             return false
         }
+    }
+
+    /// Signed in again with a fresh session token (the app's `L`, after the session ended): syncing resumes at once,
+    /// the push channel listens again if it listened, and what waited in the outbox is sent. `renewal` replaces the
+    /// one in use when given.
+    public func resumeSession(token: String, renewal: SignInRenewal? = nil) {
+        if let renewal { signInRenewal = renewal }
+        client.authToken = token
+        connection = .online
+        sessionEnded = false
+        lastError = nil
+        if listensForPushes { startListeningForPushes() }
+        requestSync(.networkBack)
+        publish()
     }
 
     /// The launch flags the cache holds now.

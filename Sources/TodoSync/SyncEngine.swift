@@ -112,6 +112,10 @@ public actor SyncEngine {
     var keptClockValues: [String: String?] = [:]
     /// Asked for a fresh session token when the cloud refuses the kept one (SyncEngine+SignIn).
     var signInRenewal: SignInRenewal?
+    /// Whether the device is signed out because the cloud ended its session (not on purpose).
+    var sessionEnded = false
+    /// Whether the engine listens for pushes (started so, and so again after a new sign-in).
+    var listensForPushes = false
     /// How many times records changed in the cache under this engine (`invalidate`): what was read before may be stale.
     var cacheChanges = 0
     /// The outbox's first chunk, read while a pass's first steps wait for the cloud (SyncEngine+Outbox).
@@ -242,9 +246,10 @@ public actor SyncEngine {
     func makeSnapshot() -> SyncSnapshot {
         var snapshot = SyncSnapshot(deviceName: configuration.deviceName)
         let todos = todosByScope()
-        // Signed out, private and shared data are unavailable (docs/ARCHITECTURE.md, "The sync workflow"); the public board stays readable.
-        snapshot.todos = connection == .signedOut ? todos.filter { $0.key == .public } : todos
+        // Signed out, what the cache holds stays readable and nothing can change (docs/ACCOUNTS.md, "When a session ends").
+        snapshot.todos = todos
         snapshot.connection = connection
+        snapshot.sessionEnded = connection == .signedOut && sessionEnded
         snapshot.isSyncing = isSyncing
         snapshot.pendingCount = pendingCount
         snapshot.failedCount = failedCount
@@ -358,6 +363,7 @@ public actor SyncEngine {
     // MARK: Push and timers
 
     func startListeningForPushes() {
+        listensForPushes = true
         guard pushTask == nil, client.authToken != nil else { return }
         let channel = PushChannel(client: client, pollTimeout: configuration.pushPollTimeout)
         pushChannel = channel
@@ -373,6 +379,9 @@ public actor SyncEngine {
                     first = false
                 case .notification(let push):
                     await self.handlePush(push)
+                case .sessionEnded:
+                    // Registering again was refused: a pass asks who is signed in, which renews or signs out.
+                    await self.requestSync(.networkBack)
                 }
             }
         }
@@ -414,9 +423,11 @@ public actor SyncEngine {
         publish()
     }
 
-    /// Marks the device signed out (the token was refused or the user signed out).
-    public func signedOut(_ reason: String) {
+    /// Marks the device signed out (the token was refused or the user signed out); `ended`: the cloud ended the
+    /// session (revoked, password changed, expired), not the user.
+    public func signedOut(_ reason: String, ended: Bool = false) {
         connection = .signedOut
+        sessionEnded = ended
         client.authToken = nil
         lastError = reason
         pushChannel?.stop()

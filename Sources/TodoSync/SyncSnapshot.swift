@@ -51,6 +51,8 @@ public struct SyncSnapshot: Sendable, Hashable {
     public var permissionContext: PermissionContext
     /// Lists others invited the user to, waiting for an answer.
     public var invitations: [SharedListInfo] = []
+    /// Signed out because the cloud ended the session (revoked, password changed, account removed, expired).
+    public var sessionEnded = false
     /// What the engine did on its own that the user must hear of, newest last (each carries an increasing sequence).
     public var notices: [SyncNotice] = []
 

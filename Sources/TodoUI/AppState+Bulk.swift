@@ -163,6 +163,12 @@ extension AppState {
             if case .annotate(let id) = prompt.purpose { mode = .detail(DetailView(id: id)) } else { mode = .list }
             message = StatusMessage("Cancelled.")
             return []
+        case .enter where prompt.isSecret:
+            guard case .signIn = prompt.purpose, !prompt.editor.text.isEmpty else { return refuseEmpty(prompt) }
+            mode = .list
+            message = StatusMessage("Signing in…")
+            status.signingIn = true
+            return [.signIn(password: prompt.editor.text)]
         case .enter:
             let answer = prompt.editor.text.trimmingCharacters(in: .whitespaces)
             return answer.isEmpty ? refuseEmpty(prompt) : answerPrompt(prompt.purpose, answer)
@@ -184,6 +190,7 @@ extension AppState {
     private mutating func answerPrompt(_ purpose: Prompt.Purpose, _ answer: String) -> [Effect] {
         mode = .list
         switch purpose {
+        case .signIn: return []  // answered above, as typed
         case .saveFilter: return saveFilter(named: answer)
         case .annotate(let id): return annotate(id, answer)
         case .priority(let ids):

@@ -32,3 +32,15 @@ extension AppState {
         return parts.compactMap { key, word in key.map { "\($0) \(word)" } }.joined(separator: " · ")
     }
 }
+
+extension AppState {
+    /// Opens the password prompt of `L` when signed out; signed in, says so.
+    mutating func startSignIn() {
+        guard status.connection == .signedOut else {
+            message = StatusMessage(status.connection == .connecting ? "Still connecting; sign in once the header says signed out." : "Signed in already.")
+            return
+        }
+        guard !status.signingIn else { return }
+        mode = .prompt(Prompt(.signIn(account: status.account ?? "your account")))
+    }
+}

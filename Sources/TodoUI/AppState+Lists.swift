@@ -75,7 +75,7 @@ extension AppState {
             return
         }
         guard !status.isSignedOut else {
-            message = StatusMessage("Signed out: sign in to add lists.", kind: .warning)
+            message = StatusMessage("Signed out: sign in to add lists" + keyed(.signIn, otherwise: ".") { " (press \($0))." }, kind: .warning)
             return
         }
         mode = .edit(EditForm(newIn: .private, kind: .list))

@@ -55,7 +55,7 @@ extension AppState {
             modifyRow(id) { _ in }
         case .batch(let effects):
             for effect in effects { applyLocally(effect, template: template) }
-        case .refresh, .quit, .showingPublicBoard, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave,
+        case .refresh, .signIn, .quit, .showingPublicBoard, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave,
             .restoreLost, .saveFilter, .setSortOrder, .editNotes:
             break
         }

@@ -81,6 +81,7 @@ extension AppState {
             helpScroll = 0
             mode = .help
         case .quit: return [.quit]
+        case .signIn: startSignIn()
         case .newList: startNewList()
         case .move: startMove()
         case .share: startShare()
@@ -138,7 +139,7 @@ extension AppState {
     private mutating func startAdd() {
         switch tab {
         case .shared where status.isSignedOut:
-            message = StatusMessage("Signed out: shared lists are unavailable.", kind: .warning)
+            message = StatusMessage("Signed out: nothing can change" + keyed(.signIn, otherwise: ".") { "; press \($0) to sign in." }, kind: .warning)
         case .shared:
             guard let list = contextList else {
                 message = StatusMessage("Select a list shared with you to add to it.", kind: .warning)
@@ -150,9 +151,9 @@ extension AppState {
             }
             mode = .edit(EditForm(newIn: .shared, list: list))
         case .todos where status.isSignedOut:
-            message = StatusMessage("Signed out: sign in to add private todos.", kind: .warning)
+            message = StatusMessage("Signed out: sign in to add todos" + keyed(.signIn, otherwise: ".") { " (press \($0))." }, kind: .warning)
         case .public where status.isSignedOut:
-            message = StatusMessage("Signed out: the public board is read-only. Sign in to post.", kind: .warning)
+            message = StatusMessage("Signed out: the public board is read-only" + keyed(.signIn, otherwise: ".") { "; press \($0) to sign in." }, kind: .warning)
         case .todos:
             mode = .edit(EditForm(newIn: .private, list: contextList))
         default:
@@ -173,7 +174,8 @@ extension AppState {
     }
 
     mutating func refuseLocked(_ row: TodoRow) {
-        message = StatusMessage(Self.lockSentence(row), kind: .warning)
+        let way = status.connection == .signedOut ? keyed(.signIn) { " Press \($0) to sign in." } : ""
+        message = StatusMessage(Self.lockSentence(row) + way, kind: .warning)
     }
 
     /// Why a row cannot be changed, as a sentence (the sync layer's reason says what is true: read-only, owner only…).

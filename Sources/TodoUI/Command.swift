@@ -66,6 +66,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case removeTag
     /// Fetch changes now.
     case refresh
+    /// Sign in again after the session ended (asks the password, not shown).
+    case signIn
     /// Show or hide the help overlay.
     case help
     /// Leave the app.

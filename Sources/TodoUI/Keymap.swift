@@ -64,6 +64,7 @@ public struct Keymap: Sendable, Hashable {
         KeyBinding(keys: [.tab], command: .nextTab, description: "next tab"),
         KeyBinding(keys: [.backTab], command: .prevTab, description: "previous tab"),
         KeyBinding(keys: [.char("r")], command: .refresh, description: "refresh (fetch now)"),
+        KeyBinding(keys: [.char("L")], command: .signIn, description: "sign in again (session ended)"),
         KeyBinding(keys: [.char("?"), .function(1)], command: .help, description: "help"),
         KeyBinding(keys: [.char("q"), .ctrl("c")], command: .quit, description: "quit"),
     ])

@@ -25,6 +25,8 @@ public struct Prompt: Hashable, Sendable {
         case removeTag(ids: [String])
         /// Set the typed priority on these todos.
         case priority(ids: [String])
+        /// Sign in again as this account with the typed password (never drawn).
+        case signIn(account: String)
     }
 
     /// What the answer is for.
@@ -43,6 +45,13 @@ public struct Prompt: Hashable, Sendable {
         case .addTag(let ids): ids.count == 1 ? "Add tag:" : "Add tag to \(Formatting.counted(ids.count, "todo")):"
         case .removeTag(let ids): ids.count == 1 ? "Remove tag:" : "Remove tag from \(Formatting.counted(ids.count, "todo")):"
         case .priority(let ids): ids.count == 1 ? "Priority (0-3):" : "Priority (0-3) of \(Formatting.counted(ids.count, "todo")):"
+        case .signIn(let account): "Password for \(account) (not shown; Enter signs in, Esc cancels):"
         }
+    }
+
+    /// Whether the answer is a secret: nothing of it is drawn, and it is taken as typed (spaces kept).
+    public var isSecret: Bool {
+        if case .signIn = purpose { return true }
+        return false
     }
 }

@@ -67,6 +67,10 @@ extension Renderer {
                 let note = truncated(sanitize(message.text), toWidth: max(0, width / 2 - 2))
                 screen.put(note, row: row, col: width - displayWidth(note), style: .warning)
             }
+            if prompt.isSecret {
+                screen.cursor = Position(row: row, col: min(used, width - 1))  // nothing of a password is drawn
+                return
+            }
             let (text, cursor) = prompt.editor.visible(width: max(2, width - used - 1))
             screen.put(text, row: row, col: used)
             screen.cursor = Position(row: row, col: used + cursor)

@@ -107,7 +107,10 @@ struct Renderer {
         switch status.connection {
         case .online: segments.append(("online", Style(color: .success)))
         case .offline: segments.append(("offline", Style(bold: true, color: .warning)))
-        case .signedOut: segments.append(("signed out", Style(bold: true, color: .warning)))
+        case .signedOut:
+            let what = status.signingIn ? "signing in…" : status.sessionEnded ? "session ended" : "signed out"
+            let way = status.signingIn ? "" : state.keyed(.signIn) { ": press \($0) to sign in" }
+            segments.append((what + way, Style(bold: true, color: .warning)))
         case .connecting: segments.append(("connecting", Style(color: .muted)))
         }
         if !status.invitations.isEmpty {
@@ -291,11 +294,11 @@ struct Renderer {
             case _ where state.loading != nil:
                 lines = ["Loading…"]
             case .todos where state.status.isSignedOut:
-                lines = ["Signed out: your private todos are unavailable.", "Sign in to sync them; the Public tab stays readable."]
+                lines = ["Signed out: this device holds no todos of yours yet.", state.keyed(.signIn, otherwise: "Sign in to sync them.") { "Press \($0) to sign in." }]
             case .todos:
                 lines = [state.keyed(.add, otherwise: "No todos") { "No todos — press \($0) to add one" }]
             case .shared where state.status.isSignedOut:
-                lines = ["Signed out: lists shared with you are unavailable."]
+                lines = ["Signed out: this device holds no list shared with you.", state.keyed(.signIn, otherwise: "Sign in to sync them.") { "Press \($0) to sign in." }]
             case .shared where !state.status.invitations.isEmpty:
                 lines = [
                     "Lists others share with you appear here.",

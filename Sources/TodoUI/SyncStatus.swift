@@ -44,6 +44,10 @@ public struct SyncStatus: Hashable, Sendable {
     public var lastError: String?
     /// Lists others invited the user to, waiting for an answer.
     public var invitations: [Invitation] = []
+    /// Signed out because the cloud ended the session (revoked, password changed, account removed, expired).
+    public var sessionEnded = false
+    /// A sign-in (`L`) is on its way to the cloud.
+    public var signingIn = false
 
     /// Creates a status.
     public init(
@@ -132,6 +136,8 @@ public enum Effect: Hashable, Sendable {
     case setSortOrder(SortOrder)
     /// Fetch now.
     case refresh
+    /// Sign this device in again with the password typed (after the session ended).
+    case signIn(password: String)
     /// The public board's tab came on screen (true) or left it (false): poll it often while it shows.
     case showingPublicBoard(Bool)
     /// Leave the app.

@@ -152,8 +152,9 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let launch = try device.launch()
-        try await device.withSession { session in
+        try await device.withSession(orSignedOut: true) { session in
             let snapshot = await session.engine.snapshot()
+            if let line = signedOutLine(snapshot) { printError(line) }
             let state = try await session.store.syncState()
             let options = session.options
             func show(_ label: String, _ value: String?) { print("\(label.padding(toLength: 18, withPad: " ", startingAt: 0))\(value ?? "-")") }
@@ -163,7 +164,7 @@ struct Status: AsyncParsableCommand {
             show("cloud", options.server.absoluteString)
             show("cloud from", launch.source.description)
             show("trusts", launch.trust.caFile.map { "the system's certificates and \($0)" } ?? "the system's certificates")
-            show("signed in", session.credentials == nil ? "no" : "yes")
+            show("signed in", snapshot.connection == .signedOut ? "no" : "yes")
             show("cache", options.cacheFile.path)
             show("todos", String(try await session.store.recordCount(in: .private)))
             show("public board", String(try await session.store.recordCount(in: .public)))

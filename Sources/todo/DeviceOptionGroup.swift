@@ -52,9 +52,9 @@ struct DeviceOptionGroup: ParsableArguments {
     /// The session options these flags describe.
     func deviceOptions() throws -> DeviceOptions { try launch().options }
 
-    /// Opens the device, runs `body`, and closes it again.
-    func withSession<T>(_ body: (DeviceSession) async throws -> T) async throws -> T {
-        let session = try await DeviceOpening.open(deviceOptions())
+    /// Opens the device, runs `body`, and closes it again; `orSignedOut`: with no session, signed out (the cache only).
+    func withSession<T>(orSignedOut: Bool = false, _ body: (DeviceSession) async throws -> T) async throws -> T {
+        let session = try await DeviceOpening.open(deviceOptions(), orSignedOut: orSignedOut)
         await session.engine.loadFromStore()
         do {
             let result = try await body(session)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudClient
 import CloudModel
 import Foundation
 import Terminal
@@ -80,19 +81,21 @@ struct List: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try parseFilter(filter)
-        try await device.withSession { session in
+        try await device.withSession(orSignedOut: true) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let scope: DatabaseScope = publicBoard ? .public : shared ? .shared : .private
-            let signedOut = await session.engine.snapshot().connection == .signedOut
-            // Signed out, private data is unavailable (docs/ARCHITECTURE.md, "The sync workflow"); the public board stays readable.
-            let todos = signedOut && scope != .public ? [] : try await session.listedTodos(in: scope, includeTrashed: all)
+            // Signed out, the cache answers (docs/ACCOUNTS.md, "When a session ends"), with one line saying so.
+            let todos = try await session.listedTodos(in: scope, includeTrashed: all)
             let shown = filter.isEmpty ? todos : todos.filter { filter.matches($0) }
+            let snapshot = await session.engine.status()
             if json {
                 try printJSON(shown)
+                if let line = signedOutLine(snapshot) { printError(line) }
             } else {
                 for todo in shown { print(line(for: todo)) }
-                let snapshot = await session.engine.snapshot()
-                if snapshot.connection != .online || snapshot.pendingCount > 0 {
+                if let line = signedOutLine(snapshot) {
+                    printError(line)
+                } else if snapshot.connection != .online || snapshot.pendingCount > 0 {
                     printError("Shown from this device's cache (\(snapshot.statusLine))")
                 }
             }
@@ -161,4 +164,13 @@ struct List: AsyncParsableCommand {
         // The encoder escapes C0 controls; DEL, C1, bidi controls and line separators are escaped after it.
         printTrusted(escapingTerminalControls(inJSON: String(decoding: try encoder.encode(rows), as: UTF8.self)))
     }
+}
+
+/// The one line a verb that answers from the cache prints when the device is signed out: that it is, why, and the
+/// command that signs it in again; nil when signed in.
+func signedOutLine(_ snapshot: SyncSnapshot) -> String? {
+    guard snapshot.connection == .signedOut else { return nil }
+    let why = snapshot.lastError.map { plainMessage($0) } ?? "signed out"
+    let pending = snapshot.pendingCount > 0 ? "; \(snapshot.pendingCount) pending change(s) kept" : ""
+    return "shown from this device's cache (\(why.hasPrefix("signed out") || why.hasPrefix("not signed in") ? why : "signed out: " + why)\(pending))"
 }

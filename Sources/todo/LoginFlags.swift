@@ -50,11 +50,16 @@ struct LoginFlags: ParsableArguments {
     }
 
     /// Signs in (never creating an account), ends the session of a different earlier login, and saves this one.
+    ///
+    /// Without `--ca-file` or `$TODO_CA_FILE`, a login to the cloud already saved trusts the saved `ca-file`: the
+    /// command the app prints to sign in again works as printed against a cloud with a private CA.
     func logIn(password: String) async throws {
-        let caFile = trustedAuthorities()
-        let options = try deviceOptions(caFile: caFile)
+        let bare = try deviceOptions(caFile: nil)
+        let earlier = try? ConfigFile(bare).savedLogin()
+        let savedCAFile = earlier.flatMap { CloudOrigin($0.server) == bare.origin ? $0.caFile : nil }
+        let caFile = trustedAuthorities() ?? savedCAFile
+        let options = caFile == nil ? bare : try deviceOptions(caFile: caFile)
         let configFile = ConfigFile(options)
-        let earlier = try? configFile.savedLogin()
         let replaced = DeviceSession.keptCredentials(options)
         _ = try await DeviceSession.signIn(options, password: password)
         if let replaced {

@@ -252,3 +252,50 @@ import TodoSync
         await cloud.shutdown()
     }
 }
+
+/// Several processes of one device share its session file: a refused token never removes a fresh one.
+@Suite("Device sessions: one file, several processes") struct SharedSessionFileTests {
+    func keep(_ token: String, _ options: DeviceOptions) throws {
+        try SecretFile.writeJSON(
+            Credentials(
+                server: options.server.absoluteString, account: options.account, deviceName: options.device, userRecordName: "_u",
+                deviceID: "d", ckWebAuthToken: token), to: options.credentialsFile)
+    }
+
+    func options(_ data: URL) -> DeviceOptions {
+        DeviceOptions(
+            account: "alice", device: "laptop2", server: URL(string: "http://127.0.0.1:1")!, dataDirectory: data, startsLocalServer: false,
+            environment: [:])
+    }
+
+    @Test func forgettingARefusedTokenLeavesAFreshSessionAlone() throws {
+        let data = temporaryDirectory("shared-session")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let laptop = options(data)
+        try keep("fresh", laptop)
+        DeviceSession.forgetSession(laptop, ifToken: "stale")
+        #expect(DeviceSession.keptCredentials(laptop)?.ckWebAuthToken == "fresh")
+        DeviceSession.forgetSession(laptop, ifToken: "fresh")
+        #expect(DeviceSession.keptCredentials(laptop) == nil)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: laptop.credentialsFile.deletingLastPathComponent().path)
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func aRefusedTokenTakesUpTheSessionAnotherProcessWroteAndNeverRemovesIt() async throws {
+        let data = temporaryDirectory("shared-session")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let laptop = options(data)
+        try keep("fresh", laptop)
+        let client = CloudClient(baseURL: laptop.server, authToken: "stale")
+        let renewal = DeviceSession.keepingFreshSessions(laptop, client: client) {
+            throw DeviceSessionError("no password to sign in with")
+        }
+        #expect(try await renewal() == "fresh")
+        #expect(DeviceSession.keptCredentials(laptop)?.ckWebAuthToken == "fresh")
+
+        // The file holds the refused token itself: the failed renewal removes it.
+        try keep("stale", laptop)
+        await #expect(throws: DeviceSessionError.self) { try await renewal() }
+        #expect(DeviceSession.keptCredentials(laptop) == nil)
+    }
+}

@@ -41,6 +41,33 @@ struct PushChannelTests {
         #expect(transport.sentPaths.filter { $0.contains("/courier/") }.count >= 3, "polls: cut, redelivered, acknowledging")
     }
 
+    @Test func aDeviceRevokedWhilePollingIsToldItsSessionEnded() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let client = CloudClient(baseURL: cloud.baseURL)
+        _ = try await client.createAccount(account: "alice", password: "password-alice")
+        _ = try await client.signIn(account: "alice", password: "password-alice", deviceName: "laptop")
+        let phone = CloudClient(baseURL: cloud.baseURL)
+        _ = try await phone.signIn(account: "alice", password: "password-alice", deviceName: "phone")
+        // A long poll: only the cloud's sweep of polls whose token went with the session ends it early.
+        let channel = PushChannel(client: client, pollTimeout: 300, minimumBackoff: 0.05, maximumBackoff: 0.2)
+        let events = LockedValue<[PushChannel.Event]>([])
+        let listening = Task {
+            for await event in channel.events() { events.withLock { $0.append(event) } }
+        }
+        defer {
+            channel.stop()
+            listening.cancel()
+        }
+        #expect(try await eventually(10) { events.withLock { $0.contains(.connected) } })
+        _ = try await phone.revokeDevice(named: "laptop")
+        #expect(try await eventually(10) {
+            events.withLock { $0.contains { if case .sessionEnded = $0 { true } else { false } } }
+        }, "the channel never said the session ended: \(events.withLock { $0 })")
+        let told = events.withLock { $0.filter { if case .sessionEnded = $0 { true } else { false } } }
+        #expect(told.count == 1, "told more than once: \(told)")
+    }
+
     @Test func delaysFromTheNetworkAreClamped() {
         let cap = PushChannel.maximumRetryDelay
         #expect(PushChannel.retryDelay(backoff: 0.2, jitter: 1, retryAfter: nil) == 0.2)

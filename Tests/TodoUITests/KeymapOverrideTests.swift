@@ -11,7 +11,7 @@ struct KeymapOverrideTests {
     static let commands =
         "move-up, move-down, page-up, page-down, top, bottom, add, edit, toggle-done, trash, undo, filter, "
         + "toggle-completed, next-tab, prev-tab, new-list, move, share, invitations, leave, details, today, sort, "
-        + "next-saved-filter, save-filter, skip, mark, clear-marks, priority, add-tag, remove-tag, refresh, help, quit"
+        + "next-saved-filter, save-filter, skip, mark, clear-marks, priority, add-tag, remove-tag, refresh, sign-in, help, quit"
 
     /// The error a table is refused with, or nil when it is read.
     func refusal(_ overrides: [String: String]) -> KeymapError? {
@@ -166,6 +166,7 @@ struct KeymapOverrideTests {
               Tab                  next tab
               Shift-Tab            previous tab
               r                    refresh (fetch now)
+              L                    sign in again (session ended)
               h F1                 help
               q Ctrl-C             quit
 
@@ -175,7 +176,6 @@ struct KeymapOverrideTests {
               other keys           keep the question, say y or n
               U                    undoes it (same todo, same state)
 
-             Marked todos (V)
             j/k scroll · any other key closes help
             """)
     }

@@ -173,11 +173,11 @@ struct PermissionTests {
         }
         let (session, terminal) = makeSession(rows: readOnly, status: Fixture.signedOut)
         expectScreen(terminal, """
-            CloudTodo · laptop · signed out
+            CloudTodo · laptop · signed out: press L to sign in
             [Todos 0]  Shared 0   Public 2   T Today
 
-              Signed out: your private todos are unavailable.
-              Sign in to sync them; the Public tab stays readable.
+              Signed out: this device holds no todos of yours yet.
+              Press L to sign in.
 
 
 
@@ -191,10 +191,10 @@ struct PermissionTests {
             ? help · a add · / filter · q quit
             """)
         #expect(press(session, .char("a")) == [])
-        #expect(terminal.lastScreen?.lines.last == "Signed out: sign in to add private todos.")
+        #expect(terminal.lastScreen?.lines.last == "Signed out: sign in to add todos (press L).")
         press(session, .backTab)
         expectScreen(terminal, """
-            CloudTodo · laptop · signed out
+            CloudTodo · laptop · signed out: press L to sign in
              Todos 0   Shared 0  [Public 2]  T Today
             >[ ] Fix the printer                        !             RO
              [ ] Clean the kitchen                        2026-03-11  RO
@@ -212,7 +212,7 @@ struct PermissionTests {
             Signed out.                                              1/2
             """)
         #expect(press(session, .char("a")) == [])
-        #expect(terminal.lastScreen?.lines.last == "Signed out: the public board is read-only. Sign in to p… 1/2")
+        #expect(terminal.lastScreen?.lines.last == "Signed out: the public board is read-only; press L to s… 1/2")
         #expect(press(session, .char("d"), .char(" "), .char("e")) == [])
     }
 }
