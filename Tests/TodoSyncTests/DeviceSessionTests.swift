@@ -269,7 +269,7 @@ import TodoSync
     }
 
     @Test func forgettingARefusedTokenLeavesAFreshSessionAlone() throws {
-        let data = temporaryDirectory("shared-session")
+        let data = ScratchDirectory.make("shared-session")
         defer { try? FileManager.default.removeItem(at: data) }
         let laptop = options(data)
         try keep("fresh", laptop)
@@ -282,7 +282,7 @@ import TodoSync
     }
 
     @Test func aRefusedTokenTakesUpTheSessionAnotherProcessWroteAndNeverRemovesIt() async throws {
-        let data = temporaryDirectory("shared-session")
+        let data = ScratchDirectory.make("shared-session")
         defer { try? FileManager.default.removeItem(at: data) }
         let laptop = options(data)
         try keep("fresh", laptop)
