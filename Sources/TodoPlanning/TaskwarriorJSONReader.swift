@@ -114,7 +114,8 @@ public enum TaskwarriorJSON {
                 return
             }
             if let due = date(object["due"], label: label, field: "due") {
-                todo.due = DueDate(due, allDay: CompactTime.isMidnight(due, in: calendar.timeZone))
+                // Taskwarrior has no all-day dates: a local midnight is read as that calendar day.
+                todo.due = CompactTime.isMidnight(due, in: calendar.timeZone) ? DueDate.day(due, in: calendar) : DueDate(due, allDay: false)
             }
             todo.created = date(object["entry"], label: label, field: "entry")
             todo.modified = date(object["modified"], label: label, field: "modified")

@@ -9,7 +9,7 @@ extension TaskwarriorJSON {
     }
 
     /// A JSON array of one object per todo, as `task import` reads it. The uid goes in `cloudtodo_uid` when it is not
-    /// the uuid; notes in `cloudtodo_notes`; all-day due dates as the local midnight of `calendar` in UTC. Warnings
+    /// the uuid; notes in `cloudtodo_notes`; all-day due dates as the midnight of their day in `calendar`'s zone (the reader's), in UTC. Warnings
     /// name what Taskwarrior cannot carry (repeat rules without a `recur` word, tags with spaces or commas).
     public static func encode(_ todos: [PortableTodo], calendar: Calendar, now: Date = Date()) -> PortableExport {
         var log = WarningLog()
@@ -46,7 +46,7 @@ extension TaskwarriorJSON {
             object.add("end", end)
         }
         if let due = todo.due, CompactTime.seconds(due.date) != nil,
-            let text = CompactTime.utcText(due.allDay ? calendar.startOfDay(for: due.date) : due.date)
+            let text = CompactTime.utcText(due.start(in: calendar))
         {
             object.add("due", text)
         }
