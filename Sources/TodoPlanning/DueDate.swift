@@ -48,14 +48,14 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     ///
     /// This version writes exactly 00:00 UTC, which reads back unchanged. Earlier versions wrote the writer's local
     /// midnight, which lies between 14 hours before and 12 hours after 00:00 UTC of the intended day (zones UTC−12 to
-    /// UTC+14). The ranges of neighbouring days overlap by two hours, so the rule splits them at 10:30 past UTC
+    /// UTC+14). The ranges of neighbouring days overlap by two hours, so the rule splits them at 10:15 past UTC
     /// midnight: an instant up to 10 hours after a UTC midnight (zones UTC to UTC−10, Hawaii) is that day, one at
-    /// 10:30 or later (zones UTC+1 to UTC+13:45, New Zealand) is the next day. Only writers in UTC−11 (American Samoa,
-    /// Niue) and UTC+14 (Kiribati's Line Islands) are read a day off.
+    /// 10:15 or later (zones UTC+1 to UTC+13:45, New Zealand, Chatham) is the next day. Only writers in UTC−11
+    /// (American Samoa, Niue) and UTC+14 (Kiribati's Line Islands) are read a day off.
     public static func floatingDay(ofStored date: Date) -> Date {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite else { return date }
-        let day = ((seconds + 13.5 * 3_600) / 86_400).rounded(.down)
+        let day = ((seconds + 13.75 * 3_600) / 86_400).rounded(.down)
         return Date(timeIntervalSince1970: day * 86_400)
     }
 
