@@ -1,122 +1,99 @@
 import Foundation
 
-/// When a todo is due: a day (all day) or a moment on a day, as the person gave it.
+/// When a todo is due: a calendar day (all day), or a moment, as the person gave it.
 ///
-/// `date` is the moment for a timed due date, and the start of the day in the person's time zone for an all-day one.
-/// On the wire it is the `dueDate` TIMESTAMP beside the `allDay` INT64 field (absent: all day, as records written
-/// before due times existed are).
+/// An all-day due date is a floating calendar date: `date` is 00:00 UTC of that day, and the day is read in the UTC
+/// (`floating`) calendar by every device whatever its zone, so 2026-12-10 stays 2026-12-10 in Tokyo and in New York.
+/// A timed due date is an instant, shown in the reader's zone. On the wire it is the `dueDate` TIMESTAMP beside the
+/// `allDay` INT64 field (absent: all day, as records written before due times existed are).
+///
+/// Versions before this one stored an all-day date as the writer's local midnight. `init` reads such an instant as
+/// the day `floatingDay(ofStored:)` gives (see docs/PLANNING.md, "Due dates across time zones").
 public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The moment (timed), or the start of the day in the person's time zone (all day).
+    /// The moment (timed), or 00:00 UTC of the day (all day).
     public var date: Date
     /// Whether only the day counts (no time of day).
     public var allDay: Bool
 
-    /// A due date at a moment, or on a day when `allDay`.
+    /// A due date at a moment, or on a day when `allDay` (the day `floatingDay(ofStored:)` reads from `date`).
     public init(_ date: Date, allDay: Bool) {
-        self.date = date
+        self.date = allDay ? DueDate.floatingDay(ofStored: date) : date
         self.allDay = allDay
     }
 
-    /// The day of `date` in `calendar`, all day.
-    public static func day(_ date: Date, in calendar: Calendar) -> DueDate {
-        DueDate(calendar.startOfDay(for: date), allDay: true)
+    /// The calendar all-day dates are read in: Gregorian, UTC, whatever the device's zone.
+    public static let floating: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    /// The all-day due date of a calendar day, nil when the day does not exist.
+    public static func day(year: Int, month: Int, day: Int) -> DueDate? {
+        guard (1...12).contains(month), (1...31).contains(day),
+            let date = floating.date(from: DateComponents(year: year, month: month, day: day)),
+            floating.component(.day, from: date) == day
+        else { return nil }
+        return DueDate(date, allDay: true)
     }
 
-    /// Ordered by moment; on the same moment an all-day date comes first (it began at midnight).
+    /// The day `date` falls on in `calendar` (the person's zone), all day.
+    public static func day(_ date: Date, in calendar: Calendar) -> DueDate {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return day(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
+            ?? DueDate(date, allDay: true)
+    }
+
+    /// The all-day date a stored instant means: 00:00 UTC of its day.
+    ///
+    /// This version writes exactly 00:00 UTC, which reads back unchanged. Earlier versions wrote the writer's local
+    /// midnight, which lies between 14 hours before and 12 hours after 00:00 UTC of the intended day (zones UTC−12 to
+    /// UTC+14). The ranges of neighbouring days overlap by two hours, so the rule splits them at 10:15 past UTC
+    /// midnight: an instant up to 10 hours after a UTC midnight (zones UTC to UTC−10, Hawaii) is that day, one at
+    /// 10:15 or later (zones UTC+1 to UTC+13:45, New Zealand, Chatham) is the next day. Only writers in UTC−11
+    /// (American Samoa, Niue) and UTC+14 (Kiribati's Line Islands) are read a day off.
+    public static func floatingDay(ofStored date: Date) -> Date {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite else { return date }
+        let day = ((seconds + 13.75 * 3_600) / 86_400).rounded(.down)
+        return Date(timeIntervalSince1970: day * 86_400)
+    }
+
+    /// Ordered by moment (an all-day date at 00:00 UTC of its day); on the same moment an all-day date comes first.
     public static func < (lhs: DueDate, rhs: DueDate) -> Bool {
         if lhs.date != rhs.date { return lhs.date < rhs.date }
         return lhs.allDay && !rhs.allDay
     }
 
-    /// The last moment this due date is still not overdue: the end of its day when all day, else the moment itself.
-    public func deadline(in calendar: Calendar) -> Date {
-        guard allDay else { return date }
-        return calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: date)) ?? date
+    /// The year, month and day: of the floating day when all day, of the moment in `calendar` when timed.
+    public func day(in calendar: Calendar) -> (year: Int, month: Int, day: Int) {
+        let parts = (allDay ? DueDate.floating : calendar).dateComponents([.year, .month, .day], from: date)
+        return (parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
-    /// "2026-05-01" (all day) or "2026-05-01 09:30" in `calendar`'s time zone.
+    /// The moment this due date begins for a person in `calendar`'s zone: the start of the day there when all day,
+    /// else the moment itself. What a local calendar should read instead of `date`.
+    public func start(in calendar: Calendar) -> Date {
+        guard allDay else { return date }
+        let (year, month, day) = day(in: calendar)
+        return calendar.date(from: DateComponents(year: year, month: month, day: day)).map { calendar.startOfDay(for: $0) } ?? date
+    }
+
+    /// The last moment this due date is still not overdue: the end of its day in `calendar`'s zone when all day,
+    /// else the moment itself.
+    public func deadline(in calendar: Calendar) -> Date {
+        guard allDay else { return date }
+        let start = start(in: calendar)
+        return calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+    }
+
+    /// "2026-05-01" (all day, the same in every zone) or "2026-05-01 09:30" in `calendar`'s time zone.
     public func text(in calendar: Calendar) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let parts = (allDay ? DueDate.floating : calendar).dateComponents([.year, .month, .day, .hour, .minute], from: date)
         func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
         let day = "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
         return allDay ? day : day + " " + two(parts.hour) + ":" + two(parts.minute)
     }
 
     public var description: String { "\(date.timeIntervalSince1970)\(allDay ? " all day" : "")" }
-}
-
-/// A timestamped note added to a todo, as Taskwarrior's annotations: never edited, only added or removed.
-///
-/// On the wire each is one element of the `annotations` STRING_LIST: the UTC time as `YYYY-MM-DDTHH:MM:SSZ`, a
-/// space, then the text. Lists merge as sets, so annotations added on two devices both survive.
-public struct Annotation: Sendable, Hashable, Comparable {
-    /// When it was added (whole seconds).
-    public var entry: Date
-    /// What it says (one line or several).
-    public var text: String
-
-    /// An annotation made at `entry` (rounded down to the second, and kept within the years 1 to 9999).
-    public init(entry: Date, text: String) {
-        let seconds = entry.timeIntervalSince1970
-        let bounded = seconds.isNaN ? 0 : min(max(seconds, Annotation.earliest), Annotation.latest)
-        self.entry = Date(timeIntervalSince1970: bounded.rounded(.down))
-        self.text = text
-    }
-
-    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since 1970: the times the wire form can write.
-    static let earliest: Double = -62_135_596_800
-    static let latest: Double = 253_402_300_799
-
-    /// Reads one wire element; nil when it does not start with a UTC time and a space.
-    public init?(wire: String) {
-        let utf8 = wire.utf8
-        guard utf8.count >= 21, let space = wire.firstIndex(of: " "), wire.distance(from: wire.startIndex, to: space) == 20,
-            let seconds = Annotation.secondsSince1970(wire[..<space])
-        else { return nil }
-        self.entry = Date(timeIntervalSince1970: Double(seconds))
-        self.text = String(wire[wire.index(after: space)...])
-    }
-
-    /// The wire element: `2026-05-01T09:30:00Z text`.
-    public var wire: String {
-        let seconds = entry.timeIntervalSince1970
-        let bounded = seconds.isNaN ? 0 : min(max(seconds, Annotation.earliest), Annotation.latest)
-        return Annotation.utcText(Int64(bounded)) + " " + text
-    }
-
-    /// Ordered by time, then text.
-    public static func < (lhs: Annotation, rhs: Annotation) -> Bool {
-        lhs.entry != rhs.entry ? lhs.entry < rhs.entry : lhs.text < rhs.text
-    }
-
-    static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
-
-    /// `YYYY-MM-DDTHH:MM:SSZ` of seconds since 1970.
-    static func utcText(_ seconds: Int64) -> String {
-        let parts = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(seconds)))
-        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
-        let year = String(parts.year ?? 0)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(parts.month) + "-" + two(parts.day) + "T"
-            + two(parts.hour) + ":" + two(parts.minute) + ":" + two(parts.second) + "Z"
-    }
-
-    /// Seconds since 1970 of exactly `YYYY-MM-DDTHH:MM:SSZ` (ASCII digits, a real time), else nil.
-    static func secondsSince1970(_ text: Substring) -> Int64? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A,
-            bytes[19] == 0x5A
-        else { return nil }
-        func number(_ range: Range<Int>) -> Int? { ASCIIDigits.number(bytes, range) }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day), hour < 24,
-            minute < 60, second < 61,
-            let date = utc.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
-            utc.component(.day, from: date) == day
-        else { return nil }
-        return Int64(date.timeIntervalSince1970)
-    }
 }

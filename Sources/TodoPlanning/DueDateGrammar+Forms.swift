@@ -52,14 +52,18 @@ extension DueDateGrammar {
     /// The largest count each unit of a relative date takes (about 270 years ahead at most).
     static let relativeLimits: [Character: Int] = ["d": 100_000, "w": 10_000, "m": 3_000, "y": 250]
 
-    /// `+3d`, `+2w`, `+1m`, `+1y`: days, weeks, months or years from today; months and years keep the day of the
+    /// `+3d`, `+2w`, `+1m`, `+1y`: days, weeks, months or years from today (`-3d`: ago); months and years keep the day of the
     /// month, or the month's last day when it is shorter (`+1m` on January 31 is February 28).
     func relative(_ text: String) -> Match {
-        guard text.hasPrefix("+"), let unit = text.last, let limit = Self.relativeLimits[unit] else { return .notThisForm }
+        guard let sign = text.first, sign == "+" || sign == "-", let unit = text.last, let limit = Self.relativeLimits[unit] else {
+            return .notThisForm
+        }
         let digits = text.dropFirst().dropLast()
         guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return .notThisForm }
-        guard let count = GregorianDay.number(digits), count <= limit else { return .impossible("at most +\(limit)\(unit)") }
+        guard let number = GregorianDay.number(digits), number <= limit else { return .impossible("at most \(sign)\(limit)\(unit)") }
         guard let today else { return .impossible("too far away") }
+        // `-3d` counts back: three days ago.
+        let count = sign == "-" ? -number : number
         let day: GregorianDay? =
             switch unit {
             case "d": today.adding(days: count)

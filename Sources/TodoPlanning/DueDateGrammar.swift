@@ -72,7 +72,7 @@ public struct DueDateGrammar: Sendable {
         Rule(forms: ["eow"], inShortHint: 0, kind: .day) { text, grammar in text == "eow" ? grammar.endOfWeek : .notThisForm },
         Rule(forms: ["eom"], inShortHint: 0, kind: .day) { text, grammar in text == "eom" ? grammar.endOfMonth : .notThisForm },
         Rule(forms: ["eoy"], inShortHint: 0, kind: .day) { text, grammar in text == "eoy" ? grammar.endOfYear : .notThisForm },
-        Rule(forms: ["+3d", "+2w", "+1m", "+1y"], inShortHint: 1, kind: .day) { text, grammar in grammar.relative(text) },
+        Rule(forms: ["+3d", "+2w", "+1m", "+1y", "-3d (3 days ago)"], inShortHint: 1, kind: .day) { text, grammar in grammar.relative(text) },
         Rule(forms: ["17:00", "9am", "5:30pm", "a day then a time (fri 9am)"], inShortHint: 1, kind: .time) { text, _ in time(text) },
         Rule(forms: ["none"], inShortHint: 0, kind: .whole) { text, _ in text.isEmpty || text == "none" ? Match.none : .notThisForm },
         Rule(forms: ["an ISO 8601 time (2026-05-01T09:00:00Z)"], inShortHint: 0, kind: .whole) { text, _ in isoMoment(text) },
@@ -127,10 +127,12 @@ public struct DueDateGrammar: Sendable {
         return .notThisForm
     }
 
-    /// `day`, all day, from its first moment in `calendar`.
+    /// `day`, all day: a floating calendar date, the same day in every time zone.
     func resolve(_ day: GregorianDay?, text: String) throws(DueDateError) -> DueDate {
-        guard let day, let start = day.start(in: calendar) else { throw DueDateError(text: text, problem: "too far away") }
-        return DueDate(start, allDay: true)
+        guard let day, let due = DueDate.day(year: day.year, month: day.month, day: day.day) else {
+            throw DueDateError(text: text, problem: "too far away")
+        }
+        return due
     }
 
     /// `day` at `hour:minute` on the wall clock of `calendar`'s time zone, refused when the clocks skip that time.

@@ -195,8 +195,8 @@ extension ICalendar {
                 return nil
             }
             if !parsed.hasTime || line.parameters["VALUE"]?.uppercased() == "DATE" {
-                guard let day = CompactTime.startOfDay(parsed, in: calendar) else { return nil }
-                return DueDate(day, allDay: true)
+                // A floating calendar date: the day written, whatever the zone of the file or the reader.
+                return DueDate.day(year: parsed.year, month: parsed.month, day: parsed.day)
             }
             guard let moment = CompactTime.date(parsed, in: zone(line)) else { return nil }
             return DueDate(moment, allDay: false)

@@ -53,7 +53,7 @@ extension ICalendar {
         if !todo.notes.isEmpty { property("DESCRIPTION", escape(todo.notes)) }
         if let due = todo.due {
             if due.allDay {
-                if let day = CompactTime.dateText(due.date, in: calendar) { property("DUE;VALUE=DATE", day) }
+                if let day = CompactTime.dateText(due.date, in: DueDate.floating) { property("DUE;VALUE=DATE", day) }
             } else {
                 time("DUE", due.date)
             }

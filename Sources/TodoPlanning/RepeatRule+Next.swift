@@ -11,12 +11,14 @@ extension RepeatRule {
     ///
     /// `occurrence` is the current one's 1-based number in the series. From `.due` the next is the first day
     /// strictly after `due`'s day that the rule gives; from `.completion` it counts the same way from the day of
-    /// `completedAt` (monthly and yearly days then clamp to short months instead of skipping them). An all-day due
+    /// `completedAt` in `calendar` (monthly and yearly days then clamp to short months instead of skipping them). An all-day due
     /// date stays all day; a timed one keeps its wall-clock time in `calendar`'s time zone (a time the clocks skip
     /// that day moves on by the gap).
     public func next(after due: DueDate, completedAt: Date, occurrence: Int, calendar: Calendar) -> DueDate? {
         if let count, occurrence >= count { return nil }
-        guard let dueDay = GregorianDay(due.date, in: calendar) else { return nil }
+        // An all-day date steps in the floating calendar (its day is the same in every zone); a timed one in the
+        // person's zone, so its wall-clock time stays put across a daylight-saving change.
+        guard let dueDay = GregorianDay(due.date, in: due.allDay ? DueDate.floating : calendar) else { return nil }
         let base: GregorianDay
         switch from {
         case .due: base = dueDay
@@ -27,8 +29,8 @@ extension RepeatRule {
         guard let day = nextDay(after: base, clampDays: from == .completion) else { return nil }
         let result: DueDate
         if due.allDay {
-            guard let start = day.start(in: calendar) else { return nil }
-            result = DueDate(start, allDay: true)
+            guard let next = DueDate.day(year: day.year, month: day.month, day: day.day) else { return nil }
+            result = next
         } else {
             let clock = GregorianDay.gregorian(like: calendar).dateComponents([.hour, .minute, .second], from: due.date)
             guard let date = day.at(hour: clock.hour ?? 0, minute: clock.minute ?? 0, second: clock.second ?? 0, in: calendar)

@@ -20,8 +20,8 @@ public enum TaskwarriorJSON {
     public static let occurrenceAttribute = "cloudtodo_occurrence"
 
     /// The todos of a `task export` (a JSON array, or one object per line). Pending and waiting tasks are open,
-    /// completed ones done; deleted tasks and recurring templates are skipped (their `recur` is read from the pending
-    /// instances, one per template: the earliest due). A due at 00:00:00 in `calendar` is all day.
+    /// completed ones done; deleted tasks are skipped, and recurring templates are read into their instances (one
+    /// pending per template, the earliest due; see `TaskwarriorSeries`). A due at 00:00:00 in `calendar` is all day.
     public static func decode(_ data: Data, calendar: Calendar) throws(TaskwarriorJSONError) -> PortableImport {
         guard data.count <= PortableLimits.inputBytes else {
             throw TaskwarriorJSONError(description: "The Taskwarrior file is larger than 512 MiB; export fewer tasks at a time.")
@@ -56,6 +56,8 @@ public enum TaskwarriorJSON {
             throw TaskwarriorJSONError(description: "The Taskwarrior file is not valid JSON; give the output of `task export`.")
         }
         var reader = Reader(calendar: calendar, log: log)
+        // Templates first, wherever they stand in the file: their instances take the series from them.
+        for case let (object as [String: Any], _) in objects.prefix(PortableLimits.todos) { reader.noteTemplate(object) }
         for (value, label) in objects.prefix(PortableLimits.todos) {
             guard let object = value as? [String: Any] else {
                 reader.log.add("\(label): is not a JSON object; it was skipped.")
@@ -77,11 +79,28 @@ public enum TaskwarriorJSON {
         /// For each todo, the template it is an instance of (pending instances only).
         var parents: [String?] = []
         var deleted = 0
-        var templates = 0
+        /// The templates some task of the file is an instance of.
+        var instantiated: Set<String> = []
+        /// The recurring templates by uuid (lowercased).
+        var series: [String: TaskwarriorSeries.Template] = [:]
 
         init(calendar: Calendar, log: WarningLog) {
             self.calendar = calendar
             self.log = log
+        }
+
+        /// Keeps what a `status:recurring` template tells its instances.
+        mutating func noteTemplate(_ object: [String: Any]) {
+            guard (object["status"] as? String)?.lowercased() == "recurring", let uuid = object["uuid"] as? String, uuid.utf8.count <= 1_000
+            else { return }
+            let due = optionalDate(object["due"]).flatMap { $0 }
+            let allDay = due.map { CompactTime.isMidnight($0, in: calendar.timeZone) } ?? true
+            let dueDate = due.map { allDay ? DueDate.day($0, in: calendar) : DueDate($0, allDay: false) }
+            let name = (object[TaskwarriorJSON.seriesAttribute] as? String).flatMap { $0.isEmpty || $0.utf8.count > 1_000 ? nil : $0 }
+            let first = (object[TaskwarriorJSON.occurrenceAttribute] as? String).flatMap(Int.init).flatMap { (1...1_000_000).contains($0) ? $0 : nil }
+            series[uuid.trimmingCharacters(in: .whitespaces).lowercased()] = TaskwarriorSeries.Template(
+                rule: TaskwarriorSeries.rule(of: object, due: dueDate, calendar: calendar),
+                series: name ?? uuid.trimmingCharacters(in: .whitespaces).lowercased(), firstOccurrence: first ?? 1, allDay: allDay)
         }
 
         /// Adds the todo of one task object, or a warning saying why it was skipped.
@@ -93,7 +112,6 @@ public enum TaskwarriorJSON {
                 deleted += 1
                 return
             case "recurring":
-                templates += 1
                 return
             default:
                 log.add("\(label): status \(PortableLimits.quoted(status)) is not pending, waiting, completed, deleted or recurring; skipped.")
@@ -114,7 +132,8 @@ public enum TaskwarriorJSON {
                 return
             }
             if let due = date(object["due"], label: label, field: "due") {
-                todo.due = DueDate(due, allDay: CompactTime.isMidnight(due, in: calendar.timeZone))
+                // Taskwarrior has no all-day dates: a local midnight is read as that calendar day.
+                todo.due = CompactTime.isMidnight(due, in: calendar.timeZone) ? DueDate.day(due, in: calendar) : DueDate(due, allDay: false)
             }
             todo.created = date(object["entry"], label: label, field: "entry")
             todo.modified = date(object["modified"], label: label, field: "modified")
@@ -137,12 +156,11 @@ public enum TaskwarriorJSON {
                 let text = string(note["description"], label: label, field: "annotation") ?? ""
                 todo.annotations.append(Annotation(entry: entry, text: text))
             }
-            let parent = object["parent"] as? String
-            if let recur = object["recur"] as? String, !(todo.isCompleted && parent != nil) {
-                todo.repeatRule = TaskwarriorRecur.rule(from: recur)
-                if todo.repeatRule == nil {
-                    log.add("\(label): repeat \(PortableLimits.quoted(recur)) has no RRULE equivalent; the todo was read without repeating.")
-                }
+            let parent = (object["parent"] as? String)?.trimmingCharacters(in: .whitespaces).lowercased()
+            let template = parent.flatMap { series[$0] }
+            todo.repeatRule = TaskwarriorSeries.rule(of: object, due: todo.due, calendar: calendar) ?? template?.rule
+            if todo.repeatRule == nil, let recur = object["recur"] as? String {
+                log.add("\(label): repeat \(PortableLimits.quoted(recur)) has no RRULE equivalent; the todo was read without repeating.")
             }
             todo.repeatFromCompletion =
                 (object[TaskwarriorJSON.repeatFromAttribute] as? String)?.lowercased() == "completion"
@@ -151,8 +169,28 @@ public enum TaskwarriorJSON {
             if let number = (object[TaskwarriorJSON.occurrenceAttribute] as? String).flatMap(Int.init), (1...1_000_000).contains(number) {
                 todo.occurrence = number
             }
+            if let template, let parent {
+                instantiated.insert(parent)
+                instance(&todo, of: template, object: object)
+            }
             todos.append(todo)
             parents.append(todo.isCompleted ? nil : parent)
+        }
+
+        /// An instance of a template: occurrence `first + imask` of the template's series, named as the series names
+        /// it unless it carries our uid; an all-day series' due read as a day (Taskwarrior's `2w` steps in seconds, so
+        /// across a daylight-saving change an instance may fall an hour off midnight).
+        func instance(_ todo: inout PortableTodo, of template: TaskwarriorSeries.Template, object: [String: Any]) {
+            guard let index = TaskwarriorSeries.index(object["imask"]) else {
+                todo.series = todo.series ?? template.series
+                return
+            }
+            todo.occurrence = min(template.firstOccurrence + index, 1_000_000)
+            if (object[TaskwarriorJSON.uidAttribute] as? String)?.isEmpty ?? true {
+                todo.uid = TaskwarriorSeries.occurrenceName(series: template.series, number: todo.occurrence)
+            }
+            todo.series = todo.uid == template.series ? nil : template.series
+            if template.allDay, let due = todo.due, !due.allDay { todo.due = DueDate.day(due.date.addingTimeInterval(3 * 3_600), in: calendar) }
         }
 
         /// The result: of several pending instances of one template only the earliest due is kept, of several tasks with
@@ -183,8 +221,9 @@ public enum TaskwarriorJSON {
                 log.add("\(count(dropped, "later pending occurrence", "later pending occurrences")) skipped (each repeating task keeps its earliest).")
             }
             if deleted > 0 { log.add("\(count(deleted, "deleted task", "deleted tasks")) skipped.") }
+            let templates = series.keys.filter { !instantiated.contains($0) }.count
             if templates > 0 {
-                log.add("\(count(templates, "recurring template", "recurring templates")) skipped (their pending occurrences were read).")
+                log.add("\(count(templates, "recurring template", "recurring templates")) without an occurrence in the file skipped.")
             }
             return PortableImport(todos: kept, warnings: log.all)
         }

@@ -9,7 +9,7 @@ extension TaskwarriorJSON {
     }
 
     /// A JSON array of one object per todo, as `task import` reads it. The uid goes in `cloudtodo_uid` when it is not
-    /// the uuid; notes in `cloudtodo_notes`; all-day due dates as the local midnight of `calendar` in UTC. Warnings
+    /// the uuid; notes in `cloudtodo_notes`; all-day due dates as the midnight of their day in `calendar`'s zone (the reader's), in UTC. Warnings
     /// name what Taskwarrior cannot carry (repeat rules without a `recur` word, tags with spaces or commas).
     public static func encode(_ todos: [PortableTodo], calendar: Calendar, now: Date = Date()) -> PortableExport {
         var log = WarningLog()
@@ -19,17 +19,50 @@ extension TaskwarriorJSON {
         for (index, todo) in todos.enumerated() {
             if index > 0 { out.append(contentsOf: [0x2C, 0x0A]) }
             var object = JSONObjectWriter()
-            fill(&object, with: todo, calendar: calendar, now: now, log: &log)
+            // An open occurrence Taskwarrior can repeat goes as a template and its instance 0.
+            if let template = recurrence(of: todo, calendar: calendar) {
+                var parent = JSONObjectWriter()
+                var repeated = WarningLog()  // the instance says the same
+                fill(&parent, with: todo, calendar: calendar, now: now, log: &repeated, as: .template(template.word))
+                out.append(contentsOf: parent.finish())
+                out.append(contentsOf: [0x2C, 0x0A])
+                fill(&object, with: todo, calendar: calendar, now: now, log: &log, as: .instance(template.word, parent: template.uuid))
+            } else {
+                fill(&object, with: todo, calendar: calendar, now: now, log: &log, as: .task)
+            }
             out.append(contentsOf: object.finish())
         }
         out.append(contentsOf: Array("\n]\n".utf8))
         return PortableExport(text: String(decoding: out, as: UTF8.self), warnings: log.all)
     }
 
-    /// One todo's fields as a Taskwarrior task object.
-    private static func fill(_ object: inout JSONObjectWriter, with todo: PortableTodo, calendar: Calendar, now: Date, log: inout WarningLog) {
+    /// What a todo is written as.
+    private enum Role {
+        /// A task of its own (not repeating, done, or with a rule Taskwarrior cannot say).
+        case task
+        /// The `status:recurring` template of the todo's series, with its `recur` word.
+        case template(String)
+        /// Instance 0 of the template `parent`.
+        case instance(String, parent: String)
+
+        var isTemplate: Bool { if case .template = self { true } else { false } }
+    }
+
+    /// The `recur` word and template uuid of an open occurrence with a due date whose rule Taskwarrior can say.
+    private static func recurrence(of todo: PortableTodo, calendar: Calendar) -> (word: String, uuid: String)? {
+        guard !todo.isCompleted, let due = todo.due, CompactTime.seconds(due.date) != nil, let rule = ICalendar.cleanRule(todo.repeatRule),
+            let word = TaskwarriorRecur.word(from: rule, due: due, calendar: calendar)
+        else { return nil }
+        return (word, TaskwarriorSeries.templateUUID(series: todo.series ?? todo.uid))
+    }
+
+    /// One todo's fields as a Taskwarrior task object (or as its series' template).
+    private static func fill(
+        _ object: inout JSONObjectWriter, with todo: PortableTodo, calendar: Calendar, now: Date, log: inout WarningLog, as role: Role
+    ) {
         let name = PortableLimits.quoted(todo.title)
-        let uuid = uuid(for: todo.uid)
+        var uuid = uuid(for: todo.uid)
+        if case .template = role { uuid = TaskwarriorSeries.templateUUID(series: todo.series ?? todo.uid) }
         object.add("uuid", uuid)
         if todo.title.isEmpty {
             object.add("description", "(no title)")
@@ -37,7 +70,7 @@ extension TaskwarriorJSON {
         } else {
             object.add("description", todo.title)
         }
-        object.add("status", todo.isCompleted ? "completed" : "pending")
+        if case .template = role { object.add("status", "recurring") } else { object.add("status", todo.isCompleted ? "completed" : "pending") }
         if let created = todo.created.flatMap(CompactTime.utcText) { object.add("entry", created) }
         if let modified = todo.modified.flatMap(CompactTime.utcText) { object.add("modified", modified) }
         if todo.isCompleted,
@@ -46,7 +79,7 @@ extension TaskwarriorJSON {
             object.add("end", end)
         }
         if let due = todo.due, CompactTime.seconds(due.date) != nil,
-            let text = CompactTime.utcText(due.allDay ? calendar.startOfDay(for: due.date) : due.date)
+            let text = CompactTime.utcText(due.start(in: calendar))
         {
             object.add("due", text)
         }
@@ -71,22 +104,29 @@ extension TaskwarriorJSON {
             if !tags.isEmpty { object.add("tags", strings: tags) }
         }
         if let rule = ICalendar.cleanRule(todo.repeatRule) {
-            if let word = TaskwarriorRecur.word(from: rule, due: todo.due, calendar: calendar) {
-                if todo.due == nil {
-                    log.add("todo \(name): Taskwarrior repeats only tasks with a due date; the repeat '\(word)' was left out.")
-                } else {
-                    object.add("recur", word)
-                }
-            } else {
-                log.add("todo \(name): repeat rule \(PortableLimits.quoted(rule)) has no Taskwarrior equivalent; it was left out.")
+            // The exact rule always travels; Taskwarrior's own recurrence says it when it can.
+            object.add(TaskwarriorSeries.repeatAttribute, rule)
+            switch role {
+            case .template(let word):
+                object.add("recur", word)
+                object.add("mask", "-")
+            case .instance(let word, let parent):
+                object.add("recur", word)
+                object.add("parent", parent)
+                object.add("imask", number: 0)
+            case .task where !todo.isCompleted:
+                let why = todo.due == nil ? "Taskwarrior repeats only tasks with a due date" : "Taskwarrior has no recurrence like it"
+                log.add("todo \(name): \(why); its repeat \(PortableLimits.quoted(rule)) travels in \(TaskwarriorSeries.repeatAttribute), and importing it back after completing it in Taskwarrior makes the next occurrence.")
+            case .task: break
             }
         }
         let notes = todo.annotations.compactMap { note in CompactTime.utcText(note.entry).map { ($0, note.text) } }
-        if !notes.isEmpty { object.add("annotations", annotations: notes) }
-        if uuid != todo.uid { object.add(uidAttribute, todo.uid) }
+        if !notes.isEmpty, !role.isTemplate { object.add("annotations", annotations: notes) }
+        // Not on a template: Taskwarrior copies a template's attributes into every instance it makes.
+        if uuid != todo.uid, !role.isTemplate { object.add(uidAttribute, todo.uid) }
         if !todo.notes.isEmpty { object.add(notesAttribute, todo.notes) }
         if todo.repeatFromCompletion { object.add(repeatFromAttribute, "completion") }
-        if let series = todo.series { object.add(seriesAttribute, series) }
+        if let series = todo.series ?? (role.isTemplate ? todo.uid : nil) { object.add(seriesAttribute, series) }
         if todo.occurrence > 1 { object.add(occurrenceAttribute, String(todo.occurrence)) }
     }
 }
@@ -100,6 +140,12 @@ struct JSONObjectWriter {
     mutating func add(_ key: String, _ value: String) {
         field(key)
         string(value)
+    }
+
+    /// Adds `"key":N`.
+    mutating func add(_ key: String, number: Int) {
+        field(key)
+        bytes.append(contentsOf: Array(String(number).utf8))
     }
 
     /// Adds `"key":["a","b"]`.

@@ -268,8 +268,8 @@ struct DateResolver {
         // An all-day todo's deadline is the start of the day after it: before `now` when its day began before the
         // day that ended before `now`.
         let today = calendar.startOfDay(for: now)
-        let dayBefore = calendar.date(byAdding: .day, value: -1, to: today) ?? today.addingTimeInterval(-86_400)
-        let limit = today < now ? today : dayBefore
+        let floatingToday = DueDate.day(now, in: calendar).date
+        let limit = today < now ? floatingToday : floatingToday.addingTimeInterval(-86_400)
         return .within(timed: .before(moment), allDay: .before(limit.timeIntervalSinceReferenceDate))
     }
 
@@ -284,23 +284,27 @@ struct DateResolver {
             throw .dateReader(String(describing: error))
         }
         guard let date else { throw .notADate(key: key, term: term) }
-        let dayStart = calendar.startOfDay(for: date.date)
-        let nextDay = calendar.date(byAdding: .day, value: 1, to: dayStart) ?? dayStart.addingTimeInterval(86_400)
-        let start = dayStart.timeIntervalSinceReferenceDate
+        // The day named, as the person's zone bounds it (for timed todos) and as a floating date (for all-day ones,
+        // whose `date` is 00:00 UTC of their day).
+        let dayStart = date.start(in: calendar)
+        let nextDay = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: dayStart)) ?? dayStart.addingTimeInterval(86_400)
+        let start = calendar.startOfDay(for: dayStart).timeIntervalSinceReferenceDate
         let end = nextDay.timeIntervalSinceReferenceDate
+        let floatingStart = (date.allDay ? date : DueDate.day(date.date, in: calendar)).date.timeIntervalSinceReferenceDate
+        let floatingEnd = floatingStart + 86_400
         // The end of a period names its last day whole; a timed date is its moment; an all-day todo compares by its day.
         let endOfPeriod = ["eow", "eom", "eoy"].contains(value.lowercased())
         let moment = date.allDay || endOfPeriod ? nil : date.date.timeIntervalSinceReferenceDate
         switch key {
         case "due.before:":
-            if endOfPeriod { return .within(timed: .before(end), allDay: .before(end)) }
-            return .within(timed: .before(moment ?? start), allDay: .before(start))
+            if endOfPeriod { return .within(timed: .before(end), allDay: .before(floatingEnd)) }
+            return .within(timed: .before(moment ?? start), allDay: .before(floatingStart))
         case "due.after:":
-            return .within(timed: moment.map(Bounds.after) ?? .from(end), allDay: .from(end))
+            return .within(timed: moment.map(Bounds.after) ?? .from(end), allDay: .from(floatingEnd))
         case "due.by:":
-            return .within(timed: moment.map(Bounds.upTo) ?? .before(end), allDay: .before(end))
+            return .within(timed: moment.map(Bounds.upTo) ?? .before(end), allDay: .before(floatingEnd))
         default:
-            return .within(timed: .span(start, end), allDay: .span(start, end))
+            return .within(timed: .span(start, end), allDay: .span(floatingStart, floatingEnd))
         }
     }
 }

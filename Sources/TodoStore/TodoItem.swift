@@ -72,7 +72,7 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     public var list: Reference?
     /// Tags, without duplicates, in the order given.
     public var tags: [String]
-    /// Whether `dueDate` is a whole day (its start in the person's time zone) rather than a moment.
+    /// Whether `dueDate` is a whole day (00:00 UTC of a floating calendar date; see `DueDate`) rather than a moment.
     public var dueAllDay: Bool
     /// The RRULE text of a repeating todo (`FREQ=WEEKLY;BYDAY=MO`), nil when it does not repeat.
     public var repeatRule: String?
@@ -214,6 +214,14 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
             }
         }
         extraFields = extra
+        readAllDayDue()
+    }
+
+    /// Reads an all-day `dueDate` as its floating day: a record of an earlier version holds the writer's local
+    /// midnight, which `DueDate.floatingDay(ofStored:)` turns into 00:00 UTC of the intended day (unchanged when it
+    /// already is one).
+    public mutating func readAllDayDue() {
+        if dueAllDay, let dueDate { self.dueDate = DueDate.floatingDay(ofStored: dueDate) }
     }
 
     /// The `repeatFrom` value of a series counted from completion.

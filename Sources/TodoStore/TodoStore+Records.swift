@@ -138,6 +138,7 @@ extension TodoStore {
         item.series = row.optionalText(o + 29)
         item.occurrence = Int(clamping: max(1, row.int(o + 30)))
         item.annotations = row.optionalText(o + 31).map { StringListColumn.decode($0).compactMap(Annotation.init(wire:)) } ?? []
+        item.readAllDayDue()
         // Stored by a build that did not know these fields: they wait in the extra fields.
         if !item.extraFields.isEmpty, !TodoItem.Field.all.isDisjoint(with: item.extraFields.keys) {
             item.apply(fields: item.fields.merging(item.extraFields) { _, waiting in waiting })

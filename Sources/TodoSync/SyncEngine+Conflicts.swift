@@ -1,6 +1,7 @@
 import CloudClient
 import CloudModel
 import Foundation
+import TodoPlanning
 import TodoStore
 
 /// A value that lost a conflict, as the user sees it: which todo, which field, what lost to what, and whose edit it was.
@@ -39,6 +40,15 @@ public struct ConflictNotice: Sendable, Hashable {
             : "'\(title)': \(fieldName) \(lost) lost to \(won), set later"
     }
 
+    /// A due date in words: an all-day one (00:00 UTC, see `DueDate`) as its calendar date, the same in every zone;
+    /// any other moment as the day and time in this device's zone, `2026-12-10 09:30`.
+    static func dueWords(_ date: Date) -> String {
+        let floating = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) == 0
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        return DueDate(date, allDay: floating).text(in: calendar)
+    }
+
     /// A field value in words.
     public static func words(_ value: FieldValue?, _ field: String) -> String {
         switch value {
@@ -46,7 +56,7 @@ public struct ConflictNotice: Sendable, Hashable {
         case .string(let text)?: return "'\(text)'"
         case .int64(let number)? where field == TodoItem.Field.isCompleted: return number == 0 ? "not done" : "done"
         case .int64(let number)?: return String(number)
-        case .timestamp?: return value?.dateValue.map { ISO8601DateFormatter.string(from: $0, timeZone: .gmt, formatOptions: [.withFullDate]) } ?? "?"
+        case .timestamp?: return value?.dateValue.map(dueWords) ?? "?"
         case .reference(let reference)?: return reference.recordName
         case let other?: return "\(other)"
         }

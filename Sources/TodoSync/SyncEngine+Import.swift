@@ -59,14 +59,38 @@ public struct NewTodo: Sendable, Hashable {
     }
 }
 
+/// What an import did: how many todos it added, updated, and found as they were.
+public struct ImportCounts: Sendable, Hashable {
+    /// Todos this device did not hold.
+    public var added = 0
+    /// Todos it held, changed by the file.
+    public var updated = 0
+    /// Todos it held with every value the file gives (nothing stored, nothing sent).
+    public var unchanged = 0
+
+    /// Nothing counted yet.
+    public init() {}
+
+    /// `added N, updated M, unchanged K`.
+    public var summary: String { "added \(added), updated \(updated), unchanged \(unchanged)" }
+}
+
 extension SyncEngine {
     /// Adds many todos to the private `Todos` zone: stored and queued in ONE transaction (all or none), then shown;
     /// sent in the background when the engine sends automatically, else by the next `sync`. Answers the keys, in
     /// the order given. `progress` hears how many are stored so far.
     @discardableResult
     public func addTodos(_ todos: [NewTodo], progress: (@Sendable (Int) -> Void)? = nil) async throws -> [RecordKey] {
+        try await importTodos(todos, progress: progress).keys
+    }
+
+    /// `addTodos`, answering also how many were added, updated and unchanged. A todo the file completes that was an
+    /// open occurrence here makes its next occurrence (as `todo done` does) unless the file or the cache holds it.
+    public func importTodos(
+        _ todos: [NewTodo], progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> (keys: [RecordKey], counts: ImportCounts) {
         guard permissionContext.isSignedIn else { throw SyncEngineError.refused("signed out: sign in to add todos") }
-        guard !todos.isEmpty else { return [] }
+        guard !todos.isEmpty else { return ([], ImportCounts()) }
         var items: [TodoItem] = []
         items.reserveCapacity(todos.count)
         let lists = try await listsFor(todos)
@@ -85,11 +109,33 @@ extension SyncEngine {
             try await store.mapTodos(keys: prepared.filter(\.given).map(\.item.key)) { $0 }.values.map { ($0.key, $0) },
             uniquingKeysWith: { first, _ in first })
         var replacing: [TodoItem] = []
-        for (item, _) in prepared {
-            // Stamped like a todo added by hand, so an edit made elsewhere later is ordered after the import's values.
-            if let old = existing[item.key] { replacing.append(stamped(item, from: old)) } else { items.append(stamped(item, from: nil)) }
-        }
+        var counts = ImportCounts()
         let keys = prepared.map(\.item.key)
+        let importing = Set(keys)
+        let now = Date(timeIntervalSince1970: Double(clock.nowMilliseconds()) / 1000)
+        for (item, _) in prepared {
+            guard let old = existing[item.key] else {
+                counts.added += 1
+                items.append(stamped(item, from: nil))
+                continue
+            }
+            if Self.sameValues(item, old) {
+                counts.unchanged += 1
+                continue
+            }
+            counts.updated += 1
+            // Stamped like a todo added by hand, so an edit made elsewhere later is ordered after the import's values.
+            replacing.append(stamped(item, from: old))
+            // Completed in another program (Taskwarrior): the series goes on as it does for `todo done`.
+            if old.isRepeating, !old.isCompleted, item.isCompleted, item.isRepeating, !item.isTrashed {
+                let nextKey = Self.nextOccurrenceKey(of: item)
+                if !importing.contains(nextKey), try await store.todo(nextKey) == nil,
+                    let next = Self.nextOccurrence(of: item, completedAt: now, calendar: planningCalendar)
+                {
+                    items.append(stamped(next, from: nil))
+                }
+            }
+        }
         prepared = []
         try await store.addLocalRecords(lists.new + consume items, replacing: replacing, at: clock.nowMilliseconds(), progress: progress)
         // Many records at once: readers and the snapshot read everything again rather than key by key.
@@ -97,7 +143,16 @@ extension SyncEngine {
         try? await reloadCounts()
         publish()
         if configuration.sendsAutomatically && connection == .online { requestSync(.localEdit) }
-        return keys
+        return (keys, counts)
+    }
+
+    /// Whether an imported todo holds every value the cached one does (its list and known fields; stamps and lost
+    /// values aside), so importing it again changes nothing.
+    static func sameValues(_ imported: TodoItem, _ cached: TodoItem) -> Bool {
+        func known(_ item: TodoItem) -> [String: FieldValue] {
+            item.fields.filter { TodoItem.Field.all.contains($0.key) && $0.key != FieldStamps.fieldName && $0.key != LostEdit.fieldName }
+        }
+        return imported.listName == cached.listName && known(imported) == known(cached)
     }
 
     /// The private lists the todos name, by title: existing ones, and new list records (stamped) for the rest.

@@ -24,7 +24,7 @@ extension AppState {
         for tab in Tab.allCases {
             guard let data = tabs[tab] else { continue }
             for index in data.rows.indices {
-                guard let moment = data.rows[index].dueDate, moment < end, !data.rows[index].isCompleted,
+                guard let moment = data.rows[index].due?.start(in: calendar), moment < end, !data.rows[index].isCompleted,
                     !data.rows[index].isList, filterMatches(index, in: data)
                 else { continue }
                 let row = data.rows[index]
@@ -67,7 +67,7 @@ extension AppState {
     private func bucket(of row: TodoRow, today: Date) -> Int {
         guard let due = row.due else { return 0 }
         if due.deadline(in: calendar) <= now { return 0 }
-        let days = calendar.dateComponents([.day], from: today, to: calendar.startOfDay(for: due.date)).day ?? 0
+        let days = calendar.dateComponents([.day], from: today, to: calendar.startOfDay(for: due.start(in: calendar))).day ?? 0
         return 1 + max(0, days)
     }
 

@@ -66,7 +66,7 @@ public enum Formatting {
     /// A due date as a list row shows it: the day ("2026-05-01"); when timed, "today 09:30" or, within the next six
     /// days, "Fri 17:00".
     public static func due(_ due: DueDate, now: Date, calendar: Calendar) -> String {
-        guard !due.allDay else { return day(due.date, calendar: calendar) }
+        guard !due.allDay else { return due.text(in: calendar) }
         let today = calendar.startOfDay(for: now)
         let days = calendar.dateComponents([.day], from: today, to: calendar.startOfDay(for: due.date)).day ?? -1
         switch days {
@@ -78,14 +78,16 @@ public enum Formatting {
 
     /// A due date in full, for the detail view: "Fri 2026-03-13 17:00" or "Fri 2026-03-13 (all day)".
     public static func dueInFull(_ due: DueDate, calendar: Calendar) -> String {
-        weekday(due.date, calendar: calendar) + " " + day(due.date, calendar: calendar) + " "
+        // An all-day date is read at its start in `calendar`'s zone: the same calendar day, whatever the zone.
+        let start = due.start(in: calendar)
+        return weekday(start, calendar: calendar) + " " + day(start, calendar: calendar) + " "
             + (due.allDay ? "(all day)" : time(due.date, calendar: calendar))
     }
 
     /// How a due date stands at `now`: overdue (its deadline passed), today, or later.
     static func urgency(of due: DueDate, now: Date, calendar: Calendar) -> DueUrgency {
         if due.deadline(in: calendar) <= now { return .overdue }
-        return calendar.isDate(due.date, inSameDayAs: now) ? .today : .later
+        return calendar.isDate(due.start(in: calendar), inSameDayAs: now) ? .today : .later
     }
 
     /// Wraps `text` into lines at most `width` columns wide, breaking at spaces where it can (newlines kept).

@@ -60,7 +60,7 @@ enum CreateBench {
                 gone.process.terminate()
                 gone.process.waitUntilExit()
                 let result = try runProcess(todo, ["import", file.path, "--quiet"] + arguments)
-                guard result.status == 0, result.outputText.contains("Added " + Formatting.counted(size, "todo")) else {
+                guard result.status == 0, result.outputText.contains("added \(size), updated 0") else {
                     throw BenchError("todo import (cloud down) exited with \(result.status): \(result.outputText) \(result.errorText)")
                 }
                 down.append(result.seconds)

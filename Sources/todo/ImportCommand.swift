@@ -15,7 +15,8 @@ struct Import: AsyncParsableCommand {
             .ics files per list as vdirsyncer and todoman keep them), taskwarrior (what `task export` writes), json \
             ([{"title", "notes"?, "due"?, "priority"?, "done"?, "tags"?, "repeat"?, "list"?, "id"?}], what \
             `todo export` writes). A todo whose ID (UID, uuid) this device holds already is updated rather than added \
-            again, so importing a file twice adds nothing twice. The todos are stored and queued in one transaction \
+            again, so importing a file twice adds nothing twice; it prints `Imported N todos: added N, updated M, \
+            unchanged K`. The todos are stored and queued in one transaction \
             (all or none), then sent (not with --no-send); when the cloud does not answer they stay queued.
             """)
 
@@ -43,12 +44,13 @@ struct Import: AsyncParsableCommand {
         let progress = ProgressLine(enabled: !quiet)
         try await device.withSession { session in
             let total = todos.count
+            var counts = ImportCounts()
             if total > 0 {
                 progress.show("Adding todos: 0 of \(total)")
-                try await session.engine.addTodos(todos) { done in progress.show("Adding todos: \(done) of \(total)") }
+                counts = try await session.engine.importTodos(todos) { done in progress.show("Adding todos: \(done) of \(total)") }.counts
             }
             progress.clear()
-            print("Added " + Formatting.counted(total, "todo"))
+            print("Imported " + Formatting.counted(total, "todo") + ": " + counts.summary)
             if skippedUntitled > 0 {
                 printError("Skipped \(skippedUntitled) \(skippedUntitled == 1 ? "entry" : "entries") without a title")
             }

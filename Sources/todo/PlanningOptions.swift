@@ -23,7 +23,8 @@ struct PlanningOptions: ParsableArguments {
     @Option(name: .customLong("untag"), help: "Remove a tag (repeat the flag for several).", completion: CacheCompletion.tags)
     var untags: [String] = []
 
-    @Option(help: ArgumentHelp("Due date, optionally with a time: \(DueDateGrammar.accepted).", valueName: "when"))
+    // Unconditional: `--due -3d` is a date (3 days ago), not an unknown flag.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Due date, optionally with a time: \(DueDateGrammar.accepted).", valueName: "when"))
     var due: String?
 
     @Option(
@@ -41,6 +42,8 @@ struct PlanningOptions: ParsableArguments {
             do { _ = try TagName.read(tag) } catch { throw ValidationError(error.description) }
         }
         if let due {
+            // Nothing is not "no date": `none` clears one, so an empty value (an unset shell variable) is refused.
+            guard !due.allSatisfy(\.isWhitespace) else { throw ValidationError("--due is empty: give a date (\(DueDateGrammar.acceptedShort)), or none to clear it") }
             do { _ = try parseDueDate(due) } catch { throw ValidationError(error.description) }
         }
         if repeating != nil && noRepeat { throw ValidationError("--repeat and --no-repeat cannot be used together") }

@@ -43,7 +43,7 @@ extension TrustedTextEndToEnd {
             let file = stage.directory.appendingPathComponent("two.json")
             try Data(#"[{"title":"One"},{"title":"Two","due":"tomorrow"},{"title":"  "}]"#.utf8).write(to: file)
             let imported = try await cli.run("alice", ["import", file.path])
-            #expect(imported.output == "Added 2 todos\n", "\(imported.allText)")
+            #expect(imported.output == "Imported 2 todos: added 2, updated 0, unchanged 0\n", "\(imported.allText)")
             let badDates = stage.directory.appendingPathComponent("bad-dates.json")
             try Data(#"[{"title":"Feb","due":"2026-02-30"}]"#.utf8).write(to: badDates)
             let badDate = try await cli.run("alice", ["import", badDates.path])

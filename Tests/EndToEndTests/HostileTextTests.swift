@@ -94,7 +94,7 @@ extension TrustedTextEndToEnd {
             try JSONEncoder().encode(titles.map { ["title": $0] }).write(to: file)
             let imported = try await cli.run("alice", ["import", file.path])
             #expect(imported.status == 0, "\(imported.allText)")
-            #expect(imported.output == "Added 150 todos\n")
+            #expect(imported.output == "Imported 150 todos: added 150, updated 0, unchanged 0\n")
 
             let list = try await cli.run("alice", ["list"])
             #expect(list.status == 0)

@@ -25,6 +25,7 @@ struct DueDateGrammarTests {
             ("+3d", F.allDay(2026, 3, 13)), ("+0d", F.allDay(2026, 3, 10)), ("+2w", F.allDay(2026, 3, 24)),
             ("+1m", F.allDay(2026, 4, 10)), ("+12m", F.allDay(2027, 3, 10)), ("+1y", F.allDay(2027, 3, 10)),
             ("+100000d", F.allDay(2299, 12, 24)),
+            ("-3d", F.allDay(2026, 3, 7)), ("-2w", F.allDay(2026, 2, 24)), ("-1m", F.allDay(2026, 2, 10)), ("-1y", F.allDay(2025, 3, 10)),
             ("2026-12-31", F.allDay(2026, 12, 31)), ("2028-02-29", F.allDay(2028, 2, 29)), ("0001-01-01", F.allDay(1, 1, 1)),
             ("mon", F.allDay(2026, 3, 16)), ("Monday", F.allDay(2026, 3, 16)), ("tue", F.allDay(2026, 3, 17)),
             ("tuesday", F.allDay(2026, 3, 17)), ("wed", F.allDay(2026, 3, 11)), ("thursday", F.allDay(2026, 3, 12)),
@@ -126,7 +127,7 @@ struct DueDateGrammarTests {
 
     @Test func textInNoFormIsRefusedWithTheListOfForms() {
         let texts = [
-            "soon", "+d", "2026-2-1", "+-3d", "+3x", "-3d", "26-01-01", "２０２６-０１-０１", "next friday", "tomorrow morning", "17",
+            "soon", "+d", "2026-2-1", "+-3d", "+3x", "--3d", "26-01-01", "２０２６-０１-０１", "next friday", "tomorrow morning", "17",
             "9 am", "fri fri", "tomorrow 9:5", "17:00 tomorrow", "+3d+2d", "mon,wed", "t", "today\u{0}", "tues", "+１d",
             "none 9am", String(repeating: "today ", count: 2000),
         ]
@@ -139,7 +140,7 @@ struct DueDateGrammarTests {
         #expect(
             DueDateGrammar.accepted
                 == "YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon…sun, monday…sunday), eow, eom, eoy, +3d, +2w, +1m, +1y, "
-                + "17:00, 9am, 5:30pm, a day then a time (fri 9am), none or an ISO 8601 time (2026-05-01T09:00:00Z)")
+                + "-3d (3 days ago), 17:00, 9am, 5:30pm, a day then a time (fri 9am), none or an ISO 8601 time (2026-05-01T09:00:00Z)")
         #expect(DueDateGrammar.acceptedShort == "YYYY-MM-DD, today, tomorrow, +3d or 17:00")
         let unknown = DueDateError(text: "soon", problem: nil)
         #expect(unknown.description == "cannot read the due date 'soon'; use " + DueDateGrammar.accepted)

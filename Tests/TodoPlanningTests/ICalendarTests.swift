@@ -35,7 +35,7 @@ struct ICalendarTests {
         #expect(back.warnings == [])
     }
 
-    @Test("All-day due dates are the day in the caller's calendar; the list only when asked; minimal todos")
+    @Test("All-day due dates are floating calendar dates; the list only when asked; minimal todos")
     func encodesAllDayWithoutList() throws {
         let day = DueDate.day(utc("20261130T230000Z"), in: calendar)
         let todo = PortableTodo(uid: "d", title: "Day", due: day, priority: 2, listName: "Home")
@@ -48,7 +48,7 @@ struct ICalendarTests {
         var expected = todo
         expected.listName = nil
         #expect(back == [expected])
-        #expect(back.first?.due?.date == utc("20261130T230000Z"))
+        #expect(back.first?.due?.date == utc("20261201T000000Z"), "00:00 UTC of the day: the same day in every zone")
     }
 
     static let needsAction = "STATUS:NEEDS-ACTION\r\n"

@@ -27,17 +27,15 @@ struct TaskwarriorJSONTests {
                 annotations: [Annotation(entry: made, text: "Asked Sam for a second look")]),
             PortableTodo(uid: "5f7f7d10-57f5-40a8-99ef-bf92778acda9", title: "Someday sort photos", created: later, modified: later),
             PortableTodo(
-                uid: "ea33a29e-c707-4eaa-98d1-e5718d42fdd4", title: "Water plants", tags: ["home"],
+                // Instance 0 of a template made in Taskwarrior: occurrence 1 of the series the template's uuid names.
+                uid: "1ca7a384-8d12-46ca-970a-fa095d22495f", title: "Water plants", tags: ["home"],
                 due: DueDate(utc("20261130T230000Z"), allDay: true), repeatRule: "FREQ=WEEKLY;INTERVAL=2", created: later, modified: made),
             PortableTodo(
                 uid: "1ba149e9-fa75-45e2-bb77-f1dec0865507", title: "Buy milk ü 🥛", tags: ["shopping"], isCompleted: true,
                 completedAt: later, created: later, modified: later),
         ]
         #expect(result.todos == expected)
-        #expect(
-            result.warnings == [
-                "1 deleted task was skipped.", "1 recurring template was skipped (their pending occurrences were read).",
-            ])
+        #expect(result.warnings == ["1 deleted task was skipped."])
     }
 
     @Test("One object per line, numbers as epoch seconds, uid from cloudtodo_uid, bad lines and fields named")
@@ -80,12 +78,10 @@ struct TaskwarriorJSONTests {
             """
         let result = try TaskwarriorJSON.decode(Data(text.utf8), calendar: calendar)
         #expect(result.todos.map(\.uid) == ["i1", "i0"])
-        #expect(result.todos.map(\.repeatRule) == ["FREQ=WEEKLY", nil])
-        #expect(
-            result.warnings == [
-                "1 later pending occurrence was skipped (each repeating task keeps its earliest).",
-                "1 recurring template was skipped (their pending occurrences were read).",
-            ])
+        // A done occurrence keeps its series' rule, as ours do; both belong to the template's series.
+        #expect(result.todos.map(\.repeatRule) == ["FREQ=WEEKLY", "FREQ=WEEKLY"])
+        #expect(result.todos.map(\.series) == ["t", "t"])
+        #expect(result.warnings == ["1 later pending occurrence was skipped (each repeating task keeps its earliest)."])
     }
 
     @Test("Not Taskwarrior JSON at all is refused in words")
@@ -130,14 +126,20 @@ struct TaskwarriorJSONTests {
         let done = PortableTodo(
             uid: "0e024811-3055-49ef-ae51-e9858344529e", title: "", repeatRule: "FREQ=DAILY;COUNT=2", priority: 3, isCompleted: true)
         let result = TaskwarriorJSON.encode([todo, done], calendar: calendar, now: utc("20260601T000000Z"))
+        // An open occurrence Taskwarrior can repeat: the series' template (index 0 pending), then the occurrence as
+        // instance 0. The exact rule travels in `cloudtodo_repeat` on every repeating todo, done ones too.
         let expected = """
             [
+            {"uuid":"756212cf-ff5e-5e15-abde-bed2c83a71f3","description":"Buy \\"milk\\" \\\\ now","status":"recurring",\
+            "entry":"20260501T093000Z","modified":"20260502T100000Z","due":"20261130T230000Z","priority":"M","project":"Home",\
+            "tags":["shop","two_words"],"cloudtodo_repeat":"FREQ=WEEKLY","recur":"weekly","mask":"-","cloudtodo_notes":"n1\\nn2",\
+            "cloudtodo_series":"rec-1"},
             {"uuid":"efe23e85-ee4b-51e0-93c2-e456b51f1622","description":"Buy \\"milk\\" \\\\ now","status":"pending","entry":"20260501T093000Z",\
             "modified":"20260502T100000Z","due":"20261130T230000Z","priority":"M","project":"Home","tags":["shop","two_words"],\
-            "recur":"weekly","annotations":[{"entry":"20260501T093000Z","description":"called"}],"cloudtodo_uid":"rec-1",\
-            "cloudtodo_notes":"n1\\nn2"},
+            "cloudtodo_repeat":"FREQ=WEEKLY","recur":"weekly","parent":"756212cf-ff5e-5e15-abde-bed2c83a71f3","imask":0,\
+            "annotations":[{"entry":"20260501T093000Z","description":"called"}],"cloudtodo_uid":"rec-1","cloudtodo_notes":"n1\\nn2"},
             {"uuid":"0e024811-3055-49ef-ae51-e9858344529e","description":"(no title)","status":"completed","end":"20260601T000000Z",\
-            "priority":"H"}
+            "priority":"H","cloudtodo_repeat":"FREQ=DAILY;COUNT=2"}
             ]
 
             """
@@ -146,7 +148,6 @@ struct TaskwarriorJSONTests {
             result.warnings == [
                 "todo 'Buy \"milk\" \\ now': tags with spaces or commas were written with '_' instead (Taskwarrior allows neither).",
                 "todo '0e024811-3055-49ef-ae51-e9858344529e' has no title; Taskwarrior needs one, so it is '(no title)'.",
-                "todo '': repeat rule 'FREQ=DAILY;COUNT=2' has no Taskwarrior equivalent; it was left out.",
             ])
         #expect(TaskwarriorJSON.uuid(for: "rec-1") == TaskwarriorJSON.uuid(for: "rec-1"))
         #expect(TaskwarriorJSON.uuid(for: "0E024811-3055-49EF-AE51-E9858344529E") == "0e024811-3055-49ef-ae51-e9858344529e")

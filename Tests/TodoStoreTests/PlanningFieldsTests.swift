@@ -55,6 +55,32 @@ struct PlanningFieldsTests {
         #expect(item.fields["allDay"] == .int64(1))
     }
 
+    @Test func allDayDatesCachedByEarlierVersionsReadBackAsTheirDay() async throws {
+        try await withTemporaryStore { store, url in
+            // An earlier version cached 2026-12-10 all day as its local midnight: Tokyo's, New York's, Berlin's.
+            let midnights: [String: Int64] = ["tokyo": 1_796_828_400_000, "newyork": 1_796_878_800_000, "berlin": 1_796_857_200_000]
+            for (name, _) in midnights {
+                var item = TodoItem(key: .privateTodo(name), title: name)
+                item.due = DueDate.day(year: 2026, month: 12, day: 10)
+                _ = try await store.saveLocalEdit(item, at: 1)
+            }
+            await store.close()
+            do {
+                let database = try SQLiteDatabase(path: url.path)
+                for (name, moment) in midnights {
+                    try database.run("UPDATE records SET due_date = ? WHERE record_name = ?", [.int(moment), .text(name)])
+                }
+            }
+            let reopened = try TodoStore(url: url)
+            for (name, _) in midnights {
+                let read = try #require(try await reopened.todo(.privateTodo(name)))
+                #expect(read.due == DueDate.day(year: 2026, month: 12, day: 10), "\(name)")
+                #expect(read.due?.text(in: PlanningFixtureZones.newYork) == "2026-12-10" && read.due?.text(in: PlanningFixtureZones.tokyo) == "2026-12-10")
+                #expect(read.fields["dueDate"] == .timestamp(Date(timeIntervalSince1970: 1_796_860_800)), "sent in the new shape")
+            }
+        }
+    }
+
     @Test func illTypedOrForeignPlanningValuesAreKeptNotTrusted() {
         let record = Record(
             recordName: "odd", recordType: TodoSchema.todoType,
@@ -84,5 +110,17 @@ struct PlanningFieldsTests {
             #expect(read.due?.allDay == false)
             #expect(Set(read.extraFields.keys) == ["mood"], "only the field this build does not know stays kept")
         }
+    }
+}
+
+/// Calendars of two zones for the cache's due-date tests.
+enum PlanningFixtureZones {
+    static let tokyo = zone("Asia/Tokyo")
+    static let newYork = zone("America/New_York")
+
+    static func zone(_ identifier: String) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: identifier)!
+        return calendar
     }
 }
