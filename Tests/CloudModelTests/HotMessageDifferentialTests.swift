@@ -54,6 +54,24 @@ struct HotMessageDifferentialTests {
         }
     }
 
+    @Test("records/query pages, with and without a continuation marker")
+    func queryPages() throws {
+        var generator = WireMessageGenerator(seed: 5)
+        for _ in 0..<Self.messages {
+            let records = (0..<generator.below(6)).map { _ in generator.record() }
+            let page = QueryResponse(records: records, continuationMarker: generator.chance(50) ? generator.text() : nil)
+            try check(page, &generator) { try QueryResponse(bytes: $0) }
+            // The tree reading of a record (`Record(json:)`, what the client's query path uses today) gives the same.
+            let tree = try JSONParser.parse(try JSONWriter.encoder.encode(page))
+            let items = try tree.object(at: "$")["records"]?.array(at: "records") ?? []
+            #expect(try items.map { try Record(json: $0) } == records)
+        }
+        for bad in [#"{"records":[{"recordType":"Todo"}]}"#, #"{"records":{}}"#, #"{"records":[],"continuationMarker":7}"#, #"{"records":["#] {
+            #expect(throws: (any Error).self) { try QueryResponse(bytes: Array(bad.utf8)) }
+            #expect(throws: (any Error).self) { try JSONDecoder().decode(QueryResponse.self, from: Data(bad.utf8)) }
+        }
+    }
+
     @Test("records/modify requests, whole and operation by operation")
     func modifyRequests() throws {
         var generator = WireMessageGenerator(seed: 3)
