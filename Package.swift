@@ -88,7 +88,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // Pure planning values: due dates and their grammar, repeat rules, filters, iCalendar and Taskwarrior files.
-        .target(name: "TodoPlanning", swiftSettings: strict),
+        .target(name: "TodoPlanning", dependencies: ["CloudModel"], swiftSettings: strict),
         .target(name: "TodoStore", dependencies: ["CloudModel", "SQLiteDB", "TodoPlanning"], swiftSettings: strict),
         .target(name: "TodoSync", dependencies: ["CloudModel", "CloudClient", "TodoStore", "TodoPlanning"], swiftSettings: strict),
         .target(name: "Terminal", dependencies: ["CNcurses"], swiftSettings: strict),

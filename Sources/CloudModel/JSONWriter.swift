@@ -53,8 +53,15 @@ public struct JSONWriter: Sendable {
     /// Appends `true` or `false`.
     public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
-    /// A JSON string literal with the escapes RFC 8259 requires.
-    public mutating func string(_ value: String) {
+    /// A JSON string literal, escaped by `appendString(_:to:)`.
+    public mutating func string(_ value: String) { Self.appendString(value, to: &bytes) }
+
+    /// Appends `value` as a JSON string literal: the project's one JSON string escaper, writing exactly what
+    /// Foundation's `JSONEncoder` writes (with `.withoutEscapingSlashes`). It escapes only what RFC 8259 requires:
+    /// `\"`, `\\`, `\b` `\t` `\n` `\f` `\r`, and the other C0 controls as `\u00xx` (lower-case hex). Everything else,
+    /// DEL (U+007F), C1 controls and U+2028/U+2029 included, is copied as its UTF-8 bytes; escaping characters that a
+    /// terminal would act on is the display's job (`escapingTerminalControls(inJSON:)`), not JSON's.
+    public static func appendString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(0x22)
         var utf8 = value.utf8
         // Fast path: nothing to escape, copy the bytes whole (checked and copied from the same buffer).
@@ -76,12 +83,14 @@ public struct JSONWriter: Sendable {
             switch byte {
             case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
             case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
-            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
             default: bytes.append(byte)
             }
         }

@@ -35,6 +35,8 @@ extension JSONReader {
         var uuid: String?
         var retryAfter: Double?
         var subscriptionID: String?
+        var rootRecordName: String?
+        var shareRecordName: String?
         var serverRecord: Record?
         try readObject(at: path()) { reader, key in
             switch key {
@@ -51,6 +53,8 @@ extension JSONReader {
                 default: break
                 }
             case "subscriptionID": subscriptionID = try reader.readString(at: "\(path()).subscriptionID")
+            case "rootRecordName": rootRecordName = try reader.readString(at: "\(path()).rootRecordName")
+            case "shareRecordName": shareRecordName = try reader.readString(at: "\(path()).shareRecordName")
             case "serverRecord":
                 if !(try reader.readNull()) { serverRecord = try reader.readRecord(at: "\(path()).serverRecord") }
             case "recordName":
@@ -78,6 +82,8 @@ extension JSONReader {
             error.retryAfter = retryAfter
             error.recordName = name
             error.subscriptionID = subscriptionID
+            error.rootRecordName = rootRecordName
+            error.shareRecordName = shareRecordName
             error.zoneID = record.zoneID
             error.serverRecord = serverRecord
             return .failure(error)

@@ -1,3 +1,4 @@
+import CloudModel
 import Foundation
 
 /// Writing: a JSON array `task import` accepts, one task per line.
@@ -182,20 +183,5 @@ struct JSONObjectWriter {
         bytes.append(0x3A)
     }
 
-    private mutating func string(_ value: String) {
-        bytes.append(0x22)
-        let hex = Array("0123456789abcdef".utf8)
-        for byte in value.utf8 {
-            switch byte {
-            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
-            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
-            case 0..<0x20, 0x7F: bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(0x22)
-    }
+    private mutating func string(_ value: String) { JSONWriter.appendString(value, to: &bytes) }
 }
