@@ -20,6 +20,7 @@ enum UIBench {
             let session = try await DeviceSession.open(options)
             await session.engine.sync(.launch)
             await session.close()
+            if count == 100_000 { try loadingKeys(server: server, directory: directory, account: account, count: count) }
             // A fresh process, as a launch would be: its first frame, its keys, its memory.
             let child = Process()
             child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -28,6 +29,38 @@ enum UIBench {
             child.waitUntilExit()
             guard child.terminationStatus == 0 else { throw BenchError("ui child failed") }
         }
+    }
+
+    /// The real `todo` (beside this program, or `BENCH_TODO`) under a pseudo-terminal over the filled cache: keys
+    /// while rows load, and a filter typed then (`BENCH_LAUNCHES` launches of each, 5 by default).
+    static func loadingKeys(server: ServerProcess, directory: URL, account: String, count: Int) throws {
+        let me = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let environment = ProcessInfo.processInfo.environment
+        let todo = environment["BENCH_TODO"] ?? me.deletingLastPathComponent().appendingPathComponent("todo").path
+        guard FileManager.default.isExecutableFile(atPath: todo) else {
+            print("(no \(todo): build it too, `swift build -c release`, for the keys while rows load)")
+            return
+        }
+        let arguments = [
+            "--account", account, "--password", "bench-password", "--device", "main", "--server", server.baseURL, "--data-dir", directory.path,
+        ]
+        let launches = environment["BENCH_LAUNCHES"].flatMap(Int.init) ?? 5
+        // "Call the plumber #…" is every eighth todo's title.
+        let expected = (0..<count).count { $0 % 8 == 1 }
+        let figures = try LoadingKeysBench.run(todo: todo, arguments: arguments, count: count, launches: launches, word: "plumber", expected: expected)
+        let keys = figures.keys.sorted()
+        let slowest = figures.keys.indices.max { figures.keys[$0] < figures.keys[$1] }.map { figures.keyNames[$0] } ?? "-"
+        print(String(
+            format: "todo (the app) under a pty over %d cached todos, navigation keys (j/k/G/g/PageDown/PageUp) while rows load, key -> frame: %d keys in %d launches, p50 %.1f ms, p99 %.1f ms, max %.1f ms (key %@)%@  (target p99 <= 50 ms)",
+            count, keys.count, launches, percentile(keys, 0.5), percentile(keys, 0.99), keys.last ?? 0, slowest,
+            figures.unanswered > 0 ? ", \(figures.unanswered) keys unanswered within 3 s" : ""))
+        let afterRead = figures.filterAfterRead.sorted()
+        let afterKey = figures.filterAfterLastKey.sorted()
+        print(String(
+            format: "  filter '/plumber' typed key by key while rows load (%d of %d launches typed it all before the rows were read): rows read -> filter applied to all %d matches: %@; last key -> applied: median %.0f ms, max %.0f ms  (target <= 300 ms)",
+            figures.filterTypedWhileLoading, launches, expected,
+            afterRead.isEmpty ? "not shown by this build" : String(format: "median %.0f ms, max %.0f ms", percentile(afterRead, 0.5), afterRead.last ?? 0),
+            percentile(afterKey, 0.5), afterKey.last ?? 0))
     }
 
     static func deviceOptions(server: String, directory: URL, account: String) -> DeviceOptions {
