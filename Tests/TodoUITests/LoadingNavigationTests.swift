@@ -100,6 +100,39 @@ struct LoadingNavigationTests {
         #expect(Self.loaded(Self.high + [shared]).count == 41)
     }
 
+    @Test func takesSortedInOneByOneInAnyOrderGiveTheRowsOfOneSort() {
+        // Todos in lists whose heading comes in a later take, and in lists whose heading came before; done todos,
+        // due dates, shared rows.
+        var all: [TodoRow] = []
+        for index in 0..<300 {
+            var row = TodoRow(
+                id: "t\(index)", title: "Todo \(index % 17)", isCompleted: index % 5 == 0,
+                due: index % 3 == 0 ? Fixture.due(2026, 3, 1 + index % 20) : nil, priority: index % 4,
+                listID: index % 4 == 1 ? "L\(index % 3)" : nil)
+            if index % 11 == 0 { row.scope = .shared }
+            all.append(row)
+        }
+        all.insert(TodoRow(id: "L0", title: "Groceries", kind: .list), at: 10)
+        all.insert(TodoRow(id: "L1", title: "Work", kind: .list), at: 150)
+        all.insert(TodoRow(id: "L2", title: "Attic", kind: .list), at: 290)
+        let takes = stride(from: 0, to: all.count, by: 40).map { Array(all[$0..<min($0 + 40, all.count)]) }
+        let once = Self.loaded(all)
+        for order in [takes, takes.reversed(), takes.enumerated().sorted { ($0.offset * 7) % 8 < ($1.offset * 7) % 8 }.map(\.element)] {
+            var loaded = Self.loaded(order[0])
+            for take in order.dropFirst() { loaded.add(take) }
+            #expect(loaded.count == all.count)
+            var sortedOnce = LoadingTests.loadingState()
+            sortedOnce.replaceRows(with: once, status: Fixture.online)
+            var sortedInTakes = LoadingTests.loadingState()
+            sortedInTakes.replaceRows(with: loaded, status: Fixture.online)
+            for tab in [Tab.todos, .shared] {
+                #expect(sortedInTakes.rows(in: tab).map(\.id) == sortedOnce.rows(in: tab).map(\.id))
+            }
+            #expect(sortedInTakes.openCount(inList: "L1") == sortedOnce.openCount(inList: "L1"))
+            #expect(sortedInTakes.rows(in: .shared).count == (0..<300).count { $0 % 11 == 0 })
+        }
+    }
+
     @Test func aNewerSetOfRowsReplacesAnOlderOneStillWaitingInTheInbox() {
         let inbox = UpdateInbox()
         inbox.post(.loaded(Self.loaded(Self.low), status: Fixture.online))
