@@ -10,9 +10,9 @@ import TodoUI
 public enum TerminalApp {
     /// Rows of the first take from the cache: few, so the first rows are drawn within milliseconds.
     public static let firstChunk = 2_000
-    /// Rows of each later take from the cache. Each is sorted into the rows before it off the main actor while the
-    /// next is read, and all are swapped in at once when read: the key loop never sorts them.
-    public static let laterChunk = 10_000
+    /// Rows of each later take from the cache: the rest in one take. They are sorted with the first ones where they
+    /// were read, off the main actor, and swapped in whole: the key loop never sorts them.
+    public static let laterChunk = Int.max
 
     /// Draws a frame at once, fills it from the cache chunk by chunk (no network), meanwhile connects, then starts
     /// syncing and runs the key loop until quit.
@@ -161,41 +161,32 @@ public enum TerminalApp {
         // A reader with no rows yet: its takes read every scope, `chunk` records at a time.
         let (reader, wakeups) = await engine.changeReader(current: nil)
         var context: RowContext?
-        // Each take is sorted into the rows before it by `sorter` while the engine reads the next one, so once the
-        // last is read only its own rows remain to sort in.
-        let sorter = RowSorter(order: order)
-        var sorting: [Task<Void, Never>] = []
-        var read = 0
+        var rows: [TodoRow] = []
+        var takes = 0
         do {
             var more = true
             while more {
                 try Task.checkCancellation()
-                let changes = try await engine.takeChanges(reader, chunk: read == 0 ? firstChunk : laterChunk, makeRow: AppBridge.row)
+                let changes = try await engine.takeChanges(reader, chunk: takes == 0 ? firstChunk : laterChunk, makeRow: AppBridge.row)
+                takes += 1
                 more = changes.hasMore
                 context = changes.context
                 let taken = AppBridge.rowChanges(consume changes).rows
-                let first = read == 0
-                read += taken.count
-                guard more else {
-                    sorting.append(Task.detached { await sorter.add(taken) })
-                    break
-                }
-                if first {
-                    let loaded = LoadedRows(taken, order: order)
-                    inbox.post(.loaded(loaded, status: status))
-                    sorting.append(Task.detached { await sorter.add(loaded) })
+                if rows.isEmpty { rows = taken } else { rows.append(contentsOf: taken) }
+                guard more else { break }
+                if takes == 1 {
+                    inbox.post(.loaded(LoadedRows(rows, order: order), status: status))
                     // Counted once the first rows are on their way, so counting does not delay them.
                     total = try? await store.visibleRecordCount()
-                } else {
-                    sorting.append(Task.detached { await sorter.add(taken) })
                 }
-                inbox.post(.loading(FetchProgress(fetched: read, total: total)))
+                inbox.post(.loading(FetchProgress(fetched: rows.count, total: total)))
             }
             try Task.checkCancellation()
-            // Every row read (the header says so while the last are sorted in), then all of them swapped in at once.
-            inbox.post(.loading(FetchProgress(fetched: read, total: read)))
-            for task in sorting { await task.value }
-            inbox.post(.loaded(await sorter.finish(), status: status))
+            // Every row read (the header says so while they are sorted), then all of them swapped in at once.
+            inbox.post(.loading(FetchProgress(fetched: rows.count, total: rows.count)))
+            var all: [TodoRow] = []
+            swap(&all, &rows)
+            inbox.post(.loaded(LoadedRows(consume all, order: order), status: status))
             inbox.post(.loading(nil))
         } catch {
             context = nil
@@ -205,29 +196,6 @@ public enum TerminalApp {
         await engine.stop()
         await store.close()
         return context
-    }
-}
-
-/// Sorts the takes of the cache's rows into one `LoadedRows`, one take at a time, beside the task reading them.
-///
-/// The result does not depend on the order the takes come in (the display order is total), so each take is handed
-/// over by a task of its own.
-actor RowSorter {
-    private var rows: LoadedRows
-
-    init(order: TodoUI.SortOrder) { rows = LoadedRows([], order: order) }
-
-    /// Sorts `taken` into the rows so far.
-    func add(_ taken: [TodoRow]) { rows.add(taken) }
-
-    /// Sorts rows sorted already into the rows so far.
-    func add(_ loaded: LoadedRows) { rows.add(loaded) }
-
-    /// The rows so far, this sorter keeping none (so they are not copied when the key loop changes them).
-    func finish() -> LoadedRows {
-        var result = LoadedRows([], order: rows.order)
-        swap(&result, &rows)
-        return result
     }
 }
 

@@ -38,15 +38,4 @@ public struct LoadedRows: Sendable {
             tabs[tab] = data
         }
     }
-
-    /// Sorts the rows of `other` (none of them here already) into these.
-    public mutating func add(_ other: LoadedRows) {
-        if count == 0, other.order == order {
-            self = other
-            return
-        }
-        for tab in Tab.allCases {
-            if let data = other.tabs[tab] { add(data.rows) }
-        }
-    }
 }

@@ -2,6 +2,7 @@ import CloudModel
 import Foundation
 import Terminal
 import TodoApp
+import TodoPlanning
 import TodoSync
 import TodoUI
 
@@ -62,6 +63,27 @@ enum UIBench {
             figures.filterTypedWhileLoading, launches, expected,
             afterRead.isEmpty ? "not shown by this build" : String(format: "median %.0f ms, max %.0f ms", percentile(afterRead, 0.5), afterRead.last ?? 0),
             percentile(afterKey, 0.5), afterKey.last ?? 0))
+    }
+
+    /// Sorts `count` rows like the bench's todos as the loader does once all are read, 5 times.
+    static func sortRows(count: Int) {
+        let titles = ["Buy milk", "Call the plumber", "Renew passport", "写周报", "Book dentist", "Pay electricity bill", "整理书架", "Plan trip to Kyoto"]
+        let now = Date()
+        var rows: [TodoRow] = []
+        rows.reserveCapacity(count)
+        for index in 0..<count {
+            let id = String(format: "0192f%07d-aaaa-7bbb-8ccc-dddddddddddd", index)
+            let title = "\(titles[index % titles.count]) #\(index)"
+            let notes = index % 3 == 0 ? "Remember to check the details before Friday." : ""
+            let due = TodoPlanning.DueDate(now.addingTimeInterval(Double(index) * 600), allDay: index % 2 == 0)
+            let tags = index % 3 == 0 ? ["garden", "home"] : ["work"]
+            rows.append(TodoRow(id: id, title: title, notes: notes, isCompleted: index % 5 == 0, due: due, priority: index % 4, tags: tags))
+        }
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            let sorted = LoadedRows(rows, order: .priority)
+            print(String(format: "sorted %d rows in %.0f ms", sorted.count, seconds(since: start) * 1000))
+        }
     }
 
     static func deviceOptions(server: String, directory: URL, account: String) -> DeviceOptions {
