@@ -133,6 +133,23 @@ struct LoadingNavigationTests {
         }
     }
 
+    @Test(arguments: TodoUI.SortOrder.allCases)
+    func aSortOfEveryRowListsThemAsInsertingThemOneByOneDoes(order: TodoUI.SortOrder) {
+        // Ties on every field but the title, and on the title too (then the id decides).
+        let rows = (0..<120).map { index in
+            TodoRow(
+                id: "r\((index * 37) % 120)", title: ["Milk", "milk", "Bread", "Zebra", "ärger"][index % 5], isCompleted: index % 7 == 0,
+                due: index % 4 == 0 ? nil : index % 3 == 0 ? Fixture.due(2026, 3, 1 + index % 3) : Fixture.due(2026, 3, 1 + index % 3, 9),
+                priority: index % 3, created: index % 6 == 0 ? nil : Fixture.day(2026, 1, 1 + index % 4))
+        }
+        var sorted = AppState(status: Fixture.online, size: TerminalSize(width: 60, height: 12), now: Fixture.now, calendar: Fixture.utc, sortOrder: order)
+        sorted.replaceRows(with: Self.loaded(rows, order: order), status: Fixture.online)
+        var inserted = AppState(status: Fixture.online, size: TerminalSize(width: 60, height: 12), now: Fixture.now, calendar: Fixture.utc, sortOrder: order)
+        inserted.apply(RowChanges(rows: [rows[0]]), status: Fixture.online)
+        for row in rows.dropFirst() { inserted.apply(RowChanges(rows: [row]), status: Fixture.online) }
+        #expect(sorted.rows(in: .todos).map(\.id) == inserted.rows(in: .todos).map(\.id))
+    }
+
     @Test func aNewerSetOfRowsReplacesAnOlderOneStillWaitingInTheInbox() {
         let inbox = UpdateInbox()
         inbox.post(.loaded(Self.loaded(Self.low), status: Fixture.online))
