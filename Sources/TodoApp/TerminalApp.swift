@@ -10,8 +10,8 @@ import TodoUI
 public enum TerminalApp {
     /// Rows of the first take from the cache: few, so the first rows are drawn within milliseconds.
     public static let firstChunk = 2_000
-    /// Rows of each later take from the cache: the rest in one take, sorted and merged into the rows on screen at
-    /// once (merging 100,000 rows in several chunks cost more than one merge of them all).
+    /// Rows of each later take from the cache: the rest in one take. They are sorted with the first ones where they
+    /// were read, off the main actor, and swapped in whole: the key loop never sorts them.
     public static let laterChunk = Int.max
 
     /// Draws a frame at once, fills it from the cache chunk by chunk (no network), meanwhile connects, then starts
@@ -22,10 +22,11 @@ public enum TerminalApp {
         // The view and saved filters of the configuration file (a broken file was refused before the app started).
         let config = ConfigFile(options)
         let settings = (try? config.settings()) ?? DeviceSettings()
+        let sortOrder = settings.view.sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? .priority
         var state = AppState(
             status: SyncStatus(account: options.account, device: options.device, connection: .connecting),
             makeID: { RecordNames.next() }, nameRow: AppBridge.newRowID,
-            sortOrder: settings.view.sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? .priority,
+            sortOrder: sortOrder,
             savedFilters: settings.filters.map { SavedFilter(name: $0.name, text: $0.text) }, keymap: settings.keymap)
         if settings.view.start == "today" { state.openToday() }
         let hasCache = FileManager.default.fileExists(atPath: options.cacheFile.path)
@@ -38,7 +39,7 @@ public enum TerminalApp {
         // The cache, read off the main actor while the key loop runs: each chunk reaches the screen as it comes.
         let loading = Task.detached { () -> RowContext? in
             guard hasCache else { return nil }
-            return await loadCachedRows(options, into: inbox)
+            return await loadCachedRows(options, into: inbox, order: sortOrder)
         }
         // The network part: start the local cloud if needed, sign in, then sync and listen for pushes.
         let connecting = Task { @MainActor () -> DeviceSession? in
@@ -148,14 +149,17 @@ public enum TerminalApp {
         }
     }
 
-    /// Reads the rows the cache held at the last run, without touching the network, and posts them to `inbox` a
-    /// chunk at a time (`.changes`, then `.loading` with the count read so far, nil after the last chunk).
+    /// Reads the rows the cache held at the last run, without touching the network, and posts them to `inbox`:
+    /// the first take's rows (`.loaded`, sorted in `order` here), `.loading` with the count read after each take,
+    /// and once all are read (`.loading` with the count of all) every row sorted here (`.loaded`), then
+    /// `.loading(nil)`. The key loop only swaps the sorted rows in, so keys never wait for a sort of them all.
     ///
     /// Answers what the rows were made with, for the connected engine's reader (`changeReader(current:)`); nil on a
     /// first launch (no cache or no kept session), when reading fails, or when cancelled (then everything is read
     /// again once connected).
     public static func loadCachedRows(
-        _ options: DeviceOptions, into inbox: UpdateInbox, firstChunk: Int = firstChunk, laterChunk: Int = laterChunk
+        _ options: DeviceOptions, into inbox: UpdateInbox, order: TodoUI.SortOrder = .priority, firstChunk: Int = firstChunk,
+        laterChunk: Int = laterChunk
     ) async -> RowContext? {
         guard FileManager.default.fileExists(atPath: options.cacheFile.path),
             let kept = DeviceSession.keptCredentials(options),
@@ -175,20 +179,33 @@ public enum TerminalApp {
         // A reader with no rows yet: its takes read every scope, `chunk` records at a time.
         let (reader, wakeups) = await engine.changeReader(current: nil)
         var context: RowContext?
-        var read = 0
+        var rows: [TodoRow] = []
+        var takes = 0
         do {
             var more = true
             while more {
                 try Task.checkCancellation()
-                let changes = try await engine.takeChanges(reader, chunk: read == 0 ? firstChunk : laterChunk, makeRow: AppBridge.row)
+                let changes = try await engine.takeChanges(reader, chunk: takes == 0 ? firstChunk : laterChunk, makeRow: AppBridge.row)
+                takes += 1
                 more = changes.hasMore
-                read += changes.rows.count
                 context = changes.context
-                inbox.post(.changes(AppBridge.rowChanges(consume changes), status: status))
-                // Counted once the first rows are on their way, so counting does not delay them.
-                if more, total == nil { total = try? await store.visibleRecordCount() }
-                inbox.post(.loading(more ? FetchProgress(fetched: read, total: total) : nil))
+                let taken = AppBridge.rowChanges(consume changes).rows
+                if rows.isEmpty { rows = taken } else { rows.append(contentsOf: taken) }
+                guard more else { break }
+                if takes == 1 {
+                    inbox.post(.loaded(LoadedRows(rows, order: order), status: status))
+                    // Counted once the first rows are on their way, so counting does not delay them.
+                    total = try? await store.visibleRecordCount()
+                }
+                inbox.post(.loading(FetchProgress(fetched: rows.count, total: total)))
             }
+            try Task.checkCancellation()
+            // Every row read (the header says so while they are sorted), then all of them swapped in at once.
+            inbox.post(.loading(FetchProgress(fetched: rows.count, total: rows.count)))
+            var all: [TodoRow] = []
+            swap(&all, &rows)
+            inbox.post(.loaded(LoadedRows(consume all, order: order), status: status))
+            inbox.post(.loading(nil))
         } catch {
             context = nil
             inbox.post(.loading(nil))

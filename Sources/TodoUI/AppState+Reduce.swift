@@ -7,7 +7,10 @@ extension AppState {
     public mutating func reduce(_ key: Key) -> [Effect] {
         if key == .resize { return [] }
         if key == .ctrl("c") { return [.quit] }
-        if loading != nil { keyPressedWhileLoading = true }
+        if loading != nil {
+            keyPressedWhileLoading = true
+            followsEndWhileLoading = false
+        }
         switch mode {
         case .list:
             message = nil
@@ -58,8 +61,13 @@ extension AppState {
         case .pageDown:
             scroll += listHeight
             select(selection + listHeight)
-        case .top: select(0)
-        case .bottom: select(visible.count - 1)
+        case .top:
+            select(0)
+            // While rows arrive, the top stays shown (rows listed first may still come).
+            if loading != nil { keyPressedWhileLoading = false }
+        case .bottom:
+            select(visible.count - 1)
+            if loading != nil { followsEndWhileLoading = true }
         case .add: startAdd()
         case .edit: startEdit()
         case .toggleDone: return toggleDone()

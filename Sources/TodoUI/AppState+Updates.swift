@@ -65,9 +65,23 @@ extension AppState {
         finishUpdate(status: status, anchor: anchor, reloading: !changes.reloaded.isEmpty)
     }
 
+    /// Puts every row read from the cache so far in place of the rows of every tab (sorted already where they were
+    /// read, again here only if the sort order changed since), keeping the filter, and the selection as chunks of
+    /// rows do while the cache is read: the key loop spends no time sorting.
+    public mutating func replaceRows(with loaded: consuming LoadedRows, status: SyncStatus) {
+        let anchor = selection - scroll
+        var incoming = loaded.tabs
+        tabs.removeAll()
+        for tab in Tab.allCases {
+            guard let data = incoming.removeValue(forKey: tab) else { continue }
+            tabs[tab] = data.order == sortOrder ? data : TabRows(data.rows, order: sortOrder)
+        }
+        finishUpdate(status: status, anchor: anchor, reloading: true)
+    }
+
     /// Rows by tab. Exact capacities, and no copy at all when every row belongs to one tab: 100,000 rows appended
     /// one by one would double their arrays' storage on the way.
-    private static func partition(_ rows: consuming [TodoRow]) -> [Tab: [TodoRow]] {
+    static func partition(_ rows: consuming [TodoRow]) -> [Tab: [TodoRow]] {
         var all = rows
         var counts: [Tab: Int] = [:]
         for row in all { counts[Tab(row.scope), default: 0] += 1 }
@@ -109,8 +123,11 @@ extension AppState {
             mode = .share(dialog)
         }
         if reloading || loading != nil { recomputeVisible(anchor: anchor) } else { recomputeVisible(holdingScroll: true) }
-        if loading != nil, !keyPressedWhileLoading {
-            // Nobody chose a row yet: the list shows its top while the rest of it arrives.
+        if loading != nil, followsEndWhileLoading {
+            // `G` while rows arrive: the end of the list, wherever the rows that arrive put it.
+            select(visible.count - 1)
+        } else if loading != nil, !keyPressedWhileLoading {
+            // Nobody chose a row yet (or `g` chose the top): the list shows its top while the rest of it arrives.
             scroll = 0
             select(0)
         }
@@ -126,7 +143,10 @@ extension AppState {
     /// Says how far reading the cache got (nil: done), for the header and the empty list.
     public mutating func showLoading(_ progress: FetchProgress?) {
         loading = progress
-        if progress == nil { keyPressedWhileLoading = false }
+        if progress == nil {
+            keyPressedWhileLoading = false
+            followsEndWhileLoading = false
+        }
     }
 
     /// Replaces the sync status only.

@@ -145,6 +145,9 @@ public struct AppState: Sendable {
     /// Whether a key was pressed while rows were still being read: until then the list shows its top as rows
     /// arrive; from then on the selected record keeps its place on screen.
     var keyPressedWhileLoading = false
+    /// Whether `G` was the last key pressed while rows were still being read: the selection then stays on the last
+    /// row as rows arrive, so it is at the true end once all are read.
+    var followsEndWhileLoading = false
     /// Maximum number of undo steps kept.
     public static let undoLimit = 50
 

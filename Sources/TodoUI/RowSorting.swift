@@ -37,30 +37,39 @@ public func sortedForDisplay(_ rows: [TodoRow], order: SortOrder = .priority) ->
 func displayOrder(
     _ a: TodoRow, _ aKey: UnsafeBufferPointer<UInt8>, _ b: TodoRow, _ bKey: UnsafeBufferPointer<UInt8>, _ order: SortOrder = .priority
 ) -> Bool {
-    if a.isCompleted != b.isCompleted { return !a.isCompleted }
+    withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in displayOrder(a, aKey, b, bKey, order) } }
+}
+
+/// `displayOrder` of the rows at `x` and `y`, read in place (a sort of 100,000 rows compares about 1.7 million pairs:
+/// copying each row retained its strings).
+func displayOrder(
+    _ x: UnsafePointer<TodoRow>, _ aKey: UnsafeBufferPointer<UInt8>, _ y: UnsafePointer<TodoRow>, _ bKey: UnsafeBufferPointer<UInt8>,
+    _ order: SortOrder = .priority
+) -> Bool {
+    if x.pointee.isCompleted != y.pointee.isCompleted { return !x.pointee.isCompleted }
     switch order {
     case .priority:
-        if a.priority != b.priority { return a.priority > b.priority }
-        if let byDue = dueOrder(a, b) { return byDue }
+        if x.pointee.priority != y.pointee.priority { return x.pointee.priority > y.pointee.priority }
+        if let byDue = dueOrder(x, y) { return byDue }
     case .due:
-        if let byDue = dueOrder(a, b) { return byDue }
-        if a.priority != b.priority { return a.priority > b.priority }
+        if let byDue = dueOrder(x, y) { return byDue }
+        if x.pointee.priority != y.pointee.priority { return x.pointee.priority > y.pointee.priority }
     case .created:
-        let x = a.createdKey
-        let y = b.createdKey
-        if x != y { return x > y }  // newest first; unknown (Int64.min) last
+        let a = x.pointee.createdKey
+        let b = y.pointee.createdKey
+        if a != b { return a > b }  // newest first; unknown (Int64.min) last
     case .title:
         break
     }
     let titles = compareBytes(aKey, bKey)
     if titles != 0 { return titles < 0 }
-    return a.id < b.id
+    return x.pointee.id < y.pointee.id
 }
 
 /// Soonest due first, no due date last; nil when they tie (same moment, same kind).
-private func dueOrder(_ a: TodoRow, _ b: TodoRow) -> Bool? {
-    switch (a.dueDate, b.dueDate) {
-    case let (x?, y?) where x != y: return x < y
+private func dueOrder(_ x: UnsafePointer<TodoRow>, _ y: UnsafePointer<TodoRow>) -> Bool? {
+    switch (x.pointee.dueDate, y.pointee.dueDate) {
+    case let (a?, b?) where a != b: return a < b
     case (.some, nil): return true
     case (nil, .some): return false
     default: return nil

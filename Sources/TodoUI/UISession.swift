@@ -17,6 +17,8 @@ public enum UIUpdate: Sendable {
     case lostEdit(LostEditNotice)
     /// How far reading the cache for the first frames got; nil once every row is read.
     case loading(FetchProgress?)
+    /// Every row read from the cache so far, sorted off the main actor, and the status.
+    case loaded(LoadedRows, status: SyncStatus)
 }
 
 /// A thread-safe mailbox of updates that the UI loop drains between keys.
@@ -35,11 +37,13 @@ public final class UpdateInbox: @unchecked Sendable {
         if case .data = update {
             queue.removeAll {
                 switch $0 {
-                case .data, .changes: true
+                case .data, .changes, .loaded: true
                 case .status, .message, .removed, .lostEdit, .loading: false
                 }
             }
         }
+        // Rows read from the cache replace those read before them: a key loop that fell behind swaps in the last only.
+        if case .loaded = update { queue.removeAll { if case .loaded = $0 { true } else { false } } }
         queue.append(update)
     }
 
@@ -170,6 +174,7 @@ extension AppState {
         case .message(let message): post(message)
         case .lostEdit(let notice): announce(notice)
         case .loading(let progress): showLoading(progress)
+        case .loaded(let rows, let status): replaceRows(with: rows, status: status)
         }
     }
 }

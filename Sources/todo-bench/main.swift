@@ -28,6 +28,9 @@ do {
         try await CloudServer.run(configuration)
     case "_ui-frame":
         try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
+    case "_sort-rows":
+        // The sort of the cache's rows for the first frames, alone and repeated: for profilers.
+        UIBench.sortRows(count: arguments.dropFirst().first.flatMap(Int.init) ?? 100_000)
     case "_peak-rss":
         exit(measurePeakRSS(Array(arguments.dropFirst())))
     case "_device-parts":

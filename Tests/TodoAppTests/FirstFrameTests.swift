@@ -24,7 +24,7 @@ struct FirstFrameTests {
         return options
     }
 
-    @Test func rowsArriveInChunksThenTheLoadingLineGoes() async throws {
+    @Test func rowsAreReadInTakesSortedOffTheKeyLoopThenTheLoadingLineGoes() async throws {
         let options = try Self.options()
         defer { try? FileManager.default.removeItem(at: options.resolvedDataDirectory) }
         let store = try TodoStore(url: options.cacheFile)
@@ -37,23 +37,28 @@ struct FirstFrameTests {
         #expect(context != nil, "the rows' context, for the connected engine's reader")
         var state = AppState(status: SyncStatus(account: "alice", device: "laptop", connection: .connecting))
         state.showLoading(TodoUI.FetchProgress(fetched: 0))
-        var chunks: [Int] = []
+        var loaded: [Int] = []
         var progress: [TodoUI.FetchProgress?] = []
+        var order: [String] = []
         for update in inbox.drain() {
             switch update {
-            case .changes(let changes, let status):
-                chunks.append(changes.rows.count)
-                state.apply(changes, status: status)
+            case .loaded(let rows, _):
+                loaded.append(rows.count)
+                order.append("rows")
             case .loading(let value):
                 progress.append(value)
-                state.showLoading(value)
+                order.append(value == nil ? "done" : "progress")
             default:
-                break
+                Issue.record("the loader posts rows and progress only")
             }
+            state.receive(update)
         }
-        #expect(chunks == [100, 1_000, 1_000, 245], "a small first chunk, then larger ones")
-        #expect(progress.dropLast().map { $0?.fetched } == [100, 1_100, 2_100])
-        #expect(progress.dropLast().allSatisfy { $0?.total == 2_345 })
+        // The first take's rows were posted too, but the inbox keeps only the newest rows still waiting to be drained.
+        #expect(loaded == [2_345], "every row read, sorted, swapped in whole")
+        #expect(progress.dropLast().map { $0?.fetched } == [100, 1_100, 2_100, 2_345], "counted take by take")
+        #expect(progress.dropLast(2).allSatisfy { $0?.total == 2_345 })
+        #expect(order == ["progress", "progress", "progress", "progress", "rows", "done"],
+                "the header says all are read before they are sorted, and the loading line goes once they are in")
         #expect(progress.last.map { $0 == nil } == true, "the last update ends the loading line")
         #expect(state.loading == nil)
         #expect(state.rows(in: .todos).count == 2_345)
