@@ -59,10 +59,23 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
         return Date(timeIntervalSince1970: day * 86_400)
     }
 
-    /// Ordered by moment (an all-day date at 00:00 UTC of its day); on the same moment an all-day date comes first.
+    /// Ordered as the person meets them (`localMoment`: an all-day date at the start of its day in this device's
+    /// zone); on the same moment an all-day date comes first.
     public static func < (lhs: DueDate, rhs: DueDate) -> Bool {
-        if lhs.date != rhs.date { return lhs.date < rhs.date }
+        let (left, right) = (lhs.localMoment, rhs.localMoment)
+        if left != right { return left < right }
         return lhs.allDay && !rhs.allDay
+    }
+
+    /// When this due date begins for the person at this device, in seconds since 1970: the moment when timed, the
+    /// start of the day in the device's zone when all day (00:00 UTC of the day less the zone's offset), so that a
+    /// timed todo on the evening before sorts before the day in New York as in Tokyo.
+    public var localMoment: Double { DueDate.localMoment(of: date.timeIntervalSince1970, allDay: allDay) }
+
+    /// `localMoment` of a due date given as its stored seconds and kind, for code that keeps them apart.
+    public static func localMoment(of seconds: Double, allDay: Bool) -> Double {
+        guard allDay, seconds.isFinite else { return seconds }
+        return seconds - Double(TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
     }
 
     /// The year, month and day: of the floating day when all day, of the moment in `calendar` when timed.

@@ -1,3 +1,5 @@
+import TodoPlanning
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,7 +70,7 @@ func displayOrder(
 
 /// Soonest due first, no due date last; nil when they tie (same moment, same kind).
 private func dueOrder(_ x: UnsafePointer<TodoRow>, _ y: UnsafePointer<TodoRow>) -> Bool? {
-    switch (x.pointee.dueDate, y.pointee.dueDate) {
+    switch (x.pointee.due?.localMoment, y.pointee.due?.localMoment) {
     case let (a?, b?) where a != b: return a < b
     case (.some, nil): return true
     case (nil, .some): return false

@@ -1,4 +1,5 @@
 import Foundation
+import TodoPlanning
 
 /// The rows of one tab, kept sorted, with their lowercased search text.
 ///
@@ -293,7 +294,7 @@ struct SortFields {
         self.group = group
         isList = row.isList
         isCompleted = row.isCompleted
-        due = row.dueDate?.timeIntervalSince1970 ?? .infinity
+        due = row.due?.localMoment ?? .infinity
         dueFirst = order == .due
         switch order {
         case .priority, .due: first = Int64(row.priority)
