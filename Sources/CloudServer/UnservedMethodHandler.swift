@@ -9,7 +9,6 @@ import NIOHTTP1
 final class UnservedMethodHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
 
     /// Whether some route answers `method`.
     static func serves(_ method: HTTPMethod) -> Bool {
@@ -37,15 +36,15 @@ final class UnservedMethodHandler: ChannelInboundHandler, RemovableChannelHandle
             return
         }
         refused = true
-        var headers = HTTPHeaders()
-        headers.add(name: "Allow", value: "GET, HEAD, POST")
-        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
-        headers.add(name: "Content-Length", value: "\(Self.body.utf8.count)")
-        headers.add(name: "Connection", value: "close")
-        let version = head.version.major == 1 ? head.version : .http1_1
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .methodNotAllowed, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: Self.body)))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        // Written as bytes below NIO's response encoder, which leaves the length and body off an answer to CONNECT.
+        let answer = ByteBuffer(string: "HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(Self.body.utf8.count)\r\nConnection: close\r\n\r\n"
+            + Self.body)
+        guard let below = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
+            context.close(promise: nil)
+            return
+        }
+        below.writeAndFlush(NIOAny(answer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 }
 

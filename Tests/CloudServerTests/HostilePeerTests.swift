@@ -97,11 +97,14 @@ struct HostilePeerTests {
             let courier = try await cloud.registerPush(device)
             // A long-poll is busy however long it waits.
             let poll = Task { try await cloud.poll(courier, timeout: 10) }
-            try await waitUntil { cloud.server.connectionCount >= 2 }
+            let token = String(courier.split(separator: "/").last ?? "")
+            try await waitUntil("the long-poll to wait") { await cloud.server.service.hub.isPolling(token: token) }
             // Twice the limit of silent connections, from many addresses.
             var silent: [RawClient] = []
             for index in 0..<80 { silent.append(try RawClient(port: cloud.server.port, from: "127.0.1.\(index % 20 + 1)")) }
-            try await waitUntil { cloud.server.connectionCount <= 40 && silent.prefix(30).allSatisfy { $0.drain(); return $0.isClosed } }
+            try await waitUntil("the oldest silent connections to be closed") {
+                cloud.server.connectionCount <= 40 && silent.prefix(30).allSatisfy { $0.drain(); return $0.isClosed }
+            }
             // The oldest went; /health still answers on a new connection.
             let probe = try RawClient(port: cloud.server.port)
             await probe.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
