@@ -37,6 +37,21 @@ struct ServerProcessTests {
         #expect(missing.errors.contains("/nonexistent/token"))
     }
 
+    @Test func theCloudRaisesItsSoftDescriptorLimitToTheHardOne() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-limit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var hard = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &hard)
+        try #require(hard.rlim_max > 512, "the hard limit is too low to tell")
+        let server = try await ServerChild(arguments: [], directory: directory, descriptorLimit: 512, softLimitOnly: true)
+        defer { server.stop() }
+        let limits = try String(contentsOfFile: "/proc/\(server.pid)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let numbers = line.split(separator: " ").compactMap { UInt($0) }
+        #expect(numbers.count == 2 && numbers[0] == numbers[1] && numbers[0] > 512, "\(line)")
+    }
+
     /// /health 50 times, 20 ms apart: the sorted answer times, the answers that were not 200, and the share of a core
     /// the cloud used meanwhile.
     private static func probe(_ server: ServerChild, clock: ContinuousClock) async throws -> (times: [Duration], failures: Int, cpu: Double) {
@@ -135,13 +150,17 @@ final class ServerChild: @unchecked Sendable {
 
     var pid: pid_t { child.pid }
 
-    init(arguments: [String], environment: [String: String] = [:], directory: URL, token: String? = nil, descriptorLimit: Int? = nil) async throws {
+    /// Starts `todo server ARGUMENTS`; `descriptorLimit` sets `ulimit -n` (soft and hard, or the soft one only).
+    init(
+        arguments: [String], environment: [String: String] = [:], directory: URL, token: String? = nil, descriptorLimit: Int? = nil,
+        softLimitOnly: Bool = false
+    ) async throws {
         port = try NginxProxy.freePort()
         self.token = token
         let server = [TodoExecutable.path!, "server", "--port", "\(port)", "--data-dir", directory.appendingPathComponent("cloud").path,
             "--log-level", "warning"] + arguments
         if let descriptorLimit {
-            child = try ChildProcess.start("/bin/bash", ["-c", "ulimit -n \(descriptorLimit) && exec \"$@\"", "bash"] + server, environment: environment)
+            child = try ChildProcess.start("/bin/bash", ["-c", "ulimit \(softLimitOnly ? "-Sn" : "-n") \(descriptorLimit) && exec \"$@\"", "bash"] + server, environment: environment)
         } else {
             child = try ChildProcess.start(server[0], Array(server.dropFirst()), environment: environment)
         }
