@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import Synchronization
 
 /// Every connection the cloud holds, so it never runs out of descriptors: past `capacity` a new connection makes
 /// room by closing the connections that have been idle (no request in progress) longest, and is itself refused only
@@ -33,6 +34,8 @@ final class ConnectionRegistry: @unchecked Sendable {
     let capacity: Int
     private let lock = NSLock()
     private var entries: [ObjectIdentifier: Entry] = [:]
+    /// The most connections held since memory was last handed back.
+    private var peak = 0
     private let logger: Logger
     /// When shedding was last logged (one line per second at most).
     private var lastShedLog: NIODeadline = .distantPast
@@ -64,13 +67,26 @@ final class ConnectionRegistry: @unchecked Sendable {
                 guard entries.count < capacity else { return (false, shed) }
             }
             entries[key] = entry
+            peak = max(peak, entries.count)
             return (true, shed)
         }
         for victim in shed { victim.close(promise: nil) }
         if !shed.isEmpty || !admitted { logShedding(shed.count, refused: !admitted) }
         guard admitted else { return nil }
-        channel.closeFuture.whenComplete { _ in self.lock.withLock { _ = self.entries.removeValue(forKey: key) } }
+        channel.closeFuture.whenComplete { _ in self.forget(key) }
         return entry
+    }
+
+    /// Forgets a closed connection; once a crowd of them has gone (a quarter of the peak left, of 256 or more), hands
+    /// the memory their buffers held back to the system, so floods of connections do not ratchet the cloud's size up.
+    private func forget(_ key: ObjectIdentifier) {
+        let crowdGone = lock.withLock {
+            entries.removeValue(forKey: key)
+            guard peak >= 256, entries.count <= peak / 4 else { return false }
+            peak = entries.count
+            return true
+        }
+        if crowdGone { FreeMemory.handBack() }
     }
 
     private func logShedding(_ count: Int, refused: Bool) {
@@ -84,6 +100,23 @@ final class ConnectionRegistry: @unchecked Sendable {
         logger.warning(
             "at the connection limit: closing the longest-idle connections",
             metadata: ["closed": "\(count)", "limit": "\(capacity)", "refusedNew": "\(refused)"])
+    }
+}
+
+/// glibc's `malloc_trim`: free pages of every arena back to the system (the cloud's allocator tuning keeps up to
+/// 64 MB at the top of each heap, and a flood's buffers lie scattered through them).
+enum FreeMemory {
+    private typealias Trim = @convention(c) (Int) -> Int32
+    private static let trim: Trim? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0, to: Trim.self) }
+    private static let running = Atomic<Bool>(false)
+
+    /// Trims on a background thread; a call while one runs is dropped.
+    static func handBack() {
+        guard let trim, running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+        DispatchQueue.global(qos: .utility).async {
+            _ = trim(0)
+            running.store(false, ordering: .releasing)
+        }
     }
 }
 
