@@ -36,6 +36,8 @@ final class ConnectionRegistry: @unchecked Sendable {
     private var entries: [ObjectIdentifier: Entry] = [:]
     /// The most connections held since memory was last handed back.
     private var peak = 0
+    /// Whether a crowd is leaving: memory is handed back at each quarter, down to the last few connections.
+    private var crowdLeaving = false
     private let logger: Logger
     /// When shedding was last logged (one line per second at most).
     private var lastShedLog: NIODeadline = .distantPast
@@ -77,12 +79,14 @@ final class ConnectionRegistry: @unchecked Sendable {
         return entry
     }
 
-    /// Forgets a closed connection; once a crowd of them has gone (a quarter of the peak left, of 256 or more), hands
-    /// the memory their buffers held back to the system, so floods of connections do not ratchet the cloud's size up.
+    /// Forgets a closed connection; as a crowd of them goes (from 256 or more, at each quarter left, down to the last
+    /// few), hands the memory their buffers held back to the system, so floods of connections do not ratchet the
+    /// cloud's size up.
     private func forget(_ key: ObjectIdentifier) {
         let crowdGone = lock.withLock {
             entries.removeValue(forKey: key)
-            guard peak >= 256, entries.count <= peak / 4 else { return false }
+            guard peak >= 256 || (crowdLeaving && peak >= 16), entries.count <= peak / 4 else { return false }
+            crowdLeaving = entries.count >= 16
             peak = entries.count
             return true
         }
