@@ -11,7 +11,7 @@ public enum CloudServer {
     public static func start(_ configuration: ServerConfiguration) async throws -> RunningCloudServer {
         var logger = Logger(label: "cloudtodo.server")
         logger.logLevel = configuration.logLevel
-        let plan = try ListenPlan(configuration)
+        let plan = try ListenPlan(configuration, logger: logger)
         try DataDirectoryPermissions.prepare(configuration.dataDirectory)
         let bus = try makeBus(configuration, logger: logger)
         let store = try await makeStore(configuration, logger: logger)
@@ -83,7 +83,8 @@ public enum CloudServer {
             throw ServerStartError(reason: "--host \(configuration.host) cannot be written in a URL")
         }
         return RunningCloudServer(
-            port: port, host: configuration.host, baseURL: baseURL, group: group, service: service, tasks: [task, compaction, sweep])
+            port: port, host: configuration.host, baseURL: baseURL, group: group, service: service, registry: plan.registry,
+            tasks: [task, compaction, sweep])
     }
 
     /// The store `configuration.storage` names, opened (and migrated).
@@ -149,12 +150,20 @@ public final class RunningCloudServer: Sendable {
     /// The storage it serves from (tests reach it to set up what no route offers).
     var store: any CloudStore { service.store }
     private let tasks: [Task<Void, Never>]
+    private let registry: ConnectionRegistry
+
+    /// Connections held now.
+    public var connectionCount: Int { registry.count }
 
     /// `http://host:port` or `https://host:port` (an IPv6 host in brackets, a wildcard host as loopback).
     public let baseURL: URL
 
-    init(port: Int, host: String, baseURL: URL, group: ServiceGroup, service: CloudService, tasks: [Task<Void, Never>]) {
+    init(
+        port: Int, host: String, baseURL: URL, group: ServiceGroup, service: CloudService, registry: ConnectionRegistry,
+        tasks: [Task<Void, Never>]
+    ) {
         self.service = service
+        self.registry = registry
         self.port = port
         self.host = host
         self.baseURL = baseURL
@@ -197,7 +206,8 @@ struct CloudResponder: HTTPResponder {
                     bearerToken: Self.bearer(request.headers[.authorization]),
                     body: Data(body.readableBytesView),
                     origin: origin(of: request),
-                    peer: context.remoteAddress, realIP: request.headers[ClientAddress.realIPField]))
+                    peer: context.remoteAddress, realIP: request.headers[ClientAddress.realIPField],
+                    trustedProxies: service.configuration.trustedProxies))
         } catch {
             answer = CloudService.errorResponse(
                 ServerError(.limitExceeded, "request body over \(CloudLimits.maxRequestBytes / 1_048_576) MB"))

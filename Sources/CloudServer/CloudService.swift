@@ -37,10 +37,12 @@ struct ServiceRequest: Sendable {
     var peer: SocketAddress? = nil
     /// The `X-Real-IP` header as sent.
     var realIP: String? = nil
+    /// Whose `X-Real-IP` is believed.
+    var trustedProxies = TrustedProxies.none
 
     /// The device's IP address (see `ClientAddress.resolve`), for the per-address sign-in budgets; worked out only by
     /// the routes that budget, not for every request.
-    var clientAddress: String { ClientAddress.resolve(peerIP: peer?.ipAddress, realIP: realIP) }
+    var clientAddress: String { ClientAddress.resolve(peerIP: peer?.ipAddress, realIP: realIP, trusted: trustedProxies) }
 }
 
 /// What the service answers: a status and a JSON (or empty) body.

@@ -5,22 +5,22 @@ import NIOCore
 
 /// Counts the open connections of each client address and refuses those over the cap: a plain-HTTP client gets a
 /// `503` with `Retry-After` and the connection closed, a TLS client a clean close (nothing can be said before the
-/// handshake). Loopback peers are not counted behind a TLS proxy (`--insecure-http`): every connection is the
-/// proxy's then, and the proxy limits its own clients.
+/// handshake). Trusted proxies (`--trusted-proxy`) are not counted: every connection through one is the proxy's, and
+/// the proxy limits its own clients.
 final class ConnectionLimiter: @unchecked Sendable {
     private let cap: Int
-    private let exemptsLoopback: Bool
+    private let exempt: TrustedProxies
     private let lock = NSLock()
     private var open: [String: Int] = [:]
 
-    init(cap: Int, exemptsLoopback: Bool) {
+    init(cap: Int, exempts: TrustedProxies) {
         self.cap = cap
-        self.exemptsLoopback = exemptsLoopback
+        exempt = exempts
     }
 
     /// Counts a new connection from `address` and returns true, or returns false when that address is at the cap.
     func admit(_ address: String) -> Bool {
-        guard cap > 0, !(exemptsLoopback && ListenAddress.isLoopback(address)) else { return true }
+        guard cap > 0, !exempt.contains(address) else { return true }
         return lock.withLock {
             let count = open[address, default: 0]
             guard count < cap else { return false }
@@ -31,7 +31,7 @@ final class ConnectionLimiter: @unchecked Sendable {
 
     /// Forgets a connection `admit` counted.
     func release(_ address: String) {
-        guard cap > 0, !(exemptsLoopback && ListenAddress.isLoopback(address)) else { return }
+        guard cap > 0, !exempt.contains(address) else { return }
         lock.withLock {
             let count = open[address, default: 1] - 1
             open[address] = count > 0 ? count : nil
@@ -39,34 +39,43 @@ final class ConnectionLimiter: @unchecked Sendable {
     }
 
     /// Counts the connection on `channel` or, over the cap, puts a handler in front of everything that answers and
-    /// closes it. Runs on the channel's event loop while it is set up.
-    func guardConnection(_ channel: any Channel, plainHTTP: Bool, logger: Logger) throws {
+    /// closes it; returns whether it was admitted. Runs on the channel's event loop while it is set up.
+    func guardConnection(_ channel: any Channel, plainHTTP: Bool, logger: Logger) throws -> Bool {
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
         guard admit(address) else {
             logger.notice("refusing a connection over the per-address cap", metadata: ["peer": "\(address)", "cap": "\(cap)"])
-            try channel.pipeline.syncOperations.addHandler(OverCapHandler(plainHTTP: plainHTTP), position: .first)
-            return
+            try OverCapHandler.refuse(channel, plainHTTP: plainHTTP, reason: "too many connections from this address; retry\n")
+            return false
         }
         channel.closeFuture.whenComplete { _ in self.release(address) }
+        return true
     }
 }
 
-/// A child channel set-up that passes every accepted connection through the per-address cap before `Base` (TLS, HTTP)
-/// sets it up, and then puts the request deadline behind its HTTP decoder.
+/// A child channel set-up that passes every accepted connection through the per-address cap and the cloud's
+/// connection registry before `Base` (TLS, HTTP) sets it up, and then puts the unserved-method answer and the request
+/// deadline behind its HTTP decoder.
 struct LimitedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
     let base: Base
     let limiter: ConnectionLimiter
+    let registry: ConnectionRegistry
     let requestTimeout: TimeAmount?
     let plainHTTP: Bool
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
-            try limiter.guardConnection(channel, plainHTTP: plainHTTP, logger: logger)
-        }.flatMap {
-            base.setup(channel: channel, logger: logger)
-        }.flatMapThrowing { value in
-            if let requestTimeout { try RequestDeadlineHandler.insert(into: channel, timeout: requestTimeout, logger: logger) }
+        channel.eventLoop.makeCompletedFuture { () -> ConnectionRegistry.Entry? in
+            guard try limiter.guardConnection(channel, plainHTTP: plainHTTP, logger: logger) else { return nil }
+            guard let entry = registry.admit(channel) else {
+                try OverCapHandler.refuse(channel, plainHTTP: plainHTTP, reason: "the cloud is at its connection limit; retry\n")
+                return nil
+            }
+            return entry
+        }.flatMap { entry in
+            base.setup(channel: channel, logger: logger).map { (entry, $0) }
+        }.flatMapThrowing { entry, value in
+            try RequestDeadlineHandler.insert(into: channel, timeout: requestTimeout, entry: entry, logger: logger)
+            try UnservedMethodHandler.insert(into: channel)
             return value
         }
     }
@@ -80,11 +89,19 @@ struct LimitedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
 private final class OverCapHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     private let plainHTTP: Bool
-    private static let answer = ByteBuffer(
-        string: "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\nContent-Type: text/plain\r\n"
-            + "Content-Length: 46\r\n\r\ntoo many connections from this address; retry\n")
+    private let answer: ByteBuffer
 
-    init(plainHTTP: Bool) { self.plainHTTP = plainHTTP }
+    init(plainHTTP: Bool, reason: String) {
+        self.plainHTTP = plainHTTP
+        answer = ByteBuffer(
+            string: "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\nContent-Type: text/plain\r\n"
+                + "Content-Length: \(reason.utf8.count)\r\n\r\n\(reason)")
+    }
+
+    /// Puts a refusing handler in front of everything on `channel`.
+    static func refuse(_ channel: any Channel, plainHTTP: Bool, reason: String) throws {
+        try channel.pipeline.syncOperations.addHandler(OverCapHandler(plainHTTP: plainHTTP, reason: reason), position: .first)
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { refuse(context) }
@@ -103,7 +120,7 @@ private final class OverCapHandler: ChannelInboundHandler, RemovableChannelHandl
             context.close(promise: nil)
             return
         }
-        context.writeAndFlush(wrapOutboundOut(Self.answer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(answer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     typealias OutboundOut = ByteBuffer

@@ -18,8 +18,10 @@ struct ListenPlan {
     let idleTimeout: TimeInterval
     let limiter: ConnectionLimiter
     let displayAddress: String
+    /// Every connection held, at most what the descriptors allow.
+    let registry: ConnectionRegistry
 
-    init(_ configuration: ServerConfiguration) throws {
+    init(_ configuration: ServerConfiguration, logger: Logger) throws {
         let host = configuration.host
         displayAddress = "\(ListenAddress.urlHost(host)):\(configuration.port)"
         guard ListenAddress.url(scheme: "http", host: host, port: max(configuration.port, 1)) != nil else {
@@ -45,8 +47,9 @@ struct ListenPlan {
             throw ServerStartError(reason: "the idle timeout and the connection cap must not be negative")
         }
         idleTimeout = configuration.idleTimeout
-        limiter = ConnectionLimiter(
-            cap: configuration.maxConnectionsPerAddress, exemptsLoopback: configuration.insecureHTTP && tls == nil)
+        limiter = ConnectionLimiter(cap: configuration.maxConnectionsPerAddress, exempts: configuration.trustedProxies)
+        registry = ConnectionRegistry(
+            capacity: configuration.maxOpenConnections ?? DescriptorLimit.connectionCapacity(), logger: logger)
     }
 
     /// The child-channel set-up Hummingbird builds each connection with: cap, then TLS, then HTTP/1.1 with limits.
@@ -60,13 +63,16 @@ struct ListenPlan {
                 maxHeaderFieldCount: Self.maxHeaderCount))
         let tls = self.tls
         let limiter = self.limiter
+        let registry = self.registry
+        logger.debug("connection limit", metadata: ["connections": "\(registry.capacity)"])
         return HTTPServerBuilder { responder in
             let plain = HTTP1Channel(responder: responder, configuration: http)
             if let tls {
                 return LimitedServerChannel(
-                    base: try TLSChannel(plain, tlsConfiguration: tls), limiter: limiter, requestTimeout: timeout, plainHTTP: false)
+                    base: try TLSChannel(plain, tlsConfiguration: tls), limiter: limiter, registry: registry, requestTimeout: timeout,
+                    plainHTTP: false)
             }
-            return LimitedServerChannel(base: plain, limiter: limiter, requestTimeout: timeout, plainHTTP: true)
+            return LimitedServerChannel(base: plain, limiter: limiter, registry: registry, requestTimeout: timeout, plainHTTP: true)
         }
     }
 }

@@ -2,12 +2,17 @@ import Foundation
 
 /// Runs yescrypt off Swift's cooperative pool, on serial lanes shared by every cloud in the process: one per core but
 /// one (at least one), so a burst of sign-ins leaves a core to every other request and the memory hashes take stays
-/// bounded. Each job is resumed through a continuation. Unknown accounts are verified against a dummy hash of the
-/// same cost, so they answer as slowly as wrong passwords.
+/// bounded. Each job is resumed through a continuation.
+///
+/// A failed sign-in takes as long whatever the account: unknown accounts are verified against a dummy hash, and every
+/// failure is held until the typical time of the slowest cost in use (accounts made under another `--password-cost`
+/// keep theirs), so neither a wrong password's speed nor an unknown name's tells which accounts exist.
 final class PasswordHasher: Sendable {
     private let cost: UInt
     /// A hash nobody knows the password of, made on a lane at the cost new accounts get.
     private let dummyHash: DummyHash
+    /// How long a verification takes at each cost seen.
+    private let times = VerifyTimes()
 
     /// Hashes new passwords at `cost`.
     init(cost: UInt) {
@@ -25,10 +30,49 @@ final class PasswordHasher: Sendable {
     }
 
     /// Whether `password` matches `hash`; with no hash (unknown account) it spends the same time and answers false.
+    /// A false answer comes no sooner than the slowest cost's typical verification.
     func verify(_ password: String, against hash: String?) async -> Bool {
         let dummy = dummyHash
-        let matches = try? await Lanes.shared.run { Secrets.verifyPassword(password, hash: hash ?? dummy.value) }
-        return hash != nil && matches == true
+        let checked = try? await Lanes.shared.run { () -> (matches: Bool, key: String, seconds: Double) in
+            let target = hash ?? dummy.value
+            let started = ContinuousClock.now
+            let matches = Secrets.verifyPassword(password, hash: target)
+            return (matches, VerifyTimes.costKey(target), (ContinuousClock.now - started).seconds)
+        }
+        guard let checked else { return false }
+        times.record(checked.key, seconds: checked.seconds)
+        if hash != nil, checked.matches { return true }
+        let pad = times.slowest - checked.seconds
+        if pad > 0.000_5 { try? await Task.sleep(for: .seconds(pad)) }
+        return false
+    }
+
+    /// The slowest cost's typical verification, in seconds (tests).
+    var failureFloor: Double { times.slowest }
+
+    /// Typical verification times per cost: a moving average, so a moment of load moves them only a little.
+    private final class VerifyTimes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var typical: [String: Double] = [:]
+
+        /// The cost part of a stored hash (`$y$PARAMS$salt$hash`, maybe behind the long-password marker).
+        static func costKey(_ hash: String) -> String {
+            let fields = hash.split(separator: "$", omittingEmptySubsequences: false)
+            guard let y = fields.firstIndex(of: "y"), y + 1 < fields.count else { return "" }
+            return String(fields[y + 1].prefix(32))
+        }
+
+        func record(_ key: String, seconds: Double) {
+            lock.withLock {
+                if let old = typical[key] {
+                    typical[key] = old * 0.8 + seconds * 0.2
+                } else if typical.count < 32 {
+                    typical[key] = seconds
+                }
+            }
+        }
+
+        var slowest: Double { lock.withLock { typical.values.max() ?? 0 } }
     }
 
     /// The dummy hash, made once on first use.
@@ -82,4 +126,9 @@ final class PasswordHasher: Sendable {
             }
         }
     }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -7,15 +7,19 @@ import NIOHTTP1
 /// connection opening or of the previous answer, and a body may pause at most that long between reads. Once a request
 /// is complete the connection waits for its answer however long it takes: a push long-poll is never cut.
 ///
-/// It sits right behind NIO's HTTP/1 request decoder (see `insert(into:timeout:logger:)`), so it sees requests and
-/// answers as NIOHTTP1's parts.
+/// It also tells the connection's `ConnectionRegistry` entry when the connection is busy (a request being read or
+/// answered) and when idle, so a cloud short of descriptors closes idle connections, never a long-poll.
+///
+/// It sits right behind NIO's HTTP/1 request decoder (see `insert(into:timeout:entry:logger:)`), so it sees requests
+/// and answers as NIOHTTP1's parts.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let timeout: TimeAmount
+    private let timeout: TimeAmount?
+    private let entry: ConnectionRegistry.Entry?
     private let logger: Logger
     private var deadline: Scheduled<Void>?
     /// Whether a request's head arrived and its end did not yet.
@@ -23,16 +27,18 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// Complete requests whose answers are not yet written.
     private var awaitingAnswers = 0
 
-    init(timeout: TimeAmount, logger: Logger) {
+    /// A handler closing at `timeout` (never when nil) and telling `entry` when the connection is busy.
+    init(timeout: TimeAmount?, entry: ConnectionRegistry.Entry?, logger: Logger) {
         self.timeout = timeout
+        self.entry = entry
         self.logger = logger
     }
 
     /// Puts a new deadline handler right after the HTTP/1 request decoder of `channel`'s pipeline (on its event loop).
-    static func insert(into channel: any Channel, timeout: TimeAmount, logger: Logger) throws {
+    static func insert(into channel: any Channel, timeout: TimeAmount?, entry: ConnectionRegistry.Entry?, logger: Logger) throws {
         let operations = channel.pipeline.syncOperations
         let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-        try operations.addHandler(RequestDeadlineHandler(timeout: timeout, logger: logger), position: .after(decoder))
+        try operations.addHandler(RequestDeadlineHandler(timeout: timeout, entry: entry, logger: logger), position: .after(decoder))
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -50,6 +56,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        entry?.note(busy: true)
         switch unwrapInboundIn(data) {
         case .head:
             readingBody = true
@@ -69,12 +76,14 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
             awaitingAnswers = max(0, awaitingAnswers - 1)
             // Idle again (or still reading the next, pipelined request): the next request has its own deadline.
             if awaitingAnswers == 0 || readingBody { arm(context) }
+            entry?.note(busy: awaitingAnswers > 0 || readingBody)
         }
         context.write(data, promise: promise)
     }
 
     private func arm(_ context: ChannelHandlerContext) {
         disarm()
+        guard let timeout else { return }
         let loop = context.eventLoop.assumeIsolatedUnsafeUnchecked()
         deadline = loop.scheduleTask(in: timeout) { [weak self] in
             guard let self else { return }

@@ -58,6 +58,16 @@ public struct ServerConfiguration: Sendable {
     /// on every request). Sessions ended through an instance are forgotten by every instance at once; ones ended by
     /// `todo server account` within this time. SQLite and memory stores read the session on every request.
     public var sessionCacheLifetime: TimeInterval = 1
+    /// The reverse proxies whose `X-Real-IP` is believed (`todo server --trusted-proxy`); nil: loopback behind
+    /// `--insecure-http` without TLS (a proxy on this machine), nobody otherwise.
+    public var trustedProxyList: TrustedProxies?
+    /// Connections held at most; nil: what the open-file limit allows after a reserve (`DescriptorLimit`).
+    public var maxOpenConnections: Int?
+
+    /// The proxies in force: `trustedProxyList`, else its default.
+    public var trustedProxies: TrustedProxies {
+        trustedProxyList ?? (insecureHTTP && !servesTLS ? TrustedProxies(loopback: true, addresses: []) : .none)
+    }
 
     /// A configuration with sensible defaults for the embedded local cloud.
     public init(

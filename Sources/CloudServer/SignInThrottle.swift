@@ -3,10 +3,15 @@ import Foundation
 
 /// How many sign-in failures and registrations the cloud takes before it answers `THROTTLED` (with `retryAfter`).
 public struct SignInLimits: Sendable, Equatable {
-    /// Failed sign-ins of one account name per window; past it even the right password waits for the window's end.
+    /// Failed sign-ins of one account name per window from every address together; past it an address that has
+    /// failed on that account in the window waits for the window's end, while one that has not (the owner, elsewhere)
+    /// may still try.
     public var failuresPerAccount: Int
     /// Failed sign-ins from one client address per window, whatever the account.
     public var failuresPerAddress: Int
+    /// Failed sign-ins of one account name from one client address per window; past it that address waits, even
+    /// with the right password, while the account's owner signs in from any other.
+    public var failuresPerAddressAndAccount: Int
     /// The window of both failure budgets, in seconds.
     public var failureWindow: TimeInterval
     /// Account registrations one client address may attempt per registration window.
@@ -19,10 +24,12 @@ public struct SignInLimits: Sendable, Equatable {
     /// Limits; the defaults are the documented ones.
     public init(
         failuresPerAccount: Int = 10, failuresPerAddress: Int = 30, failureWindow: TimeInterval = 60,
-        registrationsPerAddress: Int = 20, registrationWindow: TimeInterval = 3600, maxTrackedKeys: Int = 50_000
+        registrationsPerAddress: Int = 20, registrationWindow: TimeInterval = 3600, maxTrackedKeys: Int = 50_000,
+        failuresPerAddressAndAccount: Int = 10
     ) {
         self.failuresPerAccount = failuresPerAccount
         self.failuresPerAddress = failuresPerAddress
+        self.failuresPerAddressAndAccount = failuresPerAddressAndAccount
         self.failureWindow = failureWindow
         self.registrationsPerAddress = registrationsPerAddress
         self.registrationWindow = registrationWindow
@@ -32,6 +39,10 @@ public struct SignInLimits: Sendable, Equatable {
 
 /// The sign-in and registration budgets of a cloud, in each instance's memory.
 ///
+/// A guesser is throttled by its address (all accounts together) and by its address and the account together; the
+/// account's own budget only stops addresses that have already failed on it. So nobody can lock an owner out by
+/// guessing from elsewhere: the right password from an address with no failures on that account is always checked.
+///
 /// A sign-in is counted as a failure before its password is checked and handed back when it succeeds, so
 /// concurrent guesses cannot slip past the limit while their hashes run. On a cloud of several instances each count
 /// and hand-back is also sent to the other instances (`share`), which `apply` it: the budgets hold across instances,
@@ -39,35 +50,55 @@ public struct SignInLimits: Sendable, Equatable {
 final class SignInThrottle: Sendable {
     let accounts: AttemptBudget
     let addresses: AttemptBudget
+    let pairs: AttemptBudget
     let registrations: AttemptBudget
     private let sink = ThrottleEventSink()
 
     init(_ limits: SignInLimits) {
         accounts = AttemptBudget(limit: limits.failuresPerAccount, window: limits.failureWindow, capacity: limits.maxTrackedKeys)
         addresses = AttemptBudget(limit: limits.failuresPerAddress, window: limits.failureWindow, capacity: limits.maxTrackedKeys)
+        pairs = AttemptBudget(
+            limit: limits.failuresPerAddressAndAccount, window: limits.failureWindow, capacity: limits.maxTrackedKeys)
         registrations = AttemptBudget(
             limit: limits.registrationsPerAddress, window: limits.registrationWindow, capacity: limits.maxTrackedKeys)
     }
 
-    /// Counts a sign-in attempt against both budgets, or throws `THROTTLED` (counting nothing) when either is spent.
+    /// Counts a sign-in attempt against the budgets, or throws `THROTTLED` (counting nothing) when one is spent.
     func beginSignIn(account: String, address: String, now: ContinuousClock.Instant = .now) throws {
-        if let wait = accounts.wait(account, now: now) {
-            throw Self.throttled("too many failed sign-ins for this account", wait)
+        let pair = Self.pairKey(account: account, address: address)
+        if let wait = pairs.wait(pair, now: now) {
+            throw Self.throttled("too many failed sign-ins for this account from your address", wait)
         }
         if let wait = addresses.wait(address, now: now) {
             throw Self.throttled("too many failed sign-ins from your address", wait)
         }
-        accounts.take(account, now: now)
-        addresses.take(address, now: now)
+        if pairs.used(pair, now: now) > 0, let wait = accounts.wait(account, now: now) {
+            throw Self.throttled("too many failed sign-ins for this account", wait)
+        }
+        take(account: account, address: address, now: now)
         sink.send(.signInBegan(account: account, address: address))
     }
 
     /// Hands back the attempt `beginSignIn` counted: the password was right.
     func signInSucceeded(account: String, address: String) {
-        accounts.giveBack(account)
-        addresses.giveBack(address)
+        giveBack(account: account, address: address)
         sink.send(.signInSucceeded(account: account, address: address))
     }
+
+    private func take(account: String, address: String, now: ContinuousClock.Instant) {
+        accounts.take(account, now: now)
+        addresses.take(address, now: now)
+        pairs.take(Self.pairKey(account: account, address: address), now: now)
+    }
+
+    private func giveBack(account: String, address: String) {
+        accounts.giveBack(account)
+        addresses.giveBack(address)
+        pairs.giveBack(Self.pairKey(account: account, address: address))
+    }
+
+    /// The key of an account and an address together (a NUL after the address, which never holds one).
+    private static func pairKey(account: String, address: String) -> String { "\(address)\u{0}\(account)" }
 
     /// Counts a registration attempt from `address`, or throws `THROTTLED`.
     func beginRegistration(address: String, now: ContinuousClock.Instant = .now) throws {
@@ -85,11 +116,9 @@ final class SignInThrottle: Sendable {
     func apply(_ event: ThrottleEvent, now: ContinuousClock.Instant = .now) {
         switch event {
         case .signInBegan(let account, let address):
-            accounts.take(account, now: now)
-            addresses.take(address, now: now)
+            take(account: account, address: address, now: now)
         case .signInSucceeded(let account, let address):
-            accounts.giveBack(account)
-            addresses.giveBack(address)
+            giveBack(account: account, address: address)
         case .registration(let address):
             registrations.take(address, now: now)
         }
@@ -137,6 +166,14 @@ final class AttemptBudget: @unchecked Sendable {
             guard let current = windows[key], now - current.start < window, current.count >= limit else { return nil }
             let left = current.start + window - now
             return max(0.001, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+        }
+    }
+
+    /// Events of `key` counted in its current window.
+    func used(_ key: String, now: ContinuousClock.Instant = .now) -> Int {
+        lock.withLock {
+            guard let current = windows[key], now - current.start < window else { return 0 }
+            return current.count
         }
     }
 

@@ -38,8 +38,23 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
-    @Option(name: .customLong("api-token"), help: "Require this ckAPIToken query parameter on every request.")
+    @Option(
+        name: .customLong("api-token"),
+        help: ArgumentHelp(
+            "Require this ckAPIToken query parameter on every request (default: $TODO_API_TOKEN).",
+            discussion: "Arguments are visible to other users in ps: prefer --api-token-file or $TODO_API_TOKEN."))
     var apiToken: String?
+
+    @Option(
+        name: .customLong("api-token-file"), help: "Read the ckAPIToken every request must carry from this file (its first line).")
+    var apiTokenFile: String?
+
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy whose X-Real-IP header is believed: an IP address, or `loopback` (repeatable; default: loopback with --insecure-http, none otherwise).",
+            discussion: "Sign-in budgets count the address the proxy names; connections from it are not counted per address."))
+    var trustedProxy: [String] = []
 
     @Option(name: .customLong("password-cost"), help: "yescrypt cost of password hashes, 1 to 11 (4: ~11 ms, 8 MB per sign-in).")
     var passwordCost: UInt = 4
@@ -94,8 +109,33 @@ struct ServerCommand: AsyncParsableCommand {
         }
     }
 
+    /// `--api-token`, else the first line of `--api-token-file`, else `$TODO_API_TOKEN`; nil when none is given.
+    var resolvedAPIToken: String? {
+        get throws {
+            if let apiToken {
+                guard apiTokenFile == nil else { throw ValidationError("give --api-token or --api-token-file, not both") }
+                guard !apiToken.isEmpty else { throw ValidationError("--api-token must not be empty") }
+                return apiToken
+            }
+            if let apiTokenFile {
+                let text: String
+                do {
+                    text = try String(contentsOfFile: apiTokenFile, encoding: .utf8)
+                } catch {
+                    throw ValidationError("cannot read --api-token-file \(apiTokenFile): \(error.localizedDescription)")
+                }
+                let token = String(text.split(whereSeparator: \.isNewline).first ?? "").trimmingCharacters(in: .whitespaces)
+                guard !token.isEmpty else { throw ValidationError("--api-token-file \(apiTokenFile) holds no token on its first line") }
+                return token
+            }
+            return ProcessInfo.processInfo.environment["TODO_API_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+
     func validate() throws {
         _ = try storage
+        _ = try resolvedAPIToken
+        if case .failure(let error) = TrustedProxies.parse(trustedProxy) { throw ValidationError(error.description) }
         guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be above 0 and at most 86400 seconds") }
         guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -116,11 +156,14 @@ struct ServerCommand: AsyncParsableCommand {
             dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory,
             openRegistration: openRegistration, enableFaults: enableFaults, tombstoneRetention: tombstoneRetention,
             rateLimitPerSecond: rateLimit > 0 ? rateLimit : nil, logLevel: Logger.Level(rawValue: logLevel) ?? .info,
-            apiToken: apiToken, passwordHashCost: passwordCost, maxAssetBytes: maxAssetSize * 1_048_576,
+            apiToken: try? resolvedAPIToken, passwordHashCost: passwordCost, maxAssetBytes: maxAssetSize * 1_048_576,
             tlsCertificateFile: tlsCert.map { URL(fileURLWithPath: $0) }, tlsKeyFile: tlsKey.map { URL(fileURLWithPath: $0) },
             insecureHTTP: insecureHTTP, idleTimeout: idleTimeout, maxConnectionsPerAddress: maxConnectionsPerAddress,
             sessionIdleTimeout: TimeInterval(sessionIdleDays) * 86400)
         configuration.sessionCacheLifetime = sessionCacheSeconds
+        if !trustedProxy.isEmpty, case .success(let trusted) = TrustedProxies.parse(trustedProxy) {
+            configuration.trustedProxyList = trusted
+        }
         // validate() refused a URL that does not parse: nothing falls back to SQLite here.
         if case .postgres(let url)? = try? storage { configuration.storage = .postgres(url) }
         return configuration

@@ -12,13 +12,27 @@ final class RawClient: @unchecked Sendable {
     private var received: [UInt8] = []
     private(set) var isClosed = false
 
-    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
-    init(host: String = "127.0.0.1", port: Int) throws {
+    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`, from the IPv4 address `source` when given (any of
+    /// 127.0.0.0/8 is this machine on Linux: one process can be many peers).
+    init(host: String = "127.0.0.1", port: Int, from source: String? = nil) throws {
         var v4 = sockaddr_in()
         var v6 = sockaddr_in6()
         let isV6 = host.contains(":")
         descriptor = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawClientError("socket: \(String(cString: strerror(errno)))") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                throw RawClientError("bind to \(source): \(reason)")
+            }
+        }
         let result: Int32
         if isV6 {
             v6.sin6_family = sa_family_t(AF_INET6)

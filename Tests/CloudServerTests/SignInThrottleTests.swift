@@ -21,7 +21,7 @@ struct SignInThrottleTests {
             #expect(lockedError.serverErrorCode == .throttled)
             #expect((1...60).contains(lockedError.retryAfter ?? 0))
             #expect(lockedError.reason.contains("retry after"))
-            // Guessing stays capped: the right password is refused too until the window ends.
+            // Guessing from this address stays capped: the right password is refused here too until the window ends.
             let right = try await cloud.attemptSignIn("alice", password: "correct horse")
             #expect(right.status == 429)
             #expect(try error(right.body).serverErrorCode == .throttled)
@@ -54,9 +54,10 @@ struct SignInThrottleTests {
         }
     }
 
-    @Test func oneAddressHasItsOwnBudgetAcrossAccountsAndTheProxysWordIsBelievedFromLoopback() async throws {
+    @Test func oneAddressHasItsOwnBudgetAcrossAccountsAndTheProxysWordIsBelievedFromATrustedProxy() async throws {
         let limits = SignInLimits(failuresPerAccount: 100, failuresPerAddress: 5)
-        try await withCloud(signInLimits: limits) { cloud async throws in
+        let proxy: (inout ServerConfiguration) -> Void = { $0.trustedProxyList = TrustedProxies(loopback: true, addresses: []) }
+        try await withCloud(signInLimits: limits, configure: proxy) { cloud async throws in
             #expect(try await cloud.attemptRegistration("alice", password: "correct horse").status == 201)
             let guesser = ["X-Real-IP": "203.0.113.7"]
             for index in 0..<5 {
@@ -84,7 +85,8 @@ struct SignInThrottleTests {
             let refusal = try error(refused.body)
             #expect(refusal.serverErrorCode == .throttled)
             #expect((refusal.retryAfter ?? 0) > 3000)
-            #expect(try await cloud.attemptRegistration("user3", password: "password1", headers: ["X-Real-IP": "198.51.100.9"]).status == 201)
+            // Believed from a trusted proxy only: not here.
+            #expect(try await cloud.attemptRegistration("user3", password: "password1", headers: ["X-Real-IP": "198.51.100.9"]).status == 429)
         }
     }
 
@@ -96,7 +98,7 @@ struct SignInThrottleTests {
             try throttle.beginSignIn(account: "guess\(index)", address: address, now: start + .microseconds(index))
             try throttle.beginRegistration(address: address, now: start + .microseconds(index))
         }
-        for budget in [throttle.addresses, throttle.accounts, throttle.registrations] {
+        for budget in [throttle.addresses, throttle.accounts, throttle.pairs, throttle.registrations] {
             #expect(budget.trackedKeys <= 200)
             #expect(budget.trackedKeys >= 150)
         }
@@ -106,17 +108,23 @@ struct SignInThrottleTests {
         #expect(throttle.addresses.wait("10.0.39.15", now: start + .seconds(1)) != nil)
     }
 
-    @Test func theClientAddressIsThePeerUnlessALoopbackProxySaysOtherwise() {
-        #expect(ClientAddress.resolve(peerIP: "127.0.0.1", realIP: "203.0.113.7") == "203.0.113.7")
-        #expect(ClientAddress.resolve(peerIP: "::1", realIP: "2001:DB8::0:1") == "2001:db8::1")
-        #expect(ClientAddress.resolve(peerIP: "127.0.0.1", realIP: nil) == "127.0.0.1")
-        // From a remote peer the header is anybody's word: ignored.
-        #expect(ClientAddress.resolve(peerIP: "198.51.100.4", realIP: "203.0.113.7") == "198.51.100.4")
+    @Test func theClientAddressIsThePeerUnlessATrustedProxySaysOtherwise() {
+        let loopback = TrustedProxies(loopback: true, addresses: [])
+        #expect(ClientAddress.resolve(peerIP: "127.0.0.1", realIP: "203.0.113.7", trusted: loopback) == "203.0.113.7")
+        #expect(ClientAddress.resolve(peerIP: "::1", realIP: "2001:DB8::0:1", trusted: loopback) == "2001:db8::1")
+        #expect(ClientAddress.resolve(peerIP: "127.0.0.1", realIP: nil, trusted: loopback) == "127.0.0.1")
+        // Without a trusted proxy, even a loopback peer's header is anybody's word: ignored.
+        #expect(ClientAddress.resolve(peerIP: "127.0.0.1", realIP: "203.0.113.7", trusted: .none) == "127.0.0.1")
+        // From a peer that is not a named proxy too.
+        #expect(ClientAddress.resolve(peerIP: "198.51.100.4", realIP: "203.0.113.7", trusted: loopback) == "198.51.100.4")
+        let named = TrustedProxies(loopback: false, addresses: ["198.51.100.4"])
+        #expect(ClientAddress.resolve(peerIP: "198.51.100.4", realIP: "203.0.113.7", trusted: named) == "203.0.113.7")
+        #expect(ClientAddress.resolve(peerIP: "127.0.0.1", realIP: "203.0.113.7", trusted: named) == "127.0.0.1")
         // Garbage, names and ports are not addresses.
         for junk in ["", "example.org", "203.0.113.7:80", "1.2.3.4, 5.6.7.8", String(repeating: "1", count: 5000), "\r\n"] {
-            #expect(ClientAddress.resolve(peerIP: "127.0.0.1", realIP: junk) == "127.0.0.1")
+            #expect(ClientAddress.resolve(peerIP: "127.0.0.1", realIP: junk, trusted: loopback) == "127.0.0.1")
         }
-        #expect(ClientAddress.resolve(peerIP: nil, realIP: "203.0.113.7") == "unknown")
+        #expect(ClientAddress.resolve(peerIP: nil, realIP: "203.0.113.7", trusted: loopback) == "unknown")
         #expect(ListenAddress.isLoopback("::ffff:127.0.0.1"))
         #expect(!ListenAddress.isLoopback("128.0.0.1"))
     }

@@ -33,9 +33,11 @@ struct ThrottleAcrossInstancesTests {
             let instance = attempt.isMultiple(of: 2) ? a : b
             #expect(!isThrottled { try instance.beginSignIn(account: "alice", address: "192.0.2.\(attempt)", now: now) })
         }
-        // Five guesses on each: alone, neither would stop the next one.
-        #expect(isThrottled { try a.beginSignIn(account: "alice", address: "192.0.2.99", now: now) })
-        #expect(isThrottled { try b.beginSignIn(account: "alice", address: "192.0.2.99", now: now) })
+        // Five guesses on each: alone, neither would stop the next one from an address that guessed.
+        #expect(isThrottled { try a.beginSignIn(account: "alice", address: "192.0.2.1", now: now) })
+        #expect(isThrottled { try b.beginSignIn(account: "alice", address: "192.0.2.0", now: now) })
+        // An address that never failed on the account (its owner's) is still let try.
+        #expect(!isThrottled { try b.beginSignIn(account: "alice", address: "192.0.2.99", now: now) })
     }
 
     @Test func aRightPasswordOnOneInstanceHandsTheAttemptBackOnBoth() {

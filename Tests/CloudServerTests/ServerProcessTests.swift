@@ -1,0 +1,207 @@
+import Foundation
+import ProcessTestSupport
+import TLSTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `todo server` process: its API token kept out of `ps`, and its descriptors under the common limit.
+@Suite("todo server process", .enabled(if: TodoExecutable.path != nil, "the todo binary is not built"))
+struct ServerProcessTests {
+    @Test func theAPITokenComesFromAFileOrTheEnvironmentAndNeverShowsInPs() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-token-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("token")
+        try "from-the-file\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+        for (arguments, environment, token) in [
+            (["--api-token-file", tokenFile.path], [String: String](), "from-the-file"),
+            ([], ["TODO_API_TOKEN": "from-the-environment"], "from-the-environment"),
+        ] {
+            let server = try await ServerChild(arguments: arguments, environment: environment, directory: directory, token: token)
+            defer { server.stop() }
+            let refused = try await server.get("/database/1/x/development/private/zones/list")
+            #expect(refused?.status == 401)
+            #expect(refused?.body.contains("ckAPIToken") == true)
+            let admitted = try await server.get("/database/1/x/development/private/zones/list?ckAPIToken=\(token)")
+            #expect(admitted?.status != 401 || admitted?.body.contains("ckAPIToken") == false)
+            let commandLine = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(server.pid)/cmdline")), as: UTF8.self)
+            #expect(!commandLine.contains(token))
+        }
+        // A file that cannot be read is a clear start-up error, not a cloud without a token.
+        let missing = try await TodoProcess.run(
+            TodoExecutable.path!, ["server", "--port", "0", "--data-dir", directory.path, "--api-token-file", "/nonexistent/token"])
+        #expect(missing.status != 0)
+        #expect(missing.errors.contains("/nonexistent/token"))
+    }
+
+    @Test func theCloudRaisesItsSoftDescriptorLimitToTheHardOne() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-limit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var hard = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &hard)
+        try #require(hard.rlim_max > 512, "the hard limit is too low to tell")
+        let server = try await ServerChild(arguments: [], directory: directory, descriptorLimit: 512, softLimitOnly: true)
+        defer { server.stop() }
+        let limits = try String(contentsOfFile: "/proc/\(server.pid)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let numbers = line.split(separator: " ").compactMap { UInt($0) }
+        #expect(numbers.count == 2 && numbers[0] == numbers[1] && numbers[0] > 512, "\(line)")
+    }
+
+    /// /health 50 times, 20 ms apart: the sorted answer times, the answers that were not 200, and the share of a core
+    /// the cloud used meanwhile.
+    private static func probe(_ server: ServerChild, clock: ContinuousClock) async throws -> (times: [Duration], failures: Int, cpu: Double) {
+        let start = (clock.now, server.cpuSeconds)
+        var times: [Duration] = []
+        var failures = 0
+        for _ in 0..<50 {
+            var answer: (status: Int, body: String)?
+            times.append(try await clock.measure { answer = try await server.get("/health") })
+            if answer?.status != 200 { failures += 1 }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let elapsed = clock.now - start.0
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (times.sorted(), failures, (server.cpuSeconds - start.1) / seconds)
+    }
+
+    @Test func thousandsOfIdleConnectionsUnderTheCommonDescriptorLimitLeaveHealthAnswering() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-fd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The idle timeout is long, so only the cloud's own shedding can make room.
+        let server = try await ServerChild(arguments: ["--idle-timeout", "600"], directory: directory, descriptorLimit: 1024)
+        defer { server.stop() }
+        // What answering /health every 20 ms costs on its own, to tell the held flood's cost apart.
+        let clock = ContinuousClock()
+        let baseline = try await Self.probe(server, clock: clock)
+        let cpuBefore = server.cpuSeconds
+        // 5,000 silent connections from 100 loopback addresses, 50 each (under the per-address cap of 64).
+        let flood = Flood(port: server.port, count: 5000, addresses: 100)
+        var health: [Duration] = []
+        var failures = baseline.failures
+        while !flood.isDone || health.count < 20 {
+            var answer: (status: Int, body: String)?
+            health.append(try await clock.measure { answer = try await server.get("/health") })
+            if answer?.status != 200 { failures += 1 }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let opened = flood.opened
+        let cpu = server.cpuSeconds - cpuBefore
+        // Held: the cloud idles while the flood's connections stay open.
+        let held = try await Self.probe(server, clock: clock)
+        failures += held.failures
+        health.sort()
+        print(
+            "descriptor flood: \(opened) connections opened, /health during it \(health.count) times, p50 \(health[health.count / 2]), "
+                + "p99 \(health[health.count * 99 / 100]), max \(health.last!); while held p50 \(held.times[25]), max \(held.times.last!); "
+                + "\(failures) failed; cloud CPU \(cpu) s during the flood, \(Int(held.cpu * 100)) % of a core while held "
+                + "(\(Int(baseline.cpu * 100)) % before the flood, with the same probes)")
+        #expect(opened >= 4000, "the flood opened \(opened) connections: \(flood.lastError)")
+        #expect(failures == 0, "/health failed \(failures) of \(health.count) times during the flood")
+        #expect(server.openDescriptors < 1024)
+        // Everything recovers when they go.
+        flood.closeAll()
+        try await waitUntil("the cloud to let go of the flood's descriptors") { server.openDescriptors < 200 }
+        #expect(try await server.get("/health")?.status == 200)
+        #expect(server.isRunning)
+    }
+}
+
+/// Silent connections opened on a thread of their own (a connect may block while the cloud's backlog is full).
+final class Flood: @unchecked Sendable {
+    private let lock = NSLock()
+    private var clients: [RawClient] = []
+    private var done = false
+    private var error = ""
+
+    init(port: Int, count: Int, addresses: Int) {
+        let thread = Thread { [self] in
+            for index in 0..<count {
+                let source = "127.0.\(2 + index % addresses / 250).\(1 + index % addresses % 250)"
+                do {
+                    let client = try RawClient(port: port, from: source)
+                    lock.withLock { clients.append(client) }
+                } catch {
+                    lock.withLock { self.error = "\(error)" }
+                }
+            }
+            lock.withLock { done = true }
+        }
+        thread.start()
+    }
+
+    var isDone: Bool { lock.withLock { done } }
+    var opened: Int { lock.withLock { clients.count } }
+    var lastError: String { lock.withLock { error } }
+    func closeAll() { lock.withLock { clients.removeAll() } }
+}
+
+/// One `todo server` child on a free loopback port, optionally under `ulimit -n`.
+final class ServerChild: @unchecked Sendable {
+    let port: Int
+    let token: String?
+    private let child: ChildProcess.Running
+    private var ended = false
+
+    var pid: pid_t { child.pid }
+
+    /// Starts `todo server ARGUMENTS`; `descriptorLimit` sets `ulimit -n` (soft and hard, or the soft one only).
+    init(
+        arguments: [String], environment: [String: String] = [:], directory: URL, token: String? = nil, descriptorLimit: Int? = nil,
+        softLimitOnly: Bool = false
+    ) async throws {
+        port = try NginxProxy.freePort()
+        self.token = token
+        let server = [TodoExecutable.path!, "server", "--port", "\(port)", "--data-dir", directory.appendingPathComponent("cloud").path,
+            "--log-level", "warning"] + arguments
+        if let descriptorLimit {
+            child = try ChildProcess.start("/bin/bash", ["-c", "ulimit \(softLimitOnly ? "-Sn" : "-n") \(descriptorLimit) && exec \"$@\"", "bash"] + server, environment: environment)
+        } else {
+            child = try ChildProcess.start(server[0], Array(server.dropFirst()), environment: environment)
+        }
+        do {
+            try await waitUntil("todo server to answer") {
+                guard self.isRunning else { throw RawClientError("todo server exited: \(self.child.errorsSoFar)") }
+                return (try? await self.get("/health"))?.status == 200
+            }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// `GET path` on a new connection (the API token added when the cloud wants one); nil when no answer came.
+    func get(_ path: String) async throws -> (status: Int, body: String)? {
+        let client = try RawClient(port: port)
+        await client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        return await client.response(within: .seconds(30))
+    }
+
+    var isRunning: Bool {
+        if !ended, ChildProcess.finished(child) != nil { ended = true }
+        return !ended
+    }
+
+    /// Descriptors the process holds.
+    var openDescriptors: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0 }
+
+    /// User and system CPU time the process has used, in seconds.
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    func stop() {
+        guard !ended else { return }
+        ended = true
+        _ = ChildProcess.stop(child)
+    }
+}
