@@ -106,3 +106,34 @@ struct HostileRecordTests {
         #expect(ended.title == "edited occurrence last", "the last occurrence a series can have can be completed and edited")
     }
 }
+
+/// The outbox never lets one record hold the others hostage.
+@Suite("Oversized records in the outbox, through the real cloud")
+struct OutboxHostageTests {
+    /// A record past the request limit (17 MB) and one past the record limit (1.5 MB) among 198 small ones, all in one
+    /// batch's reach: the small ones reach the cloud, each large one is set aside by itself, named by its title.
+    @Test func oversizedRecordsAreSetAsideAndTheRestSent() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        let b = try await cloud.device("B", sendsAutomatically: false)
+        await a.engine.sync(.manualRefresh)
+        for index in 0..<99 { _ = try await a.engine.add(title: "small \(index)") }
+        let huge = try await a.engine.add(title: "Huge notes", notes: String(repeating: "x", count: 17 * 1_048_576))
+        let large = try await a.engine.add(title: "Large notes", notes: String(repeating: "y", count: 1_572_864))
+        for index in 99..<198 { _ = try await a.engine.add(title: "small \(index)") }
+
+        await a.engine.sync(.localEdit)
+        #expect(try await a.store.failedCount() == 2, "only the two large ones are refused")
+        #expect(try await a.store.pendingCount() == 2)
+        let refused = try await a.store.pendingChanges(includeFailed: true)
+        #expect(Set(refused.map(\.key)) == [huge.key, large.key])
+        for change in refused { #expect(change.failedReason?.contains("1 MB") == true, "\(change.failedReason ?? "")") }
+        let lastError = await a.engine.status().lastError ?? ""
+        #expect(lastError.contains("'Huge notes'") || lastError.contains("'Large notes'"), "the message names the todo: \(lastError)")
+
+        await b.engine.sync(.manualRefresh)
+        let titles = try await b.titles()
+        #expect(titles.count == 198 && titles.allSatisfy { $0.hasPrefix("small ") }, "\(titles.count) reached the other device")
+    }
+}
