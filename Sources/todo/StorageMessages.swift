@@ -21,3 +21,34 @@ func keptChangeWarning(_ storage: String) -> String {
 func unsavedChangeMessage(_ error: StoreError) -> String {
     "\(error.description). Nothing was changed"
 }
+
+/// The storage trouble `error` amounts to: a `StoreError` of the cache, or a failed file operation on the data
+/// directory (credentials, configuration, the directory itself) worded the same way; nil for anything else.
+func storageFailure(_ error: any Error) -> StoreError? {
+    if let store = error as? StoreError { return store.isStorageFailure ? store : nil }
+    let nsError = error as NSError
+    guard nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain else { return nil }
+    var posixCode: Int32 = 0
+    if nsError.domain == NSPOSIXErrorDomain {
+        posixCode = Int32(truncatingIfNeeded: nsError.code)
+    } else if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
+        if let posix = underlying as? POSIXError {
+            posixCode = posix.code.rawValue
+        } else if (underlying as NSError).domain == NSPOSIXErrorDomain {
+            posixCode = Int32(truncatingIfNeeded: (underlying as NSError).code)
+        }
+    }
+    let path = (nsError.userInfo[NSFilePathErrorKey] as? String) ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path ?? "the data directory"
+    switch posixCode {
+    case ENOSPC, EDQUOT: return .diskFull(path)
+    case EROFS, EACCES, EPERM: return .readOnly(path)
+    case ENOENT, ENOTDIR: return .cannotOpen(path)
+    case EIO: return .ioError(path)
+    default: break
+    }
+    switch CocoaError.Code(rawValue: nsError.code) {
+    case .fileWriteOutOfSpace: return .diskFull(path)
+    case .fileWriteVolumeReadOnly, .fileWriteNoPermission, .fileReadNoPermission: return .readOnly(path)
+    default: return nil
+    }
+}

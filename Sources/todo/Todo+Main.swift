@@ -67,7 +67,7 @@ extension Todo {
         // Help asked for in a subcommand, and ArgumentParser's own validation errors, in its words.
         let code = exitCode(for: error)
         if code == .success || code == .validationFailure { exitForArgumentError(error) }
-        if let storage = error as? StoreError, storage.isStorageFailure {
+        if let storage = storageFailure(error) {
             printError("Error: " + sentence(unsavedChangeMessage(storage)))
             Foundation.exit(TodoExitCode.failure)
         }
