@@ -87,9 +87,19 @@ public enum FieldValue: Sendable, Hashable {
         if case .timestamp(let ms) = self { Date(timeIntervalSince1970: Double(ms) / 1000) } else { nil }
     }
 
-    /// A TIMESTAMP for a date, rounded to milliseconds.
+    /// A TIMESTAMP for a date, rounded to milliseconds (a date past what 64 bits of milliseconds hold, or NaN, is
+    /// taken as the nearest one they hold, never a trap).
     public static func timestamp(_ date: Date) -> FieldValue {
-        .timestamp(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        .timestamp(milliseconds(date))
+    }
+
+    /// `date` in milliseconds since 1970, rounded, within `Int64`'s range (NaN: 0).
+    public static func milliseconds(_ date: Date) -> Int64 {
+        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        if ms.isNaN { return 0 }
+        if ms >= 9.2e18 { return .max }
+        if ms <= -9.2e18 { return .min }
+        return Int64(ms)
     }
 }
 

@@ -17,6 +17,17 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var sql: String?
 
+    /// `SQLITE_FULL`: the disk (or quota) is full.
+    public static let full = SQLITE_FULL
+    /// `SQLITE_READONLY`: the database cannot be written.
+    public static let readOnly = SQLITE_READONLY
+    /// `SQLITE_PERM`: access denied.
+    public static let permission = SQLITE_PERM
+    /// `SQLITE_CANTOPEN`: the file cannot be opened.
+    public static let cannotOpen = SQLITE_CANTOPEN
+    /// `SQLITE_IOERR`: a read or write of the disk failed.
+    public static let ioError = SQLITE_IOERR
+
     /// Whether the disk (or quota) is full, so the write was refused whole.
     public var isDiskFull: Bool { code == SQLITE_FULL }
     /// Whether a uniqueness or other constraint refused the write.

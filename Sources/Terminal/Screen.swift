@@ -76,11 +76,34 @@ public struct Screen: Sendable, Equatable {
                 break
             }
             if x >= 0 {
-                setCell(row: row, col: x, character: character, style: style, width: w)
+                setCell(row: row, col: x, character: drawnCluster(character), style: style, width: w)
             }
             x += w
         }
         return max(0, x - max(col, 0))
+    }
+
+    /// The most combining marks one cell draws: a flood of marks on one base (zalgo text) is cut to these, since
+    /// terminals draw the excess above and below the row, over other rows.
+    public static let maximumMarksPerCell = 4
+
+    /// `character` as a cell draws it: its combining marks (nonspacing and enclosing) past `maximumMarksPerCell`
+    /// left out; everything else (joiners, selectors, tag characters, modifiers) kept.
+    func drawnCluster(_ character: Character) -> Character {
+        let scalars = character.unicodeScalars
+        guard scalars.count > 1 + Self.maximumMarksPerCell else { return character }
+        var kept = String.UnicodeScalarView()
+        var marks = 0
+        for scalar in scalars {
+            let category = scalar.properties.generalCategory
+            if category == .nonspacingMark || category == .enclosingMark {
+                marks += 1
+                if marks > Self.maximumMarksPerCell { continue }
+            }
+            kept.append(scalar)
+        }
+        // Leaving marks out cannot split a cluster in practice; should it, the first piece is drawn (never a trap).
+        return String(kept).first ?? character
     }
 
     /// Fills `count` columns of `row` from `col` with spaces in `style`.

@@ -2,6 +2,7 @@ import CloudClient
 import Foundation
 import TOMLKit
 import Terminal
+import TodoPlanning
 import TodoSync
 import TodoUI
 
@@ -256,6 +257,20 @@ public struct ConfigFile: Sendable {
         }
         if let filters = try strings(of: "filters", in: root, text, known: nil) {
             settings.filters = filters.keys.sorted().map { NamedFilter(name: $0, text: filters[$0] ?? "") }
+            // Each is read now, as the app will read it: a filter that cannot work is told with the file, not later.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = .current
+            let now = Date()
+            let grammar = DueDateGrammar(now: now, calendar: calendar)
+            for filter in settings.filters {
+                do {
+                    _ = try TodoFilter.parse(filter.text, now: now, calendar: calendar) { try grammar.parse($0) }
+                } catch {
+                    throw self.error(
+                        "the saved filter '\(printable(filter.name))' in [filters] cannot be used: \(error.description)",
+                        line: line(of: filter.name, in: "filters", text))
+                }
+            }
         }
         if let keys = try strings(of: "keys", in: root, text, known: Keymap.commandNames, allowingEmpty: true) {
             do {

@@ -196,8 +196,8 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
             case (Field.title, .string(let s)): title = s
             case (Field.notes, .string(let s)): notes = s
             case (Field.isCompleted, .int64(let i)): isCompleted = i != 0
-            case (Field.dueDate, .timestamp): dueDate = value.dateValue
-            case (Field.priority, .int64(let i)): priority = Int(clamping: i)
+            case (Field.dueDate, .timestamp(let ms)) where Self.dueRange.contains(ms): dueDate = value.dateValue
+            case (Field.priority, .int64(let i)): priority = Self.priorityRange.clamp(i)
             case (Field.isTrashed, .int64(let i)): isTrashed = i != 0
             case (Field.list, .reference(let r)): list = r
             case (Field.tags, .list(.string, let values)): tags = Self.distinct(values.compactMap(\.stringValue))
@@ -205,7 +205,7 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
             case (Field.repeat, .string(let s)): repeatRule = s
             case (Field.repeatFrom, .string(let s)): repeatFromCompletion = s == Self.fromCompletion
             case (Field.series, .string(let s)): series = s
-            case (Field.occurrence, .int64(let i)): occurrence = Int(clamping: max(1, i))
+            case (Field.occurrence, .int64(let i)): occurrence = Self.occurrenceRange.clamp(i)
             case (Field.annotations, .list(.string, let values)):
                 annotations = values.compactMap { $0.stringValue.flatMap(Annotation.init(wire:)) }.sorted()
             case (FieldStamps.fieldName, .string(let s)): editStamps = s
@@ -226,6 +226,16 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
 
     /// The `repeatFrom` value of a series counted from completion.
     static let fromCompletion = "completion"
+
+    // Numbers from the network and files are kept within these where they enter (`apply(fields:)`, a cache row), so
+    // arithmetic on them cannot trap: another account can write any INT64 or TIMESTAMP into a shared record.
+
+    /// Priorities a todo can have: 0 (none) to 3 (high); a value outside is taken as the nearest.
+    public static let priorityRange: ClosedRange<Int64> = 0...3
+    /// Occurrence numbers a series can reach; completing the last one ends the series (no next occurrence).
+    public static let occurrenceRange: ClosedRange<Int64> = 1...1_000_000_000
+    /// Due dates (ms since 1970) a todo can have: 0001-01-01 to 9999-12-31 UTC; one outside is kept as an unknown field.
+    public static let dueRange: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
 
     /// The due date with whether it is a whole day; setting nil clears it.
     public var due: DueDate? {
@@ -271,4 +281,9 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
 
     /// The last characters of the record name, as the command line shows them (see `RecordNames.shortID`).
     public var shortID: String { RecordNames.shortID(key.recordName) }
+}
+
+extension ClosedRange where Bound == Int64 {
+    /// `value` moved into the range, as an `Int`.
+    func clamp(_ value: Int64) -> Int { Int(Swift.min(Swift.max(value, lowerBound), upperBound)) }
 }

@@ -68,7 +68,7 @@ extension TodoStore {
         arguments.append(.text(item.title))
         arguments.append(.text(item.notes))
         arguments.append(.int(item.isCompleted ? 1 : 0))
-        arguments.append(item.dueDate.map { .int(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? .null)
+        arguments.append(item.dueDate.map { .int(FieldValue.milliseconds($0)) } ?? .null)
         arguments.append(.int(Int64(item.priority)))
         arguments.append(.int(item.isTrashed ? 1 : 0))
         arguments.append(try json(item.list))
@@ -119,7 +119,7 @@ extension TodoStore {
         item.notes = row.text(o + 6)
         item.isCompleted = row.int(o + 7) != 0
         item.dueDate = row.optionalInt(o + 8).map { Date(timeIntervalSince1970: Double($0) / 1000) }
-        item.priority = Int(row.int(o + 9))
+        item.priority = TodoItem.priorityRange.clamp(row.int(o + 9))
         item.isTrashed = row.int(o + 10) != 0
         item.list = try row.optionalText(o + 11).map { try decodeJSON(Reference.self, $0) }
         item.parent = try row.optionalText(o + 12).map { try decodeJSON(ParentReference.self, $0) }
@@ -136,7 +136,7 @@ extension TodoStore {
         item.repeatRule = row.optionalText(o + 27)
         item.repeatFromCompletion = row.int(o + 28) != 0
         item.series = row.optionalText(o + 29)
-        item.occurrence = Int(clamping: max(1, row.int(o + 30)))
+        item.occurrence = TodoItem.occurrenceRange.clamp(row.int(o + 30))
         item.annotations = row.optionalText(o + 31).map { StringListColumn.decode($0).compactMap(Annotation.init(wire:)) } ?? []
         item.readAllDayDue()
         // Stored by a build that did not know these fields: they wait in the extra fields.

@@ -3,11 +3,21 @@ import Foundation
 import SQLiteDB
 
 /// Why the cache refused an operation.
+///
+/// The words say what happened to this device's storage and what to do; whether a change was kept is the caller's
+/// to say (a failure inside an edit's transaction keeps nothing of it; one after it, such as recording the cloud's
+/// answer, leaves the edit saved). They never show a raw SQLite code.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The store was closed.
     case closed
     /// The disk is full; nothing of the operation was written.
     case diskFull(String)
+    /// The cache file or its directory cannot be written (permissions, a read-only mount).
+    case readOnly(String)
+    /// The cache cannot be opened or created (a missing or unwritable directory).
+    case cannotOpen(String)
+    /// Reading or writing the disk failed.
+    case ioError(String)
     /// No record with that key (or ID prefix).
     case notFound(String)
     /// An ID prefix matches several records.
@@ -15,13 +25,41 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// SQLite failed otherwise.
     case database(String)
 
+    /// How every description of this device's storage trouble begins (not `notFound` and `ambiguous`).
+    public static let storagePrefix = "this device's storage"
+
     public var description: String {
         switch self {
-        case .closed: "the local cache is closed"
-        case .diskFull(let m): "the disk is full, the change was not saved (\(m))"
+        case .closed: "\(Self.storagePrefix) is closed"
+        case .diskFull(let m): "\(Self.storagePrefix) is full (\(m)): free some space on that disk, then run it again"
+        case .readOnly(let m):
+            "\(Self.storagePrefix) cannot be written (\(m)): make the data directory and the files in it writable, then run it again"
+        case .cannotOpen(let m):
+            "\(Self.storagePrefix) cannot be opened (\(m)): check that the data directory exists and is writable (--data-dir, $XDG_DATA_HOME)"
+        case .ioError(let m): "\(Self.storagePrefix) failed to read or write the disk (\(m)): check that the disk is not full or failing"
         case .notFound(let m): "no such todo: \(m)"
         case .ambiguous(let m): "\(m) matches several todos; give more characters"
-        case .database(let m): "local cache error: \(m)"
+        case .database(let m): "\(Self.storagePrefix) failed (\(m))"
+        }
+    }
+
+    /// Whether this is trouble with the device's storage (rather than a todo not found).
+    public var isStorageFailure: Bool {
+        switch self {
+        case .notFound, .ambiguous: false
+        default: true
+        }
+    }
+
+    /// The error an SQLite failure on `path` amounts to, worded without its code.
+    public init(_ error: SQLiteError, path: String? = nil) {
+        let file = path.map { "\($0)" } ?? error.message
+        switch error.code {
+        case SQLiteError.full: self = .diskFull(file)
+        case SQLiteError.readOnly, SQLiteError.permission: self = .readOnly(file)
+        case SQLiteError.cannotOpen: self = .cannotOpen(file)
+        case SQLiteError.ioError: self = .ioError(file)
+        default: self = .database(error.message)
         }
     }
 }
@@ -40,18 +78,23 @@ public actor TodoStore {
     public init(path: String) throws {
         self.path = path
         if path != ":memory:" {
-            try FileManager.default.createDirectory(
-                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreError.cannotOpen("cannot create \(directory.path)")
+            }
         }
-        let database = try SQLiteDatabase(path: path)
-        if path != ":memory:" {
-            try database.configureForDurableWAL()
-            // Copying the WAL into the file (and its fsync) happens beside the edits and acknowledgements.
-            try database.checkpointInBackground()
+        self.database = try Self.mapErrors(path: path) {
+            let database = try SQLiteDatabase(path: path)
+            if path != ":memory:" {
+                try database.configureForDurableWAL()
+                // Copying the WAL into the file (and its fsync) happens beside the edits and acknowledgements.
+                try database.checkpointInBackground()
+            }
+            try database.migrate(Self.migrations)
+            return database
         }
-        try database.migrate(Self.migrations)
-        self.database = database
     }
 
     /// Opens the cache at a file URL.
@@ -196,12 +239,12 @@ public actor TodoStore {
         return try Self.mapErrors { try body(db) }
     }
 
-    static func mapErrors<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body`, turning SQLite failures into `StoreError` (worded for a person, naming `path` when given).
+    static func mapErrors<T>(path: String? = nil, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as SQLiteError {
-            if error.isDiskFull { throw StoreError.diskFull(error.message) }
-            throw StoreError.database(error.description)
+            throw StoreError(error, path: path)
         }
     }
 

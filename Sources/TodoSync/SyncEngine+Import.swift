@@ -49,6 +49,17 @@ public struct NewTodo: Sendable, Hashable {
         (1...200).contains(name.utf8.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
+    /// Bytes of the fields this todo is sent with, as the cloud measures a record against its 1 MB limit (before the
+    /// edit stamps, a few hundred bytes, are added).
+    public var recordBytes: Int {
+        var writer = JSONWriter(reserving: title.utf8.count + notes.utf8.count + 256)
+        writer.fields(item(.privateTodo("size")).fields)
+        return writer.bytes.count
+    }
+
+    /// Whether the cloud can take this todo: its fields within the record limit, with room for the edit stamps.
+    public var fitsCloudRecord: Bool { recordBytes <= CloudLimits.maxRecordBytes - 4096 }
+
     /// The record this todo becomes under a name, before it is stamped (every way of adding todos makes them here).
     func item(_ key: RecordKey) -> TodoItem {
         var item = TodoItem(key: key, title: title, notes: notes, isCompleted: isCompleted, priority: min(max(priority, 0), 3))

@@ -39,15 +39,53 @@ extension SyncEngine {
     /// equal record → cleared), as after a crash between an answer and its own commit.
     static let acknowledgementGroup = CloudLimits.maxOperationsPerRequest * 10
 
-    /// Sends one batch, waiting and retrying on throttling as the policy says.
+    /// Sends one batch, waiting and retrying on throttling as the policy says; one result per change, in order.
+    ///
+    /// No record holds others hostage: a batch whose body would pass the cloud's request limit, or that the cloud
+    /// refuses whole (too large, bad), is sent again as two halves, down to single records; a single record the cloud
+    /// cannot take comes back as that record's own failure, so the rest of its batch is sent and confirmed.
     func sendBatch(_ batch: OutboxBatch) async throws -> [RecordResult] {
         let body = await Self.encode(batch)
-        return try await withRetries {
-            let sent = clock.nowMilliseconds()
-            let results = try await client.modifyRecords(batch.zone.scope, body: body)
-            noteSaveTimes(results, sent: sent, received: clock.nowMilliseconds())  // the cloud's clock, to the millisecond
-            return results
+        if body.count > CloudLimits.maxRequestBytes {
+            if batch.changes.count > 1 { return try await sendHalves(of: batch) }
+            return [.failure(ServerError(.limitExceeded, Self.oversizeReason(bytes: body.count)))]
         }
+        do {
+            return try await withRetries {
+                let sent = clock.nowMilliseconds()
+                let results = try await client.modifyRecords(batch.zone.scope, body: body)
+                noteSaveTimes(results, sent: sent, received: clock.nowMilliseconds())  // the cloud's clock, to the millisecond
+                return results
+            }
+        } catch let error as CloudError where Self.refusesRecords(error) {
+            if batch.changes.count > 1 { return try await sendHalves(of: batch) }
+            return [.failure(ServerError(error.code == .limitExceeded ? .limitExceeded : .badRequest, error.reason))]
+        }
+    }
+
+    /// The two halves of `batch` sent one after the other, their results in the batch's order.
+    private func sendHalves(of batch: OutboxBatch) async throws -> [RecordResult] {
+        let middle = batch.changes.count / 2
+        var results = try await sendBatch(OutboxBatch(zone: batch.zone, changes: Array(batch.changes[..<middle])))
+        results += try await sendBatch(OutboxBatch(zone: batch.zone, changes: Array(batch.changes[middle...])))
+        return results
+    }
+
+    /// Whether a whole request's refusal may be one record's fault (too large, bad), not the account's or the zone's.
+    private static func refusesRecords(_ error: CloudError) -> Bool {
+        error.code == .limitExceeded || error.code == .badRequest || error.code == .referenceViolation
+    }
+
+    /// Why a record too large to send stays on this device.
+    static func oversizeReason(bytes: Int) -> String {
+        "it is \(bytes / 1_048_576) MB written out; the cloud takes at most 1 MB a record (\(CloudLimits.maxRequestBytes / 1_048_576) MB a request): shorten its notes or title"
+    }
+
+    /// A record as a message names it: its title (inert, cut short) and short ID, or the ID alone for a deletion.
+    func messageName(of change: PendingChange) -> String {
+        guard case .save(let item) = change.action, !item.title.isEmpty else { return RecordNames.shortID(change.key.recordName) }
+        let title = String(item.title.unicodeScalars.prefix(60).filter { $0.properties.generalCategory != .control && $0.value != 0x7F })
+        return "'\(title)\(item.title.unicodeScalars.count > 60 ? "…" : "")' (\(RecordNames.shortID(change.key.recordName)))"
     }
 
     /// A batch's request body, written off the engine's actor (beside the engine's own work).
@@ -253,7 +291,7 @@ extension SyncEngine {
         case .failure(let error as CloudError) where error.isFatal:
             // The whole request was refused (too large, bad): its items are kept, marked refused.
             let words = Self.words(for: error)
-            lastError = words
+            lastError = batch.changes.count == 1 ? "\(messageName(of: batch.changes[0])): \(words)" : words
             for change in batch.changes { try await store.markFailed(change.key, revision: change.revision, reason: words) }
             round.progressed = true
             return
@@ -310,7 +348,7 @@ extension SyncEngine {
                     report(SyncNotice(.reverted, "Your change to '\(title)' was reverted: the cloud refused it (\(error.reason))"))
                     round.progressed = true
                 case .fatal(let words):
-                    lastError = "\(RecordNames.shortID(change.key.recordName)): \(words)"
+                    lastError = "\(messageName(of: change)): \(words)"
                     try await store.markFailed(change.key, revision: change.revision, reason: words)
                     round.progressed = true
                 case .refetchFromScratch:

@@ -30,7 +30,8 @@ extension SyncEngine {
         var skipped = item
         skipped.isTrashed = true
         _ = try await saveOccurrenceStep(old: item, new: skipped, makingNext: true)
-        return try await store.todo(Self.nextOccurrenceKey(of: item))
+        guard let nextKey = Self.nextOccurrenceKey(of: item) else { return nil }
+        return try await store.todo(nextKey)
     }
 
     /// Takes a skip back: the occurrence leaves the trash, and the next occurrence the skip made goes while it is open.
@@ -46,21 +47,24 @@ extension SyncEngine {
     /// The record name of a series' occurrence: the series' name, `-`, its number (occurrence 1 is the series' own record).
     public static func occurrenceName(series: String, number: Int) -> String { "\(series)-\(number)" }
 
-    /// Where the occurrence after `item` lives.
-    static func nextOccurrenceKey(of item: TodoItem) -> RecordKey {
-        RecordKey(
+    /// Where the occurrence after `item` lives; nil when `item` is the last occurrence a series can have
+    /// (`TodoItem.occurrenceRange`: its number came from a record, which another account may have written).
+    static func nextOccurrenceKey(of item: TodoItem) -> RecordKey? {
+        let (number, overflow) = item.occurrence.addingReportingOverflow(1)
+        guard !overflow, TodoItem.occurrenceRange.contains(Int64(number)) else { return nil }
+        return RecordKey(
             scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner,
-            recordName: occurrenceName(series: item.seriesName, number: item.occurrence + 1))
+            recordName: occurrenceName(series: item.seriesName, number: number))
     }
 
     /// The occurrence after `item`, completed at `now`: the same todo due at the rule's next date, or nil when the rule
     /// ends (COUNT, UNTIL) or cannot be read.
     static func nextOccurrence(of item: TodoItem, completedAt now: Date, calendar: Calendar) -> TodoItem? {
-        guard let text = item.repeatRule, var rule = try? RepeatRule(rrule: text) else { return nil }
+        guard let key = nextOccurrenceKey(of: item), let text = item.repeatRule, var rule = try? RepeatRule(rrule: text) else { return nil }
         rule.from = item.repeatFromCompletion ? .completion : .due
         let current = item.due ?? DueDate.day(now, in: calendar)
         guard let due = rule.next(after: current, completedAt: now, occurrence: item.occurrence, calendar: calendar) else { return nil }
-        var next = TodoItem(key: nextOccurrenceKey(of: item), recordType: item.recordType, title: item.title)
+        var next = TodoItem(key: key, recordType: item.recordType, title: item.title)
         next.apply(fields: item.fields)
         next.parent = item.parent
         next.sharePermission = item.sharePermission
@@ -69,7 +73,7 @@ extension SyncEngine {
         next.annotations = []
         next.due = due
         next.series = item.seriesName
-        next.occurrence = item.occurrence + 1
+        next.occurrence = item.occurrence + 1  // within `occurrenceRange`: `nextOccurrenceKey` said so
         next.editStamps = nil
         next.lostEdits = nil
         return next
@@ -80,7 +84,8 @@ extension SyncEngine {
         let nowMillis = clock.nowMilliseconds()
         let now = Date(timeIntervalSince1970: Double(nowMillis) / 1000)
         let nextKey = Self.nextOccurrenceKey(of: old)
-        let existingNext = try await store.todo(nextKey)
+        var existingNext: TodoItem?
+        if let nextKey { existingNext = try await store.todo(nextKey) }
         var saving = [stamped(new, from: old)]
         var keys = [old.key]
         var deleting: [RecordKey] = []
@@ -90,7 +95,7 @@ extension SyncEngine {
                 saving.append(stamped(next, from: nil))
                 keys.append(next.key)
             }
-        } else if var next = existingNext, !next.isCompleted, !next.isTrashed {
+        } else if var next = existingNext, let nextKey, !next.isCompleted, !next.isTrashed {
             // Taken back: the next occurrence goes too while it is open (to the trash once the cloud has it, so an
             // edit made to it meanwhile can be brought back), unless it was done meanwhile.
             keys.append(nextKey)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudModel
 import Foundation
+import Terminal
 import TodoStore
 import TodoSync
 
@@ -44,13 +45,14 @@ enum CacheCompletion {
     }
 
     /// What `read` makes of the device's cache; nothing when there is no cache or it cannot be read. Each value is
-    /// one line without control characters, at most 100 of them.
+    /// one line that `sanitize` leaves as it is (no C0 or C1 control, DEL, bidi control or line separator: other
+    /// accounts' text reaches the shell's line), at most 100 of them.
     private static func values(_ words: [String], _ read: (TodoStore) async throws -> [String]) async -> [String] {
         guard let group = try? DeviceOptionGroup.parse(deviceFlags(words)), let options = try? group.deviceOptions(),
             FileManager.default.fileExists(atPath: options.cacheFile.path), let store = try? TodoStore(url: options.cacheFile)
         else { return [] }
         defer { Task { await store.close() } }
         let found = (try? await read(store)) ?? []
-        return Array(found.filter { !$0.isEmpty && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }.prefix(100))
+        return Array(found.filter { !$0.isEmpty && sanitize($0) == $0 }.prefix(100))
     }
 }

@@ -23,7 +23,12 @@ func formatDue(_ due: DueDate) -> String {
 /// Sends what waits and says so when the cloud is out of reach.
 func sendAndReport(_ session: DeviceSession) async throws {
     await session.engine.sync(.localEdit)
-    try await printNewConflicts(session, toStandardError: true)
+    do {
+        try await printNewConflicts(session, toStandardError: true)
+    } catch let error as StoreError where error.isStorageFailure {
+        printError(keptChangeWarning(error.description))  // the change was committed before: it is kept
+        return
+    }
     let snapshot = await session.engine.status()
     if snapshot.connection != .online || snapshot.pendingCount > 0 {
         // Saved here, not sent yet: say so (the edit is kept and goes out with the next sync).
@@ -33,6 +38,8 @@ func sendAndReport(_ session: DeviceSession) async throws {
             line += ": " + plainMessage(error.hasPrefix("offline: ") ? String(error.dropFirst(9)) : error)
         }
         printError(line)
+    } else if let error = snapshot.lastError, isStorageMessage(error) {
+        printError(keptChangeWarning(error))
     } else if let error = snapshot.lastError {
         // Sent, but the cloud refused something (e.g. access lowered meanwhile: the edit was reverted).
         throw DeviceCommandError(plainMessage(error))

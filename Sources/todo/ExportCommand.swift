@@ -81,8 +81,19 @@ struct Export: AsyncParsableCommand {
                 throw DeviceCommandError("cannot write \(output): \(error.localizedDescription)")
             }
             printError("Wrote \(portable.count) todo\(portable.count == 1 ? "" : "s") to \(output)")
+        } else if isatty(STDOUT_FILENO) != 0 {
+            // A person reads it: other accounts' text (C1 controls, bidi overrides) must not act on the terminal. A
+            // file or a pipe gets the exact bytes.
+            FileHandle.standardOutput.write(Data(inertLines(text).utf8))
         } else {
             FileHandle.standardOutput.write(Data(text.utf8))
         }
     }
+}
+
+/// `text` made inert line by line for a terminal: each line sanitised, line ends (`\n`, `\r\n`) kept as `\n`.
+func inertLines(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        sanitize(line.hasSuffix("\r") ? String(line.dropLast()) : String(line))
+    }.joined(separator: "\n")
 }

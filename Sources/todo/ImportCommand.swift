@@ -3,6 +3,7 @@ import Foundation
 import TodoApp
 import TodoPlanning
 import TodoSync
+import Terminal
 import TodoUI
 
 /// `todo import FILE|DIR [--format ics|taskwarrior|json]`: adds the todos of a file in one transaction, then sends them.
@@ -39,6 +40,13 @@ struct Import: AsyncParsableCommand {
 
     func run() async throws {
         let (todos, warnings, skippedUntitled) = try read()
+        if let index = todos.firstIndex(where: { !$0.fitsCloudRecord }) {
+            // Refused up front, whole: the cloud would refuse it anyway, and a partial import is harder to redo.
+            let todo = todos[index]
+            throw DeviceCommandError(
+                "todo \(index + 1) of \(file), \(quotedForMessage(todo.title)), is \(Self.megabytes(todo.recordBytes)) written out; "
+                    + "the cloud takes at most 1 MB a todo. Shorten its notes, then import again (nothing was imported)")
+        }
         for warning in warnings.prefix(20) { printError(warning) }
         if warnings.count > 20 { printError("… and \(warnings.count - 20) more notes") }
         let progress = ProgressLine(enabled: !quiet)
@@ -82,16 +90,7 @@ struct Import: AsyncParsableCommand {
                 throw DeviceCommandError("\(file): \(error)")
             }
         }
-        let bytes: Data
-        do {
-            let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-            guard size <= Self.maximumSize else { throw DeviceCommandError("\(file) is larger than 512 MB") }
-            bytes = try Data(contentsOf: url)
-        } catch let error as DeviceCommandError {
-            throw error
-        } catch {
-            throw DeviceCommandError("cannot read \(file): \(error.localizedDescription)")
-        }
+        let bytes = try ImportSource.contents(of: file, maximumSize: Self.maximumSize)
         guard let format = format ?? InterchangeFormat.detect(bytes) else {
             throw DeviceCommandError("\(file): neither iCalendar, a Taskwarrior export nor this app's JSON; say which with --format")
         }
@@ -111,6 +110,11 @@ struct Import: AsyncParsableCommand {
         } catch {
             throw DeviceCommandError("\(file): \(error)")
         }
+    }
+
+    /// `bytes` for a message: `1.6 MB`.
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.2f MB", Double(bytes) / 1_048_576)
     }
 
     private func portable(_ read: PortableImport) -> (todos: [NewTodo], warnings: [String], skippedUntitled: Int) {

@@ -3,6 +3,7 @@ import CloudClient
 import Foundation
 import ProcessTuning
 import Terminal
+import TodoStore
 
 // How the process ends: one inert, plain message on failure and a documented exit code.
 
@@ -66,6 +67,10 @@ extension Todo {
         // Help asked for in a subcommand, and ArgumentParser's own validation errors, in its words.
         let code = exitCode(for: error)
         if code == .success || code == .validationFailure { exitForArgumentError(error) }
+        if let storage = storageFailure(error) {
+            printError("Error: " + sentence(unsavedChangeMessage(storage)))
+            Foundation.exit(TodoExitCode.failure)
+        }
         printError("Error: " + sentence(plainMessage(for: error)))
         Foundation.exit(isOffline(error) ? TodoExitCode.offline : TodoExitCode.failure)
     }

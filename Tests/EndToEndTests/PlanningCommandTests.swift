@@ -105,6 +105,20 @@ struct PlanningCommandTests {
         try Data("hello\u{1B}[31m".utf8).write(to: garbage)
         let refused = try await todo(stage, ["import", garbage.path])
         #expect(refused.status != 0 && refused.errors.lowercased().contains("neither icalendar"), "\(refused.errors)")
+        // Endless and one-shot sources are refused with the reason, not read (nor said to be a permission problem).
+        let zero = try await todo(stage, ["import", "/dev/zero"])
+        #expect(zero.status == 1 && zero.errors.contains("/dev/zero: it is a device, not a file of todos"), "\(zero.errors)")
+        let fifo = scratch.appendingPathComponent("todos.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let pipe = try await todo(stage, ["import", fifo])
+        #expect(pipe.status == 1 && pipe.errors.contains("it is a pipe"), "\(pipe.errors)")
+        // A todo the cloud could never take is refused up front, named, and nothing of the file is imported.
+        let oversized = scratch.appendingPathComponent("oversized.json")
+        let bigNotes = String(repeating: "n", count: 1_100_000)
+        try Data("[{\"title\":\"small\"},{\"title\":\"Novel\",\"notes\":\"\(bigNotes)\"}]".utf8).write(to: oversized)
+        let tooBig = try await todo(stage, ["import", oversized.path])
+        #expect(tooBig.status == 1 && tooBig.errors.contains("Todo 2 of") && tooBig.errors.contains("\"Novel\""), "\(tooBig.errors)")
+        #expect(tooBig.errors.contains("at most 1 MB") && tooBig.errors.contains("nothing was imported"), "\(tooBig.errors)")
         await stage.server.shutdown()
     }
 }

@@ -95,6 +95,11 @@ struct SavedLoginTests {
         #expect(badSort.line == 2 && badSort.problem.contains("'sort' in [view] must be one of due, priority, created, title"), "\(badSort)")
         let badFilter = try #require(try configError("[filters]\nwork = 3\n"))
         #expect(badFilter.line == 2 && badFilter.problem.contains("'work' in [filters] must be a string"), "\(badFilter)")
+        // A filter that does not parse is told when the file is read, with its name, its line and what is wrong.
+        let unparsed = try #require(try configError("[filters]\nhome = \"+home\"\nwork = \"due:someday \\\"late\"\n"))
+        #expect(unparsed.line == 3 && unparsed.problem.contains("saved filter 'work' in [filters] cannot be used"), "\(unparsed)")
+        let unknownTerm = try #require(try configError("[filters]\nodd = \"colour:blue\"\n"))
+        #expect(unknownTerm.line == 2 && unknownTerm.problem.contains("'odd'") && unknownTerm.problem.contains("colour"), "\(unknownTerm)")
         let keys = ConfigFile(directory: folder)
         try Data("[keys]\ntrash = \"x ctrl-d\"\nleave = \"\"\n[colors]\noverdue = \"magenta\"\ntag = \"245\"\n".utf8).write(to: keys.url)
         let configured = try keys.settings()

@@ -3,6 +3,22 @@ import Testing
 
 @Suite("Screen, display width and sanitising")
 struct ScreenTests {
+    /// A flood of combining marks on one base draws at most `maximumMarksPerCell` of them; the columns after it stay
+    /// where they are, and joiners, selectors and tag characters of emoji sequences are kept whole.
+    @Test func combiningFloodsAreCappedPerCellAndColumnsNeverMove() {
+        let flood = "Z" + String(repeating: "\u{0336}\u{0489}\u{0301}", count: 40)
+        var screen = Screen(width: 20, height: 2)
+        screen.put(flood + "|due", row: 0, col: 0)
+        #expect(screen.lines[0].hasSuffix("|due") && displayWidth(screen.lines[0]) == 5, "\(screen.lines[0].unicodeScalars.count) scalars")
+        #expect(screen.lines[0].unicodeScalars.count == 1 + Screen.maximumMarksPerCell + 4)
+        for emoji in ["👨‍👩‍👧‍👦", "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}", "🇫🇷", "🏳️‍🌈", "👩🏽‍💻"] {
+            var row = Screen(width: 12, height: 1)
+            row.put(emoji + "|RO", row: 0, col: 0)
+            #expect(row.lines[0] == emoji + "|RO", "\(emoji) is drawn whole")
+            #expect(displayWidth(emoji) == 2, "\(emoji) is two columns")
+        }
+    }
+
     @Test func asciiWidths() {
         #expect(displayWidth("hello") == 5)
         #expect(displayWidth("") == 0)
