@@ -139,8 +139,7 @@ extension SyncEngine {
             replacing.append(stamped(item, from: old))
             // Completed in another program (Taskwarrior): the series goes on as it does for `todo done`.
             if old.isRepeating, !old.isCompleted, item.isCompleted, item.isRepeating, !item.isTrashed {
-                let nextKey = Self.nextOccurrenceKey(of: item)
-                if !importing.contains(nextKey), try await store.todo(nextKey) == nil,
+                if let nextKey = Self.nextOccurrenceKey(of: item), !importing.contains(nextKey), try await store.todo(nextKey) == nil,
                     let next = Self.nextOccurrence(of: item, completedAt: now, calendar: planningCalendar)
                 {
                     items.append(stamped(next, from: nil))
