@@ -95,15 +95,39 @@ struct Done: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).", completion: CacheCompletion.ids)
+    @OptionGroup var output: QuietOption
+
+    @Argument(help: "The todo's ID, as `todo list` shows it (or its first 4 characters or more, when no other ID starts so).", completion: CacheCompletion.ids)
     var id: String
 
     @Flag(help: "Mark it not done again.")
     var undo = false
 
+    func validate() throws { try checkTodoNames([id]) }
+
     func run() async throws {
         try await device.withTodo(id) { session, item in
-            _ = try await session.engine.setCompleted(item.key, !undo)
+            guard item.isCompleted == undo else {
+                output.say("\(quoted(item)) is \(undo ? "not done" : "done") already")
+                return
+            }
+            let saved = try await session.engine.setCompleted(item.key, !undo)
+            guard !undo else {
+                output.say("Reopened \(quoted(saved))")
+                return
+            }
+            var line = "Completed \(quoted(saved))"
+            if saved.isRepeating {
+                let next = RecordKey(
+                    scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner,
+                    recordName: SyncEngine.occurrenceName(series: item.seriesName, number: item.occurrence + 1))
+                if let following = try await session.engine.todo(next) {
+                    line += "; next occurrence " + (following.due.map { dueWords($0) } ?? "made") + " (\(following.shortID))"
+                } else {
+                    line += "; the series ends"
+                }
+            }
+            output.say(line)
         }
     }
 }
@@ -114,14 +138,19 @@ struct Trash: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).", completion: CacheCompletion.ids)
+    @OptionGroup var output: QuietOption
+
+    @Argument(help: "The todo's ID, as `todo list` shows it (or its first 4 characters or more, when no other ID starts so).", completion: CacheCompletion.ids)
     var id: String
+
+    func validate() throws { try checkTodoNames([id]) }
 
     func run() async throws {
         try await device.withTodo(id) { session, item in
             if case .refuse(let reason) = try await session.engine.trash(item.key) {
-                throw DeviceCommandError("cannot trash \(item.shortID): \(reason)")
+                throw DeviceCommandError("cannot trash \(quoted(item)) (\(item.shortID)): \(reason)")
             }
+            output.say("Trashed \(item.key.scope == .public ? "public post " : "")\(quoted(item))")
         }
     }
 }

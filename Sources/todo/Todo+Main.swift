@@ -67,6 +67,9 @@ extension Todo {
         let code = exitCode(for: error)
         if code == .success || code == .validationFailure { exitForArgumentError(error) }
         printError("Error: " + sentence(plainMessage(for: error)))
+        if let ambiguous = error as? AmbiguousTodoName {
+            for line in ambiguous.candidateLines { FileHandle.standardError.write(Data((sanitize(line) + "\n").utf8)) }
+        }
         Foundation.exit(isOffline(error) ? TodoExitCode.offline : TodoExitCode.failure)
     }
 }
