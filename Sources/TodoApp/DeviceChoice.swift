@@ -94,8 +94,11 @@ public struct DeviceLaunch: Sendable {
 /// kept session of `todo login` (or a sign-in with a given password), never creating an account.
 public enum DeviceOpening {
     /// Opens the device; no request probes a kept session (a refused token is handled when the first request fails).
-    public static func open(_ options: DeviceOptions, clock: any SyncClock = SystemClock()) async throws -> DeviceSession {
-        if options.isDefaultLocalServer { return try await LocalCloudBootstrap.open(options, clock: clock) }
+    /// `announce` hears what the embedded cloud's zero set-up did on its own (started the cloud, created an account).
+    public static func open(
+        _ options: DeviceOptions, clock: any SyncClock = SystemClock(), announce: @escaping LocalCloudBootstrap.Announce = { _ in }
+    ) async throws -> DeviceSession {
+        if options.isDefaultLocalServer { return try await LocalCloudBootstrap.open(options, clock: clock, announce: announce) }
         return try await openSignedIn(options, clock: clock)
     }
 

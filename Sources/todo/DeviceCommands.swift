@@ -265,10 +265,12 @@ struct SignIn: AsyncParsableCommand {
     @OptionGroup var device: DeviceOptionGroup
 
     func run() async throws {
-        let options = try device.deviceOptions()
+        let launch = try device.launch()
+        announceCloud(launch)
+        let options = launch.options
         if options.isDefaultLocalServer {
-            // The embedded cloud: its kept (or given) password, the account made on first use.
-            _ = try await LocalCloudBootstrap.signInCreatingAccount(options)
+            // The embedded cloud: its kept (or given) password, the account made on first use (and said so).
+            _ = try await LocalCloudBootstrap.signInCreatingAccount(options, announce: announceOnStandardError)
         } else {
             let prompt = "Password for \(options.account) at \(options.server.absoluteString): "
             let password = try DeviceSession.givenPassword(options) ?? PasswordPrompt.password(prompt)

@@ -54,7 +54,9 @@ struct DeviceOptionGroup: ParsableArguments {
 
     /// Opens the device, runs `body`, and closes it again.
     func withSession<T>(_ body: (DeviceSession) async throws -> T) async throws -> T {
-        let session = try await DeviceOpening.open(deviceOptions())
+        let launch = try launch()
+        announceCloud(launch)
+        let session = try await DeviceOpening.open(launch.options, announce: announceOnStandardError)
         await session.engine.loadFromStore()
         do {
             let result = try await body(session)

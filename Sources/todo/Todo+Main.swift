@@ -27,6 +27,10 @@ extension Todo {
             await main(Array(CommandLine.arguments.dropFirst()))
             return
         }
+        if let unknown = unknownVerbMessage(Array(CommandLine.arguments.dropFirst())) {
+            printError("Error: " + unknown)
+            Foundation.exit(TodoExitCode.usage)
+        }
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()
