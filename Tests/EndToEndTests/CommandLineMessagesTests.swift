@@ -58,7 +58,7 @@ extension TrustedTextEndToEnd {
             // Failure: 1, no internal code.
             let missing = try await cli.run("alice", ["done", "zzzzzzzz"])
             #expect(missing.status == 1)
-            #expect(missing.errors == "Error: No such todo: zzzzzzzz\n", "\(missing.errors)")
+            #expect(missing.errors == "Error: No todo has the ID 'zzzzzzzz' (todo list --all shows every ID, done and trashed ones too)\n", "\(missing.errors)")
 
             // A new device knows nothing yet: an ID is looked up again after fetching, not refused.
             let done = try await cli.run("alice", ["done", id], device: "tablet")
