@@ -65,7 +65,7 @@ extension TrustedTextEndToEnd {
             #expect(done.status == 0, "\(done.allText)")
             let edited = try await cli.run("alice", ["edit", id, "--title", "Oat milk"], device: "phone")
             #expect(edited.status == 0, "\(edited.allText)")
-            let list = try await cli.run("alice", ["list"], device: "laptop")
+            let list = try await cli.run("alice", ["list", "--all"], device: "laptop")
             #expect(list.output.contains("[x]  \(id.suffix(8))"), "\(list.output)")
             #expect(list.output.contains("Oat milk"), "\(list.output)")
 

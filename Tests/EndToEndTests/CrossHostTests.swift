@@ -69,7 +69,7 @@ struct CrossHostTests {
         try await tmux.wait("hosts:0.0", "[x] Across hosts")
         var done = false
         for _ in 0..<50 where !done {
-            let list = try await hosts.run(.devices, [binary, "list", "--json"], environment: laptop("laptop2"))
+            let list = try await hosts.run(.devices, [binary, "list", "--json", "is:done"], environment: laptop("laptop2"))
             done = list.text.contains("\"isCompleted\" : true")
             if !done { try await Task.sleep(for: .milliseconds(200)) }
         }
