@@ -83,6 +83,7 @@ struct Add: AsyncParsableCommand {
                     title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating,
                     to: toPublicBoard ? .public : .private)
             }
+            session.remember("added \(quoted(item))", [.trash(item.key)])
             print(item.shortID)
             try await sendAndReport(session)
         }
@@ -112,6 +113,7 @@ struct Done: AsyncParsableCommand {
                 return
             }
             let saved = try await session.engine.setCompleted(item.key, !undo)
+            session.remember("\(undo ? "reopened" : "completed") \(quoted(item))", [.setCompleted(item.key, item.isCompleted)])
             guard !undo else {
                 output.say("Reopened \(quoted(saved))")
                 return
@@ -150,6 +152,7 @@ struct Trash: AsyncParsableCommand {
             if case .refuse(let reason) = try await session.engine.trash(item.key) {
                 throw DeviceCommandError("cannot trash \(quoted(item)) (\(item.shortID)): \(reason)")
             }
+            session.remember("trashed \(quoted(item))", [.untrash(item.key, KeptFields(item))])
             output.say("Trashed \(item.key.scope == .public ? "public post " : "")\(quoted(item))")
         }
     }

@@ -45,10 +45,18 @@ struct Edit: AsyncParsableCommand {
         let edit = try planning.edit(title: title, notes: notes, priority: priority)
         let selection = try filter.map { try parseFilter([$0]) }
         var count = 0
+        var steps: [UndoStep] = []
+        var titles: [String] = []
         try await device.withTodos(ids: ids, filter: selection) { session, item in
             let saved = try await session.engine.edit(item.key, edit)
             count += 1
+            if saved.fields != item.fields {
+                steps.append(.restore(item.key, KeptFields(item)))
+                titles.append(quoted(item))
+            }
             if selection == nil { output.say(saved.fields == item.fields ? "\(quoted(item)) already had that" : "Edited \(quoted(saved))") }
+        } finish: { session in
+            session.remember("edited " + (titles.count == 1 ? titles[0] : "\(titles.count) todos"), steps)
         }
         if selection != nil { output.say("Edited \(count) todo\(count == 1 ? "" : "s")") }
     }
@@ -79,6 +87,7 @@ struct Annotate: AsyncParsableCommand {
         let note = Annotation(entry: Date(), text: text.joined(separator: " "))
         try await device.withTodo(id) { session, item in
             _ = try await session.engine.edit(item.key, TodoEdit(annotate: [note]))
+            session.remember("annotated \(quoted(item))", [.none("an annotation cannot be taken back: annotations are only ever added")])
             output.say("Annotated \(quoted(item))")
         }
     }
@@ -100,7 +109,9 @@ struct Skip: AsyncParsableCommand {
 
     func run() async throws {
         try await device.withTodo(id) { session, item in
-            if let next = try await session.engine.skip(item.key) {
+            let next = try await session.engine.skip(item.key)
+            session.remember("skipped \(quoted(item))", [.unskip(item.key)])
+            if let next {
                 output.say("Skipped \(quoted(item)); next occurrence " + (next.due.map { dueWords($0) } ?? "made") + " (\(next.shortID))")
             } else {
                 output.say("Skipped \(quoted(item)); that was the last occurrence: the series ends")

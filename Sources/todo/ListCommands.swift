@@ -119,6 +119,10 @@ struct Move: AsyncParsableCommand {
         try await device.withTodo(id) { session, item in
             let target = list.lowercased() == "none" ? nil : try await session.list(named: list)
             let moved = try await session.engine.move(item.key, toList: target?.key)
+            let before = item.listName.map {
+                RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: $0)
+            }
+            session.remember("moved \(quoted(item))", [.move(moved.key, before)])
             let into = target.map { "into '\($0.title)'" } ?? "out of its list"
             // Into a list of another database the todo is a new record: its new ID is said.
             output.say("Moved \(quoted(item)) \(into)" + (moved.key != item.key ? "; its ID is now \(moved.shortID)" : ""))

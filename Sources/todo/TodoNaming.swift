@@ -55,7 +55,8 @@ extension DeviceOptionGroup {
     /// Opens the device once, finds the todos the names give (or the filter matches), runs `body` on each, then sends
     /// and reports. A name this device has not seen yet is looked up again after fetching what changed.
     func withTodos(
-        ids: [String], filter: TodoFilter?, allowTrashed: Bool = false, _ body: (DeviceSession, TodoItem) async throws -> Void
+        ids: [String], filter: TodoFilter?, allowTrashed: Bool = false, _ body: (DeviceSession, TodoItem) async throws -> Void,
+        finish: (DeviceSession) async throws -> Void = { _ in }
     ) async throws {
         try await withSession { session in
             var items: [TodoItem] = []
@@ -76,6 +77,7 @@ extension DeviceOptionGroup {
                 }
             }
             for item in items { try await body(session, item) }
+            try await finish(session)
             try await sendAndReport(session)
         }
     }

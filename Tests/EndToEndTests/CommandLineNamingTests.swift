@@ -103,6 +103,39 @@ extension TrustedTextEndToEnd {
             }
         }
 
+        @Test func todoUndoTakesBackThisDevicesChangesNewestFirst() async throws {
+            let stage = try await E2EStage.start()
+            defer { stage.tearDown() }
+            let cli = TodoCommandLine(stage: stage)
+            let added = try await cli.run("alice", ["add", "Milk", "--priority", "1"])
+            let id = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try await cli.run("alice", ["done", id]).status == 0)
+            #expect(try await cli.run("alice", ["edit", id, "--title", "Oat milk", "--priority", "3"]).status == 0)
+            #expect(try await cli.run("alice", ["trash", id]).status == 0)
+            #expect(try await cli.run("alice", ["list", "--all"]).output.contains("(trashed)"))
+
+            // Another device has changes of its own to undo: none here.
+            let elsewhere = try await cli.run("alice", ["undo"], device: "tablet")
+            #expect(elsewhere.status == 1 && elsewhere.errors.hasPrefix("Error: Nothing to undo"), "\(elsewhere.allText)")
+
+            let untrashed = try await cli.run("alice", ["undo"])
+            #expect(untrashed.status == 0 && untrashed.output == "Undid: trashed 'Oat milk'\n", "\(untrashed.allText)")
+            var rows = try Self.rows(try await cli.run("alice", ["list", "--json", "--all"]))
+            #expect(rows.count == 1 && rows.first?.isTrashed == false && rows.first?.isCompleted == true, "\(rows)")
+            let unedited = try await cli.run("alice", ["undo"])
+            #expect(unedited.output == "Undid: edited 'Milk'\n", "\(unedited.allText)")
+            let reopened = try await cli.run("alice", ["undo"])
+            #expect(reopened.output == "Undid: completed 'Milk'\n", "\(reopened.allText)")
+            rows = try Self.rows(try await cli.run("alice", ["list", "--json"], device: "phone"))
+            #expect(rows.map(\.title) == ["Milk"] && rows.first?.isCompleted == false, "sent to the cloud: \(rows)")
+            let unadded = try await cli.run("alice", ["undo"])
+            #expect(unadded.output == "Undid: added 'Milk'\n", "\(unadded.allText)")
+            let empty = try await cli.run("alice", ["list"])
+            #expect(empty.output.isEmpty && empty.errors == "No todos match\n", "\(empty.allText)")
+            let nothing = try await cli.run("alice", ["undo"])
+            #expect(nothing.status == 1 && nothing.errors.hasPrefix("Error: Nothing to undo"), "\(nothing.allText)")
+        }
+
         @Test func completingARepeatingTodoSaysWhenTheNextOneIsDue() async throws {
             let stage = try await E2EStage.start()
             defer { stage.tearDown() }
