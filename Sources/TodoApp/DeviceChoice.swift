@@ -95,9 +95,13 @@ public struct DeviceLaunch: Sendable {
 public enum DeviceOpening {
     /// Opens the device; no request probes a kept session (a refused token is handled when the first request fails).
     /// `orSignedOut`: with no session kept and no password given, opens signed out (the cache readable, nothing
-    /// changeable) instead of failing: what `todo list`, `todo status` and the app do.
-    public static func open(_ options: DeviceOptions, orSignedOut: Bool = false, clock: any SyncClock = SystemClock()) async throws -> DeviceSession {
-        if options.isDefaultLocalServer { return try await LocalCloudBootstrap.open(options, clock: clock) }
+    /// changeable) instead of failing: what `todo list`, `todo status` and the app do. `announce` hears what the
+    /// embedded cloud's zero set-up did on its own (started the cloud, created an account).
+    public static func open(
+        _ options: DeviceOptions, orSignedOut: Bool = false, clock: any SyncClock = SystemClock(),
+        announce: @escaping LocalCloudBootstrap.Announce = { _ in }
+    ) async throws -> DeviceSession {
+        if options.isDefaultLocalServer { return try await LocalCloudBootstrap.open(options, clock: clock, announce: announce) }
         return try await openSignedIn(options, orSignedOut: orSignedOut, clock: clock)
     }
 

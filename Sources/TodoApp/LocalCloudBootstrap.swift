@@ -9,19 +9,30 @@ import TodoSync
 /// to explicitly (`todo login`, `todo signup`).
 public enum LocalCloudBootstrap {
     /// Opens a device on the embedded cloud: starts it when it does not answer, then opens with the kept session, or
-    /// signs in (creating the account on first use). A refused token later is renewed the same way.
-    public static func open(_ options: DeviceOptions, clock: any SyncClock = SystemClock()) async throws -> DeviceSession {
+    /// signs in (creating the account on first use). A refused token later is renewed the same way. `announce` is told,
+    /// in words for a person, when the cloud is started and when an account is created.
+    public static func open(
+        _ options: DeviceOptions, clock: any SyncClock = SystemClock(), announce: @escaping Announce = { _ in }
+    ) async throws -> DeviceSession {
         if options.startsLocalServer {
             let client = CloudClient(baseURL: options.server, transport: options.transport)
-            if !(await client.isHealthy(timeout: 1)) { try await startLocalServer(options, client: client) }
+            if !(await client.isHealthy(timeout: 1)) {
+                try await startLocalServer(options, client: client)
+                announce("started the embedded cloud at \(options.server.absoluteString) on this machine (todo server stop ends it)")
+            }
         }
-        return try await openCreatingAccount(options, clock: clock)
+        return try await openCreatingAccount(options, clock: clock, announce: announce)
     }
+
+    /// Told what the zero set-up did on its own (started the cloud, created an account), in words for a person.
+    public typealias Announce = @Sendable (String) -> Void
 
     /// Opens with the kept session, else signs in and creates the account when the cloud does not know it (the
     /// embedded cloud's first use); a refused token is renewed the same way. Never starts a cloud.
-    public static func openCreatingAccount(_ options: DeviceOptions, clock: any SyncClock = SystemClock()) async throws -> DeviceSession {
-        let renewal: SignInRenewal = { try await signInCreatingAccount(options).ckWebAuthToken }
+    public static func openCreatingAccount(
+        _ options: DeviceOptions, clock: any SyncClock = SystemClock(), announce: @escaping Announce = { _ in }
+    ) async throws -> DeviceSession {
+        let renewal: SignInRenewal = { try await signInCreatingAccount(options, announce: announce).ckWebAuthToken }
         if DeviceSession.isSignedOutOnPurpose(options) {
             return try await DeviceSession.open(options, credentials: nil, clock: clock)
         }
@@ -29,13 +40,14 @@ public enum LocalCloudBootstrap {
         if let kept = DeviceSession.keptCredentials(options) {
             credentials = kept
         } else {
-            credentials = try await signInCreatingAccount(options)
+            credentials = try await signInCreatingAccount(options, announce: announce)
         }
         return try await DeviceSession.open(options, credentials: credentials, renewal: renewal, clock: clock)
     }
 
-    /// Signs in with the password (given, kept or generated); creates the account when the cloud does not know it.
-    public static func signInCreatingAccount(_ options: DeviceOptions) async throws -> Credentials {
+    /// Signs in with the password (given, kept or generated); creates the account when the cloud does not know it, and
+    /// tells `announce` so.
+    public static func signInCreatingAccount(_ options: DeviceOptions, announce: @escaping Announce = { _ in }) async throws -> Credentials {
         let password = try password(for: options)
         do {
             return try await DeviceSession.signIn(options, password: password)
@@ -43,6 +55,8 @@ public enum LocalCloudBootstrap {
             let client = CloudClient(baseURL: options.server, transport: options.transport)
             do {
                 _ = try await client.createAccount(account: options.account, password: password)
+                let kept = DeviceSession.givenPassword(options) == nil ? " (its password is kept in \(options.passwordFile.path))" : ""
+                announce("created the account '\(options.account)' on the embedded cloud at \(options.server.absoluteString)\(kept)")
             } catch let create as CloudError where create.serverErrorCode == .exists {
                 // The account exists, so the password was wrong (or another device created it a moment ago: the
                 // sign-in below decides).

@@ -119,7 +119,8 @@ public struct LostEdit: Sendable, Hashable, Codable {
         lostBy = loser.deviceID
         wonAt = winner.timestamp
         wonBy = winner.deviceID
-        id = "\(RecordNames.shortID(recordName))-\(field)-\(loser.timestamp)-\(loser.counter)-\(loser.deviceID)"
+        // The last eight characters as written by every version (the id travels with the record; it must not change).
+        id = "\(recordName.suffix(8))-\(field)-\(loser.timestamp)-\(loser.counter)-\(loser.deviceID)"
     }
 
     /// The record field that carries the losses.

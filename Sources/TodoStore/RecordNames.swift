@@ -56,15 +56,33 @@ public enum RecordNames {
         return (value.0 + 1, low & limit)
     }
 
-    /// The short ID the command line shows for a record name: its last eight characters (random in every UUID).
-    public static func shortID(_ recordName: String) -> String { String(recordName.suffix(8)) }
+    /// How many characters of a record name the command line shows as its short ID.
+    public static let shortIDLength = 8
 
-    /// What an ID given on the command line names among `items`: those whose name ends with it (the short ID shown),
-    /// else those whose name starts with it — the rule `TodoStore.todo(matchingID:)` applies in SQL.
+    /// The fewest characters a command-line ID may have: a shorter one (`7`, a Taskwarrior habit) would name a todo
+    /// by chance.
+    public static let shortestID = 4
+
+    /// The short ID the command line shows for a record name: its last eight characters (random in every UUID; an
+    /// occurrence of a repeating todo ends in `-N`, its number).
+    public static func shortID(_ recordName: String) -> String { String(recordName.suffix(shortIDLength)) }
+
+    /// Whether `id` can name a record at all: at least `shortestID` characters, none of them a space or control.
+    public static func isNameable(_ id: String) -> Bool {
+        id.count >= shortestID && id.count <= 200 && !id.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+    }
+
+    /// What an ID given on the command line names among `items` (docs/USAGE.md, "Naming a todo"): the one whose
+    /// whole name or short ID is exactly `id`, else those whose short ID starts with it (up to eight characters given)
+    /// or whose whole name starts with it (more given) — never an end or a middle of a name. The rule
+    /// `TodoStore.todos(matchingID:)` applies in SQL.
     public static func matching<T>(_ id: String, in items: [T], name: (T) -> String) -> [T] {
-        guard !id.isEmpty else { return [] }
-        let byEnd = items.filter { name($0).hasSuffix(id) }
-        return byEnd.isEmpty ? items.filter { name($0).hasPrefix(id) } : byEnd
+        let id = id.lowercased()
+        guard isNameable(id) else { return [] }
+        let exact = items.filter { name($0) == id || shortID(name($0)) == id }
+        if !exact.isEmpty { return exact }
+        if id.count <= shortIDLength { return items.filter { shortID(name($0)).hasPrefix(id) } }
+        return items.filter { name($0).hasPrefix(id) }
     }
 
     /// `count` draws of 74 random bits: 12 in the first word, 62 in the second.

@@ -342,20 +342,23 @@ extension TodoStore {
         }
     }
 
-    /// The one record an ID given on the command line names: its whole name, else the one name ending with it (the
-    /// short ID shown), else the one name starting with it (`RecordNames.matching`'s rule, in SQL).
-    public func todo(matchingID id: String) throws -> TodoItem {
-        for part in ["substr(record_name, -length(?1))", "substr(record_name, 1, length(?1))"] {
+    /// The todos an ID given on the command line names, by `RecordNames.matching`'s rule, in SQL: the one whose short
+    /// ID or whole name is exactly `id`, else those whose short ID (up to 8 characters given) or whole name (more
+    /// given) starts with it. Lists and shares are never named; at most `limit` are returned, in name order.
+    public func todos(matchingID id: String, limit: Int = 11) throws -> [TodoItem] {
+        let id = id.lowercased()
+        guard RecordNames.isNameable(id) else { return [] }
+        let exactly = "(record_name = ?1 OR substr(record_name, -8) = ?1)"
+        let starting = id.count <= RecordNames.shortIDLength ? "substr(record_name, -8, length(?1)) = ?1" : "substr(record_name, 1, length(?1)) = ?1"
+        for part in [exactly, starting] {
             let matches = try read { db in
                 try db.query(
-                    "SELECT \(Self.recordColumns) FROM records WHERE \(part) = ?1 LIMIT 2", [.text(id)]
+                    "SELECT \(Self.recordColumns) FROM records WHERE record_type = ?2 AND \(part) ORDER BY record_name LIMIT ?3",
+                    [.text(id), .text(TodoSchema.todoType), .int(Int64(max(1, limit)))]
                 ) { try Self.item(from: $0) }
             }
-            if let exact = matches.first(where: { $0.key.recordName == id }) { return exact }
-            guard let match = matches.first else { continue }
-            guard matches.count == 1 else { throw StoreError.ambiguous(id) }
-            return match
+            if !matches.isEmpty { return matches }
         }
-        throw StoreError.notFound(id)
+        return []
     }
 }

@@ -109,8 +109,12 @@ extension SyncEngine {
         return try await withSharePermission(item)
     }
 
-    /// The record whose ID starts with `prefix`.
-    public func todo(matchingID prefix: String) async throws -> TodoItem { try await store.todo(matchingID: prefix) }
+    /// The todos an ID given on the command line names (`TodoStore.todos(matchingID:limit:)`), with their share permission.
+    public func todos(matchingID id: String, limit: Int = 11) async throws -> [TodoItem] {
+        var found: [TodoItem] = []
+        for item in try await store.todos(matchingID: id, limit: limit) { found.append(try await withSharePermission(item)) }
+        return found
+    }
 
     private func existing(_ key: RecordKey) async throws -> TodoItem {
         guard let item = try await store.todo(key) else { throw SyncEngineError.notFound(key.recordName) }

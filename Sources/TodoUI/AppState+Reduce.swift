@@ -72,7 +72,8 @@ extension AppState {
         case .edit: startEdit()
         case .toggleDone: return toggleDone()
         case .trash: return trash()
-        case .undo: return undo()
+        case .undo: return undoKeepingRedo()
+        case .redo: return redo()
         case .filter:
             filterBeforeEditing = appliedFilterText
             mode = .filter
@@ -231,19 +232,8 @@ extension AppState {
         }
     }
 
-    private mutating func undo() -> [Effect] {
-        guard let entry = undoStack.popLast() else {
-            message = StatusMessage("Nothing to undo.")
-            return []
-        }
-        let effects = undoEffects(entry.action)
-        recomputeVisible()
-        message = StatusMessage("Undid: \(entry.label)", kind: .success)
-        return entry.batched ? [.batch(effects)] : effects
-    }
-
     /// Puts back what `action` undoes, on screen, and returns the effects that do it.
-    private mutating func undoEffects(_ action: UndoEntry.Action) -> [Effect] {
+    mutating func undoEffects(_ action: UndoEntry.Action) -> [Effect] {
         switch action {
         case .perform(let inverse):
             for effect in inverse { applyLocally(effect) }

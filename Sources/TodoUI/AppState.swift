@@ -156,6 +156,8 @@ public struct AppState: Sendable {
     var visible: [Int] = []
     var selectedIDs: [Tab: String] = [:]
     var undoStack: [UndoEntry] = []
+    /// What `u` took back, newest last, for `U`; a new action forgets it.
+    var redoStack: [UndoEntry] = []
     let makeID: @Sendable () -> String
     let nameRow: RowNaming
 
@@ -227,6 +229,9 @@ public struct AppState: Sendable {
     /// Number of steps `u` can undo.
     public var undoDepth: Int { undoStack.count }
 
+    /// Number of steps `U` can redo.
+    public var redoDepth: Int { redoStack.count }
+
     /// Rows available to the list on screen (screen minus header, tab bar and status line).
     public var listHeight: Int { max(1, size.height - 3) }
 
@@ -292,6 +297,7 @@ public struct AppState: Sendable {
     }
 
     mutating func pushUndo(_ entry: UndoEntry) {
+        redoStack.removeAll()
         undoStack.append(entry)
         if undoStack.count > AppState.undoLimit { undoStack.removeFirst(undoStack.count - AppState.undoLimit) }
     }

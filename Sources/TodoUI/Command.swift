@@ -24,6 +24,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case trash
     /// Undo the last local action.
     case undo
+    /// Redo what the last undo took back.
+    case redo
     /// Start filtering as you type.
     case filter
     /// Show or hide completed todos.

@@ -43,6 +43,7 @@ public struct Keymap: Sendable, Hashable {
         KeyBinding(keys: [.char(" ")], command: .toggleDone, description: "toggle done"),
         KeyBinding(keys: [.char("d")], command: .trash, description: "delete, after asking (a list: with its todos)"),
         KeyBinding(keys: [.char("u")], command: .undo, description: "undo last action"),
+        KeyBinding(keys: [.char("U")], command: .redo, description: "redo what u undid"),
         KeyBinding(keys: [.char("n")], command: .newList, description: "new list"),
         KeyBinding(keys: [.char("m")], command: .move, description: "move the todo to another list"),
         KeyBinding(keys: [.char("s")], command: .share, description: "share the list (people, access)"),

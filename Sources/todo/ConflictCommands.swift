@@ -75,7 +75,7 @@ struct Restore: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).")
+    @Argument(help: "The todo's ID, as `todo list` shows it (or its first 4 characters or more).")
     var id: String
 
     @Argument(help: "The field: title, notes, due, priority, done, trash or list (needed when several values lost).")
@@ -85,13 +85,14 @@ struct Restore: AsyncParsableCommand {
     var dismiss = false
 
     func validate() throws {
+        try checkTodoNames([id])
         if let field, ConflictField.field(field) == nil {
             throw ValidationError("unknown field '\(field)'; use title, notes, due, priority, done, trash or list")
         }
     }
 
     func run() async throws {
-        try await device.withTodo(id) { session, item in
+        try await device.withTodo(id, allowTrashed: true) { session, item in
             var notices = try await session.engine.conflicts().filter { $0.key == item.key }
             if let field, let name = ConflictField.field(field) { notices.removeAll { $0.edit.field != name } }
             guard let notice = notices.first else {

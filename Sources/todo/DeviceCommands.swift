@@ -90,6 +90,7 @@ struct Add: AsyncParsableCommand {
                     title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating,
                     to: toPublicBoard ? .public : .private)
             }
+            session.remember("added \(quoted(item))", [.trash(item.key)])
             print(item.shortID)
             try await sendAndReport(session)
         }
@@ -102,15 +103,40 @@ struct Done: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).", completion: CacheCompletion.ids)
+    @OptionGroup var output: QuietOption
+
+    @Argument(help: "The todo's ID, as `todo list` shows it (or its first 4 characters or more, when no other ID starts so).", completion: CacheCompletion.ids)
     var id: String
 
     @Flag(help: "Mark it not done again.")
     var undo = false
 
+    func validate() throws { try checkTodoNames([id]) }
+
     func run() async throws {
         try await device.withTodo(id) { session, item in
-            _ = try await session.engine.setCompleted(item.key, !undo)
+            guard item.isCompleted == undo else {
+                output.say("\(quoted(item)) is \(undo ? "not done" : "done") already")
+                return
+            }
+            let saved = try await session.engine.setCompleted(item.key, !undo)
+            session.remember("\(undo ? "reopened" : "completed") \(quoted(item))", [.setCompleted(item.key, item.isCompleted)])
+            guard !undo else {
+                output.say("Reopened \(quoted(saved))")
+                return
+            }
+            var line = "Completed \(quoted(saved))"
+            if saved.isRepeating {
+                let next = RecordKey(
+                    scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner,
+                    recordName: SyncEngine.occurrenceName(series: item.seriesName, number: item.occurrence + 1))
+                if let following = try await session.engine.todo(next) {
+                    line += "; next occurrence " + (following.due.map { dueWords($0) } ?? "made") + " (\(following.shortID))"
+                } else {
+                    line += "; the series ends"
+                }
+            }
+            output.say(line)
         }
     }
 }
@@ -121,14 +147,20 @@ struct Trash: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).", completion: CacheCompletion.ids)
+    @OptionGroup var output: QuietOption
+
+    @Argument(help: "The todo's ID, as `todo list` shows it (or its first 4 characters or more, when no other ID starts so).", completion: CacheCompletion.ids)
     var id: String
+
+    func validate() throws { try checkTodoNames([id]) }
 
     func run() async throws {
         try await device.withTodo(id) { session, item in
             if case .refuse(let reason) = try await session.engine.trash(item.key) {
-                throw DeviceCommandError("cannot trash \(item.shortID): \(reason)")
+                throw DeviceCommandError("cannot trash \(quoted(item)) (\(item.shortID)): \(reason)")
             }
+            session.remember("trashed \(quoted(item))", [.untrash(item.key, KeptFields(item))])
+            output.say("Trashed \(item.key.scope == .public ? "public post " : "")\(quoted(item))")
         }
     }
 }
@@ -244,10 +276,12 @@ struct SignIn: AsyncParsableCommand {
     @OptionGroup var device: DeviceOptionGroup
 
     func run() async throws {
-        let options = try device.deviceOptions()
+        let launch = try device.launch()
+        announceCloud(launch)
+        let options = launch.options
         if options.isDefaultLocalServer {
-            // The embedded cloud: its kept (or given) password, the account made on first use.
-            _ = try await LocalCloudBootstrap.signInCreatingAccount(options)
+            // The embedded cloud: its kept (or given) password, the account made on first use (and said so).
+            _ = try await LocalCloudBootstrap.signInCreatingAccount(options, announce: announceOnStandardError)
         } else {
             let prompt = "Password for \(options.account) at \(options.server.absoluteString): "
             let password = try DeviceSession.givenPassword(options) ?? PasswordPrompt.password(prompt)

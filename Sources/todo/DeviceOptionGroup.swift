@@ -54,7 +54,9 @@ struct DeviceOptionGroup: ParsableArguments {
 
     /// Opens the device, runs `body`, and closes it again; `orSignedOut`: with no session, signed out (the cache only).
     func withSession<T>(orSignedOut: Bool = false, _ body: (DeviceSession) async throws -> T) async throws -> T {
-        let session = try await DeviceOpening.open(deviceOptions(), orSignedOut: orSignedOut)
+        let launch = try launch()
+        announceCloud(launch)
+        let session = try await DeviceOpening.open(launch.options, orSignedOut: orSignedOut, announce: announceOnStandardError)
         await session.engine.loadFromStore()
         do {
             let result = try await body(session)
@@ -63,42 +65,6 @@ struct DeviceOptionGroup: ParsableArguments {
         } catch {
             await session.close()
             throw error
-        }
-    }
-}
-
-extension DeviceOptionGroup {
-    /// Opens the device, finds the todo an ID (prefix) names, runs `body` on it, then sends and reports.
-    ///
-    /// An ID this device has not seen yet (a new device, a todo added elsewhere since) is looked up again after
-    /// fetching what changed, so `todo edit ID` works before any `todo list` has run.
-    func withTodo(_ id: String, _ body: (DeviceSession, TodoItem) async throws -> Void) async throws {
-        try await withTodos(ids: [id], filter: nil, body)
-    }
-
-    /// Opens the device once, finds the todos the IDs name (or the filter matches), runs `body` on each, then sends
-    /// and reports. An ID this device has not seen yet is looked up again after fetching what changed.
-    func withTodos(ids: [String], filter: TodoFilter?, _ body: (DeviceSession, TodoItem) async throws -> Void) async throws {
-        try await withSession { session in
-            var items: [TodoItem] = []
-            if let filter {
-                await session.engine.sync(.manualRefresh)
-                items = try await session.listedTodos(in: .private, includeTrashed: false).filter { filter.matches($0) }.map(\.item)
-                guard !items.isEmpty else { throw DeviceCommandError("no todo matches the filter '\(filter.summary)'") }
-            } else {
-                var fetched = false
-                for id in ids {
-                    do {
-                        items.append(try await session.engine.todo(matchingID: id))
-                    } catch StoreError.notFound where !fetched {
-                        await session.engine.sync(.manualRefresh)
-                        fetched = true
-                        items.append(try await session.engine.todo(matchingID: id))
-                    }
-                }
-            }
-            for item in items { try await body(session, item) }
-            try await sendAndReport(session)
         }
     }
 }

@@ -12,7 +12,9 @@ struct Edit: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todos' IDs, as `todo list` shows them (any unique end or start of one is enough).", completion: CacheCompletion.ids)
+    @OptionGroup var output: QuietOption
+
+    @Argument(help: "The todos' IDs, as `todo list` shows them (or the first 4 characters or more of each, when no other ID starts so).", completion: CacheCompletion.ids)
     var ids: [String] = []
 
     @Option(help: "Edit every open todo of yours this filter matches instead (the syntax of todo list, quoted as one argument).")
@@ -36,17 +38,27 @@ struct Edit: AsyncParsableCommand {
         }
         if ids.isEmpty == (filter == nil) { throw ValidationError("name the todos: one or more IDs, or --filter (not both)") }
         if let filter { _ = try parseFilter([filter]) }
+        try checkTodoNames(ids)
     }
 
     func run() async throws {
         let edit = try planning.edit(title: title, notes: notes, priority: priority)
         let selection = try filter.map { try parseFilter([$0]) }
         var count = 0
+        var steps: [UndoStep] = []
+        var titles: [String] = []
         try await device.withTodos(ids: ids, filter: selection) { session, item in
-            _ = try await session.engine.edit(item.key, edit)
+            let saved = try await session.engine.edit(item.key, edit)
             count += 1
+            if saved.fields != item.fields {
+                steps.append(.restore(item.key, KeptFields(item)))
+                titles.append(quoted(item))
+            }
+            if selection == nil { output.say(saved.fields == item.fields ? "\(quoted(item)) already had that" : "Edited \(quoted(saved))") }
+        } finish: { session in
+            session.remember("edited " + (titles.count == 1 ? titles[0] : "\(titles.count) todos"), steps)
         }
-        if selection != nil { printError("Edited \(count) todo\(count == 1 ? "" : "s")") }
+        if selection != nil { output.say("Edited \(count) todo\(count == 1 ? "" : "s")") }
     }
 }
 
@@ -56,13 +68,16 @@ struct Annotate: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it.", completion: CacheCompletion.ids)
+    @OptionGroup var output: QuietOption
+
+    @Argument(help: "The todo's ID, as `todo list` shows it (or its first 4 characters or more).", completion: CacheCompletion.ids)
     var id: String
 
     @Argument(help: "The note (words after the ID are joined with spaces).")
     var text: [String]
 
     func validate() throws {
+        try checkTodoNames([id])
         let joined = text.joined(separator: " ")
         guard !joined.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the note must not be empty") }
         guard joined.count <= 10_000 else { throw ValidationError("a note has at most 10,000 characters") }
@@ -72,6 +87,8 @@ struct Annotate: AsyncParsableCommand {
         let note = Annotation(entry: Date(), text: text.joined(separator: " "))
         try await device.withTodo(id) { session, item in
             _ = try await session.engine.edit(item.key, TodoEdit(annotate: [note]))
+            session.remember("annotated \(quoted(item))", [.none("an annotation cannot be taken back: annotations are only ever added")])
+            output.say("Annotated \(quoted(item))")
         }
     }
 }
@@ -83,15 +100,21 @@ struct Skip: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it.", completion: CacheCompletion.ids)
+    @OptionGroup var output: QuietOption
+
+    @Argument(help: "The todo's ID, as `todo list` shows it (or its first 4 characters or more).", completion: CacheCompletion.ids)
     var id: String
+
+    func validate() throws { try checkTodoNames([id]) }
 
     func run() async throws {
         try await device.withTodo(id) { session, item in
-            if let next = try await session.engine.skip(item.key) {
-                print(next.shortID + (next.due.map { "  due " + formatDue($0) } ?? ""))
+            let next = try await session.engine.skip(item.key)
+            session.remember("skipped \(quoted(item))", [.unskip(item.key)])
+            if let next {
+                output.say("Skipped \(quoted(item)); next occurrence " + (next.due.map { dueWords($0) } ?? "made") + " (\(next.shortID))")
             } else {
-                printError("That was the last occurrence: the series ends")
+                output.say("Skipped \(quoted(item)); that was the last occurrence: the series ends")
             }
         }
     }

@@ -4,8 +4,10 @@ import CloudModel
 import Foundation
 import Terminal
 import TodoPlanning
+import TodoApp
 import TodoStore
 import TodoSync
+import TodoUI
 
 /// A todo with its list's title, as filters see it.
 struct ListedTodo: Filterable {
@@ -50,11 +52,13 @@ extension DeviceSession {
 /// `todo list [FILTER...] [--json] [--all] [--public] [--shared] [--offline]`.
 struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List todos (after fetching what changed), optionally only those a filter matches.",
+        commandName: "list", abstract: "List open todos (after fetching what changed), optionally only those a filter matches.",
         discussion: """
             A filter is the app's / syntax: words match the title or notes; +tag and -tag; list:NAME; due:today, \
             due:none, due:overdue, due.before:DATE, due.after:DATE, due.by:DATE; pri:2+ (at least), pri:1- (at most); \
-            is:done, is:open, is:repeating, is:overdue. All terms must match, e.g. todo list +garden due.before:eow.
+            is:done, is:open, is:repeating, is:overdue. All terms must match, e.g. todo list +garden due.before:eow. \
+            Done todos are shown with is:done or --all; the order is by due date, then priority, unless config.toml \
+            saves another ([view] sort).
             """)
 
     @OptionGroup var device: DeviceOptionGroup
@@ -62,7 +66,7 @@ struct List: AsyncParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
-    @Flag(help: "Include trashed records.")
+    @Flag(help: "Show every todo: done and trashed ones too.")
     var all = false
 
     @Flag(name: .customLong("public"), help: "List the public board instead of your private todos.")
@@ -77,29 +81,40 @@ struct List: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "Filter terms (see above).")
     var filter: [String] = []
 
-    func validate() throws { _ = try parseFilter(filter) }
+    func validate() throws {
+        try refuseUnknownOptions(in: filter, of: List.self)
+        _ = try parseFilter(filter)
+    }
 
     func run() async throws {
         let filter = try parseFilter(filter)
+        let asksForDone = filter.summary.split(separator: " ").contains("is:done")
         try await device.withSession(orSignedOut: true) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let scope: DatabaseScope = publicBoard ? .public : shared ? .shared : .private
             // Signed out, the cache answers (docs/ACCOUNTS.md, "When a session ends"), with one line saying so.
             let todos = try await session.listedTodos(in: scope, includeTrashed: all)
-            let shown = filter.isEmpty ? todos : todos.filter { filter.matches($0) }
+            let kept = all || asksForDone ? todos : todos.filter { !$0.item.isCompleted }
+            let matched = filter.isEmpty ? kept : kept.filter { filter.matches($0) }
+            let shown = ListOrder(savedSort(session.options)).sorted(matched)
             let snapshot = await session.engine.status()
             if json {
                 try printJSON(shown)
-                if let line = signedOutLine(snapshot) { printError(line) }
             } else {
                 for todo in shown { print(line(for: todo)) }
-                if let line = signedOutLine(snapshot) {
-                    printError(line)
-                } else if snapshot.connection != .online || snapshot.pendingCount > 0 {
-                    printError("Shown from this device's cache (\(snapshot.statusLine))")
-                }
+            }
+            if shown.isEmpty { printError("no todos match") }
+            if let line = signedOutLine(snapshot) {
+                printError(line)
+            } else if !json && (snapshot.connection != .online || snapshot.pendingCount > 0) {
+                printError("Shown from this device's cache (\(snapshot.statusLine))")
             }
         }
+    }
+
+    /// The sort saved in config.toml (`[view] sort`, as the app's `o` leaves it); nil when none is saved or it cannot be read.
+    private func savedSort(_ options: DeviceOptions) -> TodoUI.SortOrder? {
+        (try? ConfigFile(options).settings().view.sort).flatMap { $0.flatMap(TodoUI.SortOrder.init(rawValue:)) }
     }
 
     private func line(for todo: ListedTodo) -> String {

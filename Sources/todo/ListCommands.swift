@@ -105,17 +105,27 @@ struct Move: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
-    @Argument(help: "The todo's ID, as `todo list` shows it (any unique end or start of it is enough).", completion: CacheCompletion.ids)
+    @OptionGroup var output: QuietOption
+
+    @Argument(help: "The todo's ID, as `todo list` shows it (or its first 4 characters or more).", completion: CacheCompletion.ids)
     var id: String
 
     @Argument(help: "The list's title or ID, or none.", completion: CacheCompletion.lists)
     var list: String
 
+    func validate() throws { try checkTodoNames([id]) }
+
     func run() async throws {
         try await device.withTodo(id) { session, item in
             let target = list.lowercased() == "none" ? nil : try await session.list(named: list)
             let moved = try await session.engine.move(item.key, toList: target?.key)
-            if moved.key != item.key { print(moved.shortID) }
+            let before = item.listName.map {
+                RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: $0)
+            }
+            session.remember("moved \(quoted(item))", [.move(moved.key, before)])
+            let into = target.map { "into '\($0.title)'" } ?? "out of its list"
+            // Into a list of another database the todo is a new record: its new ID is said.
+            output.say("Moved \(quoted(item)) \(into)" + (moved.key != item.key ? "; its ID is now \(moved.shortID)" : ""))
         }
     }
 }

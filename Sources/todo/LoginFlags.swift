@@ -76,6 +76,8 @@ struct LoginFlags: ParsableArguments {
             if let transport = try? CloudTransport.make(trust: TrustSettings(caFile: earlier.caFile)) { old.transport = transport }
             await DeviceSession.revokeAndForget(old)
         }
+        // Said here once: later commands use this cloud without a notice.
+        LastCloud(server: login.server, account: login.account, embedded: false).remember(options)
         let cloud = server.absoluteString
         print("Logged in to \(cloud) as \(account) on device \(options.device); saved in \(configFile.url.path)")
     }

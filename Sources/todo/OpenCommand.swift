@@ -18,17 +18,33 @@ struct Open: AsyncParsableCommand {
         }
         // Refuse a terminal the app cannot draw on (TERM=dumb) before anything else happens.
         try NcursesTerminal.preflight()
-        var options = try device.deviceOptions()
+        let launch = try device.launch()
+        announceCloud(launch)
+        var options = launch.options
         options.sendsAutomatically = true
         try await TerminalApp.run(options)
     }
 }
 
-/// `todo keys`: every key of the terminal app, from the same table the help overlay shows.
+/// `todo keys`: the terminal app's keys in effect (config.toml `[keys]` applied), from the table the help overlay shows.
 struct Keys: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "keys", abstract: "List the terminal app's keys (Markdown table).")
+    static let configuration = CommandConfiguration(
+        commandName: "keys", abstract: "List the terminal app's keys in effect, config.toml [keys] applied (Markdown table).")
+
+    @Option(name: .customLong("data-dir"), help: "Directory for caches, credentials and the configuration (default: XDG directories).")
+    var dataDir: String?
 
     func run() throws {
-        printTrusted(Keymap.markdownTable())
+        let options = DeviceOptions(dataDirectory: dataDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, sendsAutomatically: false)
+        let configFile = ConfigFile(options)
+        var keymap = Keymap.standard
+        do {
+            let overrides = try configFile.settings().keys
+            if !overrides.isEmpty { keymap = try Keymap(overrides: overrides) }
+        } catch {
+            // The app starts with the standard keys then too: say why, and show those.
+            printError("\(configFile.url.path): \(error); the standard keys are in effect")
+        }
+        for line in keymap.markdownTable().split(separator: "\n", omittingEmptySubsequences: false) { print(String(line)) }
     }
 }

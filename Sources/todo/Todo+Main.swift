@@ -28,6 +28,10 @@ extension Todo {
             await main(Array(CommandLine.arguments.dropFirst()))
             return
         }
+        if let unknown = unknownVerbMessage(Array(CommandLine.arguments.dropFirst())) {
+            printError("Error: " + unknown)
+            Foundation.exit(TodoExitCode.usage)
+        }
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()
@@ -72,6 +76,9 @@ extension Todo {
             Foundation.exit(TodoExitCode.failure)
         }
         printError("Error: " + sentence(plainMessage(for: error)))
+        if let ambiguous = error as? AmbiguousTodoName {
+            for line in ambiguous.candidateLines { FileHandle.standardError.write(Data((sanitize(line) + "\n").utf8)) }
+        }
         Foundation.exit(isOffline(error) ? TodoExitCode.offline : TodoExitCode.failure)
     }
 }

@@ -58,14 +58,14 @@ extension TrustedTextEndToEnd {
             // Failure: 1, no internal code.
             let missing = try await cli.run("alice", ["done", "zzzzzzzz"])
             #expect(missing.status == 1)
-            #expect(missing.errors == "Error: No such todo: zzzzzzzz\n", "\(missing.errors)")
+            #expect(missing.errors == "Error: No todo has the ID 'zzzzzzzz' (todo list --all shows every ID, done and trashed ones too)\n", "\(missing.errors)")
 
             // A new device knows nothing yet: an ID is looked up again after fetching, not refused.
             let done = try await cli.run("alice", ["done", id], device: "tablet")
             #expect(done.status == 0, "\(done.allText)")
             let edited = try await cli.run("alice", ["edit", id, "--title", "Oat milk"], device: "phone")
             #expect(edited.status == 0, "\(edited.allText)")
-            let list = try await cli.run("alice", ["list"], device: "laptop")
+            let list = try await cli.run("alice", ["list", "--all"], device: "laptop")
             #expect(list.output.contains("[x]  \(id.suffix(8))"), "\(list.output)")
             #expect(list.output.contains("Oat milk"), "\(list.output)")
 

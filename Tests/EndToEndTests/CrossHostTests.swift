@@ -69,7 +69,7 @@ struct CrossHostTests {
         tmux.keys("hosts:0.0", "Space")
         try await tmux.wait("hosts:0.0", "[x] Across hosts")
         let done = try await eventually(10) {
-            try await hosts.run(.devices, [binary, "list", "--json"], environment: laptop("laptop2")).text.contains("\"isCompleted\" : true")
+            try await hosts.run(.devices, [binary, "list", "--json", "is:done"], environment: laptop("laptop2")).text.contains("\"isCompleted\" : true")
         }
         #expect(done, "laptop2 never saw the completion")
         tmux.keys("hosts:0.0", "q")

@@ -36,29 +36,38 @@ import TodoStore
         #expect(RecordNames.ascending(0).isEmpty)
     }
 
-    @Test func shortIDsAreTheLastEightCharacters() {
+    @Test func shortIDsAreTheLastEightCharactersNamedByTheirStart() {
         let name = "01937b2c-5a1e-7c3d-9f00-1234abcd5678"
         #expect(RecordNames.shortID(name) == "abcd5678")
         func matches(_ id: String, _ names: [String] = [name]) -> [String] { RecordNames.matching(id, in: names) { $0 } }
-        #expect(matches("abcd5678") == [name] && matches("01937b2c") == [name])
-        #expect(matches("").isEmpty && matches("5a1e").isEmpty)
-        // An end matched wins over a start matched, as for todos.
-        let other = "abcd5678-0000-7000-8000-000000000001"
-        #expect(matches("abcd5678", [name, other]) == [name])
+        #expect(matches("abcd5678") == [name] && matches("abcd") == [name] && matches("ABCD56") == [name], "the short ID or its start")
+        #expect(matches(name) == [name] && matches("01937b2c-5a1e") == [name], "the whole name or a start of it past 8 characters")
+        // Never an end or a middle, and never fewer than four characters.
+        #expect(matches("5678").isEmpty && matches("5a1e").isEmpty && matches("8").isEmpty && matches("abc").isEmpty && matches("").isEmpty)
+        #expect(matches("01937b2c").isEmpty, "eight characters are a short ID's start, not the name's")
+        // An exact short ID wins over a longer one it starts (an occurrence of a repeating todo ends in -N).
+        let occurrence = "01937b2c-5a1e-7c3d-9f00-1234abcd5678-2"
+        #expect(RecordNames.shortID(occurrence) == "cd5678-2")
+        #expect(matches("abcd5678", [name, occurrence]) == [name])
+        #expect(matches("cd56", [name, occurrence]) == [occurrence])
     }
 
-    @Test func anIDFindsATodoByItsEndThenByItsStart() async throws {
+    @Test func anIDFindsATodoByTheStartOfItsShortIDOnly() async throws {
         try await withTemporaryStore { store, _ in
-            let names = ["019a0000-0000-7000-8000-0000aa11cc33", "019a0000-0000-7000-8000-0000bb22cc33", "019b1111-0000-7000-8000-0000dd44ee55"]
+            let names = ["019a0000-0000-7000-8000-0000aa11cc33", "019a0000-0000-7000-8000-0000aa11dd44", "019b1111-0000-7000-8000-0000dd44ee55"]
             try await store.applyZoneChanges(
                 .privateTodos, records: names.enumerated().map { serverRecord($1, title: "\($0)") }, token: nil, moreComing: false)
-            #expect(try await store.todo(matchingID: "aa11cc33").title == "0", "the short ID shown")
-            #expect(try await store.todo(matchingID: "ee55").title == "2", "any unique end")
-            #expect(try await store.todo(matchingID: "019b").title == "2", "any unique start")
-            #expect(try await store.todo(matchingID: names[1]).title == "1", "the whole name")
-            await #expect(throws: StoreError.ambiguous("cc33")) { try await store.todo(matchingID: "cc33") }
-            await #expect(throws: StoreError.ambiguous("019a")) { try await store.todo(matchingID: "019a") }
-            await #expect(throws: StoreError.notFound("zz")) { try await store.todo(matchingID: "zz") }
+            func titles(_ id: String) async throws -> [String] { try await store.todos(matchingID: id).map(\.title) }
+            #expect(try await titles("aa11cc33") == ["0"], "the short ID shown")
+            #expect(try await titles("DD44") == ["2"], "a start of it, any case")
+            #expect(try await titles(names[1]) == ["1"], "the whole name")
+            #expect(try await titles("019b1111-0000") == ["2"], "a start of the whole name")
+            #expect(try await titles("aa11") == ["0", "1"], "several: the caller says it is ambiguous")
+            #expect(try await titles("ee55").isEmpty, "never an end")
+            #expect(try await titles("019b").isEmpty, "four characters are a short ID's start")
+            #expect(try await titles("5").isEmpty, "too short")
+            #expect(try await titles("c33").isEmpty, "too short")
+            #expect(try await store.todos(matchingID: "aa11", limit: 1).count == 1)
         }
     }
 }

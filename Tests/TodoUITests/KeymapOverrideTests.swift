@@ -9,7 +9,7 @@ struct KeymapOverrideTests {
         "one printable character, space, tab, shift-tab, enter, backspace, del, esc, up, down, left, right, home, end, "
         + "pgup, pgdn, f1 to f12 or ctrl-a to ctrl-z, separated by spaces"
     static let commands =
-        "move-up, move-down, page-up, page-down, top, bottom, add, edit, toggle-done, trash, undo, filter, "
+        "move-up, move-down, page-up, page-down, top, bottom, add, edit, toggle-done, trash, undo, redo, filter, "
         + "toggle-completed, next-tab, prev-tab, new-list, move, share, invitations, leave, details, today, sort, "
         + "next-saved-filter, save-filter, skip, mark, clear-marks, priority, add-tag, remove-tag, refresh, sign-in, help, quit"
 

@@ -261,6 +261,7 @@ struct ListGoldenTests {
               Space                toggle done
               d                    delete, after asking (a list: with …
               u                    undo last action
+              U                    redo what u undid
               n                    new list
               m                    move the todo to another list
               s                    share the list (people, access)
@@ -269,7 +270,6 @@ struct ListGoldenTests {
               /                    filter as you type
               f                    next saved filter, then none
               F                    save the filter under a name
-              c                    show/hide completed
             j/k scroll · any other key closes help
             """)
         for binding in Keymap.standard.bindings {
@@ -282,6 +282,7 @@ struct ListGoldenTests {
             CloudTodo · alice · laptop · online · synced 2 s ago
             [Todos 4]  Shared 1   Public 2   T Today
              Keys
+              n                    new list
               m                    move the todo to another list
               s                    share the list (people, access)
               i                    invitations to shared lists
@@ -301,7 +302,6 @@ struct ListGoldenTests {
               Esc                  clear the marks
               Tab                  next tab
               Shift-Tab            previous tab
-              r                    refresh (fetch now)
             j/k scroll · any other key closes help
             """)
         press(session, .escape)
