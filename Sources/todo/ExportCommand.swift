@@ -41,6 +41,7 @@ struct Export: AsyncParsableCommand {
     func validate() throws {
         if vdir != nil && format != .ics && format != .json { throw ValidationError("--vdir writes iCalendar: use it with --format ics") }
         if vdir != nil && output != nil { throw ValidationError("--vdir and --output cannot be used together") }
+        try refuseUnknownOptions(in: filter, of: Export.self)
         _ = try parseFilter(filter)
     }
 

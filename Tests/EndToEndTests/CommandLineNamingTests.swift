@@ -173,7 +173,7 @@ extension TrustedTextEndToEnd {
             let mistakes: [([String], String)] = [
                 (["list", "--foo"], "Error: Unknown option '--foo'"), (["list", "--jsno"], "Error: Unknown option '--jsno'; did you mean '--json'?"),
                 (["list", "Soon", "--alll"], "Error: Unknown option '--alll'; did you mean '--all'?"),
-                (["done", "abcd", "--foo"], "Error: Unknown option '--foo'"), (["lists", "--jsno"], "Error: Unknown option '--jsno'"),
+                (["done", "abcd", "--foo"], "Error: Unknown option '--foo'"), (["export", "--foo"], "Error: Unknown option '--foo'"), (["lists", "--jsno"], "Error: Unknown option '--jsno'"),
             ]
             for (arguments, words) in mistakes {
                 let refused = try await cli.run("alice", arguments)

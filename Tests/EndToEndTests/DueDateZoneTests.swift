@@ -57,6 +57,23 @@ struct DueDateZoneTests {
         await stage.server.shutdown()
     }
 
+    /// A timed todo on the evening before a day sorts before that day's all-day todo wherever it is evening, and after
+    /// it where the time falls on the day itself: the order is the person's, not 00:00 UTC's.
+    @Test func allDayAndTimedDueDatesSortAsThePersonMeetsThem() async throws {
+        let stage = try await E2EStage.start()
+        defer { stage.tearDown() }
+        _ = try await todo(stage, ["add", "Day", "--due", "2026-12-10"], zone: "UTC")
+        // 2026-12-10 01:00 UTC: the evening of the 9th in New York, the morning of the 10th in Tokyo.
+        _ = try await todo(stage, ["add", "Evening", "--due", "2026-12-10 01:00"], zone: "UTC")
+        let expected = ["America/New_York": ["Evening", "Day"], "Asia/Tokyo": ["Day", "Evening"], "UTC": ["Day", "Evening"]]
+        for zone in Self.zones {
+            let listed = try await todo(stage, ["list", "--offline"], zone: zone)
+            let titles = listed.output.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+            #expect(titles == expected[zone], "\(zone): \(listed.output)")
+        }
+        await stage.server.shutdown()
+    }
+
     @Test func repeatsStepByCalendarDateAcrossTheDaylightSavingChange() async throws {
         let stage = try await E2EStage.start()
         defer { stage.tearDown() }
