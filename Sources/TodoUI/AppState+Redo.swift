@@ -3,25 +3,26 @@
 extension AppState {
     /// Undoes the newest undo step and keeps its reverse for `U`.
     mutating func undoKeepingRedo() -> [Effect] {
-        guard let entry = undoStack.popLast() else {
-            message = StatusMessage("Nothing to undo.")
-            return []
-        }
-        let (effects, back) = reversing(entry)
-        if let back { redoStack.append(back) }
-        message = StatusMessage("Undid: \(entry.label)", kind: .success)
-        return effects
+        turnAround(from: \.undoStack, onto: \.redoStack, nothing: "Nothing to undo.", done: "Undid")
     }
 
     /// Redoes what the newest undo took back; `u` undoes it again.
     mutating func redo() -> [Effect] {
-        guard let entry = redoStack.popLast() else {
-            message = StatusMessage("Nothing to redo.")
+        turnAround(from: \.redoStack, onto: \.undoStack, nothing: "Nothing to redo.", done: "Redid")
+    }
+
+    /// Takes the newest step off `source`, performs it, and keeps its reverse on `target`.
+    private mutating func turnAround(
+        from source: WritableKeyPath<AppState, [UndoEntry]>, onto target: WritableKeyPath<AppState, [UndoEntry]>, nothing: String,
+        done: String
+    ) -> [Effect] {
+        guard let entry = self[keyPath: source].popLast() else {
+            message = StatusMessage(nothing)
             return []
         }
         let (effects, back) = reversing(entry)
-        if let back { undoStack.append(back) }
-        message = StatusMessage("Redid: \(entry.label)", kind: .success)
+        if let back { self[keyPath: target].append(back) }
+        message = StatusMessage("\(done): \(entry.label)", kind: .success)
         return effects
     }
 

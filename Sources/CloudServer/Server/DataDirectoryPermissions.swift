@@ -25,11 +25,10 @@ enum DataDirectoryPermissions {
         guard let walker = FileManager.default.enumerator(atPath: directory.path) else { return }
         while let relative = walker.nextObject() as? String {
             let path = directory.appendingPathComponent(relative).path
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: try restrict(path, isDirectory: true)
-            case S_IFREG: try restrict(path, isDirectory: false)
+            // The item itself, not what a link points to (as lstat).
+            switch (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType {
+            case .typeDirectory?: try restrict(path, isDirectory: true)
+            case .typeRegular?: try restrict(path, isDirectory: false)
             default: continue  // symbolic links and sockets keep their own modes
             }
         }
@@ -58,11 +57,13 @@ enum DataDirectoryPermissions {
 
     /// Removes group and other permission bits from `path` (a directory also keeps its owner's search bit).
     static func restrict(_ path: String, isDirectory: Bool) throws {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw ServerStartError(reason: "cannot read the mode of \(path): \(String(cString: strerror(errno)))")
+        let mode: Int
+        do {
+            mode = try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
+        } catch {
+            throw ServerStartError(reason: "cannot read the mode of \(path): \(error.localizedDescription)")
         }
-        let current = info.st_mode & 0o7777
+        let current = mode_t(truncatingIfNeeded: mode) & 0o7777
         let wanted = isDirectory ? (current & 0o700) | 0o700 : current & 0o700
         guard wanted != current else { return }
         guard chmod(path, wanted) == 0 else {
