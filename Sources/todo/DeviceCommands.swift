@@ -50,6 +50,7 @@ func sendAndReport(_ session: DeviceSession) async throws {
 struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a todo.")
 
+    @OptionGroup var output: QuietOption
     @OptionGroup var device: DeviceOptionGroup
 
     @Argument(help: "The todo's title.")
@@ -91,7 +92,9 @@ struct Add: AsyncParsableCommand {
                     to: toPublicBoard ? .public : .private)
             }
             session.remember("added \(quoted(item))", [.trash(item.key)])
+            // The ID alone on standard output, for scripts; the words for a person on standard error.
             print(item.shortID)
+            if !output.quiet { printError("Added \(quoted(item))\(item.due.map { "; due \(dueWords($0))" } ?? "")") }
             try await sendAndReport(session)
         }
     }

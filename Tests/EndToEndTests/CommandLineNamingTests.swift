@@ -147,6 +147,10 @@ extension TrustedTextEndToEnd {
             let added = try await cli.run("alice", ["add", "Standup", "--due", formatter.string(from: tomorrow) + " 09:30", "--repeat", "daily"])
             #expect(added.status == 0, "\(added.allText)")
             let id = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            // The ID alone on standard output (for scripts), the words on standard error; --quiet drops the words.
+            #expect(id.count == 8 && added.errors.hasPrefix("Added 'Standup'; due "), "\(added.allText)")
+            let quiet = try await cli.run("alice", ["add", "Quietly", "--quiet"])
+            #expect(quiet.status == 0 && quiet.output.trimmingCharacters(in: .whitespacesAndNewlines).count == 8 && quiet.errors.isEmpty, "\(quiet.allText)")
             let done = try await cli.run("alice", ["done", id])
             #expect(done.status == 0, "\(done.allText)")
             formatter.dateFormat = "EEE"
