@@ -12,6 +12,14 @@ final class RawClient: @unchecked Sendable {
     private var received: [UInt8] = []
     private(set) var isClosed = false
 
+    /// `init` on a thread of its own, for a cloud whose backlog may be full: a connect then blocks until the SYN is
+    /// sent again (a second or more), which on a cooperative thread would stall every other test in the process.
+    static func connecting(host: String = "127.0.0.1", port: Int) async throws -> RawClient {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try RawClient(host: host, port: port) }) }
+        }
+    }
+
     /// Connects to `host` (an IPv4 or IPv6 literal) on `port`, from the IPv4 address `source` when given (any of
     /// 127.0.0.0/8 is this machine on Linux: one process can be many peers).
     init(host: String = "127.0.0.1", port: Int, from source: String? = nil) throws {

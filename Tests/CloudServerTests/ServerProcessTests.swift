@@ -177,7 +177,7 @@ final class ServerChild: @unchecked Sendable {
 
     /// `GET path` on a new connection (the API token added when the cloud wants one); nil when no answer came.
     func get(_ path: String) async throws -> (status: Int, body: String)? {
-        let client = try RawClient(port: port)
+        let client = try await RawClient.connecting(port: port)
         await client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         return await client.response(within: .seconds(30))
     }
