@@ -78,7 +78,7 @@ public enum ChildProcess {
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)
     ) async throws -> Result {
         let child = try start(executable, arguments, environment: environment)
-        guard let result = await firstValue(within: timeout.seconds, { finished(child) }) else {
+        guard let result = await firstValue(within: timeout, { finished(child) }) else {
             throw ended(child, after: timeout, executable, arguments)
         }
         return result
@@ -89,7 +89,7 @@ public enum ChildProcess {
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)
     ) throws -> Result {
         let child = try start(executable, arguments, environment: environment)
-        guard let result = firstValueBlocking(within: timeout.seconds, { finished(child) }) else {
+        guard let result = firstValueBlocking(within: timeout, { finished(child) }) else {
             throw ended(child, after: timeout, executable, arguments)
         }
         return result
@@ -99,7 +99,7 @@ public enum ChildProcess {
     @discardableResult
     public static func stop(_ child: Running, grace: Duration = .seconds(10)) -> Result {
         kill(child.pid, SIGTERM)
-        if let result = firstValueBlocking(within: grace.seconds, { finished(child) }) { return result }
+        if let result = firstValueBlocking(within: grace, { finished(child) }) { return result }
         kill(child.pid, SIGKILL)
         while true {
             if let result = firstValueBlocking(within: 60, { finished(child) }) { return result }
@@ -126,9 +126,4 @@ public enum ChildProcess {
         try? FileManager.default.removeItem(at: child.directory)
         return Failure(description: "\(executable) \(arguments.joined(separator: " ")) did not end within \(timeout)")
     }
-}
-
-extension Duration {
-    /// The duration in seconds, as the waits of TestSupport take it.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

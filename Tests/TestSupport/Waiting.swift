@@ -19,6 +19,22 @@ public func firstValue<T>(
     return try await produce()
 }
 
+/// `firstValue` with its bound as a `Duration`.
+public func firstValue<T>(
+    within limit: Duration, isolation: isolated (any Actor)? = #isolation, _ produce: () async throws -> T?
+) async rethrows -> T? {
+    try await firstValue(within: seconds(limit), produce)
+}
+
+/// `firstValueBlocking` with its bound as a `Duration`.
+public func firstValueBlocking<T>(within limit: Duration, _ produce: () throws -> T?) rethrows -> T? {
+    try firstValueBlocking(within: seconds(limit), produce)
+}
+
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
 /// `firstValue` for synchronous callers (a thread of their own, not the cooperative pool).
 public func firstValueBlocking<T>(within seconds: Double = 10, _ produce: () throws -> T?) rethrows -> T? {
     let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
