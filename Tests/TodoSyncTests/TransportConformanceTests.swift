@@ -18,11 +18,13 @@ struct ShippedTransport: Sendable, CustomStringConvertible {
 /// The rules every transport keeps against a cloud that misbehaves, checked with a scripted raw TCP server.
 @Suite("Transport conformance: an untrusted cloud")
 struct TransportConformanceTests {
-    func get(_ server: ScriptedServer, _ path: String = "/x", timeout: Double = 10) -> HTTPRequest {
+    /// A GET; its deadline is far unless a test is about deadlines (the whole suite's load can hold a test for seconds).
+    func get(_ server: ScriptedServer, _ path: String = "/x", timeout: Double = 60) -> HTTPRequest {
         HTTPRequest(method: "GET", url: server.url.appendingPathComponent(path), timeout: timeout)
     }
 
-    func post(_ server: ScriptedServer, _ path: String = "/x", timeout: Double = 10) -> HTTPRequest {
+    /// A POST of `{}`; its deadline as `get`'s.
+    func post(_ server: ScriptedServer, _ path: String = "/x", timeout: Double = 60) -> HTTPRequest {
         HTTPRequest(method: "POST", url: server.url.appendingPathComponent(path), body: Data("{}".utf8), timeout: timeout)
     }
 
