@@ -70,12 +70,21 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// When this due date begins for the person at this device, in seconds since 1970: the moment when timed, the
     /// start of the day in the device's zone when all day (00:00 UTC of the day less the zone's offset), so that a
     /// timed todo on the evening before sorts before the day in New York as in Tokyo.
-    public var localMoment: Double { DueDate.localMoment(of: date.timeIntervalSince1970, allDay: allDay) }
-
-    /// `localMoment` of a due date given as its stored seconds and kind, for code that keeps them apart.
-    public static func localMoment(of seconds: Double, allDay: Bool) -> Double {
+    public var localMoment: Double {
+        let seconds = date.timeIntervalSince1970
         guard allDay, seconds.isFinite else { return seconds }
-        return seconds - Double(TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
+        return seconds - Double(TimeZone.current.secondsFromGMT(for: date))
+    }
+
+    /// The order of two todos' due dates in a list: the sooner (by `localMoment`) first, none last; nil when they
+    /// begin at the same moment or neither has one.
+    public static func soonerFirst(_ a: DueDate?, _ b: DueDate?) -> Bool? {
+        switch (a?.localMoment, b?.localMoment) {
+        case let (x?, y?) where x != y: return x < y
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: return nil
+        }
     }
 
     /// The year, month and day: of the floating day when all day, of the moment in `calendar` when timed.

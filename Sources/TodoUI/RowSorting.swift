@@ -52,9 +52,9 @@ func displayOrder(
     switch order {
     case .priority:
         if x.pointee.priority != y.pointee.priority { return x.pointee.priority > y.pointee.priority }
-        if let byDue = dueOrder(x, y) { return byDue }
+        if let byDue = DueDate.soonerFirst(x.pointee.due, y.pointee.due) { return byDue }
     case .due:
-        if let byDue = dueOrder(x, y) { return byDue }
+        if let byDue = DueDate.soonerFirst(x.pointee.due, y.pointee.due) { return byDue }
         if x.pointee.priority != y.pointee.priority { return x.pointee.priority > y.pointee.priority }
     case .created:
         let a = x.pointee.createdKey
@@ -66,16 +66,6 @@ func displayOrder(
     let titles = compareBytes(aKey, bKey)
     if titles != 0 { return titles < 0 }
     return x.pointee.id < y.pointee.id
-}
-
-/// Soonest due first, no due date last; nil when they tie (same moment, same kind).
-private func dueOrder(_ x: UnsafePointer<TodoRow>, _ y: UnsafePointer<TodoRow>) -> Bool? {
-    switch (x.pointee.due?.localMoment, y.pointee.due?.localMoment) {
-    case let (a?, b?) where a != b: return a < b
-    case (.some, nil): return true
-    case (nil, .some): return false
-    default: return nil
-    }
 }
 
 /// Byte-wise order of two UTF-8 strings (the order of their code points): negative, zero or positive.

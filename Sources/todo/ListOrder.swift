@@ -24,11 +24,11 @@ struct ListOrder {
         if x.isCompleted != y.isCompleted { return !x.isCompleted }
         switch order {
         case .due:
-            if let byDue = dueOrder(x.due?.localMoment, y.due?.localMoment) { return byDue }
+            if let byDue = DueDate.soonerFirst(x.due, y.due) { return byDue }
             if x.priority != y.priority { return x.priority > y.priority }
         case .priority:
             if x.priority != y.priority { return x.priority > y.priority }
-            if let byDue = dueOrder(x.due?.localMoment, y.due?.localMoment) { return byDue }
+            if let byDue = DueDate.soonerFirst(x.due, y.due) { return byDue }
         case .created:
             let first = x.system.created?.timestamp ?? Int64.min
             let second = y.system.created?.timestamp ?? Int64.min
@@ -39,15 +39,5 @@ struct ListOrder {
         let titles = x.title.localizedCaseInsensitiveCompare(y.title)
         if titles != .orderedSame { return titles == .orderedAscending }
         return x.key.recordName < y.key.recordName
-    }
-
-    /// Soonest first (as the person meets them: `DueDate.localMoment`), none last; nil when they tie.
-    private func dueOrder(_ a: Double?, _ b: Double?) -> Bool? {
-        switch (a, b) {
-        case let (x?, y?) where x != y: return x < y
-        case (.some, nil): return true
-        case (nil, .some): return false
-        default: return nil
-        }
     }
 }
