@@ -26,6 +26,11 @@ do {
         if let timeout = options["--idle-timeout"].flatMap(Double.init) { configuration.idleTimeout = timeout }
         if let url = options["--database-url"] { configuration.storage = .postgres(try DatabaseURL(parsing: url)) }
         try await CloudServer.run(configuration)
+    case "_hold-connections":
+        // `_hold-connections PORT COUNT ADDRESSES`: silent connections held for a flood, in a process of their own.
+        guard arguments.count > 3, let port = Int(arguments[1]), let count = Int(arguments[2]), let addresses = Int(arguments[3]), addresses > 0
+        else { throw BenchError("usage: todo-bench _hold-connections PORT COUNT ADDRESSES") }
+        HeldConnections.hold(port: port, count: count, addresses: addresses)
     case "_ui-frame":
         try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
     case "_sort-rows":

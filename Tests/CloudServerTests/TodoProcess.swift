@@ -3,16 +3,19 @@ import ProcessTestSupport
 
 /// The `todo` executable built beside the test bundle, if it is there.
 enum TodoExecutable {
-    static let path: String? = {
+    static let path: String? = sibling("todo")
+
+    /// The product `name` of this build, found beside the test bundle.
+    static func sibling(_ name: String) -> String? {
         guard let here = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
         var directory = URL(fileURLWithPath: here).deletingLastPathComponent()
         for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("todo").path
+            let candidate = directory.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
         return nil
-    }()
+    }
 }
 
 /// One run of a real executable (the `todo` binary), its output collected in files so nothing blocks on a pipe.
