@@ -113,7 +113,7 @@ enum BenchAccounts {
     /// Creates `account` with the bench password (devices sign in to accounts that exist; none is created on the way).
     static func create(_ base: String, account: String) {
         _ = try? HTTP.shared.send(
-            "POST", base + ContainerAddress.default.authPath("accounts"),
+            "POST", base + ContainerAddress.default.path(of: .createAccount),
             body: try JSONEncoder().encode(CreateAccountRequest(account: account, password: "bench-password")), token: nil)
     }
 
@@ -121,10 +121,10 @@ enum BenchAccounts {
         let address = ContainerAddress.default
         let password = "bench-password"
         _ = try? HTTP.shared.send(
-            "POST", base + address.authPath("accounts"),
+            "POST", base + address.path(of: .createAccount),
             body: try JSONEncoder().encode(CreateAccountRequest(account: account, password: password)), token: nil)
         let answer = try HTTP.shared.post(
-            base + address.authPath("signin"), SignInRequest(account: account, password: password, deviceName: device),
+            base + address.path(of: .signIn), SignInRequest(account: account, password: password, deviceName: device),
             token: nil, as: SignInResponse.self)
         return BenchDevice(token: answer.ckWebAuthToken, user: answer.userRecordName)
     }
@@ -197,7 +197,7 @@ func benchModifyBodies(count: Int, planned: Bool = false) -> [[UInt8]] {
 /// Creates the Todos zone of a bench account.
 func createBenchTodosZone(_ server: ServerProcess, token: String) throws {
     _ = try HTTP.shared.post(
-        server.baseURL + ContainerAddress.default.databasePath(.private, "zones/modify"),
+        server.baseURL + ContainerAddress.default.path(of: .zonesModify, in: .private),
         ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: token,
         as: ZonesResponse.self)
 }

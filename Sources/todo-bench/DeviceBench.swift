@@ -209,7 +209,7 @@ enum DeviceBench {
         let device = try BenchAccounts.signIn(server.baseURL, account: "floor", device: "raw")
         try createBenchTodosZone(server, token: device.token)
         let bodies = benchModifyBodies(count: count)
-        let path = ContainerAddress.default.databasePath(.private, "records/modify")
+        let path = ContainerAddress.default.path(of: .recordsModify, in: .private)
         let port = server.port
         let next = LockedCounter()
         let failures = LockedCounter()
@@ -366,7 +366,7 @@ final class CannedModify: HTTPTransport, @unchecked Sendable {
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if request.url.path.hasSuffix("records/modify") { return try await canned.send(request) }
+        if request.url.path.hasSuffix(Endpoint.recordsModify.path) { return try await canned.send(request) }
         return try await base.send(request)
     }
 }

@@ -93,18 +93,18 @@ enum ServerFleetBench {
         try createZone(writing, pushWriter)
         let reader = try BenchAccounts.signIn(polling, account: "push-\(run)", device: "reader")
         _ = try HTTP.shared.post(
-            polling + ContainerAddress.default.databasePath(.private, "subscriptions/modify"),
+            polling + ContainerAddress.default.path(of: .subscriptionsModify, in: .private),
             ModifySubscriptionsRequest(
                 operations: [.init(.create, Subscription(subscriptionID: TodoSchema.privateSubscriptionID, subscriptionType: .database))]),
             token: reader.token, as: SubscriptionsResponse.self)
         let created = try HTTP.shared.post(
-            polling + ContainerAddress.default.devicePath("tokens/create"), CreateTokenRequest(), token: reader.token,
+            polling + ContainerAddress.default.path(of: .tokensCreate), CreateTokenRequest(), token: reader.token,
             as: CreateTokenResponse.self)
         _ = try HTTP.shared.post(
-            polling + ContainerAddress.default.devicePath("tokens/register"), RegisterTokenRequest(apnsToken: created.apnsToken),
+            polling + ContainerAddress.default.path(of: .tokensRegister), RegisterTokenRequest(apnsToken: created.apnsToken),
             token: reader.token, as: RegisterTokenRequest.self)
         let latencies = try ServerBench.measurePush(
-            courier: created.webcourierURL, modify: writing + ContainerAddress.default.databasePath(.private, "records/modify"),
+            courier: created.webcourierURL, modify: writing + ContainerAddress.default.path(of: .recordsModify, in: .private),
             writer: pushWriter, count: pushes, zone: ZoneID(zoneName: TodoSchema.zoneName))
         return Figures(
             sequentialWrites: sequential, concurrentWrites: concurrent, read: Double(read) / elapsed, reread: CreateBench.median(rereads),
@@ -115,7 +115,7 @@ enum ServerFleetBench {
     /// device to its own zone); the records written per second, all connections together.
     private static func timeWrites(records: Int, connections: [(RawHTTPConnection, BenchDevice)]) throws -> Double {
         let bodies = benchModifyBodies(count: records)
-        let path = ContainerAddress.default.databasePath(.private, "records/modify")
+        let path = ContainerAddress.default.path(of: .recordsModify, in: .private)
         let failures = FailureLog()
         let done = DispatchGroup()
         let start = ContinuousClock.now
@@ -147,7 +147,7 @@ enum ServerFleetBench {
 
     private static func createZone(_ base: String, _ device: BenchDevice) throws {
         _ = try HTTP.shared.post(
-            base + ContainerAddress.default.databasePath(.private, "zones/modify"),
+            base + ContainerAddress.default.path(of: .zonesModify, in: .private),
             ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: device.token,
             as: ZonesResponse.self)
     }

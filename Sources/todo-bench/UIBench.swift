@@ -99,7 +99,7 @@ enum UIBench {
         let connection = try RawHTTPConnection(port: server.port)
         for body in benchModifyBodies(count: count, planned: true) {
             let answer = try connection.request(
-                "POST", ContainerAddress.default.databasePath(.private, "records/modify"), body: body, token: device.token)
+                "POST", ContainerAddress.default.path(of: .recordsModify, in: .private), body: body, token: device.token)
             guard answer.status == 200 else { throw BenchError("upload failed: \(answer.status)") }
         }
     }
@@ -217,7 +217,7 @@ enum UIBench {
             }
             writer.raw("],\"zoneID\":{\"zoneName\":\"Todos\"}}")
             let answer = try connection.request(
-                "POST", ContainerAddress.default.databasePath(.private, "records/modify"), body: writer.bytes, token: editor.token)
+                "POST", ContainerAddress.default.path(of: .recordsModify, in: .private), body: writer.bytes, token: editor.token)
             guard answer.status == 200 else { throw BenchError("edit failed: \(answer.status)") }
         }
         let pushStart = ContinuousClock.now
