@@ -78,7 +78,7 @@ struct NginxProxyTests {
 
         // The long-poll waits in nginx and the cloud until the laptop writes.
         let poll = Task { try await client.send(.GET, token.webcourierURL + "?timeout=60", timeout: .seconds(90)) }
-        try await Task.sleep(for: .milliseconds(500))
+        try await cloud.waitForPoll(token.webcourierURL)
         let saved: RecordsResponse = try await client.post(
             base + address.databasePath(.private, "records/modify"),
             ModifyRecordsRequest(operations: [.init(.create, todo("n1", "Through nginx"))], zoneID: todos), token: laptop.ckWebAuthToken)

@@ -1,6 +1,7 @@
 import CloudModel
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Bad input, throttling and faults")
@@ -140,12 +141,7 @@ struct RobustnessTests {
                 #expect(try await cloud.cloud.modify(alice, operations).allSatisfy { $0.record != nil })
             }
             // The writes did not checkpoint themselves: the background thread copies the WAL into the file.
-            var waited = 0
-            while size(file) < before + 4_000_000, waited < 600 {
-                try await Task.sleep(nanoseconds: 50_000_000)
-                waited += 1
-            }
-            #expect(size(file) >= before + 4_000_000)
+            #expect(await eventually(30) { size(file) >= before + 4_000_000 })
             await cloud.cloud.server.shutdown()
         }
         let reopened = try await TestCloudAt(directory: directory)
