@@ -82,3 +82,12 @@ public var wallClockMillis: Int64 { Int64((Date().timeIntervalSince1970 * 1000).
 public func waitForWallClock(toPass millis: Int64 = wallClockMillis, isolation: isolated (any Actor)? = #isolation) async throws {
     try await waitUntil("the wall clock to pass \(millis) ms") { wallClockMillis > millis }
 }
+
+/// Whether `condition` holds at every look for `seconds` (looking every 10 ms). Only for absence, where nothing the
+/// product does can say "it did not happen" (a copy not made, a message not sent): the one fixed span a test may
+/// spend, kept short and named at the call.
+public func holdsThroughout(
+    _ seconds: Double, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+    try await firstValue(within: seconds) { try await condition() ? nil : false } == nil
+}
