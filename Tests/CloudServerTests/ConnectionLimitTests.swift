@@ -129,7 +129,7 @@ struct ConnectionLimitTests {
     @Test(.enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
     func tlsConnectionsOverTheCapAreClosedCleanly() async throws {
         let authority = try TestCertificateAuthority(
-            in: FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-ca-\(UUID().uuidString)"))
+            in: ScratchDirectory.path("ca"))
         let issued = try authority.issue("cloud")
         try await withCloud(configure: { $0.maxConnectionsPerAddress = 2; $0.useTLS(issued) }) { cloud in
             // Accepted connections are set up on several event loops, so which of the three is the excess one is not

@@ -34,7 +34,7 @@ struct LoadBalancerKillTests {
             print("skipped: kill -9 of one instance: the todo executable was not built beside the tests (swift build first)")
             return
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-kill-instance-\(UUID().uuidString)")
+        let scratch = ScratchDirectory.path("kill-instance")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let authority = try TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
         let issued = try authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])

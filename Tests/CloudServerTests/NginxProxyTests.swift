@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import TLSTestSupport
+import TestSupport
 import Testing
 
 /// docs/HOSTING.md's nginx snippet, run for real: Debian's nginx terminates TLS (a certificate from the test CA) and
@@ -14,7 +15,7 @@ import Testing
     .enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
 struct NginxProxyTests {
     @Test func signInWritesChangesAndAPushLongPollThroughNginx() async throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-nginx-\(UUID().uuidString)")
+        let scratch = ScratchDirectory.path("nginx")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let authority = try TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
         let issued = try authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])

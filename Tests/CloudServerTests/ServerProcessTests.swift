@@ -12,7 +12,7 @@ import Glibc
 @Suite("todo server process", .enabled(if: TodoExecutable.path != nil, "the todo binary is not built"))
 struct ServerProcessTests {
     @Test func theAPITokenComesFromAFileOrTheEnvironmentAndNeverShowsInPs() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-token-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("token")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let tokenFile = directory.appendingPathComponent("token")
@@ -39,7 +39,7 @@ struct ServerProcessTests {
     }
 
     @Test func theCloudRaisesItsSoftDescriptorLimitToTheHardOne() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-limit-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("limit")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try #require(Self.hardDescriptorLimit > 512, "the hard limit is too low to tell")
@@ -70,7 +70,7 @@ struct ServerProcessTests {
 
     @Test(.enabled(if: hardDescriptorLimit >= 5200, "the hard open-file limit is under 5,200: a flood of 5,000 connections cannot be held here"))
     func thousandsOfIdleConnectionsUnderTheCommonDescriptorLimitLeaveHealthAnswering() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-fd-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("fd")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // The idle timeout is long, so only the cloud's own shedding can make room.

@@ -1,6 +1,7 @@
 import CloudModel
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 
 /// yescrypt at sign-in: the same time for unknown accounts, off the cooperative pool, and long passwords.
@@ -33,7 +34,7 @@ struct SignInHashingTests {
     @Test func aFailedSignInTakesAsLongWhateverTheAccountsCostAndWhetherItExists() async throws {
         // One account hashed at cost 6 (~50 ms), then the cloud restarted at cost 1 (~2 ms), where another is made:
         // wrong passwords for each, and unknown names (checked at cost 1), must not tell the accounts apart.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-timing-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("timing")
         let heavy = try await TestCloud(directory: directory, passwordHashCost: 6, signInLimits: Self.generous, storage: .sqlite)
         #expect(try await heavy.attemptRegistration("heavy", password: "correct horse").status == 201)
         await heavy.server.shutdown()

@@ -26,7 +26,7 @@ final class TestCloud: Sendable {
         sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical, storage: CloudStorage = TestStorage.current,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
-        self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-test-\(UUID().uuidString)")
+        self.directory = directory ?? ScratchDirectory.path("test")
         var configuration = ServerConfiguration(
             port: 0, dataDirectory: self.directory, openRegistration: openRegistration, enableFaults: true,
             tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: logLevel, passwordHashCost: passwordHashCost,

@@ -16,7 +16,7 @@ struct CrossHostTests {
         guard let hosts = try TwoHosts.make() else { return }
         defer { hosts.tearDown() }
         let binary = try TodoBinary.path()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-hosts-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("hosts")
         defer { try? FileManager.default.removeItem(at: directory) }
         let authority = try TestCertificateAuthority(in: directory.appendingPathComponent("ca"))
         let certificate = try authority.issue("cloud", hosts: [hosts.cloudAddress])

@@ -151,7 +151,7 @@ struct E2EStage {
     /// A cloud with `accounts`, and the binary to drive against it.
     static func start() async throws -> E2EStage {
         let binary = try TodoBinary.path()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("e2e")
         // A port below the kernel's ephemeral range (32768 and up), where no other test's port-0 bind can land: once
         // this cloud shuts down, its port stays free, so "the cloud is out of reach" is what a device meets there.
         var server: RunningCloudServer?
@@ -215,7 +215,7 @@ final class Tmux: Sendable {
     /// server a command starts inherits the descriptors), and the child is reaped with waitpid directly.
     @discardableResult
     func run(_ arguments: [String]) -> String {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        let outputPath = ScratchDirectory.path("tmux").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

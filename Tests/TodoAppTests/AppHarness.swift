@@ -18,7 +18,7 @@ final class AppCloud: Sendable {
     }
 
     static func start() async throws -> AppCloud {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-app-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("app")
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: directory.appendingPathComponent("server"), openRegistration: true,
             enableFaults: true, tombstoneRetention: 3600, rateLimitPerSecond: nil)
