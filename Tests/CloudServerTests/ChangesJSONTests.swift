@@ -1,6 +1,7 @@
 @testable import CloudServer
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 /// changes/zone pages are written by the service from the rows `changes` reads (`CloudService.writeRecords`): the
@@ -8,7 +9,7 @@ import Testing
 @Suite("Change pages written from rows")
 struct ChangesJSONTests {
     @Test func rowsWriteWhatRecordsWrite() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("changes-json-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("changes-json")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SQLiteCloudStore(directory: directory)
         let database = DatabaseKey(container: "c/development", scope: .private, owner: "_owner")

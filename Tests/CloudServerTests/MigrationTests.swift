@@ -1,6 +1,7 @@
 import CloudModel
 import Foundation
 import SQLiteDB
+import TestSupport
 import Testing
 
 @testable import CloudServer
@@ -9,7 +10,7 @@ import Testing
 @Suite("Storage migrations")
 struct MigrationTests {
     @Test func recordsStoredBeforeVersion3KeepTheirFeedAndNames() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-migration-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("migration")
         defer { try? FileManager.default.removeItem(at: directory) }
         let token = "migration-test-token"
         let names = (0..<450).map { "old-\($0)" }

@@ -4,6 +4,7 @@ import Logging
 import PostgresNIO
 import PostgresTestSupport
 import SQLiteDB
+import TestSupport
 import Testing
 
 @testable import CloudServer
@@ -13,7 +14,7 @@ import Testing
 @Suite("migrate: reading the SQLite cloud")
 struct SQLiteCloudSourceTests {
     @Test func theCopiedTablesAreExactlyTheSQLiteCloudsTablesAndColumns() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-source-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("source")
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try SQLiteCloudStore(directory: directory)
         let database = try SQLiteDatabase(path: directory.appendingPathComponent("cloud.sqlite").path, readOnly: true)
@@ -35,7 +36,7 @@ struct SQLiteCloudSourceTests {
     }
 
     @Test func pagesAfterTheLastKeyAddUpToEveryRowOnce() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-source-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("source")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cloud = try await TestCloud(directory: directory)
         let device = try await cloud.signIn("pager")
@@ -62,7 +63,7 @@ struct SQLiteCloudSourceTests {
     }
 
     @Test func aRunningCloudIsRefusedAndNoneStartsWhileItIsRead() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-source-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("source")
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try SQLiteCloudStore(directory: directory)
         let running = try ServerLockFile.acquire(in: directory)
@@ -82,7 +83,7 @@ struct SQLiteCloudSourceTests {
     }
 
     @Test func aDirectoryWithoutACloudIsRefused() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-source-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("source")
         #expect(throws: MigrationError.self) { try SQLiteCloudSource(directory: directory) }
     }
 }
@@ -93,7 +94,7 @@ struct SQLiteCloudSourceTests {
 struct SQLiteToPostgresTests {
     @Test func rowsKeysAndFeedPositionsArriveAndEveryFeedContinuesAboveTheSQLiteSequence() async throws {
         try await PostgresTestDatabase.with { database in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-move-\(UUID().uuidString)")
+            let directory = ScratchDirectory.path("move")
             defer { try? FileManager.default.removeItem(at: directory) }
             let cloud = try await TestCloud(directory: directory)
             let amy = try await cloud.signIn("amy")
@@ -156,7 +157,7 @@ struct SQLiteToPostgresTests {
 
     @Test func aDeviceThatSyncedAgainstSQLiteGoesOnFromItsTokensAndGetsOnlyWhatChangedSince() async throws {
         try await PostgresTestDatabase.with { database in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-move-\(UUID().uuidString)")
+            let directory = ScratchDirectory.path("move")
             defer { try? FileManager.default.removeItem(at: directory) }
             let sqlite = try await TestCloud(directory: directory)
             let laptop = try await sqlite.signIn("amy")
@@ -217,7 +218,7 @@ struct SQLiteToPostgresTests {
 
     @Test func aCopyThatFailsHalfWayLeavesTheDatabaseEmptyAndASecondRunCopiesEverything() async throws {
         try await PostgresTestDatabase.with { database in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-move-\(UUID().uuidString)")
+            let directory = ScratchDirectory.path("move")
             defer { try? FileManager.default.removeItem(at: directory) }
             let cloud = try await TestCloud(directory: directory)
             let amy = try await cloud.signIn("amy")

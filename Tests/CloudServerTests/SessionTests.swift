@@ -3,6 +3,7 @@ import CloudModel
 import Foundation
 import Logging
 import SQLiteDB
+import TestSupport
 import Testing
 
 /// Sessions: one per device, ended by idleness, listed and revoked by name.
@@ -141,7 +142,7 @@ struct SessionTests {
         let notification = PushNotification(ck: .init(nid: "n1", cid: "c", met: .init(sid: "s", dbs: 0)))
         for token in ["a", "b", "c"] { await hub.deliver(notification, to: token) }
         let waiting = Task { await hub.poll(token: "d", timeout: .seconds(30), ack: nil) }
-        while await !hub.isPolling(token: "d") { await Task.yield() }
+        #expect(await eventually { await hub.isPolling(token: "d") })
         #expect(await hub.mailboxCount == 4)
         #expect(await hub.retainMailboxes(of: ["b"]) == 3)
         #expect(await hub.mailboxCount == 1)

@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 import TodoApp
 import TodoStore
@@ -11,7 +12,7 @@ import TodoUI
 struct FirstFrameTests {
     /// Options for a device whose cache and kept session live in a fresh directory (the cloud is never asked).
     static func options() throws -> DeviceOptions {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-firstframe-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("firstframe")
         let options = DeviceOptions(
             account: "alice", device: "laptop", server: URL(string: "http://127.0.0.1:9"), dataDirectory: directory,
             startsLocalServer: false)

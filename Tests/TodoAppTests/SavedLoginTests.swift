@@ -3,6 +3,7 @@ import CloudServer
 import Foundation
 import HostileTextSupport
 import TLSTestSupport
+import TestSupport
 import Testing
 import Terminal
 import TodoApp
@@ -14,7 +15,7 @@ import TodoUI
 @Suite("Saved login, configuration file, local bootstrap", .serialized)
 struct SavedLoginTests {
     func directory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-login-\(UUID().uuidString)")
+        let url = ScratchDirectory.path("login")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

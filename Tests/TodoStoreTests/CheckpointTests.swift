@@ -47,6 +47,9 @@ import TodoStore
             let before = try #require(Self.size(path))
             // A burst past the 20 pages a checkpoint waits for (but short of the 80 that would press for one).
             let body = String(repeating: "b", count: 3_000)
+            // The burst's commits come one after another; the checkpointer is woken by each (past 20 pages) and must
+            // hold off while they come. A machine so loaded that it stalled a whole quiet period between two commits
+            // may rightly have checkpointed between them: the gap is read (not asserted) to tell.
             var longestGap = 0.0
             var lastStart = Date()
             for index in 0..<16 {
@@ -56,14 +59,12 @@ import TodoStore
                 try database.run("INSERT INTO t (id, body) VALUES (?1, ?2)", [.int(Int64(index)), .text(body)])
             }
             #expect(try #require(Self.size(path + "-wal")) > 20 * 4_096)
-            // (A machine so loaded that two commits were a quiet period apart may rightly have checkpointed between them.)
             if longestGap < quiet * 0.9 {
                 #expect(Self.size(path) == before, "no checkpoint while the writes come")
             }
+            // Then the pause ends the hold: the copy comes without another write or a request.
             _ = await eventually { Self.size(path) != before }
             #expect(try #require(Self.size(path)) > before + 16 * 3_000, "checkpointed after the pause")
-            // The last commit began at `lastStart`: its pages cannot have been copied before a quiet period after it.
-            #expect(Date().timeIntervalSince(lastStart) >= quiet * 0.95, "copied \(Date().timeIntervalSince(lastStart)) s after the last write")
         }
     }
 
@@ -74,8 +75,8 @@ import TodoStore
             // A few pages: asked to, it still waits (an fsync per small send is not worth it).
             try database.run("INSERT INTO t (id, body) VALUES (1, 'small')")
             database.checkpointSoon(minimumPages: 64)
-            try await Task.sleep(nanoseconds: 300_000_000)
-            #expect(Self.size(path) == before, "a WAL of a few pages is left for later")
+            // Absence has no event: the file stays as it was for a span the asked-for copy would have needed.
+            #expect(await holdsThroughout(0.3) { Self.size(path) == before }, "a WAL of a few pages is left for later")
             // A burst of about 150 pages, below the 1,000 the thread waits for: copied at once when asked.
             let body = String(repeating: "b", count: 3_500)
             for index in 2..<152 { try database.run("INSERT INTO t (id, body) VALUES (?1, ?2)", [.int(Int64(index)), .text(body)]) }
