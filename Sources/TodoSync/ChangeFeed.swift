@@ -48,6 +48,14 @@ final class ChangeFeed {
         snapshots.invalidate(keys)
     }
 
+    /// Notes records this engine wrote, as they are now in the store: readers make their rows from them, unread.
+    func wrote(_ items: [TodoItem]) {
+        guard !items.isEmpty else { return }
+        cacheChanges += 1
+        for id in readers.keys { readers[id]?.wrote(items) }
+        snapshots.invalidate(items.lazy.map(\.key))
+    }
+
     /// Notes that anything may have changed.
     func invalidateAll() {
         cacheChanges += 1
@@ -97,9 +105,11 @@ final class ChangeFeed {
     ) async throws -> VisibleChanges<Row> {
         guard var state = readers[reader.id] else { return VisibleChanges(context: try await currentRowContext()) }
         let keys = state.keys
+        let written = state.written
         let all = state.reloadAll
         let seen = state.seen
         state.keys.removeAll()
+        state.written.removeAll()
         state.reloadAll = false
         readers[reader.id] = state
         // Nothing written, nothing being read again and the same asker: no store access for a wakeup that changed
@@ -143,16 +153,21 @@ final class ChangeFeed {
                     state.reloadCursor = read.last
                 }
             }
-            // Records written since: once each (a chunk read before holds an older copy; a later one a current one).
+            // Records written since: once each (a chunk read before holds an older copy; a later one a current one);
+            // those this engine wrote come as it wrote them, the rest are read.
             let wanted = changedKeys.filter { context.shows($0.scope) && !comesWithAChunk($0) }
-            let (rows, absent) = try await store.mapTodos(keys: Array(wanted)) { item -> Row? in
-                item.isTrashed ? nil : Self.rowMaker(context, makeRow)(item)
+            let row: @Sendable (TodoItem) -> Row? = { item in item.isTrashed ? nil : Self.rowMaker(context, makeRow)(item) }
+            var (rows, absent) = try await store.mapTodos(keys: wanted.filter { written[$0] == nil }, row)
+            for key in wanted {
+                guard let item = written[key] else { continue }
+                if let made = row(item) { rows.append(made) } else { absent.append(key) }
             }
             changes.rows.append(contentsOf: rows)
             changes.removed = absent
             changes.hasMore = !state.reloading.isEmpty
             // Keys written during the awaits above stay for the next take.
             state.keys = readers[reader.id]?.keys ?? []
+            state.written = readers[reader.id]?.written ?? [:]
             state.reloadAll = readers[reader.id]?.reloadAll ?? false
             state.seen = context
             readers[reader.id] = state

@@ -53,6 +53,8 @@ struct ReaderState {
     var wakeups: AsyncStream<SyncSnapshot>.Continuation
     /// Records written since the reader last took changes.
     var keys: Set<RecordKey> = []
+    /// Of those, the ones this engine wrote as it holds them (local edits): made into rows without reading them again.
+    var written: [RecordKey: TodoItem] = [:]
     /// Whether everything must be read again.
     var reloadAll = false
     /// What the reader's rows were made with; nil before its first take.
@@ -79,15 +81,33 @@ struct ReaderState {
 
     /// Notes written records. Past 20,000 (a large refetch) reading everything again costs less than key by key;
     /// below, the reader's rows stay and only the written ones are made again.
-    mutating func invalidate<S: Sequence>(_ written: S) where S.Element == RecordKey {
+    mutating func invalidate<S: Sequence>(_ changed: S) where S.Element == RecordKey {
         guard !reloadAll else { return }
-        keys.formUnion(written)
+        if written.isEmpty {
+            keys.formUnion(changed)
+        } else {
+            for key in changed {
+                keys.insert(key)
+                written[key] = nil  // written again since: the copy held is stale
+            }
+        }
+        if keys.count > 20_000 { invalidateAll() }
+    }
+
+    /// Notes records this engine wrote, as they are now in the store.
+    mutating func wrote(_ items: [TodoItem]) {
+        guard !reloadAll else { return }
+        for item in items {
+            keys.insert(item.key)
+            written[item.key] = item
+        }
         if keys.count > 20_000 { invalidateAll() }
     }
 
     mutating func invalidateAll() {
         reloadAll = true
         keys.removeAll()
+        written.removeAll()
         reloading.removeAll()
         reloadCursor = nil
     }

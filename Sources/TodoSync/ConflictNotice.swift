@@ -118,15 +118,15 @@ final class LostEditDesk {
         if notice.edit.field == TodoItem.Field.list { item.setList(item.list?.recordName) }
         item = resolving(notice.edit.id, in: time.stamped(item, from: old))
         let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
-        await editor.wrote([notice.key])
+        await editor.wrote(saved: [saved])
         return saved
     }
 
     /// Dismisses a notice without restoring the value (it is listed no more, on any device).
     nonisolated(nonsending) func dismiss(_ notice: ConflictNotice) async throws {
         guard let item = try await store.todo(notice.key) else { throw SyncEngineError.notFound(notice.key.recordName) }
-        try await store.saveLocalEdit(resolving(notice.edit.id, in: item), at: clock.nowMilliseconds())
-        await editor.wrote([notice.key])
+        let saved = try await store.saveLocalEdit(resolving(notice.edit.id, in: item), at: clock.nowMilliseconds())
+        await editor.wrote(saved: [saved])
     }
 
     private func resolving(_ id: String, in item: TodoItem) -> TodoItem {

@@ -37,21 +37,26 @@ final class LocalEditor {
             }
         let item = time.stamped(NewTodo(title: title, notes: notes, due: due, priority: priority, tags: tags, repeating: repeating).item(key), from: nil)
         let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
-        await wrote([key])
+        await wrote(saved: [saved])
         return saved
     }
 
     /// Edits fields of a todo, if the permission table allows.
     @discardableResult
     nonisolated(nonsending) func edit(_ key: RecordKey, _ edit: TodoEdit) async throws -> TodoItem {
-        var item = try await existing(key)
+        try await self.edit(try await existing(key), edit)
+    }
+
+    /// Edits fields of `item`, read just now with its share permission (no second read), if the permission table allows.
+    nonisolated(nonsending) func edit(_ item: TodoItem, _ edit: TodoEdit) async throws -> TodoItem {
+        var item = item
         if let reason = RecordPermissions.refusal(toUpdate: item, status.permissionContext) { throw SyncEngineError.refused(reason) }
         let old = item
         edit.apply(to: &item)
         guard item.fields != old.fields else { return old }  // nothing changed: no stamp, nothing to send
         item.isTrashed = false  // trashed elsewhere meanwhile: this edit is the later action, and brings it back
         let saved = try await store.saveLocalEdit(time.stamped(item, from: old), at: clock.nowMilliseconds())
-        await wrote([key])
+        await wrote(saved: [saved])
         return saved
     }
 
@@ -68,11 +73,10 @@ final class LocalEditor {
             try await deleteList(key)
             return action
         case .delete, .markTrashed:
-            try await markTrashed(item)
+            await wroteTrash(try await markTrashed(item), key)
         case .refuse:
             return action
         }
-        await wrote([key])
         return action
     }
 
@@ -85,7 +89,7 @@ final class LocalEditor {
         let old = item
         item.isTrashed = false
         let saved = try await store.saveLocalEdit(time.stamped(item, from: old), at: clock.nowMilliseconds())
-        await wrote([key])
+        await wrote(saved: [saved])
         return saved
     }
 
@@ -100,19 +104,23 @@ final class LocalEditor {
             try await deleteList(key)
             return
         }
-        try await markTrashed(item)
-        await wrote([key])
+        await wroteTrash(try await markTrashed(item), key)
     }
 
-    /// Sets `isTrashed = 1` with a stamp (a todo never sent just vanishes).
-    private nonisolated(nonsending) func markTrashed(_ item: TodoItem) async throws {
+    /// Sets `isTrashed = 1` with a stamp (a todo never sent just vanishes); answers the trashed record as saved, nil
+    /// when it vanished.
+    private nonisolated(nonsending) func markTrashed(_ item: TodoItem) async throws -> TodoItem? {
         guard item.system.isUploaded || item.key.scope == .public else {
             try await store.deleteLocally(item.key, at: clock.nowMilliseconds())
-            return
+            return nil
         }
         var trashed = item
         trashed.isTrashed = true
-        try await store.saveLocalEdit(time.stamped(trashed, from: item), at: clock.nowMilliseconds())
+        return try await store.saveLocalEdit(time.stamped(trashed, from: item), at: clock.nowMilliseconds())
+    }
+
+    private nonisolated(nonsending) func wroteTrash(_ saved: TodoItem?, _ key: RecordKey) async {
+        if let saved { await wrote(saved: [saved]) } else { await wrote([key]) }
     }
 
     /// Whether the user may edit the record now.
@@ -150,6 +158,16 @@ final class LocalEditor {
     /// Shows local edits at once and sends them in the background.
     nonisolated(nonsending) func wrote(_ keys: [RecordKey]) async {
         feed.invalidate(keys)
+        await followUp()
+    }
+
+    /// `wrote` for records saved one by one: readers make their rows from them as saved, without reading them again.
+    nonisolated(nonsending) func wrote(saved items: [TodoItem]) async {
+        feed.wrote(items)
+        await followUp()
+    }
+
+    private nonisolated(nonsending) func followUp() async {
         try? await status.reloadCounts(store)
         feed.publish()
         if status.configuration.sendsAutomatically && status.connection == .online { scheduler.request(.localEdit) }
@@ -162,7 +180,7 @@ final class LocalEditor {
         let name = recordName ?? RecordNames.next()
         let item = time.stamped(TodoItem(key: .privateTodo(name), recordType: TodoSchema.listType, title: title), from: nil)
         let saved = try await store.saveLocalEdit(item, at: clock.nowMilliseconds())
-        await wrote([item.key])
+        await wrote(saved: [saved])
         return saved
     }
 
@@ -181,7 +199,7 @@ final class LocalEditor {
         item.setList(listKey.recordName)
         item.sharePermission = list.sharePermission
         let saved = try await store.saveLocalEdit(time.stamped(item, from: nil), at: clock.nowMilliseconds())
-        await wrote([key])
+        await wrote(saved: [saved])
         return saved
     }
 
@@ -215,7 +233,7 @@ final class LocalEditor {
             let old = item
             item.setList(target?.key.recordName)
             let saved = try await store.saveLocalEdit(time.stamped(item, from: old), at: now)
-            await wrote([key])
+            await wrote(saved: [saved])
             return saved
         }
         guard RecordPermissions.canDelete(item, status.permissionContext) else {

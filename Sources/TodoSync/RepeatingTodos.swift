@@ -27,7 +27,7 @@ final class RepeatingTodos {
     @discardableResult
     nonisolated(nonsending) func setCompleted(_ key: RecordKey, _ done: Bool = true) async throws -> TodoItem {
         let item = try await existingForEdit(key)
-        guard item.isRepeating, item.isCompleted != done else { return try await editor.edit(key, TodoEdit(isCompleted: done)) }
+        guard item.isRepeating, item.isCompleted != done else { return try await editor.edit(item, TodoEdit(isCompleted: done)) }
         var completed = item
         completed.isCompleted = done
         completed.isTrashed = false
