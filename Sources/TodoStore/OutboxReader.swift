@@ -28,6 +28,7 @@ extension TodoStore {
     /// A reader of this cache's outbox on a connection of its own; nil for an in-memory cache, which has no file
     /// another connection could open.
     public nonisolated func outboxReader() throws -> OutboxReader? {
-        path == ":memory:" ? nil : try OutboxReader(path: path)
+        counters.outboxReaderOpened()
+        return path == ":memory:" ? nil : try OutboxReader(path: path)
     }
 }

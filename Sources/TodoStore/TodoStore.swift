@@ -73,6 +73,8 @@ public actor TodoStore {
     var commitsRelaxed = false
     /// The file this store keeps, or `:memory:`.
     public nonisolated let path: String
+    /// What the sync engine's budgets count (off unless started).
+    public nonisolated let counters = StoreCounters()
 
     /// Opens (creating and migrating) the cache at `path`; `":memory:"` for a throwaway one.
     public init(path: String) throws {
