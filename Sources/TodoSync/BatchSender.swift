@@ -41,7 +41,8 @@ struct BatchSender: Sendable {
             }
         } catch let error as CloudError where Self.refusesRecords(error) {
             if batch.changes.count > 1 { return try await sendHalves(of: batch) }
-            return BatchAnswer(results: [.failure(ServerError(error.code == .limitExceeded ? .limitExceeded : .badRequest, error.reason))], timings: [])
+            let code: ServerErrorCode = error.code == .limitExceeded ? .limitExceeded : .badRequest
+            return BatchAnswer(results: [.failure(ServerError(code, error.reason))], timings: [])
         }
     }
 

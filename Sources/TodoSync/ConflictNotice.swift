@@ -80,7 +80,6 @@ final class LostEditDesk {
         self.editor = editor
     }
 
-
     /// The values that lost conflicts and were neither restored nor dismissed, newest first; only those this device
     /// has not announced yet when `unannounced`.
     nonisolated(nonsending) func conflicts(unannounced: Bool = false) async throws -> [ConflictNotice] {

@@ -101,7 +101,9 @@ final class FeedFetcher {
     }
 
     /// The page after `token` when there is one, as a result (it is taken, or dropped, once the current page is written).
-    private static func pageAhead(_ zone: ZoneKey, after token: ChangeToken?, size: Int, _ calls: CloudCalls) async -> Result<ZoneChanges, any Error>? {
+    private static func pageAhead(
+        _ zone: ZoneKey, after token: ChangeToken?, size: Int, _ calls: CloudCalls
+    ) async -> Result<ZoneChanges, any Error>? {
         guard let token else { return nil }
         do {
             return .success(try await page(zone, after: token, size: size, calls))

@@ -113,7 +113,8 @@ final class OutboxAnswers {
                     try await store.discardPendingChange(change.key)
                     try await store.restartZoneFetch(change.key.zone)
                     round.revertedZones.insert(change.key.zone)
-                    notices.report(SyncNotice(.reverted, "Your change to '\(title)' was reverted: the cloud refused it (\(error.reason))"), at: clock.nowMilliseconds())
+                    let words = "Your change to '\(title)' was reverted: the cloud refused it (\(error.reason))"
+                    notices.report(SyncNotice(.reverted, words), at: clock.nowMilliseconds())
                     round.progressed = true
                 case .fatal(let words):
                     status.lastError = "\(Self.messageName(of: change)): \(words)"

@@ -106,7 +106,8 @@ final class PassSetup {
         feed.invalidateAll()
         try await status.reloadCounts(store)
         pass.sequence.zoneMissing()
-        notices.report(SyncNotice(.dataDeleted, "Your todos were deleted from the cloud on another device; removed here too."), at: clock.nowMilliseconds())
+        let words = "Your todos were deleted from the cloud on another device; removed here too."
+        notices.report(SyncNotice(.dataDeleted, words), at: clock.nowMilliseconds())
     }
 
     /// As `TodoStore.forgetZoneAndSubscriptions` leaves the state.

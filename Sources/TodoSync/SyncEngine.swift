@@ -255,7 +255,8 @@ public actor SyncEngine {
         title: String, notes: String = "", due: DueDate? = nil, priority: Int = 0, tags: [String] = [],
         repeat repeating: RepeatSetting? = nil, to scope: DatabaseScope = .private, recordName: String? = nil
     ) async throws -> TodoItem {
-        try await editor.add(title: title, notes: notes, due: due, priority: priority, tags: tags, repeat: repeating, to: scope, recordName: recordName)
+        try await editor.add(
+            title: title, notes: notes, due: due, priority: priority, tags: tags, repeat: repeating, to: scope, recordName: recordName)
     }
 
     /// Edits fields of a todo, if the permission table allows.
@@ -341,7 +342,9 @@ public actor SyncEngine {
 
     /// `addTodos`, answering also how many were added, updated and unchanged. A todo the file completes that was an
     /// open occurrence here makes its next occurrence (as `todo done` does) unless the file or the cache holds it.
-    public func importTodos(_ todos: [NewTodo], progress: (@Sendable (Int) -> Void)? = nil) async throws -> (keys: [RecordKey], counts: ImportCounts) {
+    public func importTodos(
+        _ todos: [NewTodo], progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> (keys: [RecordKey], counts: ImportCounts) {
         try await importer.importTodos(todos, progress: progress)
     }
 
