@@ -64,8 +64,8 @@ public final class CloudClient: Sendable {
 
     /// `records/modify`: the per-item results, in the order of the operations.
     public func modifyRecords(_ scope: DatabaseScope, _ request: ModifyRecordsRequest) async throws -> [RecordResult] {
-        // Hot path: written with JSONWriter and read with the streaming reader, not Codable.
-        try await modifyRecords(scope, body: WireBodies.modifyRecords(request))
+        // Hot path: written with ModifyRecordsRequestWriter and read with the streaming reader, not Codable.
+        try await modifyRecords(scope, body: Data(request.jsonBody))
     }
 
     /// `records/modify` with a request body its caller wrote (a `ModifyRecordsRequest` as JSON): the per-item results,
@@ -87,7 +87,7 @@ public final class CloudClient: Sendable {
     /// `records/query`: one page of results and the marker of the next.
     public func queryRecords(_ scope: DatabaseScope, _ request: QueryRequest) async throws -> QueryResponse {
         let response = try await send(.recordsQuery, in: scope, request)
-        return try decodeFast("QueryResponse", response) { try WireBodies.queryResponse(JSONParser.parse($0)) }
+        return try decodeFast("QueryResponse", response) { try QueryResponse(bytes: $0) }
     }
 
     /// `records/changes`: one page of one zone's changes (the older single-zone form).

@@ -181,16 +181,11 @@ struct BenchError: Error, CustomStringConvertible {
 /// `records/modify` bodies creating `benchTodo(0..<count)` in the Todos zone, 200 records each (non-atomic).
 func benchModifyBodies(count: Int, planned: Bool = false) -> [[UInt8]] {
     stride(from: 0, to: count, by: 200).map { batch in
-        var writer = JSONWriter(reserving: 64 * 1024)
-        writer.raw("{\"operations\":[")
+        var body = ModifyRecordsRequestWriter(reserving: 64 * 1024)
         for index in batch..<min(batch + 200, count) {
-            writer.separator(index - batch)
-            writer.raw("{\"operationType\":\"create\",\"record\":")
-            writer.record(planned ? plannedBenchTodo(index) : benchTodo(index))
-            writer.raw("}")
+            body.operation(RecordOperation(.create, planned ? plannedBenchTodo(index) : benchTodo(index)))
         }
-        writer.raw("],\"zoneID\":{\"zoneName\":\"Todos\"},\"atomic\":false}")
-        return writer.bytes
+        return body.finish(zoneID: ZoneID(zoneName: "Todos"), atomic: false, desiredKeys: nil)
     }
 }
 

@@ -314,20 +314,18 @@ final class CannedTransport: HTTPTransport, @unchecked Sendable {
 
     /// Prepares the answer to one request, as the cloud would write it.
     func prepare(answeringFor request: ModifyRecordsRequest) {
-        var writer = JSONWriter(reserving: 300 * request.operations.count)
-        writer.raw("{\"records\":[")
+        var answer = RecordsResponseWriter(reserving: 300 * request.operations.count)
         for (index, operation) in request.operations.enumerated() {
-            writer.separator(index)
             var record = operation.record
             if let keys = operation.desiredKeys ?? request.desiredKeys { record.fields = record.fields?.filter { keys.contains($0.key) } }
             record.recordChangeTag = "t\(index)"
             record.created = RecordStamp(timestamp: 1_790_000_000_000, userRecordName: "_bench", deviceID: "device")
             record.modified = record.created
-            writer.record(record)
+            answer.record(record)
         }
-        writer.raw("]}")
         let name = request.operations.first?.record.recordName ?? ""
-        lock.withLock { answers[name] = Data(writer.bytes) }
+        let body = Data(answer.finish())
+        lock.withLock { answers[name] = body }
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -104,14 +104,15 @@ struct AssetValues {
         case .int(let size)? where size == asset.size: break
         default: throw ServerError(.badRequest, "field '\(field)': size does not match the uploaded asset")
         }
+        // The canonical form `JSONWriter.field` gives every stored value (value keys sorted).
+        let stored = FieldValue.unknown(
+            type: "ASSETID",
+            value: .object([
+                "downloadURL": .string("\(origin)/assets/1/\(container)/download/\(asset.id)"), "fileChecksum": .string(asset.checksum),
+                "size": .int(asset.size),
+            ]))
         var writer = JSONWriter(reserving: 256)
-        writer.raw(#"{"type":"ASSETID","value":{"downloadURL":"#)
-        writer.string("\(origin)/assets/1/\(container)/download/\(asset.id)")
-        writer.raw(#","fileChecksum":"#)
-        writer.string(asset.checksum)
-        writer.raw(#","size":"#)
-        writer.int(asset.size)
-        writer.raw("}}")
+        writer.field(stored)
         return writer.bytes
     }
 }
