@@ -15,7 +15,7 @@ struct SQLiteCloudSourceTests {
     @Test func theCopiedTablesAreExactlyTheSQLiteCloudsTablesAndColumns() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-source-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try SQLiteCloudStore(directory: directory)
+        _ = try await SQLiteCloudStore.open(directory: directory)
         let database = try SQLiteDatabase(path: directory.appendingPathComponent("cloud.sqlite").path, readOnly: true)
         let tables = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") { $0.text(0) }
         // counters travel as the sequence and the compaction floor, not as rows.
@@ -64,7 +64,7 @@ struct SQLiteCloudSourceTests {
     @Test func aRunningCloudIsRefusedAndNoneStartsWhileItIsRead() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-source-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try SQLiteCloudStore(directory: directory)
+        _ = try await SQLiteCloudStore.open(directory: directory)
         let running = try ServerLockFile.acquire(in: directory)
         try running.publish(.init(pid: 4242, url: "http://127.0.0.1:8787", started: 0))
         #expect(throws: MigrationError.self) { try SQLiteCloudSource(directory: directory) }

@@ -26,7 +26,7 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// SQLite in a temporary directory.
     static let sqlite = StoreFactory(name: "sqlite") {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-conformance-\(UUID().uuidString)")
-        let store = try SQLiteCloudStore(directory: directory)
+        let store = try await SQLiteCloudStore.open(directory: directory)
         return Made(store: store) {
             await store.shutDown()
             try? FileManager.default.removeItem(at: directory)

@@ -142,7 +142,7 @@ import TodoSync
 
         // Another process (the command line) writes to the same file: the next check reads the cache again.
         let path = device.store.path
-        let other = try TodoStore(url: URL(fileURLWithPath: path))
+        let other = try await TodoStore(url: URL(fileURLWithPath: path))
         try await other.saveLocalEdit(TodoItem(key: .privateTodo("from-the-cli"), title: "From the CLI"), at: 1)
         await other.close()
         await device.engine.checkCacheForOtherWriters()
