@@ -46,8 +46,9 @@ import TodoSync
         try await device.store.saveLocalEdits(items, at: 1)
         // One outbox row past the first chunk (800 rows: four requests in flight) cannot be read: reading the next
         // chunk throws while the first four batches travel.
-        let raw = try SQLiteDatabase(path: device.store.path)
-        try raw.execute("UPDATE outbox SET base_fields = 'not json' WHERE record_name = 'todo-0850'")
+        try SQLiteDatabase.allowBlocking {
+            try SQLiteDatabase(path: device.store.path).execute("UPDATE outbox SET base_fields = 'not json' WHERE record_name = 'todo-0850'")
+        }
         await device.engine.sync(.localEdit)
         // The 800 sent were confirmed (not left to be sent again), the rest waits.
         #expect(try await device.store.pendingCount() == 100)
