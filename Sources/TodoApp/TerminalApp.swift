@@ -163,7 +163,7 @@ public enum TerminalApp {
     ) async -> RowContext? {
         guard FileManager.default.fileExists(atPath: options.cacheFile.path),
             let kept = DeviceSession.keptCredentials(options),
-            let store = try? TodoStore(url: options.cacheFile)
+            let store = try? await TodoStore(url: options.cacheFile)
         else {
             inbox.post(.loading(nil))
             return nil

@@ -240,7 +240,7 @@ enum DeviceBench {
     /// The device's own work for an upload of `count` edits, without a network, in CPU seconds: reading the outbox,
     /// encoding the requests and decoding canned answers, and applying the acknowledgements in one transaction per batch.
     static func deviceParts(count: Int, in directory: URL) async throws -> DeviceParts {
-        let store = try TodoStore(url: directory.appendingPathComponent("parts.sqlite"))
+        let store = try await TodoStore(url: directory.appendingPathComponent("parts.sqlite"))
         let items = (0..<count).map { index in
             TodoItem(key: .privateTodo(String(format: "part-%06d", index)), title: "Todo number \(index) with a realistic title",
                      notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)

@@ -12,7 +12,7 @@ struct ChangesJSONTests {
     @Test func rowsWriteWhatRecordsWrite() async throws {
         let directory = ScratchDirectory.path("changes-json")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteCloudStore(directory: directory)
+        let store = try await SQLiteCloudStore.open(directory: directory)
         let database = DatabaseKey(container: "c/development", scope: .private, owner: "_owner")
         let names = ["plain", "quote\"d", "back\\slash", "tab\there", "ctl\u{01}", "写周报", "emoji 🥛", "", "del\u{7F}"]
         let zone = try await store.write { tx -> StoredZone in

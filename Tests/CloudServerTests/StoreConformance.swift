@@ -27,7 +27,7 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// SQLite in a temporary directory.
     static let sqlite = StoreFactory(name: "sqlite") {
         let directory = ScratchDirectory.path("store-conformance")
-        let store = try SQLiteCloudStore(directory: directory)
+        let store = try await SQLiteCloudStore.open(directory: directory)
         return Made(store: store) {
             await store.shutDown()
             try? FileManager.default.removeItem(at: directory)

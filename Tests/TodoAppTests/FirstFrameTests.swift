@@ -28,7 +28,7 @@ struct FirstFrameTests {
     @Test func rowsAreReadInTakesSortedOffTheKeyLoopThenTheLoadingLineGoes() async throws {
         let options = try Self.options()
         defer { try? FileManager.default.removeItem(at: options.resolvedDataDirectory) }
-        let store = try TodoStore(url: options.cacheFile)
+        let store = try await TodoStore(url: options.cacheFile)
         let items = (0..<2_345).map { TodoItem(key: .privateTodo(String(format: "todo-%05d", $0)), title: "Todo \($0)", priority: $0 % 4) }
         try await store.addLocalRecords(items, at: 1_790_000_000_000)
         await store.close()

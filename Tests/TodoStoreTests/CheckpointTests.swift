@@ -14,31 +14,38 @@ import TodoStore
             // Each round leaves more than the 1,000 pages after which the background thread checkpoints, and closes
             // at once: often while that thread is still copying.
             for round in 0..<3 {
-                let store = try TodoStore(url: url)
+                let store = try await TodoStore(url: url)
                 let items = (0..<1_500).map { TodoItem(key: .privateTodo("r\(round)-\($0)"), title: "t", notes: notes) }
                 try await store.saveLocalEdits(items, at: 1)
                 await store.close()
                 #expect(Self.size(url.path + "-wal") == nil, "round \(round): the WAL was left behind")
                 // Readable without the WAL: everything is in the file itself.
-                let reader = try SQLiteDatabase(path: url.path, readOnly: true)
-                #expect(try reader.first("SELECT count(*) FROM records") { $0.int(0) } == Int64(1_500 * (round + 1)))
+                let count = try SQLiteDatabase.allowBlocking {
+                    try SQLiteDatabase(path: url.path, readOnly: true).first("SELECT count(*) FROM records") { $0.int(0) }
+                }
+                #expect(count == Int64(1_500 * (round + 1)))
             }
         }
     }
 
     /// A WAL database with one table `t (id, body)` in a directory of its own, checkpointed in the background every
-    /// `pages` pages after `quietPeriod` seconds without writes; removed after `body`.
+    /// `pages` pages after `quietPeriod` seconds without writes; removed after `body`, which runs on a thread of its own
+    /// (SQLite may block there).
     private func withWALTable(
         everyPages pages: Int32, quietPeriod: Double, _ body: (SQLiteDatabase, _ path: String) async throws -> Void
     ) async throws {
         let directory = ScratchDirectory.make("wal")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("wal.sqlite").path
-        let database = try SQLiteDatabase(path: path)
-        try database.configureForDurableWAL()
-        try database.checkpointInBackground(everyPages: pages, quietPeriod: quietPeriod)
-        try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
-        try await body(database, path)
+        let thread = ThreadTaskExecutor(name: "wal-test")
+        defer { thread.stop() }
+        try await withTaskExecutorPreference(thread) {
+            let database = try SQLiteDatabase(path: path)
+            try database.configureForDurableWAL()
+            try database.checkpointInBackground(everyPages: pages, quietPeriod: quietPeriod)
+            try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+            try await body(database, path)
+        }
     }
 
     @Test func aQuietPeriodHoldsTheCheckpointUntilTheWritesPause() async throws {

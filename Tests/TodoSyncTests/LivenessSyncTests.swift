@@ -40,8 +40,9 @@ import TodoSync
         try await device.store.saveLocalEdits(items, at: 1)
         // One outbox row past the first chunk (800 rows: four requests in flight) cannot be read: reading the next
         // chunk throws while the first four batches travel.
-        let raw = try SQLiteDatabase(path: device.store.path)
-        try raw.execute("UPDATE outbox SET base_fields = 'not json' WHERE record_name = 'todo-0850'")
+        try SQLiteDatabase.allowBlocking {
+            try SQLiteDatabase(path: device.store.path).execute("UPDATE outbox SET base_fields = 'not json' WHERE record_name = 'todo-0850'")
+        }
         await device.engine.sync(.localEdit)
         // The 800 sent were confirmed (not left to be sent again), the rest waits.
         #expect(try await device.store.pendingCount() == 100)
@@ -136,7 +137,7 @@ import TodoSync
 
         // Another process (the command line) writes to the same file: the next check reads the cache again.
         let path = device.store.path
-        let other = try TodoStore(url: URL(fileURLWithPath: path))
+        let other = try await TodoStore(url: URL(fileURLWithPath: path))
         try await other.saveLocalEdit(TodoItem(key: .privateTodo("from-the-cli"), title: "From the CLI"), at: 1)
         await other.close()
         await device.engine.checkCacheForOtherWriters()

@@ -56,7 +56,7 @@ final class TestCloud: Sendable {
             _ = try await client.createAccount(account: account, password: "password-\(account)")
         } catch let error as CloudError where error.serverErrorCode == .exists {}
         let session = try await client.signIn(account: account, password: "password-\(account)", deviceName: name)
-        let store = try TodoStore(url: directory.appendingPathComponent("devices/\(account)-\(name)-\(UUID().uuidString).sqlite"))
+        let store = try await TodoStore(url: directory.appendingPathComponent("devices/\(account)-\(name)-\(UUID().uuidString).sqlite"))
         let clock = TestClock(instantBelow: instantWaitsBelow, skew: clockSkew)
         let engine = SyncEngine(
             client: client, store: store,

@@ -95,7 +95,7 @@ public enum CloudServer {
     /// The store `storage` names (SQLite files in `dataDirectory`, or a PostgreSQL database), opened and migrated.
     static func openStore(_ storage: CloudStorage, dataDirectory: URL, logger: Logger) async throws -> any CloudStore {
         switch storage {
-        case .sqlite: try SQLiteCloudStore(directory: dataDirectory)
+        case .sqlite: try await SQLiteCloudStore.open(directory: dataDirectory)
         case .postgres(let url): try await PostgresCloudStore.open(url, logger: logger)
         case .memory: MemoryCloudStore()
         }
