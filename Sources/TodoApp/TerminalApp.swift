@@ -28,6 +28,7 @@ public enum TerminalApp {
             makeID: { RecordNames.next() }, nameRow: AppBridge.newRowID,
             sortOrder: sortOrder,
             savedFilters: settings.filters.map { SavedFilter(name: $0.name, text: $0.text) }, keymap: settings.keymap)
+        state.urgencyCoefficients = settings.urgencyCoefficients
         if settings.view.start == "today" { state.openToday() }
         let hasCache = FileManager.default.fileExists(atPath: options.cacheFile.path)
         if hasCache { state.showLoading(FetchProgress(fetched: 0)) }
