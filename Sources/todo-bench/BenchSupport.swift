@@ -1,6 +1,7 @@
 import CloudModel
 import CloudServer
 import Foundation
+import Synchronization
 
 
 /// A `todo server` child process on a free loopback port with a throwaway data directory.
@@ -62,10 +63,14 @@ func peakRSS(pid: Int32) -> Double {
 ///
 /// No URLSession: linking FoundationNetworking (libcurl, TLS and Kerberos libraries) would add megabytes to every
 /// bench process, the measured app child included, that the `todo` binary does not carry.
-final class HTTP: @unchecked Sendable {
+final class HTTP: Sendable {
     static let shared = HTTP()
-    private let lock = NSLock()
-    private var idle: [Int: [RawHTTPConnection]] = [:]
+    private let idle = Mutex<[Int: [Pooled]]>([:])
+
+    /// A connection is either idle here or with the one request using it, never shared.
+    private struct Pooled: @unchecked Sendable {
+        let connection: RawHTTPConnection
+    }
 
     struct Answer {
         var status: Int
@@ -89,9 +94,12 @@ final class HTTP: @unchecked Sendable {
         return Answer(status: answer.status, body: Data(answer.body))
     }
 
-    private func take(_ port: Int) -> RawHTTPConnection? { lock.withLock { idle[port]?.popLast() } }
+    private func take(_ port: Int) -> RawHTTPConnection? { idle.withLock { $0[port]?.popLast() }?.connection }
 
-    private func give(_ connection: RawHTTPConnection, _ port: Int) { lock.withLock { idle[port, default: []].append(connection) } }
+    private func give(_ connection: RawHTTPConnection, _ port: Int) {
+        let pooled = Pooled(connection: connection)
+        idle.withLock { $0[port, default: []].append(pooled) }
+    }
 
     func post<T: Encodable, A: Decodable>(_ url: String, _ body: T, token: String?, as: A.Type) throws -> A {
         let answer = try send("POST", url, body: try JSONEncoder().encode(body), token: token)

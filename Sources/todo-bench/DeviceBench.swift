@@ -1,6 +1,7 @@
 import CloudClient
 import CloudModel
 import Foundation
+import Synchronization
 import TodoStore
 import TodoSync
 
@@ -304,13 +305,15 @@ struct DeviceParts: CustomStringConvertible {
 /// Answers `records/modify` with the records it was given, saved with a change tag (fields only as `desiredKeys`
 /// asks, as the cloud does): answers prepared in advance, found by the request's first record name (so the engine's
 /// batching need not be known here).
-final class CannedTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [String: Data] = [:]
-    private var called: Double?
+final class CannedTransport: HTTPTransport, Sendable {
+    private struct State {
+        var answers: [String: Data] = [:]
+        var called: Double?
+    }
+    private let state = Mutex(State())
 
     /// The process CPU time when the last request reached the transport (its body encoded).
-    var lastCalledCPU: Double? { lock.withLock { called } }
+    var lastCalledCPU: Double? { state.withLock { $0.called } }
 
     /// Prepares the answer to one request, as the cloud would write it.
     func prepare(answeringFor request: ModifyRecordsRequest) {
@@ -325,15 +328,15 @@ final class CannedTransport: HTTPTransport, @unchecked Sendable {
         }
         let name = request.operations.first?.record.recordName ?? ""
         let body = Data(answer.finish())
-        lock.withLock { answers[name] = body }
+        state.withLock { $0.answers[name] = body }
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let cpu = processCPUSeconds()
         let name = Self.firstRecordName(request.body ?? Data())
-        let body = lock.withLock {
-            called = cpu
-            return answers.removeValue(forKey: name)
+        let body = state.withLock { state in
+            state.called = cpu
+            return state.answers.removeValue(forKey: name)
         }
         guard let body else { return HTTPResponse(status: 500, body: Data("no canned answer for \(name)".utf8)) }
         return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body)
@@ -370,29 +373,28 @@ final class CannedModify: HTTPTransport, @unchecked Sendable {
 }
 
 /// Passes requests on and keeps when each was in flight, to tell waiting for the cloud from the device's own work.
-final class TimingTransport: HTTPTransport, @unchecked Sendable {
+final class TimingTransport: HTTPTransport, Sendable {
     private let base: any HTTPTransport
-    private let lock = NSLock()
-    private var intervals: [(ContinuousClock.Instant, ContinuousClock.Instant)] = []
+    private let intervals = Mutex<[(ContinuousClock.Instant, ContinuousClock.Instant)]>([])
 
     init(wrapping base: any HTTPTransport) { self.base = base }
 
-    func reset() { lock.withLock { intervals.removeAll() } }
+    func reset() { intervals.withLock { $0.removeAll() } }
 
-    var requests: Int { lock.withLock { intervals.count } }
+    var requests: Int { intervals.withLock { $0.count } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = ContinuousClock.now
         defer {
             let end = ContinuousClock.now
-            lock.withLock { intervals.append((start, end)) }
+            intervals.withLock { $0.append((start, end)) }
         }
         return try await base.send(request)
     }
 
     /// Seconds during which at least one request was in flight (the union of the intervals).
     func busySeconds() -> Double {
-        let sorted = lock.withLock { intervals }.sorted { $0.0 < $1.0 }
+        let sorted = intervals.withLock { $0 }.sorted { $0.0 < $1.0 }
         var total = Duration.zero
         var current: (ContinuousClock.Instant, ContinuousClock.Instant)?
         for interval in sorted {
@@ -409,14 +411,18 @@ final class TimingTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// A counter shared by threads.
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+final class LockedCounter: Sendable {
+    private let count = Mutex(0)
 
     /// Adds one and answers the new value.
-    func increment() -> Int { lock.withLock { count += 1; return count } }
+    func increment() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
+        }
+    }
 
-    var value: Int { lock.withLock { count } }
+    var value: Int { count.withLock { $0 } }
 }
 
 /// User + system CPU seconds of this process.

@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import Synchronization
 
 /// `todo-bench server --database-url URL`: the cloud as two instances over PostgreSQL behind nginx, measured beside
 /// the embedded SQLite cloud (one instance, directly and behind the same nginx) in one run: writes in 200-record
@@ -179,11 +180,10 @@ private final class WriteJob: @unchecked Sendable {
 }
 
 /// The first failure of concurrent writers.
-private final class FailureLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failure: String?
+private final class FailureLog: Sendable {
+    private let failure = Mutex<String?>(nil)
 
-    func note(_ text: String) { lock.withLock { if failure == nil { failure = text } } }
+    func note(_ text: String) { failure.withLock { if $0 == nil { $0 = text } } }
 
-    var first: String? { lock.withLock { failure } }
+    var first: String? { failure.withLock { $0 } }
 }
