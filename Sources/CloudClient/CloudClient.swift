@@ -243,7 +243,7 @@ public final class CloudClient: Sendable {
 
     /// Whether the cloud answers `GET /health` with a 2xx within `timeout` seconds.
     public func isHealthy(timeout: Double = 2) async -> Bool {
-        guard let response = try? await transport.send(HTTPRequest(method: "GET", url: url(container.path(of: .health)), timeout: timeout)) else {
+        guard let response = try? await transport.send(HTTPRequest(method: "GET", url: healthURL, timeout: timeout)) else {
             return false
         }
         return (200..<300).contains(response.status)
@@ -260,6 +260,9 @@ public final class CloudClient: Sendable {
     }
 
     // MARK: Plumbing
+
+    /// Where the cloud's liveness probe answers (`GET /health`, with the cloud's time).
+    public var healthURL: URL { url(container.path(of: .health)) }
 
     private func url(_ path: String) -> URL {
         var base = baseURL.absoluteString

@@ -84,9 +84,7 @@ final class CloudTime {
     nonisolated(nonsending) func measureIfDue(_ client: CloudClient) async {
         let now = clock.nowMilliseconds()
         if let offset = cloudOffset, now - offset.measuredAt < 3_600_000, now >= offset.measuredAt { return }
-        var base = client.baseURL.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        guard let url = URL(string: base + "/health") else { return }
+        let url = client.healthURL
         let sent = clock.nowMilliseconds()
         guard let response = try? await client.transport.send(HTTPRequest(method: "GET", url: url, timeout: 5)) else { return }
         let received = clock.nowMilliseconds()

@@ -29,7 +29,7 @@ final class ServerProcess {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             // Over HTTPS the raw client cannot ask /health: the lock file says when the cloud listens.
-            if tls != nil ? ServerLockFile.running(in: directory) != nil : (try? HTTP.shared.get("\(baseURL)/health"))?.status == 200 {
+            if tls != nil ? ServerLockFile.running(in: directory) != nil : (try? HTTP.shared.get(baseURL + EndpointAPI.healthPath))?.status == 200 {
                 return
             }
             usleep(50_000)

@@ -237,7 +237,7 @@ extension ServerProcess {
         process = again
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if (try? HTTP.shared.get("\(baseURL)/health"))?.status == 200 { return }
+            if (try? HTTP.shared.get(baseURL + EndpointAPI.healthPath))?.status == 200 { return }
             usleep(20_000)
         }
         throw BenchError("the cloud did not start again")

@@ -104,4 +104,39 @@ struct EndpointRoutingTests {
             #expect(try await call(cloud, .post, zones + "/more", token: "not-a-session").unrouted)
         }
     }
+
+    @Test func theURLsTheCloudHandsOutAreItsCapabilityURLsAndAnswerOnlyTheirMethod() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            let container = "\(cloud.address.container)/\(cloud.address.environment)"
+            let created = try await cloud.raw(
+                "POST", cloud.address.path(of: Endpoint.tokensCreate), body: try JSONEncoder().encode(CreateTokenRequest()), token: alice.token)
+            let token = try JSONDecoder().decode(CreateTokenResponse.self, from: created.body)
+            let courier = try #require(URL(string: token.webcourierURL))
+            #expect(courier.path == CapabilityURL.courier.path(container: container, credential: token.apnsToken))
+            #expect(CapabilityURL.redacted(courier.path).hasSuffix("/courier/(push token)"))
+            #expect(!CapabilityURL.redacted(courier.path).contains(token.apnsToken))
+
+            try await cloud.createTodosZone(alice)
+            let upload = try await cloud.raw(
+                "POST", cloud.address.path(of: Endpoint.assetsUpload, in: .private),
+                body: Data(#"{"zoneID":{"zoneName":"Todos"},"tokens":[{"recordName":"r","recordType":"Todo","fieldName":"photo"}]}"#.utf8),
+                token: alice.token)
+            let tokens = try JSONDecoder().decode(AssetUploadResponse.self, from: upload.body).tokens
+            let uploadURL = try #require(tokens.first.flatMap { URL(string: $0.url) })
+            let ticket = uploadURL.lastPathComponent
+            #expect(uploadURL.path == CapabilityURL.assetUpload.path(container: container, credential: ticket))
+            // Each capability answers its own method only: another is unknown there (below the device API, once the
+            // caller is known).
+            for capability in CapabilityURL.allCases {
+                let path = capability.path(container: container, credential: String(repeating: "a", count: 64))
+                for method in EndpointMethod.allCases where method != capability.method {
+                    #expect(try await call(cloud, method, path, token: alice.token).status == 404, "\(method) \(capability)")
+                }
+            }
+            // The upload URL takes the bytes once, with no session.
+            #expect(try await call(cloud, .post, uploadURL.path, "bytes", token: nil).status == 200)
+            #expect(try await call(cloud, .post, uploadURL.path, "bytes", token: nil).status == 404)
+        }
+    }
 }

@@ -12,6 +12,11 @@ public enum EndpointAPI: String, Sendable, Hashable, CaseIterable {
     case health
 }
 
+extension EndpointAPI {
+    /// The liveness probe's path, which names no container: what load balancers and scripts poll.
+    public static var healthPath: String { "/\(EndpointAPI.health.rawValue)" }
+}
+
 /// An HTTP method the cloud answers.
 public enum EndpointMethod: String, Sendable, Hashable, CaseIterable {
     case get = "GET"
@@ -66,7 +71,7 @@ extension ContainerAddress {
         case .device: devicePath(endpoint.path)
         case .auth: authPath(endpoint.path)
         case .admin: "/admin/1/\(endpoint.path)"
-        case .health: "/health"
+        case .health: EndpointAPI.healthPath
         }
     }
 

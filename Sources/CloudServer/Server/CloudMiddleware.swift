@@ -48,7 +48,7 @@ struct RequestBodyMiddleware: RouterMiddleware {
         var context = context
         let configuration = service.configuration
         // An asset upload may be larger than a request (up to the configured asset size, and one byte more to tell).
-        let limit = context.path.hasPrefix("/assets/") ? max(CloudLimits.maxRequestBytes, configuration.maxAssetBytes + 1) : CloudLimits.maxRequestBytes
+        let limit = context.path.hasPrefix("/\(CapabilityURL.assetsSegment)/") ? max(CloudLimits.maxRequestBytes, configuration.maxAssetBytes + 1) : CloudLimits.maxRequestBytes
         let body: ByteBuffer
         do {
             if let declared = request.headers[.contentLength].flatMap(Int.init), declared >= limit { throw RequestTooLarge() }
@@ -110,7 +110,7 @@ struct APITokenMiddleware: RouterMiddleware {
     let token: String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if context.request.segments.first != "health" {
+        if context.request.segments.first != EndpointAPI.health.rawValue {
             guard let given = context.request.query["ckAPIToken"], Secrets.constantTimeEquals(Array(given.utf8), Array(token.utf8))
             else { throw ServerError(.authenticationFailed, "missing or wrong API token (the cloud was started with --api-token)") }
         }

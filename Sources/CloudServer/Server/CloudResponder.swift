@@ -1,3 +1,4 @@
+import CloudModel
 import Foundation
 import Hummingbird
 
@@ -46,7 +47,6 @@ struct CloudResponder: HTTPResponder {
     /// The path as the request log shows it: a courier URL's push token is the long-poll's only credential, so it
     /// never reaches the log.
     static func loggedPath(_ path: String) -> String {
-        guard let range = path.range(of: "/courier/") else { return path }
-        return path[..<range.upperBound] + "(push token)"
+        CapabilityURL.redacted(path)
     }
 }

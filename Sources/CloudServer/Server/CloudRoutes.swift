@@ -25,12 +25,12 @@ enum CloudRoutes {
         if let token = service.configuration.apiToken { router.add(middleware: APITokenMiddleware(token: token)) }
 
         let health = Endpoint.health
-        router.serve("health", health.erased.methods) { _ in try .encode(HealthStatus(time: service.nowMillis)) }
+        router.serve(RouterPath(EndpointAPI.health.rawValue), health.erased.methods) { _ in try .encode(HealthStatus(time: service.nowMillis)) }
         auth(router.group("auth/1/:container"), service)
         DatabaseRoutes.register(router.group("database/1/:container/:environment"), service)
         device(router.group("device/1/:container/:environment"), service)
         // The upload and download URLs `assets/upload` hands out: capabilities, no session needed.
-        router.group("assets/1/:container/:environment")
+        router.group(RouterPath(CapabilityURL.assetsRoutePrefix))
             .add(middleware: ContainerMiddleware(service: service, environment: true))
             .serve(":action/:id", served) { context in
                 let s = context.request.segments
@@ -53,7 +53,7 @@ enum CloudRoutes {
     private static func device(_ group: RouterGroup<CloudRequestContext>, _ service: CloudService) {
         group.add(middleware: ContainerMiddleware(service: service, environment: true))
         // The courier URL is the long-poll's only credential: it takes no session.
-        group.serve("courier/:token", [.get]) { context in
+        group.serve(RouterPath(CapabilityURL.courier.action + "/:token"), [CapabilityURL.courier.method]) { context in
             try await service.courier(context.request, container: context.container, token: context.request.segments[5])
         }
         let signed = admitted(group.group(), service, endpointFrom: 4)
@@ -71,11 +71,11 @@ enum CloudRoutes {
                 return try await handler(service, context.request, context.container, context.caller)
             }
         }
-        signed.serve("courier/:token", [.head, .post]) { throw notFound($0) }
+        signed.serve(RouterPath(CapabilityURL.courier.action + "/:token"), served.subtracting([CapabilityURL.courier.method])) { throw notFound($0) }
         // Anything else below the device API is unknown, once the caller is known: also where a path stops at the
         // first part of an endpoint's (the router would not try the catch-all there).
         signed.serve("**", served) { throw notFound($0) }
-        for prefix in Set(handlers.map(\.0.path).flatMap(leadingParts) + ["courier"]) {
+        for prefix in Set(handlers.map(\.0.path).flatMap(leadingParts) + [CapabilityURL.courier.action]) {
             signed.serve(RouterPath(prefix), served) { throw notFound($0) }
         }
     }

@@ -12,8 +12,7 @@ extension CloudService {
         let token = Secrets.randomHex(bytes: 32)
         let now = nowMillis
         try await store.write { try await $0.insertPushToken(token, container: container, creatorDevice: deviceID, now: now) }
-        let path = request.segments.prefix(4).joined(separator: "/")
-        let url = "\(request.origin)/\(path)/courier/\(token)"
+        let url = CapabilityURL.courier.url(origin: request.origin, container: container, credential: token)
         return try .encode(CreateTokenResponse(apnsEnvironment: body.apnsEnvironment, apnsToken: token, webcourierURL: url))
     }
 
