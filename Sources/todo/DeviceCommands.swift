@@ -58,6 +58,8 @@ struct Add: AsyncParsableCommand {
 
     @OptionGroup var planning: PlanningOptions
 
+    @OptionGroup var dates: DateFieldOptions
+
     @Option(help: "Priority, 0 (none) to 3 (high).")
     var priority: Int = 0
 
@@ -80,8 +82,10 @@ struct Add: AsyncParsableCommand {
     func run() async throws {
         let due = try planning.dueDate() ?? nil
         let repeating = try planning.repeatSetting() ?? nil
+        var dated = TodoEdit()
+        try dates.apply(to: &dated)
         try await device.withSession { session in
-            let item: TodoItem
+            var item: TodoItem
             if let list {
                 let target = try await session.list(named: list)
                 item = try await session.engine.add(
@@ -91,6 +95,7 @@ struct Add: AsyncParsableCommand {
                     title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating,
                     to: toPublicBoard ? .public : .private)
             }
+            if !dates.isEmpty { item = try await session.engine.edit(item.key, dated) }
             session.remember("added \(quoted(item))", [.trash(item.key)])
             // The ID alone on standard output, for scripts; the words for a person on standard error.
             print(item.shortID)

@@ -31,10 +31,13 @@ struct Edit: AsyncParsableCommand {
 
     @OptionGroup var planning: PlanningOptions
 
+    @OptionGroup var dates: DateFieldOptions
+
     func validate() throws {
         if let priority, !(0...3).contains(priority) { throw ValidationError("--priority must be 0 to 3") }
-        if title == nil && notes == nil && priority == nil && planning.isEmpty {
-            throw ValidationError("say what to change: --title, --notes, --due, --priority, --tag, --untag, --repeat or --no-repeat")
+        if title == nil && notes == nil && priority == nil && planning.isEmpty && dates.isEmpty {
+            throw ValidationError(
+                "say what to change: --title, --notes, --due, --priority, --tag, --untag, --repeat, --no-repeat, --wait, --scheduled or --until")
         }
         if ids.isEmpty == (filter == nil) { throw ValidationError("name the todos: one or more IDs, or --filter (not both)") }
         if let filter { _ = try parseFilter([filter]) }
@@ -42,7 +45,8 @@ struct Edit: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let edit = try planning.edit(title: title, notes: notes, priority: priority)
+        var edit = try planning.edit(title: title, notes: notes, priority: priority)
+        try dates.apply(to: &edit)
         let selection = try filter.map { try parseFilter([$0]) }
         var count = 0
         var steps: [UndoStep] = []

@@ -47,7 +47,11 @@ struct Next: AsyncParsableCommand {
             for scope in [DatabaseScope.private, .shared] {
                 todos += try await session.listedTodos(in: scope, includeTrashed: false).filter { !$0.item.isCompleted && !$0.item.isTrashed }
             }
-            let matched = filter.isEmpty ? todos : todos.filter { filter.matches($0) }
+            // Waiting todos are out of the ranking unless the filter asks for them (Taskwarrior's next does the same).
+            let now = Date()
+            let asksForWaiting = filter.summary.split(separator: " ").contains("is:waiting")
+            let visible = todos.filter { asksForWaiting || !$0.isHidden(at: now) }
+            let matched = filter.isEmpty ? visible : visible.filter { filter.matches($0) }
             let ranked = NextOrder.ranked(matched, by: urgency)
             let shown = limit == 0 ? ranked[...] : ranked.prefix(limit)
             if json {
