@@ -60,6 +60,8 @@ struct Add: AsyncParsableCommand {
 
     @OptionGroup var dates: DateFieldOptions
 
+    @OptionGroup var dependencies: DependencyOptions
+
     @Option(help: "Priority, 0 (none) to 3 (high).")
     var priority: Int = 0
 
@@ -77,6 +79,7 @@ struct Add: AsyncParsableCommand {
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title must not be empty") }
         if !planning.untags.isEmpty { throw ValidationError("--untag is for todo edit: a new todo has no tags to remove") }
         if planning.noRepeat { throw ValidationError("--no-repeat is for todo edit: a new todo repeats only with --repeat") }
+        if !dependencies.noDepends.isEmpty { throw ValidationError("--no-depends is for todo edit: a new todo waits on nothing yet") }
     }
 
     func run() async throws {
@@ -95,7 +98,11 @@ struct Add: AsyncParsableCommand {
                     title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating,
                     to: toPublicBoard ? .public : .private)
             }
-            if !dates.isEmpty { item = try await session.engine.edit(item.key, dated) }
+            if !dates.isEmpty || !dependencies.isEmpty {
+                var edit = dated
+                try await dependencies.apply(to: &edit, for: item, in: session)
+                item = try await session.engine.edit(item.key, edit)
+            }
             session.remember("added \(quoted(item))", [.trash(item.key)])
             // The ID alone on standard output, for scripts; the words for a person on standard error.
             print(item.shortID)

@@ -33,11 +33,13 @@ struct Edit: AsyncParsableCommand {
 
     @OptionGroup var dates: DateFieldOptions
 
+    @OptionGroup var dependencies: DependencyOptions
+
     func validate() throws {
         if let priority, !(0...3).contains(priority) { throw ValidationError("--priority must be 0 to 3") }
-        if title == nil && notes == nil && priority == nil && planning.isEmpty && dates.isEmpty {
+        if title == nil && notes == nil && priority == nil && planning.isEmpty && dates.isEmpty && dependencies.isEmpty {
             throw ValidationError(
-                "say what to change: --title, --notes, --due, --priority, --tag, --untag, --repeat, --no-repeat, --wait, --scheduled or --until")
+                "say what to change: --title, --notes, --due, --priority, --tag, --untag, --repeat, --no-repeat, --wait, --scheduled, --until, --depends or --no-depends")
         }
         if ids.isEmpty == (filter == nil) { throw ValidationError("name the todos: one or more IDs, or --filter (not both)") }
         if let filter { _ = try parseFilter([filter]) }
@@ -52,6 +54,8 @@ struct Edit: AsyncParsableCommand {
         var steps: [UndoStep] = []
         var titles: [String] = []
         try await device.withTodos(ids: ids, filter: selection) { session, item in
+            var edit = edit
+            try await dependencies.apply(to: &edit, for: item, in: session)
             let saved = try await session.engine.edit(item.key, edit)
             count += 1
             if saved.fields != item.fields {
