@@ -25,7 +25,7 @@ public enum FilterError: Error, CustomStringConvertible, Equatable {
         case .tooManyTerms: return "the filter has more than \(TodoFilter.maxTerms) terms; at most \(TodoFilter.maxTerms) are accepted"
         case .unknownFilter(let key):
             return
-                "unknown filter '\(key)'; use list:, due:, due.before:, due.after:, due.by:, wait:, scheduled:, until: (each with .before:, .after:, .by:), pri:, is:, +tag or -tag"
+                "unknown filter '\(key)'; use list:, due:, due.before:, due.after:, due.by:, wait:, scheduled:, until: (each with .before:, .after:, .by:), project:, pri:, is:, +tag or -tag"
         case .badValue(let key, let term): return "'\(term)' is not accepted; \(FilterError.accepted(key))"
         case .notADate(let key, let term): return "'\(term)' is not a date; \(FilterError.accepted(key))"
         case .dateReader(let message): return message
@@ -38,6 +38,7 @@ public enum FilterError: Error, CustomStringConvertible, Equatable {
         case "pri:": return "pri: takes 0-3, 0-3+, 0-3-, none, H, M or L"
         case "is:": return "is: takes done, open, repeating, overdue, tagged, waiting, scheduled, active, blocked or blocking"
         case "list:": return "list: takes a list name (quoted when it has spaces) or none"
+        case "project:": return "project: takes a list path such as Home.Garden (quoted when it has spaces) or none"
         case "due:": return "due: takes a date such as today, eow or 2026-03-12, or none, any or overdue"
         case "wait:", "scheduled:", "until:": return "\(key) takes a date such as today, eow or 2026-03-12, or none or any"
         case "+", "-": return "\(key) takes a tag name"
@@ -198,6 +199,10 @@ extension TodoFilter {
             guard !value.isEmpty else { throw bad }
             if word == "none" { return .field(.list(nil), "list:none") }
             return .field(.list(FoldedName(value)), "list:" + quoted(value, unless: ["none"]))
+        case "project:":
+            guard !value.isEmpty else { throw bad }
+            if word == "none" { return .field(.project(nil), "project:none") }
+            return .field(.project(FoldedName(value)), "project:" + quoted(value, unless: ["none"]))
         case "pri:":
             let test = try priority(value.lowercased(), bad: bad)
             return .field(.priority(test), "pri:" + priorityText(test))

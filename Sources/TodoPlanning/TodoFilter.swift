@@ -74,6 +74,8 @@ enum FieldTerm: Sendable, Equatable {
     case active
     /// Waits on an open todo (`true`), or an open todo waits on it (`false`).
     case blocked(Bool)
+    /// In the project (list path) or one below it; nil: in no list.
+    case project(FoldedName?)
 }
 
 /// A test of one of the other dates, each held as a moment (compared as a timed due date would be).
@@ -123,6 +125,8 @@ struct FieldChecks: Sendable, Equatable {
     var mustBeBlocked = false
     /// `is:blocking`.
     var mustBeBlocking = false
+    /// `project:` paths; nil for `project:none`.
+    var projects: [FoldedName?] = []
     /// `+tag` names.
     var withTags: [FoldedName] = []
     /// `-tag` names.
@@ -149,6 +153,7 @@ struct FieldChecks: Sendable, Equatable {
         case .active: mustBeActive = true
         case .blocked(true): mustBeBlocked = true
         case .blocked(false): mustBeBlocking = true
+        case .project(let path): projects.append(path)
         }
     }
 
@@ -181,6 +186,13 @@ struct FieldChecks: Sendable, Equatable {
                 case (let wanted?, let name?) where wanted.equals(name): continue
                 default: return false
                 }
+            }
+        }
+        for index in projects.indices {
+            switch (projects[index], item.listName) {
+            case (nil, nil): continue
+            case (let wanted?, let name?) where wanted.containsPath(name): continue
+            default: return false
             }
         }
         if mustBeTagged || !withTags.isEmpty || !withoutTags.isEmpty {
@@ -341,6 +353,13 @@ struct FoldedName: Sendable, Equatable {
     init(_ name: String) {
         folded = foldedText(name)
         bytes = Array(folded.utf8)
+    }
+
+    /// Whether the list path `other` is this path or below it (`Home` contains `Home` and `Home.Garden`, not `Homework`).
+    func containsPath(_ other: String) -> Bool {
+        if equals(other) { return true }
+        let path = foldedText(other)
+        return path.hasPrefix(folded + ".")
     }
 
     /// Whether `other` names the same (case and composition ignored).

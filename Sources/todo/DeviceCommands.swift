@@ -62,6 +62,8 @@ struct Add: AsyncParsableCommand {
 
     @OptionGroup var dependencies: DependencyOptions
 
+    @OptionGroup var project: ProjectOption
+
     @Option(help: "Priority, 0 (none) to 3 (high).")
     var priority: Int = 0
 
@@ -80,6 +82,7 @@ struct Add: AsyncParsableCommand {
         if !planning.untags.isEmpty { throw ValidationError("--untag is for todo edit: a new todo has no tags to remove") }
         if planning.noRepeat { throw ValidationError("--no-repeat is for todo edit: a new todo repeats only with --repeat") }
         if !dependencies.noDepends.isEmpty { throw ValidationError("--no-depends is for todo edit: a new todo waits on nothing yet") }
+        if project.project != nil && (list != nil || toPublicBoard) { throw ValidationError("--project names the list: give --project or --list (or --public), not both") }
     }
 
     func run() async throws {
@@ -89,7 +92,11 @@ struct Add: AsyncParsableCommand {
         try dates.apply(to: &dated)
         try await device.withSession { session in
             var item: TodoItem
-            if let list {
+            let projectList = try await project.list(in: session)
+            if let projectList {
+                item = try await session.engine.add(
+                    title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating, toList: projectList.key)
+            } else if let list {
                 let target = try await session.list(named: list)
                 item = try await session.engine.add(
                     title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating, toList: target.key)

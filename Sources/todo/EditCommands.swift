@@ -35,11 +35,13 @@ struct Edit: AsyncParsableCommand {
 
     @OptionGroup var dependencies: DependencyOptions
 
+    @OptionGroup var project: ProjectOption
+
     func validate() throws {
         if let priority, !(0...3).contains(priority) { throw ValidationError("--priority must be 0 to 3") }
-        if title == nil && notes == nil && priority == nil && planning.isEmpty && dates.isEmpty && dependencies.isEmpty {
+        if title == nil && notes == nil && priority == nil && planning.isEmpty && dates.isEmpty && dependencies.isEmpty && project.project == nil {
             throw ValidationError(
-                "say what to change: --title, --notes, --due, --priority, --tag, --untag, --repeat, --no-repeat, --wait, --scheduled, --until, --depends or --no-depends")
+                "say what to change: --title, --notes, --due, --priority, --tag, --untag, --repeat, --no-repeat, --wait, --scheduled, --until, --depends, --no-depends or --project")
         }
         if ids.isEmpty == (filter == nil) { throw ValidationError("name the todos: one or more IDs, or --filter (not both)") }
         if let filter { _ = try parseFilter([filter]) }
@@ -56,7 +58,11 @@ struct Edit: AsyncParsableCommand {
         try await device.withTodos(ids: ids, filter: selection) { session, item in
             var edit = edit
             try await dependencies.apply(to: &edit, for: item, in: session)
-            let saved = try await session.engine.edit(item.key, edit)
+            var saved = try await session.engine.edit(item.key, edit)
+            if project.project != nil {
+                let target = try await project.list(in: session)
+                if target?.key.recordName != saved.listName { saved = try await session.engine.move(saved.key, toList: target?.key) }
+            }
             count += 1
             if saved.fields != item.fields {
                 steps.append(.restore(item.key, KeptFields(item)))

@@ -98,6 +98,7 @@ func printTodosJSON(_ todos: [ListedTodo], urgency: Urgency) throws {
         var until: String?
         var start: String?
         var depends: [String]?
+        var project: String?
     }
     let times = ISO8601DateFormatter()
     times.timeZone = .current
@@ -114,7 +115,7 @@ func printTodosJSON(_ todos: [ListedTodo], urgency: Urgency) throws {
             createdBy: item.system.created?.userRecordName, modifiedAt: item.system.modified?.timestamp,
             list: todo.listTitle, listID: item.listName, urgency: (urgency.score(todo.urgencyFacts) * 100).rounded() / 100,
             wait: item.wait.map(times.string), scheduled: item.scheduled.map(times.string), until: item.until.map(times.string),
-            start: item.start.map(times.string), depends: todo.blockers.isEmpty ? nil : todo.blockers.map(\.key.recordName))
+            start: item.start.map(times.string), depends: todo.blockers.isEmpty ? nil : todo.blockers.map(\.key.recordName), project: todo.listTitle)
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -148,4 +148,43 @@ struct TodoFieldsCommandTests {
         #expect(planRow?["depends"] == nil, "\(String(describing: planRow))")
         await stage.server.shutdown()
     }
+
+    @Test func projectsAreListPathsAndProjectsAndTagsCountOpenTodos() async throws {
+        let stage = try await E2EStage.start()
+        defer { stage.tearDown() }
+        #expect(try await todo(stage, ["add", "Mow the lawn", "--project", "Home.Garden", "--tag", "weekend"]).status == 0)
+        #expect(try await todo(stage, ["add", "Weed the beds", "--project", "home.garden", "--tag", "weekend"]).status == 0)
+        #expect(try await todo(stage, ["add", "Fix the tap", "--project", "Home", "--tag", "Weekend", "--tag", "tools"]).status == 0)
+        let homework = id(try await todo(stage, ["add", "Essay", "--project", "Homework"]))
+        let loose = id(try await todo(stage, ["add", "Call mum"]))
+        let finished = id(try await todo(stage, ["add", "Finished chore", "--project", "Home", "--tag", "tools"]))
+        #expect(try await todo(stage, ["done", finished]).status == 0)
+
+        let home = titles(try await todo(stage, ["list", "--offline", "project:Home"]))
+        #expect(home.count == 3 && !home.contains { $0.contains("Essay") }, "\(home)")
+        #expect(titles(try await todo(stage, ["list", "--offline", "project:home.garden"])).count == 2)
+        #expect(titles(try await todo(stage, ["list", "--offline", "project:none"])).first?.contains("Call mum") == true)
+        let json = try rows(try await todo(stage, ["list", "--offline", "--json", "project:Home.Garden"]))
+        #expect(json.allSatisfy { $0["project"] as? String == "Home.Garden" }, "\(json)")
+
+        let projects = try await todo(stage, ["projects"], device: "phone")
+        #expect(projects.status == 0, "\(projects.errors)")
+        let lines = titles(projects)
+        #expect(lines.first?.hasPrefix("Project") == true, "\(lines)")
+        // Each project with its own open todos, the nested ones indented below their parent (as task projects shows them).
+        let words = lines.map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(words == ["Project Open", "Home 1", "Garden 2", "Homework 1", "(none) 1"], "\(lines)")
+        #expect(lines[2].hasPrefix("  Garden"), "\(lines)")
+
+        let tags = titles(try await todo(stage, ["tags", "--offline"]))
+        #expect(tags.map { $0.lowercased().split(separator: " ").joined(separator: " ") } == ["tag open", "tools 1", "weekend 3"], "\(tags)")
+
+        // Moving with --project (and none) on another device.
+        #expect(try await todo(stage, ["edit", homework, "--project", "Home.Study"], device: "phone").status == 0)
+        #expect(try await todo(stage, ["edit", loose, "--project", "none"], device: "phone").status == 0)
+        #expect(titles(try await todo(stage, ["list", "project:Home"])).count == 4)
+        let bad = try await todo(stage, ["add", "Odd", "--project", "Home..Garden"])
+        #expect(bad.status != 0 && bad.errors.contains("not a project"), "\(bad.errors)")
+        await stage.server.shutdown()
+    }
 }
