@@ -225,6 +225,25 @@ public actor TodoStore {
             CREATE INDEX records_until ON records (until_at) WHERE until_at IS NOT NULL AND is_trashed = 0;
             """
         ),
+        (
+            "v7: history",
+            // What changed in each record, when and from which device, as this device applied it (`todo info`),
+            // bounded (`TodoStore+History`).
+            """
+            CREATE TABLE history (
+                id INTEGER PRIMARY KEY,
+                scope TEXT NOT NULL,
+                zone_owner TEXT NOT NULL,
+                zone_name TEXT NOT NULL,
+                record_name TEXT NOT NULL,
+                at INTEGER NOT NULL,
+                device TEXT,
+                from_cloud INTEGER NOT NULL,
+                changes TEXT NOT NULL
+            );
+            CREATE INDEX history_record ON history (scope, zone_owner, zone_name, record_name, id);
+            """
+        ),
     ]
 
     /// The open connection, or `StoreError.closed`.
@@ -286,7 +305,7 @@ public actor TodoStore {
     /// Forgets everything: records, tokens, flags and outbox (account switch).
     public func wipe() throws {
         try write { db in
-            try db.execute("DELETE FROM records; DELETE FROM zone_tokens; DELETE FROM sync_state; DELETE FROM outbox; DELETE FROM announced_losses;")
+            try db.execute("DELETE FROM records; DELETE FROM zone_tokens; DELETE FROM sync_state; DELETE FROM outbox; DELETE FROM announced_losses; DELETE FROM history;")
         }
     }
 }

@@ -112,7 +112,7 @@ struct TodoFieldsCommandTests {
         defer { stage.tearDown() }
         let sand = id(try await todo(stage, ["add", "Sand the fence"]))
         let buy = id(try await todo(stage, ["add", "Buy paint"]))
-        let paint = id(try await todo(stage, ["add", "Paint the fence", "--depends", "\(sand),\(buy)"]))
+        _ = id(try await todo(stage, ["add", "Paint the fence", "--depends", "\(sand),\(buy)"]))
         let line = try #require(titles(try await todo(stage, ["list", "--offline", "is:blocked"])).first)
         #expect(line.contains("Paint the fence") && line.contains("(blocked by \(sand),\(buy))"), "\(line)")
         #expect(Set(titles(try await todo(stage, ["list", "--offline", "is:blocking"])).map { $0.contains("Sand") || $0.contains("Buy") }) == [true])
@@ -185,6 +185,40 @@ struct TodoFieldsCommandTests {
         #expect(titles(try await todo(stage, ["list", "project:Home"])).count == 4)
         let bad = try await todo(stage, ["add", "Odd", "--project", "Home..Garden"])
         #expect(bad.status != 0 && bad.errors.contains("not a project"), "\(bad.errors)")
+        await stage.server.shutdown()
+    }
+
+    @Test func infoShowsEveryFieldAndTheHistoryAcrossDevices() async throws {
+        let stage = try await E2EStage.start()
+        defer { stage.tearDown() }
+        let blocker = id(try await todo(stage, ["add", "Buy seeds"]))
+        let sow = id(try await todo(stage, [
+            "add", "Sow carrots", "--project", "Home.Garden", "--due", "2031-04-01", "--tag", "garden", "--priority", "2",
+            "--scheduled", "2031-03-25", "--depends", blocker, "--notes", "Rows 30 cm apart",
+        ]))
+        #expect(try await todo(stage, ["annotate", sow, "Bought the fleece"]).status == 0)
+        #expect(try await todo(stage, ["list"], device: "phone").status == 0)
+        #expect(try await todo(stage, ["edit", sow, "--title", "Sow early carrots"], device: "phone").status == 0)
+
+        let info = try await todo(stage, ["info", sow])
+        #expect(info.status == 0, "\(info.errors)")
+        let text = info.output
+        for expected in [
+            "Title       Sow early carrots", "Project     Home.Garden", "Due         2031-04-01", "Scheduled   2031-03-25",
+            "Priority    2", "Tags        +garden", "Blocked by  \(blocker) Buy seeds", "Notes       Rows 30 cm apart", "Bought the fleece",
+            "Status      open", "Database    private",
+        ] {
+            #expect(text.contains(expected), "\(expected) in \(text)")
+        }
+        let history = text.components(separatedBy: "History").last ?? ""
+        let lines = history.split(separator: "\n").map(String.init)
+        // Newest first: the phone's title edit (via the cloud), then this device's own edits down to the creation.
+        #expect(lines.first?.contains("(via the cloud): title: 'Sow early carrots'") == true, "\(lines)")
+        #expect(lines.first?.contains("this device") == false, "\(lines)")
+        #expect(lines.last?.contains("this device: created") == true, "\(lines)")
+        #expect(lines.contains { $0.contains("annotations:") && $0.contains("Bought the fleece") }, "\(lines)")
+        let missing = try await todo(stage, ["info", "ffffffff"])
+        #expect(missing.status != 0 && missing.errors.lowercased().contains("no todo has the id"), "\(missing.errors)")
         await stage.server.shutdown()
     }
 }
