@@ -257,7 +257,12 @@ extension TodoFilter {
             default: break
             }
         }
-        let test = try dates.test("due" + form, value: value, term: shown(whole), read: readDate)
+        let test: DueTest
+        do {
+            test = try dates.test("due" + form, value: value, term: shown(whole), read: readDate)
+        } catch .notADate(_, let term) {
+            throw .notADate(key: key, term: term)
+        }
         return .field(.moment(MomentTest(field: field, test: test)), key + quoted(value, unless: form == ":" ? ["none", "any"] : []))
     }
 
