@@ -15,7 +15,7 @@ struct Next: AsyncParsableCommand {
             1.0 a week overdue, times 12), priority (high 6, medium 3.9, low 1.8), the next tag (15), tags and \
             annotations (1), age (2 at a year), being in a list (1). config.toml's [urgency] table replaces any \
             coefficient (docs/USAGE.md lists them). Private todos and those of lists shared with you; a filter as \
-            todo list takes narrows them.
+            todo list takes narrows them; waiting todos are left out unless it says is:waiting.
             """)
 
     @OptionGroup var device: DeviceOptionGroup
