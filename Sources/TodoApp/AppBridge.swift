@@ -111,6 +111,9 @@ public final class AppBridge {
             isPending: item.hasPendingChanges, tags: item.tags, repeatRule: item.repeatRule,
             repeatFromCompletion: item.repeatFromCompletion, annotations: item.annotations,
             created: item.system.created?.date)
+        if item.wait != nil || item.scheduled != nil || item.until != nil || item.start != nil {
+            (row.wait, row.scheduled, row.until, row.start) = (item.wait, item.scheduled, item.until, item.start)
+        }
         if item.isList {
             let share = context.shares[item.key]
             row.kind = .list

@@ -16,6 +16,7 @@ extension PortableTodo {
             listName: listTitle, annotations: item.annotations)
         series = item.series
         occurrence = item.occurrence
+        (wait, scheduled, until, start, depends) = (item.wait, item.scheduled, item.until, item.start, item.depends)
     }
 }
 
@@ -39,5 +40,7 @@ extension NewTodo {
         listName = todo.listName
         series = todo.series
         occurrence = todo.occurrence
+        (wait, scheduled, until, start) = (todo.wait, todo.scheduled, todo.until, todo.start)
+        depends = todo.depends.filter { !$0.isEmpty && $0.utf8.count <= 200 && $0 != todo.uid }
     }
 }

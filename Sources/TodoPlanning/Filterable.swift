@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a filter reads of a todo: the UI's row and the store's item both conform.
 public protocol Filterable {
     /// The title, searched by text terms.
@@ -16,4 +18,31 @@ public protocol Filterable {
     var isCompleted: Bool { get }
     /// Whether it repeats.
     var isRepeating: Bool { get }
+    /// Hidden until then, nil when it does not wait.
+    var wait: Date? { get }
+    /// Not to be started before then, nil when not scheduled.
+    var scheduled: Date? { get }
+    /// Trashed by itself once past, nil when it never expires.
+    var until: Date? { get }
+    /// When it was started, nil when it is not active.
+    var start: Date? { get }
+    /// Whether it waits on an open todo.
+    var isBlocked: Bool { get }
+    /// Whether an open todo waits on it.
+    var isBlocking: Bool { get }
+}
+
+extension Filterable {
+    /// None, unless the conforming type has it.
+    public var wait: Date? { nil }
+    /// None, unless the conforming type has it.
+    public var scheduled: Date? { nil }
+    /// None, unless the conforming type has it.
+    public var until: Date? { nil }
+    /// None, unless the conforming type has it.
+    public var start: Date? { nil }
+    /// False, unless the conforming type knows better.
+    public var isBlocked: Bool { false }
+    /// False, unless the conforming type knows better.
+    public var isBlocking: Bool { false }
 }

@@ -143,6 +143,13 @@ extension ICalendar {
                     if let number = Int(line.value.trimmingCharacters(in: .whitespaces)), (1...1_000_000).contains(number) {
                         todo.occurrence = number
                     }
+                case "DTSTART": todo.scheduled = time(line)
+                case "X-CLOUDTODO-WAIT": todo.wait = time(line)
+                case "X-CLOUDTODO-UNTIL": todo.until = time(line)
+                case "X-CLOUDTODO-START": todo.start = time(line)
+                case "RELATED-TO" where line.parameters["RELTYPE"]?.uppercased() == "DEPENDS-ON":
+                    let blocker = unescape(line.value).trimmingCharacters(in: .whitespaces)
+                    if !blocker.isEmpty, todo.depends.count < PortableLimits.itemsPerTodo, !todo.depends.contains(blocker) { todo.depends.append(blocker) }
                 case "X-CLOUDTODO-REPEAT-FROM":
                     todo.repeatFromCompletion = line.value.trimmingCharacters(in: .whitespaces).uppercased() == "COMPLETION"
                 case "RECURRENCE-ID":
@@ -159,6 +166,7 @@ extension ICalendar {
             }
             todo.isCompleted = completedProperty || status?.value == "COMPLETED" || status?.value == "CANCELLED"
             if !todo.isCompleted { todo.completedAt = nil }
+            if todo.isCompleted { todo.start = nil }
             let noteTime = todo.created ?? stamp ?? todo.modified ?? Date(timeIntervalSince1970: 0)
             todo.annotations = comments.map { Annotation(wire: $0) ?? Annotation(entry: noteTime, text: $0) }
             if let uid, !uid.isEmpty, uid.utf8.count <= 1_000 {

@@ -74,6 +74,13 @@ extension ICalendar {
         if todo.repeatFromCompletion { property("X-CLOUDTODO-REPEAT-FROM", "COMPLETION") }
         if let series = todo.series { property("X-CLOUDTODO-SERIES", escape(series)) }
         if todo.occurrence > 1 { property("X-CLOUDTODO-OCCURRENCE", String(todo.occurrence)) }
+        // Scheduled is when work may begin: RFC 5545's DTSTART of a VTODO. Wait, until and start have no standard
+        // property; dependencies are RFC 9253's RELATED-TO;RELTYPE=DEPENDS-ON.
+        time("DTSTART", todo.scheduled)
+        time("X-CLOUDTODO-WAIT", todo.wait)
+        time("X-CLOUDTODO-UNTIL", todo.until)
+        time("X-CLOUDTODO-START", todo.start)
+        for uid in todo.depends { property("RELATED-TO;RELTYPE=DEPENDS-ON", escape(uid)) }
         property("END", "VTODO")
     }
 }

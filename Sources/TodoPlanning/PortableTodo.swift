@@ -34,6 +34,16 @@ public struct PortableTodo: Sendable, Hashable {
     public var series: String?
     /// This occurrence's number in its series, from 1.
     public var occurrence: Int
+    /// Hidden until then (Taskwarrior's `wait`).
+    public var wait: Date?
+    /// Not to be started before then (`scheduled`).
+    public var scheduled: Date?
+    /// Trashed by itself once past (`until`).
+    public var until: Date?
+    /// When work on it started (`start`), nil when not active.
+    public var start: Date?
+    /// The uids of the todos it waits on (`depends`).
+    public var depends: [String] = []
 
     /// A todo with the given fields; everything but `uid` and `title` may be left out.
     public init(

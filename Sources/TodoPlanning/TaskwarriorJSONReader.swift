@@ -81,6 +81,8 @@ public enum TaskwarriorJSON {
         var deleted = 0
         /// The templates some task of the file is an instance of.
         var instantiated: Set<String> = []
+        /// The uid each task's uuid was read as, for `depends`.
+        var uidOfUUID: [String: String] = [:]
         /// The recurring templates by uuid (lowercased).
         var series: [String: TaskwarriorSeries.Template] = [:]
 
@@ -150,6 +152,13 @@ public enum TaskwarriorJSON {
             case let other?: log.add("\(label): priority \(PortableLimits.quoted(other)) is not H, M or L; it was ignored.")
             }
             if let project = string(object["project"], label: label, field: "project"), !project.isEmpty { todo.listName = project }
+            todo.wait = date(object["wait"], label: label, field: "wait")
+            todo.scheduled = date(object["scheduled"], label: label, field: "scheduled")
+            todo.until = date(object["until"], label: label, field: "until")
+            if !todo.isCompleted { todo.start = date(object["start"], label: label, field: "start") }
+            // An array in 2.6, a comma-separated string before it: UUIDs, made uids in `finish`.
+            let depends = (object["depends"] as? [Any])?.compactMap { $0 as? String } ?? (object["depends"] as? String)?.split(separator: ",").map(String.init) ?? []
+            todo.depends = depends.prefix(PortableLimits.itemsPerTodo).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
             todo.notes = string(object[TaskwarriorJSON.notesAttribute], label: label, field: "notes") ?? ""
             for case let note as [String: Any] in (object["annotations"] as? [Any] ?? []).prefix(PortableLimits.itemsPerTodo) {
                 guard let entry = date(note["entry"], label: label, field: "annotation entry") else { continue }
@@ -173,6 +182,7 @@ public enum TaskwarriorJSON {
                 instantiated.insert(parent)
                 instance(&todo, of: template, object: object)
             }
+            if let uuid = (object["uuid"] as? String)?.trimmingCharacters(in: .whitespaces).lowercased(), !uuid.isEmpty { uidOfUUID[uuid] = todo.uid }
             todos.append(todo)
             parents.append(todo.isCompleted ? nil : parent)
         }
@@ -203,6 +213,11 @@ public enum TaskwarriorJSON {
                     continue
                 }
                 earliest[parent] = index
+            }
+            // A dependency on a task of the file names that task's uid; one on a task not in it keeps its UUID
+            // (the record name of a todo exported from here).
+            for index in todos.indices where !todos[index].depends.isEmpty {
+                todos[index].depends = todos[index].depends.map { uidOfUUID[$0] ?? $0 }
             }
             var kept: [PortableTodo] = []
             var seen: Set<String> = []

@@ -121,6 +121,12 @@ extension TaskwarriorJSON {
             case .task: break
             }
         }
+        if !role.isTemplate {
+            for (key, moment) in [("wait", todo.wait), ("scheduled", todo.scheduled), ("until", todo.until), ("start", todo.start)] {
+                if let text = moment.flatMap(CompactTime.utcText) { object.add(key, text) }
+            }
+            if !todo.depends.isEmpty { object.add("depends", strings: todo.depends.map(uuid(for:))) }
+        }
         let notes = todo.annotations.compactMap { note in CompactTime.utcText(note.entry).map { ($0, note.text) } }
         if !notes.isEmpty, !role.isTemplate { object.add("annotations", annotations: notes) }
         // Not on a template: Taskwarrior copies a template's attributes into every instance it makes.

@@ -24,7 +24,8 @@ public enum FilterError: Error, CustomStringConvertible, Equatable {
         case .tooLong: return "the filter has more than \(TodoFilter.maxCharacters) characters; at most \(TodoFilter.maxCharacters) are accepted"
         case .tooManyTerms: return "the filter has more than \(TodoFilter.maxTerms) terms; at most \(TodoFilter.maxTerms) are accepted"
         case .unknownFilter(let key):
-            return "unknown filter '\(key)'; use list:, due:, due.before:, due.after:, due.by:, pri:, is:, +tag or -tag"
+            return
+                "unknown filter '\(key)'; use list:, due:, due.before:, due.after:, due.by:, wait:, scheduled:, until: (each with .before:, .after:, .by:), project:, pri:, is:, +tag or -tag"
         case .badValue(let key, let term): return "'\(term)' is not accepted; \(FilterError.accepted(key))"
         case .notADate(let key, let term): return "'\(term)' is not a date; \(FilterError.accepted(key))"
         case .dateReader(let message): return message
@@ -35,9 +36,11 @@ public enum FilterError: Error, CustomStringConvertible, Equatable {
     static func accepted(_ key: String) -> String {
         switch key {
         case "pri:": return "pri: takes 0-3, 0-3+, 0-3-, none, H, M or L"
-        case "is:": return "is: takes done, open, repeating, overdue or tagged"
+        case "is:": return "is: takes done, open, repeating, overdue, tagged, waiting, scheduled, active, blocked or blocking"
         case "list:": return "list: takes a list name (quoted when it has spaces) or none"
+        case "project:": return "project: takes a list path such as Home.Garden (quoted when it has spaces) or none"
         case "due:": return "due: takes a date such as today, eow or 2026-03-12, or none, any or overdue"
+        case "wait:", "scheduled:", "until:": return "\(key) takes a date such as today, eow or 2026-03-12, or none or any"
         case "+", "-": return "\(key) takes a tag name"
         default: return "\(key) takes a date such as today, eow or 2026-03-12"
         }
@@ -196,6 +199,10 @@ extension TodoFilter {
             guard !value.isEmpty else { throw bad }
             if word == "none" { return .field(.list(nil), "list:none") }
             return .field(.list(FoldedName(value)), "list:" + quoted(value, unless: ["none"]))
+        case "project:":
+            guard !value.isEmpty else { throw bad }
+            if word == "none" { return .field(.project(nil), "project:none") }
+            return .field(.project(FoldedName(value)), "project:" + quoted(value, unless: ["none"]))
         case "pri:":
             let test = try priority(value.lowercased(), bad: bad)
             return .field(.priority(test), "pri:" + priorityText(test))
@@ -206,6 +213,11 @@ extension TodoFilter {
             case "repeating": return .field(.repeating, "is:repeating")
             case "overdue": return .field(.overdueOpen(dates.overdue), "is:overdue")
             case "tagged": return .field(.tagged, "is:tagged")
+            case "waiting": return .field(.waiting(dates.now.timeIntervalSinceReferenceDate), "is:waiting")
+            case "scheduled": return .field(.scheduled, "is:scheduled")
+            case "active": return .field(.active, "is:active")
+            case "blocked": return .field(.blocked(true), "is:blocked")
+            case "blocking": return .field(.blocked(false), "is:blocking")
             default: throw bad
             }
         case "due:", "due.before:", "due.after:", "due.by:":
@@ -221,8 +233,37 @@ extension TodoFilter {
             let test = try dates.test(key, value: value, term: shown(whole), read: readDate)
             return .field(.due(test), key + quoted(value, unless: key == "due:" ? ["none", "any", "overdue"] : []))
         default:
+            if let compiled = try momentTerm(key: key, value: value, word: word, whole: whole, dates: dates, readDate: readDate) {
+                return compiled
+            }
             throw .unknownFilter(shown(typedKey))
         }
+    }
+
+    /// `wait:`, `scheduled:` and `until:` with `.before:`, `.after:` and `.by:`: read as the `due` term of the same
+    /// form reads its date, and tested against the moment; nil for any other key.
+    static func momentTerm(
+        key: String, value: String, word: String, whole: String, dates: DateResolver, readDate: (String) throws -> DueDate?
+    ) throws(FilterError) -> Compiled? {
+        let name = key.prefix { $0 != "." && $0 != ":" }
+        guard let field = MomentTest.Field(rawValue: String(name)) else { return nil }
+        let form = key.dropFirst(name.count)
+        guard [":", ".before:", ".after:", ".by:"].contains(form) else { return nil }
+        guard !value.isEmpty else { throw .badValue(key: key, term: shown(whole)) }
+        if form == ":" {
+            switch word {
+            case "none": return .field(.moment(MomentTest(field: field, test: .none)), key + "none")
+            case "any": return .field(.moment(MomentTest(field: field, test: .any)), key + "any")
+            default: break
+            }
+        }
+        let test: DueTest
+        do {
+            test = try dates.test("due" + form, value: value, term: shown(whole), read: readDate)
+        } catch .notADate(_, let term) {
+            throw .notADate(key: key, term: term)
+        }
+        return .field(.moment(MomentTest(field: field, test: test)), key + quoted(value, unless: form == ":" ? ["none", "any"] : []))
     }
 
     /// Reads a `pri:` value (lowercased).

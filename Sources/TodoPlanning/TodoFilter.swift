@@ -64,6 +64,37 @@ enum FieldTerm: Sendable, Equatable {
     case overdueOpen(DueTest)
     /// Has at least one tag.
     case tagged
+    /// The wait, scheduled or until moment passes the test.
+    case moment(MomentTest)
+    /// Hidden until a wait date after this moment (seconds since the reference date).
+    case waiting(Double)
+    /// Has a scheduled date.
+    case scheduled
+    /// Started (`start` set).
+    case active
+    /// Waits on an open todo (`true`), or an open todo waits on it (`false`).
+    case blocked(Bool)
+    /// In the project (list path) or one below it; nil: in no list.
+    case project(FoldedName?)
+}
+
+/// A test of one of the other dates, each held as a moment (compared as a timed due date would be).
+struct MomentTest: Sendable, Equatable {
+    /// Which date.
+    enum Field: String, Sendable { case wait, scheduled, until }
+    var field: Field
+    var test: DueTest
+
+    /// Whether `item`'s date passes.
+    func matches(_ item: some Filterable) -> Bool {
+        let moment: Date? =
+            switch field {
+            case .wait: item.wait
+            case .scheduled: item.scheduled
+            case .until: item.until
+            }
+        return test.matches(moment.map { DueDate($0, allDay: false) })
+    }
 }
 
 /// Every field term of a filter, grouped so that a todo is checked cheapest first and without copying terms.
@@ -82,6 +113,20 @@ struct FieldChecks: Sendable, Equatable {
     var dues: [DueTest] = []
     /// `list:` names; nil for `list:none`.
     var lists: [FoldedName?] = []
+    /// `wait…:`, `scheduled…:` and `until…:` tests.
+    var moments: [MomentTest] = []
+    /// `is:waiting`: a wait date after this moment.
+    var waitingAfter: Double?
+    /// `is:scheduled`.
+    var mustBeScheduled = false
+    /// `is:active`.
+    var mustBeActive = false
+    /// `is:blocked`.
+    var mustBeBlocked = false
+    /// `is:blocking`.
+    var mustBeBlocking = false
+    /// `project:` paths; nil for `project:none`.
+    var projects: [FoldedName?] = []
     /// `+tag` names.
     var withTags: [FoldedName] = []
     /// `-tag` names.
@@ -102,6 +147,13 @@ struct FieldChecks: Sendable, Equatable {
             mustBeOpen = true
             dues.append(test)
         case .tagged: mustBeTagged = true
+        case .moment(let test): moments.append(test)
+        case .waiting(let moment): waitingAfter = moment
+        case .scheduled: mustBeScheduled = true
+        case .active: mustBeActive = true
+        case .blocked(true): mustBeBlocked = true
+        case .blocked(false): mustBeBlocking = true
+        case .project(let path): projects.append(path)
         }
     }
 
@@ -112,6 +164,12 @@ struct FieldChecks: Sendable, Equatable {
             if (mustBeDone && !done) || (mustBeOpen && done) { return false }
         }
         if mustRepeat && !item.isRepeating { return false }
+        if let waitingAfter, !(item.wait.map { $0.timeIntervalSinceReferenceDate > waitingAfter } ?? false) { return false }
+        if mustBeScheduled && item.scheduled == nil { return false }
+        if mustBeActive && item.start == nil { return false }
+        if mustBeBlocked && !item.isBlocked { return false }
+        if mustBeBlocking && !item.isBlocking { return false }
+        for index in moments.indices where !moments[index].matches(item) { return false }
         if !priorities.isEmpty {
             let priority = item.priority
             for index in priorities.indices where !priorities[index].matches(priority) { return false }
@@ -128,6 +186,13 @@ struct FieldChecks: Sendable, Equatable {
                 case (let wanted?, let name?) where wanted.equals(name): continue
                 default: return false
                 }
+            }
+        }
+        for index in projects.indices {
+            switch (projects[index], item.listName) {
+            case (nil, nil): continue
+            case (let wanted?, let name?) where wanted.containsPath(name): continue
+            default: return false
             }
         }
         if mustBeTagged || !withTags.isEmpty || !withoutTags.isEmpty {
@@ -288,6 +353,13 @@ struct FoldedName: Sendable, Equatable {
     init(_ name: String) {
         folded = foldedText(name)
         bytes = Array(folded.utf8)
+    }
+
+    /// Whether the list path `other` is this path or below it (`Home` contains `Home` and `Home.Garden`, not `Homework`).
+    func containsPath(_ other: String) -> Bool {
+        if equals(other) { return true }
+        let path = foldedText(other)
+        return path.hasPrefix(folded + ".")
     }
 
     /// Whether `other` names the same (case and composition ignored).

@@ -51,12 +51,23 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         public static let occurrence = "occurrence"
         /// STRING_LIST of `Annotation.wire` texts, merged as a set.
         public static let annotations = "annotations"
+        /// TIMESTAMP: hidden from the usual views until then (Taskwarrior's `wait`).
+        public static let wait = "wait"
+        /// TIMESTAMP: not to be started before then (Taskwarrior's `scheduled`).
+        public static let scheduled = "scheduled"
+        /// TIMESTAMP: goes to the trash by itself once past (Taskwarrior's `until`).
+        public static let until = "until"
+        /// TIMESTAMP: when work on it started (absent: not active).
+        public static let start = "start"
+        /// STRING_LIST of the record names of the todos it waits on, merged as a set.
+        public static let depends = "depends"
         /// Every known field name.
         public static let all: Set<String> = [
             title, notes, isCompleted, dueDate, priority, isTrashed, list, tags, allDay, `repeat`, repeatFrom, series, occurrence, annotations,
+            wait, scheduled, until, start, depends,
         ]
         /// Fields whose values are sets: a conflict keeps what each side added and drops what each side removed.
-        public static let sets: Set<String> = [tags, annotations]
+        public static let sets: Set<String> = [tags, annotations, depends]
     }
 
     public var key: RecordKey
@@ -84,6 +95,16 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     public var occurrence: Int
     /// Timestamped notes, oldest first.
     public var annotations: [Annotation]
+    /// Hidden from `list`, `next` and the app's views until this moment (nil: never hidden).
+    public var wait: Date?
+    /// When work on it may begin (nil: any time).
+    public var scheduled: Date?
+    /// Past this moment it goes to the trash by itself (nil: it never expires).
+    public var until: Date?
+    /// When it was started (nil: not active).
+    public var start: Date?
+    /// Record names of the todos (in the same zone) it waits on, without duplicates, in the order given.
+    public var depends: [String]
     public var parent: ParentReference?
     /// Fields this build does not know, kept so they round-trip.
     public var extraFields: [String: FieldValue]
@@ -120,6 +141,11 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         self.series = nil
         self.occurrence = 1
         self.annotations = []
+        self.wait = nil
+        self.scheduled = nil
+        self.until = nil
+        self.start = nil
+        self.depends = []
         self.parent = nil
         self.extraFields = [:]
         self.system = SystemFields()
@@ -147,7 +173,7 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     /// Every field, known and kept, as the wire spells them.
     public var fields: [String: FieldValue] {
         var fields = extraFields
-        fields.reserveCapacity(extraFields.count + 14)
+        fields.reserveCapacity(extraFields.count + 19)
         fields[Field.title] = .string(title)
         fields[Field.notes] = .string(notes)
         fields[Field.isCompleted] = .int64(isCompleted ? 1 : 0)
@@ -167,6 +193,11 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         fields[Field.occurrence] = occurrence == 1 ? nil : .int64(Int64(occurrence))
         fields[Field.annotations] = annotations.isEmpty ? nil : .list(.string, annotations.map { .string($0.wire) })
         if let list { fields[Field.list] = .reference(list) } else { fields[Field.list] = nil }
+        fields[Field.wait] = wait.map(FieldValue.timestamp)
+        fields[Field.scheduled] = scheduled.map(FieldValue.timestamp)
+        fields[Field.until] = until.map(FieldValue.timestamp)
+        fields[Field.start] = start.map(FieldValue.timestamp)
+        fields[Field.depends] = depends.isEmpty ? nil : .list(.string, depends.map(FieldValue.string))
         if let editStamps { fields[FieldStamps.fieldName] = .string(editStamps) } else { fields[FieldStamps.fieldName] = nil }
         if let lostEdits { fields[LostEdit.fieldName] = .string(lostEdits) } else { fields[LostEdit.fieldName] = nil }
         return fields
@@ -189,6 +220,11 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         series = nil
         occurrence = 1
         annotations = []
+        wait = nil
+        scheduled = nil
+        until = nil
+        start = nil
+        depends = []
         editStamps = nil
         lostEdits = nil
         for (name, value) in fields {
@@ -208,6 +244,12 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
             case (Field.occurrence, .int64(let i)): occurrence = Self.occurrenceRange.clamp(i)
             case (Field.annotations, .list(.string, let values)):
                 annotations = values.compactMap { $0.stringValue.flatMap(Annotation.init(wire:)) }.sorted()
+            case (Field.wait, .timestamp(let ms)) where Self.dueRange.contains(ms): wait = value.dateValue
+            case (Field.scheduled, .timestamp(let ms)) where Self.dueRange.contains(ms): scheduled = value.dateValue
+            case (Field.until, .timestamp(let ms)) where Self.dueRange.contains(ms): until = value.dateValue
+            case (Field.start, .timestamp(let ms)) where Self.dueRange.contains(ms): start = value.dateValue
+            case (Field.depends, .list(.string, let values)):
+                depends = Self.distinct(values.compactMap(\.stringValue).filter { !$0.isEmpty && $0.utf8.count <= 255 })
             case (FieldStamps.fieldName, .string(let s)): editStamps = s
             case (LostEdit.fieldName, .string(let s)): lostEdits = s
             default: extra[name] = value
@@ -245,6 +287,15 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
             dueAllDay = newValue?.allDay ?? true
         }
     }
+
+    /// Whether it is hidden until a wait date still ahead of `now`.
+    public func isWaiting(at now: Date) -> Bool { wait.map { $0 > now } ?? false }
+
+    /// Whether its `until` has passed at `now` (it belongs in the trash).
+    public func isExpired(at now: Date) -> Bool { until.map { $0 <= now } ?? false }
+
+    /// Whether it is started (Taskwarrior's active).
+    public var isActive: Bool { start != nil }
 
     /// Whether completing this todo makes its next occurrence.
     public var isRepeating: Bool { repeatRule != nil }

@@ -35,6 +35,10 @@ extension TodoStore {
         try write { db in
             var summary = AppliedChanges()
             let pending = try Self.pendingActions(in: zone, db: db)
+            // Records this device holds already (a zone fetched before, or edited here before its first fetch): these are
+            // changes, recorded in the history. A first fetch into an empty zone is the whole zone arriving: none.
+            let keepsHistory = try db.first(
+                "SELECT 1 FROM records WHERE scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 LIMIT 1", Self.zoneArguments(zone)) { _ in true } ?? false
             for record in records {
                 let key = RecordKey(
                     scope: zone.scope, zoneName: zone.zoneName, zoneOwner: zone.zoneOwner, recordName: record.recordName)
@@ -61,6 +65,13 @@ extension TodoStore {
                 } else {
                     var item = TodoItem(record: record, scope: zone.scope)
                     item.key = key
+                    if keepsHistory {
+                        let old = try Self.fetchItem(key, in: db)
+                        let stamp = record.modified
+                        try Self.recordHistory(
+                            old: old, new: item, at: stamp?.timestamp ?? Int64(Date().timeIntervalSince1970 * 1000), device: stamp?.deviceID,
+                            fromCloud: true, db: db)
+                    }
                     try Self.upsert(item, in: db)
                     summary.saved += 1
                 }

@@ -99,6 +99,7 @@ extension TodoStore {
         saved.localEditedAt = now
         saved.hasPendingChanges = true
         try Self.upsert(saved, in: db)
+        try Self.recordHistory(old: existing, new: saved, at: now, device: nil, fromCloud: false, db: db)
         let base: SQLValue = try existing.flatMap { $0.system.isUploaded ? try Self.json($0.fields) : nil } ?? .null
         try db.run(
             """
@@ -273,9 +274,14 @@ extension TodoStore {
             return true
         }
         guard var item = try Self.fetchItem(key, in: db) else { return false }
+        let original = item
         let base = try baseText.map { try Self.decodeJSON([String: FieldValue].self, $0) }
         let merged = merge(base, item, serverRecord)
         item.apply(fields: merged)
+        // What the other device's change brought into this one's pending edit.
+        try Self.recordHistory(
+            old: original, new: item, at: serverRecord.modified?.timestamp ?? Int64(Date().timeIntervalSince1970 * 1000),
+            device: serverRecord.modified?.deviceID, fromCloud: true, db: db)
         // The merged `list` field decides the hierarchy; `parent` follows it.
         if item.recordType == TodoSchema.todoType, item.list != nil || serverRecord.parent == nil || base?[TodoItem.Field.list] != nil {
             item.setList(item.list?.recordName)

@@ -12,7 +12,7 @@ extension TodoStore {
         """
 
     /// How many columns `plainRecordColumns` names (the pending-edit flag of `recordColumns` follows them).
-    static let plainColumnCount: Int32 = 32
+    static let plainColumnCount: Int32 = 37
 
     /// The stored columns of a record, in `item(from:offset:)` order, without the pending-edit flag.
     static func plainRecordColumns(prefix p: String) -> String {
@@ -21,7 +21,8 @@ extension TodoStore {
         \(p)due_date, \(p)priority, \(p)is_trashed, \(p)list_ref, \(p)parent, \(p)extra_fields, \(p)change_tag, \(p)created_at,
         \(p)created_user, \(p)created_device, \(p)modified_at, \(p)modified_user, \(p)modified_device, \(p)local_edited_at,
         \(p)share_permission, \(p)edit_stamps, \(p)lost_edits, \(p)tags, \(p)all_day, \(p)repeat_rule,
-        \(p)repeat_from_completion, \(p)series, \(p)occurrence, \(p)annotations
+        \(p)repeat_from_completion, \(p)series, \(p)occurrence, \(p)annotations, \(p)wait_at, \(p)scheduled_at, \(p)until_at,
+        \(p)start_at, \(p)depends
         """
     }
 
@@ -29,9 +30,10 @@ extension TodoStore {
         INSERT INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
             due_date, priority, is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user,
             created_device, modified_at, modified_user, modified_device, local_edited_at, share_permission, edit_stamps,
-            lost_edits, tags, all_day, repeat_rule, repeat_from_completion, series, occurrence, annotations, stale)
+            lost_edits, tags, all_day, repeat_rule, repeat_from_completion, series, occurrence, annotations, wait_at, scheduled_at,
+            until_at, start_at, depends, stale)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25,
-            ?26, ?27, ?28, ?29, ?30, ?31, ?32, 0)
+            ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, 0)
         ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
             record_type = excluded.record_type, title = excluded.title, notes = excluded.notes,
             is_completed = excluded.is_completed, due_date = excluded.due_date, priority = excluded.priority,
@@ -44,7 +46,9 @@ extension TodoStore {
             edit_stamps = excluded.edit_stamps, lost_edits = excluded.lost_edits, tags = excluded.tags,
             all_day = excluded.all_day, repeat_rule = excluded.repeat_rule,
             repeat_from_completion = excluded.repeat_from_completion, series = excluded.series,
-            occurrence = excluded.occurrence, annotations = excluded.annotations, stale = 0
+            occurrence = excluded.occurrence, annotations = excluded.annotations, wait_at = excluded.wait_at,
+            scheduled_at = excluded.scheduled_at, until_at = excluded.until_at, start_at = excluded.start_at,
+            depends = excluded.depends, stale = 0
         """
 
     static let keyWhere = "scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_name = ?4"
@@ -88,6 +92,10 @@ extension TodoStore {
         arguments.append(item.series.map(SQLValue.text) ?? .null)
         arguments.append(.int(Int64(item.occurrence)))
         arguments.append(item.annotations.isEmpty ? .null : .text(StringListColumn.encode(item.annotations.map(\.wire))))
+        for moment in [item.wait, item.scheduled, item.until, item.start] {
+            arguments.append(moment.map { .int(FieldValue.milliseconds($0)) } ?? .null)
+        }
+        arguments.append(item.depends.isEmpty ? .null : .text(StringListColumn.encode(item.depends)))
         return arguments
     }
 
@@ -138,6 +146,11 @@ extension TodoStore {
         item.series = row.optionalText(o + 29)
         item.occurrence = TodoItem.occurrenceRange.clamp(row.int(o + 30))
         item.annotations = row.optionalText(o + 31).map { StringListColumn.decode($0).compactMap(Annotation.init(wire:)) } ?? []
+        item.wait = moment(row, o + 32)
+        item.scheduled = moment(row, o + 33)
+        item.until = moment(row, o + 34)
+        item.start = moment(row, o + 35)
+        item.depends = row.optionalText(o + 36).map(StringListColumn.decode) ?? []
         item.readAllDayDue()
         // Stored by a build that did not know these fields: they wait in the extra fields.
         if !item.extraFields.isEmpty, !TodoItem.Field.all.isDisjoint(with: item.extraFields.keys) {
@@ -182,6 +195,11 @@ extension TodoStore {
         private mutating func share(_ stamp: RecordStamp) -> RecordStamp {
             RecordStamp(timestamp: stamp.timestamp, userRecordName: intern(stamp.userRecordName), deviceID: stamp.deviceID.map { intern($0) })
         }
+    }
+
+    /// A moment column (ms since 1970), nil when empty.
+    private static func moment(_ row: Row, _ column: Int32) -> Date? {
+        row.optionalInt(column).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
     private static func stamp(_ row: Row, _ column: Int32) -> RecordStamp? {

@@ -16,6 +16,21 @@ extension TodoStore {
         }
     }
 
+    /// Private and shared todos not in the trash whose `until` is at `milliseconds` or before, found by index.
+    public func expiredTodos(at milliseconds: Int64, limit: Int) throws -> [TodoItem] {
+        try read { db in
+            var items: [TodoItem] = []
+            _ = try db.query(
+                """
+                SELECT \(Self.recordColumns) FROM records WHERE until_at IS NOT NULL AND is_trashed = 0 AND until_at <= ?1
+                AND scope != ?2 AND record_type = ?3 LIMIT ?4
+                """,
+                [.int(milliseconds), .text(DatabaseScope.public.rawValue), .text(TodoSchema.todoType), .int(Int64(max(0, limit)))]
+            ) { row in items.append(try Self.item(from: row)) }
+            return items
+        }
+    }
+
     /// When this device last looked for trash old enough to delete for good (ms), nil if never.
     public func lastTrashPurge() throws -> Int64? {
         try read { db in try db.first("SELECT value FROM sync_state WHERE key = ?1", [.text(SyncStateKey.lastTrashPurge)]) { $0.text(0) } }

@@ -26,6 +26,16 @@ public struct NewTodo: Sendable, Hashable {
     public var series: String?
     /// Its number in that series, from 1.
     public var occurrence = 1
+    /// Hidden until then.
+    public var wait: Date?
+    /// Not to be started before then.
+    public var scheduled: Date?
+    /// Trashed by itself once past.
+    public var until: Date?
+    /// Started then (active).
+    public var start: Date?
+    /// Record names of the todos it waits on.
+    public var depends: [String] = []
 
     /// A todo to add.
     public init(
@@ -63,7 +73,11 @@ public struct NewTodo: Sendable, Hashable {
     /// The record this todo becomes under a name, before it is stamped (every way of adding todos makes them here).
     func item(_ key: RecordKey) -> TodoItem {
         var item = TodoItem(key: key, title: title, notes: notes, isCompleted: isCompleted, priority: min(max(priority, 0), 3))
-        TodoEdit(due: .some(due), addTags: TagName.valid(tags), repeatRule: repeating.map { .some($0) }, annotate: annotations).apply(to: &item)
+        var edit = TodoEdit(
+            due: .some(due), addTags: TagName.valid(tags), repeatRule: repeating.map { .some($0) }, annotate: annotations, wait: .some(wait),
+            scheduled: .some(scheduled), until: .some(until), start: .some(start))
+        edit.addDepends = depends
+        edit.apply(to: &item)
         item.series = series.flatMap { NewTodo.isUsableName($0) ? $0 : nil }
         item.occurrence = max(1, occurrence)
         return item

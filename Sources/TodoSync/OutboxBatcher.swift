@@ -59,7 +59,7 @@ public struct OutboxBatch: Sendable, Hashable {
     /// are written in name order directly.
     private static func writeFields(of item: TodoItem, into writer: inout JSONWriter) {
         guard item.extraFields.isEmpty, item.tags.isEmpty, item.annotations.isEmpty, item.repeatRule == nil, item.series == nil,
-            item.occurrence == 1
+            item.occurrence == 1, item.wait == nil, item.scheduled == nil, item.until == nil, item.start == nil, item.depends.isEmpty
         else {
             writer.fields(item.fields)
             return

@@ -27,9 +27,13 @@ final class RepeatingTodos {
     @discardableResult
     nonisolated(nonsending) func setCompleted(_ key: RecordKey, _ done: Bool = true) async throws -> TodoItem {
         let item = try await existingForEdit(key)
-        guard item.isRepeating, item.isCompleted != done else { return try await editor.edit(item, TodoEdit(isCompleted: done)) }
+        // Done ends work on it: it is no longer active (as Taskwarrior's done stops a started task).
+        guard item.isRepeating, item.isCompleted != done else {
+            return try await editor.edit(item, TodoEdit(isCompleted: done, start: done ? .some(nil) : nil))
+        }
         var completed = item
         completed.isCompleted = done
+        if done { completed.start = nil }
         completed.isTrashed = false
         return try await saveOccurrenceStep(old: item, new: completed, makingNext: done)
     }
@@ -85,6 +89,8 @@ final class RepeatingTodos {
         next.isCompleted = false
         next.isTrashed = false
         next.annotations = []
+        // Dates of this occurrence do not carry over (they would hide or expire the next one for the wrong day).
+        (next.wait, next.scheduled, next.until, next.start) = (nil, nil, nil, nil)
         next.due = due
         next.series = item.seriesName
         next.occurrence = item.occurrence + 1  // within `occurrenceRange`: `nextOccurrenceKey` said so

@@ -353,6 +353,10 @@ public actor SyncEngine {
     @discardableResult
     public func purgeTrash(olderThan seconds: Double) async throws -> Int { try await purger.purgeTrash(olderThan: seconds) }
 
+    /// Trashes the todos past their `until` (as every pass that reaches the cloud does); returns how many (queued).
+    @discardableResult
+    public func expireTodos() async throws -> Int { try await purger.expiry.expire() }
+
     // MARK: Lost values
 
     /// The values that lost conflicts and were neither restored nor dismissed, newest first; only those this device

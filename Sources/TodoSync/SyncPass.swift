@@ -147,7 +147,11 @@ final class PassRunner {
             }
         }
         if !failed { await sharing.refreshInvitationsAfterPass(reasons) }
-        if !failed && status.connection == .online && !Task.isCancelled { await purger.purgeIfDue() }
+        if !failed && status.connection == .online && !Task.isCancelled {
+            // After the fetch, so a todo another device already expired arrives trashed and is not expired again.
+            _ = try? await purger.expiry.expire()
+            await purger.purgeIfDue()
+        }
         // Cancelled (the app is quitting): the counts are not read again; whoever opens the cache next reads them.
         if !Task.isCancelled { try? await status.reloadCounts(store) }
         if !failed && status.connection == .online {

@@ -20,13 +20,32 @@ public struct TodoEdit: Sendable, Hashable {
     public var repeatRule: RepeatSetting??
     /// Annotations to add.
     public var annotate: [Annotation]
+    /// `.some(nil)` clears the wait date.
+    public var wait: Date??
+    /// `.some(nil)` clears the scheduled date.
+    public var scheduled: Date??
+    /// `.some(nil)` clears the expiry.
+    public var until: Date??
+    /// `.some(nil)` stops it (no longer active); a moment starts it.
+    public var start: Date??
+    /// The whole new list of record names it waits on (an undo's), nil to leave it; `addDepends` and `removeDepends`
+    /// apply after it.
+    public var dependsList: [String]?
+    /// Record names of todos it now waits on (kept once each).
+    public var addDepends: [String] = []
+    /// Record names of todos it no longer waits on.
+    public var removeDepends: [String] = []
 
     /// An edit of the given fields.
     public init(
         title: String? = nil, notes: String? = nil, due: DueDate?? = nil, priority: Int? = nil, isCompleted: Bool? = nil,
         tags: [String]? = nil, addTags: [String] = [], removeTags: [String] = [], repeatRule: RepeatSetting?? = nil,
-        annotate: [Annotation] = []
+        annotate: [Annotation] = [], wait: Date?? = nil, scheduled: Date?? = nil, until: Date?? = nil, start: Date?? = nil
     ) {
+        self.wait = wait
+        self.scheduled = scheduled
+        self.until = until
+        self.start = start
         self.tags = tags
         self.title = title
         self.notes = notes
@@ -56,6 +75,15 @@ public struct TodoEdit: Sendable, Hashable {
             item.repeatFromCompletion = repeatRule?.fromCompletion ?? false
         }
         if !annotate.isEmpty { item.annotations = (item.annotations + annotate).sorted() }
+        if let wait { item.wait = wait }
+        if let scheduled { item.scheduled = scheduled }
+        if let until { item.until = until }
+        if let start { item.start = start }
+        if let dependsList { item.depends = TodoItem.distinct(dependsList.filter { $0 != item.key.recordName }) }
+        if !addDepends.isEmpty || !removeDepends.isEmpty {
+            let removed = Set(removeDepends)
+            item.depends = TodoItem.distinct(item.depends.filter { !removed.contains($0) } + addDepends.filter { $0 != item.key.recordName })
+        }
     }
 }
 

@@ -11,8 +11,11 @@ final class TrashPurger {
     private let retention: Double
     private let time: CloudTime
     private let editor: LocalEditor
+    /// Trashes todos past their `until`, after every pass that reached the cloud.
+    let expiry: UntilExpiry
 
     init(store: TodoStore, clock: any SyncClock, retention: Double, time: CloudTime, editor: LocalEditor) {
+        self.expiry = UntilExpiry(store: store, clock: clock, time: time, editor: editor)
         self.store = store
         self.clock = clock
         self.retention = retention

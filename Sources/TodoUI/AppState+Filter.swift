@@ -20,6 +20,10 @@ struct FilterCandidate: Filterable {
     var priority: Int { row.pointee.priority }
     var isCompleted: Bool { row.pointee.isCompleted }
     var isRepeating: Bool { row.pointee.isRepeating }
+    var wait: Date? { row.pointee.wait }
+    var scheduled: Date? { row.pointee.scheduled }
+    var until: Date? { row.pointee.until }
+    var start: Date? { row.pointee.start }
 }
 
 extension TabRows {
@@ -38,6 +42,9 @@ extension TabRows {
 /// The words of a filter are found in each tab's search text (one `memchr` scan per word, the later words only
 /// checked in the rows the first found); the other terms (+tag, due:, pri:, is:…) are asked of those rows only.
 extension AppState {
+    /// Whether the filter in effect asks for waiting todos (`is:waiting`), which the views otherwise leave out.
+    var showsWaiting: Bool { activeFilter?.summary.split(separator: " ").contains("is:waiting") ?? false }
+
     /// Reads `text` as a filter: nil for none (empty text), else the filter or why it does not parse.
     func parseFilter(_ text: String) -> Result<TodoFilter?, FilterTextError> {
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return .success(nil) }
@@ -109,6 +116,8 @@ extension AppState {
 
     /// Whether the filter in effect matches row `index` of `data`.
     func filterMatches(_ index: Int, in data: TabRows) -> Bool {
+        // Waiting todos are out of every view unless the filter asks for them (is:waiting).
+        if !showsWaiting, data.rows[index].isHidden(at: now) { return false }
         guard let filter = activeFilter else { return true }
         if let prefilter = tagPrefilter, data.tagMasks[index] & prefilter.required != prefilter.required { return false }
         for needle in filter.textNeedles where !data.search.row(index, contains: needle) { return false }
@@ -127,7 +136,8 @@ extension AppState {
         var result: [Int] = []
         if !data.hasLists {
             // No headings: only the filters decide.
-            result = showCompleted ? matches : matches.filter { !data.rows[$0].isCompleted }
+            let hideWaiting = !showsWaiting
+            result = matches.filter { (showCompleted || !data.rows[$0].isCompleted) && !(hideWaiting && data.rows[$0].isHidden(at: now)) }
         } else {
             appendVisibleWithHeadings(data, matches, filtering: activeFilter != nil, &result)
         }
@@ -151,6 +161,7 @@ extension AppState {
             }
             if !showCompleted, data.rows[index].isCompleted { continue }
             if !matched { continue }
+            if !showsWaiting, data.rows[index].isHidden(at: now) { continue }
             if let heading = waitingHeading, data.rows[index].listID == data.rows[heading].id {
                 result.append(heading)
                 waitingHeading = nil

@@ -15,7 +15,7 @@ extension AppState {
     static func urgencyFacts(of row: TodoRow) -> UrgencyFacts {
         UrgencyFacts(
             due: row.due, priority: row.priority, tags: row.tags, annotationCount: row.annotations.count, created: row.created,
-            inList: row.listID != nil)
+            inList: row.listID != nil, isActive: row.start != nil, scheduled: row.scheduled)
     }
 
     /// Rebuilds `agenda` as the Next view's ranking, keeping the selected todo. Each score is computed once and the

@@ -41,6 +41,9 @@ extension AppState {
                 lines.append(DetailLine(label: index == 0 ? "Repeat" : "", value: part))
             }
         }
+        for (label, moment) in [("Wait", row.wait), ("Scheduled", row.scheduled), ("Until", row.until), ("Started", row.start)] {
+            if let moment { lines.append(DetailLine(label: label, value: Formatting.dueInFull(DueDate(moment, allDay: false), calendar: calendar))) }
+        }
         let tags = row.tags.map { "+" + sanitize($0) }.joined(separator: " ")
         for (index, part) in Formatting.wrapped(tags.isEmpty ? "none" : tags, width: valueWidth).enumerated() {
             lines.append(DetailLine(label: index == 0 ? "Tags" : "", value: part, style: tags.isEmpty ? .muted : .plain))

@@ -15,6 +15,10 @@ public enum RowGlyphs {
     public static let pending = "•"
     /// Todos that repeat (one column everywhere a UTF-8 terminal is, which the app requires).
     public static let repeating = "↻"
+    /// Todos being worked on (`todo start`).
+    public static let active = "(active)"
+    /// Todos hidden until a wait date, shown by an is:waiting filter.
+    public static let waiting = "(waiting)"
     /// Rows marked for a bulk action (in the selection column).
     public static let marked = "*"
 }
@@ -266,6 +270,8 @@ struct Renderer {
         let titleStyle = urgency == .today ? Style(bold: base.dim ? false : true, dim: base.dim) : base
         var suffix: [(String, Style)] = []
         if todo.isRepeating { suffix.append((" " + RowGlyphs.repeating, Style(dim: base.dim, color: .accent))) }
+        if todo.start != nil { suffix.append((" " + RowGlyphs.active, Style(bold: true, dim: base.dim, color: .accent))) }
+        if let wait = todo.wait, wait > state.now { suffix.append((" " + RowGlyphs.waiting, Style(dim: true))) }
         for tag in todo.tags { suffix.append((" +" + sanitize(tag), Style(dim: true, color: .tag))) }
         guard !suffix.isEmpty else {
             let title = padded(sanitize(todo.title), toWidth: layout.titleWidth)

@@ -174,6 +174,31 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
         let origin: RepeatRule.Origin = repeatFromCompletion ? .completion : .due
         return (try? RepeatRule(rrule: rule, from: origin))?.summary ?? rule
     }
+    /// Hidden from the views until then (nil: never hidden).
+    public var wait: Date? {
+        get { extras?.values.moments.wait }
+        set { updateExtras { $0.moments.wait = newValue } }
+    }
+    /// Not to be started before then.
+    public var scheduled: Date? {
+        get { extras?.values.moments.scheduled }
+        set { updateExtras { $0.moments.scheduled = newValue } }
+    }
+    /// Goes to the trash by itself once past.
+    public var until: Date? {
+        get { extras?.values.moments.until }
+        set { updateExtras { $0.moments.until = newValue } }
+    }
+    /// When work on it started (nil: not active).
+    public var start: Date? {
+        get { extras?.values.moments.start }
+        set { updateExtras { $0.moments.start = newValue } }
+    }
+    /// Whether the views leave it out at `now`: waiting, or past its `until` (trashed at the next sync).
+    public func isHidden(at now: Date) -> Bool {
+        guard let moments = extras?.values.moments else { return false }
+        return (moments.wait.map { $0 > now } ?? false) || (moments.until.map { $0 <= now } ?? false)
+    }
     /// Timestamped notes added to it, oldest first (texts untrusted).
     public var annotations: [Annotation] {
         get { extras?.values.annotations ?? [] }
@@ -304,6 +329,15 @@ final class RowExtras: Hashable, Sendable {
         var repeatRule: String?
         var repeatFromCompletion = false
         var annotations: [Annotation] = []
+        var moments = Moments()
+    }
+
+    /// Issue 27's dates, which few rows have.
+    struct Moments: Hashable, Sendable {
+        var wait: Date?
+        var scheduled: Date?
+        var until: Date?
+        var start: Date?
     }
 
     let values: Values

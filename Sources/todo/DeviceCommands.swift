@@ -58,6 +58,12 @@ struct Add: AsyncParsableCommand {
 
     @OptionGroup var planning: PlanningOptions
 
+    @OptionGroup var dates: DateFieldOptions
+
+    @OptionGroup var dependencies: DependencyOptions
+
+    @OptionGroup var project: ProjectOption
+
     @Option(help: "Priority, 0 (none) to 3 (high).")
     var priority: Int = 0
 
@@ -75,14 +81,22 @@ struct Add: AsyncParsableCommand {
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the title must not be empty") }
         if !planning.untags.isEmpty { throw ValidationError("--untag is for todo edit: a new todo has no tags to remove") }
         if planning.noRepeat { throw ValidationError("--no-repeat is for todo edit: a new todo repeats only with --repeat") }
+        if !dependencies.noDepends.isEmpty { throw ValidationError("--no-depends is for todo edit: a new todo waits on nothing yet") }
+        if project.project != nil && (list != nil || toPublicBoard) { throw ValidationError("--project names the list: give --project or --list (or --public), not both") }
     }
 
     func run() async throws {
         let due = try planning.dueDate() ?? nil
         let repeating = try planning.repeatSetting() ?? nil
+        var dated = TodoEdit()
+        try dates.apply(to: &dated)
         try await device.withSession { session in
-            let item: TodoItem
-            if let list {
+            var item: TodoItem
+            let projectList = try await project.list(in: session)
+            if let projectList {
+                item = try await session.engine.add(
+                    title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating, toList: projectList.key)
+            } else if let list {
                 let target = try await session.list(named: list)
                 item = try await session.engine.add(
                     title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating, toList: target.key)
@@ -90,6 +104,11 @@ struct Add: AsyncParsableCommand {
                 item = try await session.engine.add(
                     title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating,
                     to: toPublicBoard ? .public : .private)
+            }
+            if !dates.isEmpty || !dependencies.isEmpty {
+                var edit = dated
+                try await dependencies.apply(to: &edit, for: item, in: session)
+                item = try await session.engine.edit(item.key, edit)
             }
             session.remember("added \(quoted(item))", [.trash(item.key)])
             // The ID alone on standard output, for scripts; the words for a person on standard error.

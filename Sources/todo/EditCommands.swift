@@ -31,10 +31,17 @@ struct Edit: AsyncParsableCommand {
 
     @OptionGroup var planning: PlanningOptions
 
+    @OptionGroup var dates: DateFieldOptions
+
+    @OptionGroup var dependencies: DependencyOptions
+
+    @OptionGroup var project: ProjectOption
+
     func validate() throws {
         if let priority, !(0...3).contains(priority) { throw ValidationError("--priority must be 0 to 3") }
-        if title == nil && notes == nil && priority == nil && planning.isEmpty {
-            throw ValidationError("say what to change: --title, --notes, --due, --priority, --tag, --untag, --repeat or --no-repeat")
+        if title == nil && notes == nil && priority == nil && planning.isEmpty && dates.isEmpty && dependencies.isEmpty && project.project == nil {
+            throw ValidationError(
+                "say what to change: --title, --notes, --due, --priority, --tag, --untag, --repeat, --no-repeat, --wait, --scheduled, --until, --depends, --no-depends or --project")
         }
         if ids.isEmpty == (filter == nil) { throw ValidationError("name the todos: one or more IDs, or --filter (not both)") }
         if let filter { _ = try parseFilter([filter]) }
@@ -42,13 +49,20 @@ struct Edit: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let edit = try planning.edit(title: title, notes: notes, priority: priority)
+        var edit = try planning.edit(title: title, notes: notes, priority: priority)
+        try dates.apply(to: &edit)
         let selection = try filter.map { try parseFilter([$0]) }
         var count = 0
         var steps: [UndoStep] = []
         var titles: [String] = []
         try await device.withTodos(ids: ids, filter: selection) { session, item in
-            let saved = try await session.engine.edit(item.key, edit)
+            var edit = edit
+            try await dependencies.apply(to: &edit, for: item, in: session)
+            var saved = try await session.engine.edit(item.key, edit)
+            if project.project != nil {
+                let target = try await project.list(in: session)
+                if target?.key.recordName != saved.listName { saved = try await session.engine.move(saved.key, toList: target?.key) }
+            }
             count += 1
             if saved.fields != item.fields {
                 steps.append(.restore(item.key, KeptFields(item)))

@@ -23,6 +23,18 @@ struct ListedTodo: Filterable {
     var priority: Int { item.priority }
     var isCompleted: Bool { item.isCompleted }
     var isRepeating: Bool { item.isRepeating }
+    var wait: Date? { item.wait }
+    var scheduled: Date? { item.scheduled }
+    var until: Date? { item.until }
+    var start: Date? { item.start }
+    /// The open todos (present in the cache) it waits on; a blocker trashed, done or gone is not among them.
+    var blockers: [TodoItem] = []
+    /// Whether an open todo waits on it.
+    var isBlocking = false
+    var isBlocked: Bool { !blockers.isEmpty }
+
+    /// Whether the usual views leave it out at `now`: waiting, or past its `until` (trashed at the next sync).
+    func isHidden(at now: Date) -> Bool { item.isWaiting(at: now) || item.isExpired(at: now) }
 }
 
 /// Reads a filter the way `/` in the app does, with the command line's date grammar.
@@ -40,12 +52,31 @@ extension DeviceSession {
     func listedTodos(in scope: DatabaseScope, includeTrashed: Bool) async throws -> [ListedTodo] {
         let records = try await store.todos(in: scope, includeTrashed: includeTrashed)
         let lists = Dictionary(records.filter(\.isList).map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
-        return records.filter { $0.recordType == TodoSchema.todoType }.map { item in
+        let todos = records.filter { $0.recordType == TodoSchema.todoType }
+        let dependencies = Self.openDependencies(of: todos)
+        return todos.map { item in
             let title = item.listName.flatMap {
                 lists[RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: $0)]
             }
-            return ListedTodo(item: item, listTitle: title)
+            var todo = ListedTodo(item: item, listTitle: title)
+            todo.blockers = item.depends.compactMap { dependencies.open[$0] }
+            todo.isBlocking = !item.isCompleted && dependencies.blocking.contains(item.key.recordName)
+            return todo
         }
+    }
+
+    /// The open todos that `todos` depend on, by record name, and the names of todos an open todo waits on. A blocker
+    /// only counts while it is open and in the cache: trashed, done, or removed with a list that is no longer shared,
+    /// it no longer blocks (and is not shown), though the name stays in the record until edited.
+    static func openDependencies(of todos: [TodoItem]) -> (open: [String: TodoItem], blocking: Set<String>) {
+        let waiting = todos.filter { !$0.depends.isEmpty && !$0.isCompleted && !$0.isTrashed }
+        guard !waiting.isEmpty else { return ([:], []) }
+        let open = Dictionary(
+            todos.filter { !$0.isCompleted && !$0.isTrashed }.map { ($0.key.recordName, $0) },
+            uniquingKeysWith: { first, _ in first })
+        var blocking = Set<String>()
+        for item in waiting { for name in item.depends where open[name] != nil { blocking.insert(name) } }
+        return (open, blocking)
     }
 }
 
@@ -56,8 +87,10 @@ struct List: AsyncParsableCommand {
         discussion: """
             A filter is the app's / syntax: words match the title or notes; +tag and -tag; list:NAME; due:today, \
             due:none, due:overdue, due.before:DATE, due.after:DATE, due.by:DATE; pri:2+ (at least), pri:1- (at most); \
-            is:done, is:open, is:repeating, is:overdue. All terms must match, e.g. todo list +garden due.before:eow. \
-            Done todos are shown with is:done or --all; the order is by due date, then priority, unless config.toml \
+            is:done, is:open, is:repeating, is:overdue, is:waiting, is:scheduled, is:active, is:blocked, is:blocking; \
+            wait:, scheduled: and until: with .before:, .after: and .by: as due takes them. All terms must match, e.g. \
+            todo list +garden due.before:eow. Done todos are shown with is:done or --all, waiting ones with is:waiting \
+            or --all; the order is by due date, then priority, unless config.toml \
             saves another ([view] sort).
             """)
 
@@ -66,7 +99,7 @@ struct List: AsyncParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
-    @Flag(help: "Show every todo: done and trashed ones too.")
+    @Flag(help: "Show every todo: done, waiting and trashed ones too.")
     var all = false
 
     @Flag(name: .customLong("public"), help: "List the public board instead of your private todos.")
@@ -89,14 +122,18 @@ struct List: AsyncParsableCommand {
     func run() async throws {
         let filter = try parseFilter(filter)
         let asksForDone = filter.summary.split(separator: " ").contains("is:done")
+        let asksForWaiting = filter.summary.split(separator: " ").contains("is:waiting")
         try await device.withSession(orSignedOut: true) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let scope: DatabaseScope = publicBoard ? .public : shared ? .shared : .private
             // Signed out, the cache answers (docs/ACCOUNTS.md, "When a session ends"), with one line saying so.
             let todos = try await session.listedTodos(in: scope, includeTrashed: all)
-            let kept = all || asksForDone ? todos : todos.filter { !$0.item.isCompleted }
+            let now = Date()
+            let kept = all ? todos : todos.filter { (asksForDone || !$0.item.isCompleted) && (asksForWaiting || !$0.isHidden(at: now)) }
             let matched = filter.isEmpty ? kept : kept.filter { filter.matches($0) }
-            let shown = ListOrder(savedSort(session.options)).sorted(matched)
+            // Active todos first (what is being worked on now), each group in the saved order.
+            let sorted = ListOrder(savedSort(session.options)).sorted(matched)
+            let shown = sorted.filter(\.item.isActive) + sorted.filter { !$0.item.isActive }
             let snapshot = await session.engine.status()
             if json {
                 try printTodosJSON(shown, urgency: try urgency(session.options))

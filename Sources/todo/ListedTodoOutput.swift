@@ -13,8 +13,25 @@ extension ListedTodo {
     var urgencyFacts: UrgencyFacts {
         UrgencyFacts(
             due: item.due, priority: item.priority, tags: item.tags, annotationCount: item.annotations.count,
-            created: item.system.created.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) }, inList: item.listName != nil)
+            created: item.system.created.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) }, inList: item.listName != nil,
+            isActive: item.isActive, scheduled: item.scheduled, isBlocking: isBlocking, isBlocked: isBlocked, isWaiting: item.isWaiting(at: Date()))
     }
+}
+
+/// A moment of `wait`, `scheduled`, `until` as the command line shows it: the day alone at local midnight, else with
+/// its time.
+func momentText(_ moment: Date) -> String {
+    let calendar = planningCalendar
+    let allDay = calendar.startOfDay(for: moment) == moment
+    return formatDue(allDay ? DueDate.day(moment, in: calendar) : DueDate(moment, allDay: false))
+}
+
+/// How long a todo has been active, coarsely: `5m`, `3h 20m`, `2d 4h`.
+func activeSpan(since start: Date, now: Date = Date()) -> String {
+    let minutes = max(0, Int(now.timeIntervalSince(start) / 60))
+    if minutes < 60 { return "\(minutes)m" }
+    if minutes < 24 * 60 { return "\(minutes / 60)h \(minutes % 60)m" }
+    return "\(minutes / (24 * 60))d \(minutes % (24 * 60) / 60)h"
 }
 
 /// Urgency now, with the coefficients of config.toml's `[urgency]` (Taskwarrior's where it sets none); a file that
@@ -32,8 +49,13 @@ func todoLine(_ todo: ListedTodo) -> String {
     let item = todo.item
     var parts = [item.isCompleted ? "[x]" : "[ ]", item.shortID]
     if let list = todo.listTitle { parts.append("[\(list)]") }
+    if let start = item.start { parts.append("(active \(activeSpan(since: start)))") }
     if item.priority > 0 { parts.append("P\(item.priority)") }
     if let due = item.due { parts.append("due \(formatDue(due))") }
+    if let wait = item.wait, item.isWaiting(at: Date()) { parts.append("(waiting until \(momentText(wait)))") }
+    if let scheduled = item.scheduled { parts.append("scheduled \(momentText(scheduled))") }
+    if let until = item.until { parts.append("until \(momentText(until))") }
+    if todo.isBlocked { parts.append("(blocked by \(todo.blockers.map(\.shortID).joined(separator: ",")))") }
     if item.isRepeating { parts.append("(repeats)") }
     if item.isTrashed { parts.append("(trashed)") }
     if item.hasPendingChanges { parts.append("*") }
@@ -71,6 +93,12 @@ func printTodosJSON(_ todos: [ListedTodo], urgency: Urgency) throws {
         var list: String?
         var listID: String?
         var urgency: Double
+        var wait: String?
+        var scheduled: String?
+        var until: String?
+        var start: String?
+        var depends: [String]?
+        var project: String?
     }
     let times = ISO8601DateFormatter()
     times.timeZone = .current
@@ -85,7 +113,9 @@ func printTodosJSON(_ todos: [ListedTodo], urgency: Urgency) throws {
             annotations: item.annotations.map { Note(entry: times.string(from: $0.entry), description: $0.text) },
             isTrashed: item.isTrashed, pending: item.hasPendingChanges, recordChangeTag: item.system.changeTag,
             createdBy: item.system.created?.userRecordName, modifiedAt: item.system.modified?.timestamp,
-            list: todo.listTitle, listID: item.listName, urgency: (urgency.score(todo.urgencyFacts) * 100).rounded() / 100)
+            list: todo.listTitle, listID: item.listName, urgency: (urgency.score(todo.urgencyFacts) * 100).rounded() / 100,
+            wait: item.wait.map(times.string), scheduled: item.scheduled.map(times.string), until: item.until.map(times.string),
+            start: item.start.map(times.string), depends: todo.blockers.isEmpty ? nil : todo.blockers.map(\.key.recordName), project: todo.listTitle)
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -15,7 +15,7 @@ struct Next: AsyncParsableCommand {
             1.0 a week overdue, times 12), priority (high 6, medium 3.9, low 1.8), the next tag (15), tags and \
             annotations (1), age (2 at a year), being in a list (1). config.toml's [urgency] table replaces any \
             coefficient (docs/USAGE.md lists them). Private todos and those of lists shared with you; a filter as \
-            todo list takes narrows them.
+            todo list takes narrows them; waiting todos are left out unless it says is:waiting.
             """)
 
     @OptionGroup var device: DeviceOptionGroup
@@ -47,7 +47,11 @@ struct Next: AsyncParsableCommand {
             for scope in [DatabaseScope.private, .shared] {
                 todos += try await session.listedTodos(in: scope, includeTrashed: false).filter { !$0.item.isCompleted && !$0.item.isTrashed }
             }
-            let matched = filter.isEmpty ? todos : todos.filter { filter.matches($0) }
+            // Waiting todos are out of the ranking unless the filter asks for them (Taskwarrior's next does the same).
+            let now = Date()
+            let asksForWaiting = filter.summary.split(separator: " ").contains("is:waiting")
+            let visible = todos.filter { asksForWaiting || !$0.isHidden(at: now) }
+            let matched = filter.isEmpty ? visible : visible.filter { filter.matches($0) }
             let ranked = NextOrder.ranked(matched, by: urgency)
             let shown = limit == 0 ? ranked[...] : ranked.prefix(limit)
             if json {

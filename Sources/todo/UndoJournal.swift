@@ -18,8 +18,19 @@ struct KeptFields: Codable, Equatable {
     var tags: [String]
     var repeatRule: String?
     var repeatFromCompletion: Bool
+    // Optional: journals written before these fields read back without them (and leave them as they are).
+    var wait: Double?
+    var scheduled: Double?
+    var until: Double?
+    var start: Double?
+    var depends: [String]?
 
     init(_ item: TodoItem) {
+        wait = item.wait?.timeIntervalSince1970
+        scheduled = item.scheduled?.timeIntervalSince1970
+        until = item.until?.timeIntervalSince1970
+        start = item.start?.timeIntervalSince1970
+        depends = item.depends
         title = item.title
         notes = item.notes
         due = item.due?.date.timeIntervalSince1970
@@ -35,7 +46,13 @@ struct KeptFields: Codable, Equatable {
 
     /// The edit that sets every kept field back.
     var edit: TodoEdit {
-        TodoEdit(title: title, notes: notes, due: .some(dueDate), priority: priority, tags: tags, repeatRule: .some(repeating))
+        func moment(_ seconds: Double?) -> Date? { seconds.map { Date(timeIntervalSince1970: $0) } }
+        var edit = TodoEdit(title: title, notes: notes, due: .some(dueDate), priority: priority, tags: tags, repeatRule: .some(repeating))
+        if depends != nil {
+            (edit.wait, edit.scheduled, edit.until, edit.start) = (.some(moment(wait)), .some(moment(scheduled)), .some(moment(until)), .some(moment(start)))
+        }
+        edit.dependsList = depends
+        return edit
     }
 }
 

@@ -14,6 +14,9 @@ struct TaskwarriorJSONTests {
         let result = try TaskwarriorJSON.decode(data, calendar: calendar)
         let made = utc("20261127T092135Z")
         let later = utc("20261127T092136Z")
+        // The waiting task keeps its wait (Taskwarrior writes `status: pending` with a `wait` in its future).
+        var someday = PortableTodo(uid: "5f7f7d10-57f5-40a8-99ef-bf92778acda9", title: "Someday sort photos", created: later, modified: later)
+        someday.wait = utc("20261231T230000Z")
         let expected = [
             PortableTodo(
                 uid: "c65619c6-acad-4ba2-85b0-6ddd875a7780", title: "Renew passport", tags: ["errand", "gov"],
@@ -25,7 +28,7 @@ struct TaskwarriorJSONTests {
                 uid: "f6373103-a6a9-4ec9-8cf3-042006b2a722", title: "Review PR #42; check \"edge, cases\"", tags: ["review"], priority: 1,
                 created: made, modified: made, listName: "Work.Code",
                 annotations: [Annotation(entry: made, text: "Asked Sam for a second look")]),
-            PortableTodo(uid: "5f7f7d10-57f5-40a8-99ef-bf92778acda9", title: "Someday sort photos", created: later, modified: later),
+            someday,
             PortableTodo(
                 // Instance 0 of a template made in Taskwarrior: occurrence 1 of the series the template's uuid names.
                 uid: "1ca7a384-8d12-46ca-970a-fa095d22495f", title: "Water plants", tags: ["home"],

@@ -102,14 +102,14 @@ private let todos: [(String, Todo)] = [
     }
 
     @Test(arguments: [
-        ("lsit:home", "unknown filter 'lsit:'; use list:, due:, due.before:, due.after:, due.by:, pri:, is:, +tag or -tag"),
-        ("Foo.Bar:", "unknown filter 'Foo.Bar:'; use list:, due:, due.before:, due.after:, due.by:, pri:, is:, +tag or -tag"),
+        ("lsit:home", "unknown filter 'lsit:'; use list:, due:, due.before:, due.after:, due.by:, wait:, scheduled:, until: (each with .before:, .after:, .by:), project:, pri:, is:, +tag or -tag"),
+        ("Foo.Bar:", "unknown filter 'Foo.Bar:'; use list:, due:, due.before:, due.after:, due.by:, wait:, scheduled:, until: (each with .before:, .after:, .by:), project:, pri:, is:, +tag or -tag"),
         (String(repeating: "k", count: 50) + ":v",
-         "unknown filter '" + String(repeating: "k", count: 39) + "…'; use list:, due:, due.before:, due.after:, due.by:, pri:, is:, +tag or -tag"),
+         "unknown filter '" + String(repeating: "k", count: 39) + "…'; use list:, due:, due.before:, due.after:, due.by:, wait:, scheduled:, until: (each with .before:, .after:, .by:), project:, pri:, is:, +tag or -tag"),
         ("pri:7", "'pri:7' is not accepted; pri: takes 0-3, 0-3+, 0-3-, none, H, M or L"),
         ("pri:", "'pri:' is not accepted; pri: takes 0-3, 0-3+, 0-3-, none, H, M or L"),
         ("pri:2*", "'pri:2*' is not accepted; pri: takes 0-3, 0-3+, 0-3-, none, H, M or L"),
-        ("is:late", "'is:late' is not accepted; is: takes done, open, repeating, overdue or tagged"),
+        ("is:late", "'is:late' is not accepted; is: takes done, open, repeating, overdue, tagged, waiting, scheduled, active, blocked or blocking"),
         ("list:", "'list:' is not accepted; list: takes a list name (quoted when it has spaces) or none"),
         ("list:\"\"", "'list:' is not accepted; list: takes a list name (quoted when it has spaces) or none"),
         ("+\"\"", "'+' is not accepted; + takes a tag name"),

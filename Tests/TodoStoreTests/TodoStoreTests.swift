@@ -51,6 +51,8 @@ func serverRecord(
                 try raw.execute(
                     """
                     DROP INDEX records_type; DROP INDEX records_lost; DROP INDEX outbox_failed; DROP TABLE announced_losses;
+                    DROP TABLE history; DROP INDEX records_until; ALTER TABLE records DROP COLUMN wait_at; ALTER TABLE records DROP COLUMN scheduled_at;
+                    ALTER TABLE records DROP COLUMN until_at; ALTER TABLE records DROP COLUMN start_at; ALTER TABLE records DROP COLUMN depends;
                     ALTER TABLE records DROP COLUMN edit_stamps; ALTER TABLE records DROP COLUMN lost_edits;
                     ALTER TABLE records DROP COLUMN tags; ALTER TABLE records DROP COLUMN all_day; ALTER TABLE records DROP COLUMN repeat_rule;
                     ALTER TABLE records DROP COLUMN repeat_from_completion; ALTER TABLE records DROP COLUMN series;

@@ -1,0 +1,43 @@
+import CloudModel
+import Foundation
+import Testing
+import TodoStore
+
+/// The local history behind `todo info`: written with the change it records, from local edits and fetched changes,
+/// and bounded.
+@Suite("Local history") struct HistoryTests {
+    @Test func fetchedChangesAndLocalEditsAreRecordedAndBounded() async throws {
+        try await withTemporaryStore { store, _ in
+            // A first fetch of the zone is the whole zone arriving: no history.
+            try await store.applyZoneChanges(.privateTodos, records: [serverRecord("a", title: "Milk")], token: ChangeToken(rawValue: "z1"), moreComing: false)
+            let key = RecordKey.privateTodo("a")
+            #expect(try await store.history(of: key).isEmpty)
+            // A later change is: which field, its new value, when and from which device.
+            try await store.applyZoneChanges(
+                .privateTodos, records: [serverRecord("a", title: "Oat milk", tag: "t2", modifiedAt: 2_000)], token: ChangeToken(rawValue: "z2"),
+                moreComing: false)
+            let fetched = try #require(try await store.history(of: key).first)
+            #expect(fetched.changes == ["title: 'Oat milk'"] && fetched.device == "d1" && fetched.fromCloud && fetched.at == 2_000)
+            // The same version again changes nothing and records nothing.
+            try await store.applyZoneChanges(
+                .privateTodos, records: [serverRecord("a", title: "Oat milk", tag: "t2", modifiedAt: 2_000)], token: ChangeToken(rawValue: "z3"),
+                moreComing: false)
+            #expect(try await store.history(of: key).count == 1)
+
+            var item = try #require(try await store.todo(key))
+            for number in 1...(TodoStore.historyPerRecord + 10) {
+                item.priority = number % 4
+                item.title = "Milk \(number)"
+                item = try await store.saveLocalEdit(item, at: Int64(10_000 + number))
+            }
+            let history = try await store.history(of: key)
+            #expect(history.count == TodoStore.historyPerRecord)
+            #expect(history.first?.changes.contains("title: 'Milk \(TodoStore.historyPerRecord + 10)'") == true && history.first?.fromCloud == false)
+            #expect(history.first?.device == nil)
+
+            let fresh = TodoItem(key: .privateTodo("b"), title: "Bread")
+            _ = try await store.saveLocalEdit(fresh, at: 50_000)
+            #expect(try await store.history(of: .privateTodo("b")).first?.changes.first == "created")
+        }
+    }
+}
