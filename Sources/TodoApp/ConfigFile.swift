@@ -34,7 +34,7 @@ public struct DeviceSettings: Sendable, Hashable {
 
 /// How the app shows todos: the sort and the view it opens on (nil: the defaults).
 public struct ViewSettings: Sendable, Hashable {
-    /// `due`, `priority`, `created` or `title`.
+    /// `due`, `priority`, `created`, `title` or `next` (urgency).
     public var sort: String?
     /// `todos` or `today`.
     public var start: String?
@@ -46,7 +46,7 @@ public struct ViewSettings: Sendable, Hashable {
     }
 
     static let keys = ["sort", "start"]
-    static let sorts = ["due", "priority", "created", "title"]
+    static let sorts = ["due", "priority", "created", "title", "next"]
     static let starts = ["todos", "today"]
 }
 
@@ -87,7 +87,7 @@ public struct SavedLogin: Sendable, Hashable {
 /// The device's configuration file, `config.toml` in the configuration directory (`$XDG_CONFIG_HOME/cloudtodo/`).
 ///
 /// It holds the saved login in a `[login]` table (`cloud`, `account`, `device`, `ca-file`), the app's view in `[view]`
-/// (`sort`: due, priority, created or title; `start`: todos or today) and saved filters in `[filters]` (name = filter
+/// (`sort`: due, priority, created, title or next; `start`: todos or today) and saved filters in `[filters]` (name = filter
 /// text). It is read as untrusted
 /// input: a file that is not TOML, too large, has a value of the wrong type or a key this version does not know is
 /// an error naming the file and the line, never a crash and never silently ignored.

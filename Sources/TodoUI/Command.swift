@@ -50,7 +50,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case today
     /// Show or hide the Next view (open todos of every scope, most urgent first).
     case next
-    /// Switch to the next sort order (due, priority, created, title).
+    /// Switch to the next sort order (due, priority, created, title, next).
     case sort
     /// Put the next saved filter in effect (after the last: none).
     case nextSavedFilter

@@ -58,7 +58,7 @@ struct List: AsyncParsableCommand {
             due:none, due:overdue, due.before:DATE, due.after:DATE, due.by:DATE; pri:2+ (at least), pri:1- (at most); \
             is:done, is:open, is:repeating, is:overdue. All terms must match, e.g. todo list +garden due.before:eow. \
             Done todos are shown with is:done or --all; the order is by due date, then priority, unless config.toml \
-            saves another ([view] sort).
+            saves another ([view] sort) or --sort gives one (next: by urgency, as todo next ranks).
             """)
 
     @OptionGroup var device: DeviceOptionGroup
@@ -78,12 +78,18 @@ struct List: AsyncParsableCommand {
     @Flag(help: "Do not ask the cloud; show the cache.")
     var offline = false
 
+    @Option(help: ArgumentHelp("The order: due, priority, created, title or next (urgency); the saved one when not given.", valueName: "order"))
+    var sort: String?
+
     @Argument(parsing: .allUnrecognized, help: "Filter terms (see above).")
     var filter: [String] = []
 
     func validate() throws {
         try refuseUnknownOptions(in: filter, of: List.self)
         _ = try parseFilter(filter)
+        if let sort, TodoUI.SortOrder(rawValue: sort) == nil {
+            throw ValidationError("--sort must be one of due, priority, created, title, next, not '\(sort)'")
+        }
     }
 
     func run() async throws {
@@ -96,7 +102,8 @@ struct List: AsyncParsableCommand {
             let todos = try await session.listedTodos(in: scope, includeTrashed: all)
             let kept = all || asksForDone ? todos : todos.filter { !$0.item.isCompleted }
             let matched = filter.isEmpty ? kept : kept.filter { filter.matches($0) }
-            let shown = ListOrder(savedSort(session.options)).sorted(matched)
+            let order = sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? savedSort(session.options)
+            let shown = ListOrder(order, urgency: try urgency(session.options)).sorted(matched)
             let snapshot = await session.engine.status()
             if json {
                 try printTodosJSON(shown, urgency: try urgency(session.options))
