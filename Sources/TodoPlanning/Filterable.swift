@@ -16,4 +16,11 @@ public protocol Filterable {
     var isCompleted: Bool { get }
     /// Whether it repeats.
     var isRepeating: Bool { get }
+    /// The texts of its annotations, searched by text terms as the title and notes are.
+    var annotationTexts: [String] { get }
+}
+
+extension Filterable {
+    /// None, for what has no annotations to search.
+    public var annotationTexts: [String] { [] }
 }

@@ -81,6 +81,13 @@ extension AppState {
 
     /// The rows of `data` the filter in effect matches (all rows without one), ascending.
     func matchingRows(in data: TabRows) -> [Int] {
+        var rows = filterMatchingRows(in: data)
+        if contextFilter != nil { rows.removeAll { !contextMatches($0, in: data) } }
+        return rows
+    }
+
+    /// The rows of `data` the filter in effect matches (all rows without one), ascending, before the context.
+    private func filterMatchingRows(in data: TabRows) -> [Int] {
         guard let filter = activeFilter else { return Array(data.rows.indices) }
         let needles = filter.textNeedles.filter { !$0.isEmpty }
         var rows: [Int]
@@ -109,6 +116,7 @@ extension AppState {
 
     /// Whether the filter in effect matches row `index` of `data`.
     func filterMatches(_ index: Int, in data: TabRows) -> Bool {
+        guard contextMatches(index, in: data) else { return false }
         guard let filter = activeFilter else { return true }
         if let prefilter = tagPrefilter, data.tagMasks[index] & prefilter.required != prefilter.required { return false }
         for needle in filter.textNeedles where !data.search.row(index, contains: needle) { return false }
@@ -129,7 +137,7 @@ extension AppState {
             // No headings: only the filters decide.
             result = showCompleted ? matches : matches.filter { !data.rows[$0].isCompleted }
         } else {
-            appendVisibleWithHeadings(data, matches, filtering: activeFilter != nil, &result)
+            appendVisibleWithHeadings(data, matches, filtering: activeFilter != nil || contextFilter != nil, &result)
         }
         visible = result
         finishRecompute(data, selectedID: selectedID, oldSelection: oldSelection, hint: hint, anchor: anchor, holdingScroll: holdingScroll)

@@ -108,6 +108,10 @@ public struct AppState: Sendable {
     public internal(set) var filterError: String?
     /// Filters kept under names ("contexts"), cycled with `f`.
     public internal(set) var savedFilters: [SavedFilter]
+    /// The context in effect (`todo context NAME`): a saved filter applied under the others; nil for none.
+    public internal(set) var context: SavedFilter?
+    /// The context's filter, compiled.
+    var contextFilter: TodoFilter?
     /// How todos are ordered on every tab.
     public internal(set) var sortOrder: SortOrder
     /// The list view's keys (the standard ones, or a configuration file's).

@@ -120,7 +120,7 @@ public struct Keymap: Sendable, Hashable {
 
     /// The terms of a filter typed after the filter key, for help and docs/USAGE.md.
     public static let filterSyntax: [(keys: String, description: String)] = [
-        ("words", "in the title or notes"),
+        ("words", "in the title, notes or annotations"),
         ("+tag -tag", "has / has not the tag"),
         ("list:NAME", "in the list"),
         ("due:today", "also due:none, due:overdue"),

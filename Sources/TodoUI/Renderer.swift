@@ -113,6 +113,7 @@ struct Renderer {
             segments.append((what + way, Style(bold: true, color: .warning)))
         case .connecting: segments.append(("connecting", Style(color: .muted)))
         }
+        if let context = state.context { segments.append(("context \(context.name)", Style(bold: true, color: .accent))) }
         if !status.invitations.isEmpty {
             segments.append((Formatting.counted(status.invitations.count, "invitation") + state.keyNote(.invitations), Style(bold: true, color: .accent)))
         }

@@ -23,6 +23,7 @@ struct ListedTodo: Filterable {
     var priority: Int { item.priority }
     var isCompleted: Bool { item.isCompleted }
     var isRepeating: Bool { item.isRepeating }
+    var annotationTexts: [String] { item.annotations.map(\.text) }
 }
 
 /// Reads a filter the way `/` in the app does, with the command line's date grammar.
@@ -54,11 +55,12 @@ struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List open todos (after fetching what changed), optionally only those a filter matches.",
         discussion: """
-            A filter is the app's / syntax: words match the title or notes; +tag and -tag; list:NAME; due:today, \
+            A filter is the app's / syntax: words match the title, notes or annotations; +tag and -tag; list:NAME; due:today, \
             due:none, due:overdue, due.before:DATE, due.after:DATE, due.by:DATE; pri:2+ (at least), pri:1- (at most); \
             is:done, is:open, is:repeating, is:overdue. All terms must match, e.g. todo list +garden due.before:eow. \
             Done todos are shown with is:done or --all; the order is by due date, then priority, unless config.toml \
-            saves another ([view] sort) or --sort gives one (next: by urgency, as todo next ranks).
+            saves another ([view] sort) or --sort gives one (next: by urgency, as todo next ranks). The context \
+            (todo context) applies too.
             """)
 
     @OptionGroup var device: DeviceOptionGroup
@@ -101,7 +103,8 @@ struct List: AsyncParsableCommand {
             // Signed out, the cache answers (docs/ACCOUNTS.md, "When a session ends"), with one line saying so.
             let todos = try await session.listedTodos(in: scope, includeTrashed: all)
             let kept = all || asksForDone ? todos : todos.filter { !$0.item.isCompleted }
-            let matched = filter.isEmpty ? kept : kept.filter { filter.matches($0) }
+            let context = try activeContext(session.options)
+            let matched = filter.isEmpty && context == nil ? kept : kept.filter { filter.matches($0) && context?.filter.matches($0) != false }
             let order = sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? savedSort(session.options)
             let shown = ListOrder(order, urgency: try urgency(session.options)).sorted(matched)
             let snapshot = await session.engine.status()
@@ -111,6 +114,7 @@ struct List: AsyncParsableCommand {
                 for todo in shown { print(todoLine(todo)) }
             }
             if shown.isEmpty { printError("no todos match") }
+            if let context, !json { printError(contextLine(context)) }
             if let line = signedOutLine(snapshot) {
                 printError(line)
             } else if !json && (snapshot.connection != .online || snapshot.pendingCount > 0) {

@@ -47,7 +47,8 @@ struct Next: AsyncParsableCommand {
             for scope in [DatabaseScope.private, .shared] {
                 todos += try await session.listedTodos(in: scope, includeTrashed: false).filter { !$0.item.isCompleted && !$0.item.isTrashed }
             }
-            let matched = filter.isEmpty ? todos : todos.filter { filter.matches($0) }
+            let context = try activeContext(session.options)
+            let matched = filter.isEmpty && context == nil ? todos : todos.filter { filter.matches($0) && context?.filter.matches($0) != false }
             let ranked = NextOrder.ranked(matched, by: urgency)
             let shown = limit == 0 ? ranked[...] : ranked.prefix(limit)
             if json {
@@ -56,6 +57,7 @@ struct Next: AsyncParsableCommand {
                 for entry in shown { print(Urgency.text(entry.score).leftPadded(to: 6) + "  " + todoLine(entry.todo)) }
             }
             if shown.isEmpty { printError("nothing to do: no open todos match") }
+            if let context, !json { printError(contextLine(context)) }
             if let line = signedOutLine(await session.engine.status()) { printError(line) }
         }
     }

@@ -12,6 +12,7 @@ struct Todo: AsyncParsableCommand {
             SignIn.self, Import.self, Export.self, Keys.self, Lists.self, NewList.self, Move.self, Share.self, Shares.self, Accept.self,
             Unshare.self, Leave.self, Conflicts.self, Restore.self, Login.self, Logout.self, Signup.self, ServerCommand.self,
             Devices.self,
+            Context.self,
         ],
         defaultSubcommand: Open.self
     )
