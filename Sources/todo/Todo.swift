@@ -13,6 +13,7 @@ struct Todo: AsyncParsableCommand {
             Unshare.self, Leave.self, Conflicts.self, Restore.self, Login.self, Logout.self, Signup.self, ServerCommand.self,
             Devices.self,
             Context.self,
+            Summary.self,
         ],
         defaultSubcommand: Open.self
     )
