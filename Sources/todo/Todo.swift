@@ -14,6 +14,7 @@ struct Todo: AsyncParsableCommand {
             Devices.self,
             Context.self,
             Summary.self,
+            BurndownReport.self,
         ],
         defaultSubcommand: Open.self
     )
