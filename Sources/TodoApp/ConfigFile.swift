@@ -40,15 +40,22 @@ public struct ViewSettings: Sendable, Hashable {
     public var start: String?
     /// The saved filter in effect everywhere (`todo context NAME`): a name in `[filters]`; nil for none.
     public var context: String?
+    /// The day calendars start their weeks on: `monday` (nil: the default, ISO 8601) or `sunday`.
+    public var weekStart: String?
 
     /// The defaults.
-    public init(sort: String? = nil, start: String? = nil, context: String? = nil) {
+    public init(sort: String? = nil, start: String? = nil, context: String? = nil, weekStart: String? = nil) {
         self.sort = sort
         self.start = start
         self.context = context
+        self.weekStart = weekStart
     }
 
-    static let keys = ["sort", "start", "context"]
+    /// Whether calendars start their weeks on Sunday.
+    public var sundayFirst: Bool { weekStart == "sunday" }
+
+    static let keys = ["sort", "start", "context", "week-start"]
+    static let weekStarts = ["monday", "sunday"]
     static let sorts = ["due", "priority", "created", "title", "next"]
     static let starts = ["todos", "today"]
 }
@@ -177,6 +184,7 @@ public struct ConfigFile: Sendable {
         view["sort"] = settings.view.sort
         view["start"] = settings.view.start
         view["context"] = settings.view.context
+        view["week-start"] = settings.view.weekStart
         if !view.isEmpty { table["view"] = try Self.table(view, order: ViewSettings.keys, name: "view") }
         if !settings.filters.isEmpty {
             let filters = Dictionary(settings.filters.map { ($0.name, $0.text) }, uniquingKeysWith: { _, last in last })
@@ -264,6 +272,12 @@ public struct ConfigFile: Sendable {
                 settings.view.start = start
             }
             settings.view.context = view["context"]
+            if let weekStart = view["week-start"] {
+                guard ViewSettings.weekStarts.contains(weekStart) else {
+                    throw error("'week-start' in [view] must be monday or sunday", line: line(of: "week-start", in: "view", text))
+                }
+                settings.view.weekStart = weekStart
+            }
         }
         if let filters = try strings(of: "filters", in: root, text, known: nil) {
             settings.filters = filters.keys.sorted().map { NamedFilter(name: $0, text: filters[$0] ?? "") }

@@ -15,6 +15,7 @@ struct Todo: AsyncParsableCommand {
             Context.self,
             Summary.self,
             BurndownReport.self,
+            CalendarReport.self,
         ],
         defaultSubcommand: Open.self
     )
