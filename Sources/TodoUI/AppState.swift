@@ -57,6 +57,8 @@ public enum Mode: Hashable, Sendable {
     case prompt(Prompt)
     /// "Delete N marked todos? y/n".
     case confirmBulkDelete(ids: [String])
+    /// The calendar: a month, the days with todos due counted.
+    case calendar(CalendarView)
 }
 
 /// An action that can be undone, and how.
@@ -122,6 +124,8 @@ public struct AppState: Sendable {
     public internal(set) var showsToday = false
     /// Which view `showsToday` shows: Today's days, or the Next view's ranking.
     public internal(set) var agendaKind = AgendaKind.today
+    /// Whether calendars start their weeks on Sunday (config.toml's `[view] week-start`; else Monday).
+    public var sundayFirst = false
     /// The urgency coefficients the Next view ranks with (config.toml's `[urgency]`).
     public var urgencyCoefficients = UrgencyCoefficients()
     /// The Next view's urgency of each todo it lists, by row id.

@@ -55,6 +55,7 @@ public struct Keymap: Sendable, Hashable {
         KeyBinding(keys: [.char("c")], command: .toggleCompleted, description: "show/hide completed"),
         KeyBinding(keys: [.char("T")], command: .today, description: "Today: overdue, today, 7 days"),
         KeyBinding(keys: [.char("N")], command: .next, description: "Next: most urgent first"),
+        KeyBinding(keys: [.char("C")], command: .calendar, description: "Calendar: the month, due by day"),
         KeyBinding(keys: [.char("O")], command: .sort, description: "cycle the sort order"),
         KeyBinding(keys: [.char("o")], command: .details, description: "details, notes log (a annotates)"),
         KeyBinding(keys: [.char(">")], command: .skip, description: "skip this repeat occurrence"),

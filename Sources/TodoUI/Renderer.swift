@@ -81,6 +81,8 @@ struct Renderer {
             drawInvitations(selection: selection, &screen, top: listTop, height: listHeight)
         case .detail(let view):
             drawDetail(view, &screen, top: listTop, height: listHeight)
+        case .calendar(let view):
+            drawCalendar(view, &screen, top: listTop, height: listHeight)
         case .prompt(let prompt):
             if case .annotate(let id) = prompt.purpose {
                 drawDetail(DetailView(id: id), &screen, top: listTop, height: listHeight)
