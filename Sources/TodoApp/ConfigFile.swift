@@ -34,19 +34,29 @@ public struct DeviceSettings: Sendable, Hashable {
 
 /// How the app shows todos: the sort and the view it opens on (nil: the defaults).
 public struct ViewSettings: Sendable, Hashable {
-    /// `due`, `priority`, `created` or `title`.
+    /// `due`, `priority`, `created`, `title` or `next` (urgency).
     public var sort: String?
     /// `todos` or `today`.
     public var start: String?
+    /// The saved filter in effect everywhere (`todo context NAME`): a name in `[filters]`; nil for none.
+    public var context: String?
+    /// The day calendars start their weeks on: `monday` (nil: the default, ISO 8601) or `sunday`.
+    public var weekStart: String?
 
     /// The defaults.
-    public init(sort: String? = nil, start: String? = nil) {
+    public init(sort: String? = nil, start: String? = nil, context: String? = nil, weekStart: String? = nil) {
         self.sort = sort
         self.start = start
+        self.context = context
+        self.weekStart = weekStart
     }
 
-    static let keys = ["sort", "start"]
-    static let sorts = ["due", "priority", "created", "title"]
+    /// Whether calendars start their weeks on Sunday.
+    public var sundayFirst: Bool { weekStart == "sunday" }
+
+    static let keys = ["sort", "start", "context", "week-start"]
+    static let weekStarts = ["monday", "sunday"]
+    static let sorts = ["due", "priority", "created", "title", "next"]
     static let starts = ["todos", "today"]
 }
 
@@ -87,7 +97,7 @@ public struct SavedLogin: Sendable, Hashable {
 /// The device's configuration file, `config.toml` in the configuration directory (`$XDG_CONFIG_HOME/cloudtodo/`).
 ///
 /// It holds the saved login in a `[login]` table (`cloud`, `account`, `device`, `ca-file`), the app's view in `[view]`
-/// (`sort`: due, priority, created or title; `start`: todos or today) and saved filters in `[filters]` (name = filter
+/// (`sort`: due, priority, created, title or next; `start`: todos or today; `context`: a saved filter's name) and saved filters in `[filters]` (name = filter
 /// text). It is read as untrusted
 /// input: a file that is not TOML, too large, has a value of the wrong type or a key this version does not know is
 /// an error naming the file and the line, never a crash and never silently ignored.
@@ -173,6 +183,8 @@ public struct ConfigFile: Sendable {
         var view: [String: String] = [:]
         view["sort"] = settings.view.sort
         view["start"] = settings.view.start
+        view["context"] = settings.view.context
+        view["week-start"] = settings.view.weekStart
         if !view.isEmpty { table["view"] = try Self.table(view, order: ViewSettings.keys, name: "view") }
         if !settings.filters.isEmpty {
             let filters = Dictionary(settings.filters.map { ($0.name, $0.text) }, uniquingKeysWith: { _, last in last })
@@ -259,6 +271,13 @@ public struct ConfigFile: Sendable {
                 }
                 settings.view.start = start
             }
+            settings.view.context = view["context"]
+            if let weekStart = view["week-start"] {
+                guard ViewSettings.weekStarts.contains(weekStart) else {
+                    throw error("'week-start' in [view] must be monday or sunday", line: line(of: "week-start", in: "view", text))
+                }
+                settings.view.weekStart = weekStart
+            }
         }
         if let filters = try strings(of: "filters", in: root, text, known: nil) {
             settings.filters = filters.keys.sorted().map { NamedFilter(name: $0, text: filters[$0] ?? "") }
@@ -276,6 +295,11 @@ public struct ConfigFile: Sendable {
                         line: line(of: filter.name, in: "filters", text))
                 }
             }
+        }
+        if let context = settings.view.context, !settings.filters.contains(where: { $0.name == context }) {
+            throw error(
+                "'context' in [view] names '\(printable(context))', which [filters] does not have (todo context none clears it)",
+                line: line(of: "context", in: "view", text))
         }
         if let keys = try strings(of: "keys", in: root, text, known: Keymap.commandNames, allowingEmpty: true) {
             do {

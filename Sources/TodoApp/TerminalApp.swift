@@ -29,6 +29,10 @@ public enum TerminalApp {
             sortOrder: sortOrder,
             savedFilters: settings.filters.map { SavedFilter(name: $0.name, text: $0.text) }, keymap: settings.keymap)
         state.urgencyCoefficients = settings.urgencyCoefficients
+        state.sundayFirst = settings.view.sundayFirst
+        if let name = settings.view.context, let saved = settings.filters.first(where: { $0.name == name }) {
+            state.setContext(SavedFilter(name: saved.name, text: saved.text))
+        }
         if settings.view.start == "today" { state.openToday() }
         let hasCache = FileManager.default.fileExists(atPath: options.cacheFile.path)
         if hasCache { state.showLoading(FetchProgress(fetched: 0)) }

@@ -30,6 +30,8 @@ public protocol Filterable {
     var isBlocked: Bool { get }
     /// Whether an open todo waits on it.
     var isBlocking: Bool { get }
+    /// The texts of its annotations, searched by text terms as the title and notes are.
+    var annotationTexts: [String] { get }
 }
 
 extension Filterable {
@@ -45,4 +47,6 @@ extension Filterable {
     public var isBlocked: Bool { false }
     /// False, unless the conforming type knows better.
     public var isBlocking: Bool { false }
+    /// None, for what has no annotations to search.
+    public var annotationTexts: [String] { [] }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Dates (`today`, `eow`, `due:overdue`) are resolved when it is parsed: parse it again when the day changes.
 public struct TodoFilter: Sendable, Equatable {
-    /// The words and phrases the title or notes must contain, in the order given.
+    /// The words and phrases the title, notes or an annotation must contain, in the order given.
     let needles: [Needle]
     /// The terms on other fields (tags, list, due date, priority, state), gathered for a fast check.
     let checks: FieldChecks
@@ -36,7 +36,11 @@ public struct TodoFilter: Sendable, Equatable {
         guard !needles.isEmpty else { return true }
         let title = item.title
         let notes = item.notes
-        for index in needles.indices where !needles[index].found(in: title) && !needles[index].found(in: notes) { return false }
+        let annotations = item.annotationTexts
+        for index in needles.indices where !needles[index].found(in: title) && !needles[index].found(in: notes) {
+            // Taskwarrior's words search the annotations too.
+            guard annotations.contains(where: { needles[index].found(in: $0) }) else { return false }
+        }
         return true
     }
 

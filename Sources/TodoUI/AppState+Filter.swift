@@ -88,6 +88,13 @@ extension AppState {
 
     /// The rows of `data` the filter in effect matches (all rows without one), ascending.
     func matchingRows(in data: TabRows) -> [Int] {
+        var rows = filterMatchingRows(in: data)
+        if contextFilter != nil { rows.removeAll { !contextMatches($0, in: data) } }
+        return rows
+    }
+
+    /// The rows of `data` the filter in effect matches (all rows without one), ascending, before the context.
+    private func filterMatchingRows(in data: TabRows) -> [Int] {
         guard let filter = activeFilter else { return Array(data.rows.indices) }
         let needles = filter.textNeedles.filter { !$0.isEmpty }
         var rows: [Int]
@@ -118,6 +125,7 @@ extension AppState {
     func filterMatches(_ index: Int, in data: TabRows) -> Bool {
         // Waiting todos are out of every view unless the filter asks for them (is:waiting).
         if !showsWaiting, data.rows[index].isHidden(at: now) { return false }
+        guard contextMatches(index, in: data) else { return false }
         guard let filter = activeFilter else { return true }
         if let prefilter = tagPrefilter, data.tagMasks[index] & prefilter.required != prefilter.required { return false }
         for needle in filter.textNeedles where !data.search.row(index, contains: needle) { return false }
@@ -139,7 +147,7 @@ extension AppState {
             let hideWaiting = !showsWaiting
             result = matches.filter { (showCompleted || !data.rows[$0].isCompleted) && !(hideWaiting && data.rows[$0].isHidden(at: now)) }
         } else {
-            appendVisibleWithHeadings(data, matches, filtering: activeFilter != nil, &result)
+            appendVisibleWithHeadings(data, matches, filtering: activeFilter != nil || contextFilter != nil, &result)
         }
         visible = result
         finishRecompute(data, selectedID: selectedID, oldSelection: oldSelection, hint: hint, anchor: anchor, holdingScroll: holdingScroll)

@@ -22,7 +22,8 @@ extension AppState {
             row.kind = draft.kind
             row.listID = draft.listID
             row.isPending = true
-            tabs[Tab(draft.scope), default: TabRows(order: sortOrder)].insert(row)
+            let empty = TabRows(order: sortOrder, urgency: sortUrgency)
+            tabs[Tab(draft.scope), default: empty].insert(row)
         case .update(let id, let draft):
             modifyRow(id) {
                 $0.title = draft.title
@@ -43,7 +44,8 @@ extension AppState {
             if let template {
                 var row = template
                 row.isPending = true
-                tabs[Tab(row.scope), default: TabRows(order: sortOrder)].insert(row)
+                let empty = TabRows(order: sortOrder, urgency: sortUrgency)
+                tabs[Tab(row.scope), default: empty].insert(row)
             }
         case .move(let id, let listID):
             modifyRow(id) { $0.listID = listID }
@@ -69,7 +71,7 @@ extension AppState {
                 var rows = data.rows
                 change(&rows[index])
                 rows[index].isPending = true
-                tabs[tab] = TabRows(rows, order: sortOrder)
+                tabs[tab] = TabRows(rows, order: sortOrder, urgency: sortUrgency)
                 return
             }
             guard var row = tabs[tab]?.remove(id: id) else { continue }

@@ -21,11 +21,14 @@ extension AppState {
             guard var data = tabs.removeValue(forKey: tab) else { continue }
             let rows = data.rows
             data = TabRows()
-            tabs[tab] = TabRows(rows, order: order)
+            tabs[tab] = TabRows(rows, order: order, urgency: sortUrgency)
         }
         recomputeVisible()
         clampScroll()
     }
+
+    /// What the `next` sort ranks with: the Next view's coefficients at the state's "now" (taken when a tab is sorted).
+    var sortUrgency: Urgency { Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar) }
 
     // MARK: saved filters
 

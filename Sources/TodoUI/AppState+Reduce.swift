@@ -40,6 +40,8 @@ extension AppState {
             return reducePrompt(&prompt, key)
         case .confirmBulkDelete(let ids):
             return reduceConfirmBulkDelete(ids: ids, key)
+        case .calendar(let view):
+            return reduceCalendar(view, key)
         }
     }
 
@@ -99,6 +101,7 @@ extension AppState {
         case .details: openDetails()
         case .today: toggleToday()
         case .next: toggleNext()
+        case .calendar: toggleCalendar()
         case .sort: return cycleSortOrder()
         case .nextSavedFilter: cycleSavedFilter()
         case .saveFilter: startSavingFilter()

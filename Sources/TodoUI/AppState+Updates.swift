@@ -12,7 +12,7 @@ extension AppState {
         let anchor = selection - scroll
         tabs.removeAll()  // the old rows go before the new ones are sorted
         visible.removeAll()
-        for tab in Tab.allCases { tabs[tab] = TabRows(partitions.removeValue(forKey: tab) ?? [], order: sortOrder) }
+        for tab in Tab.allCases { tabs[tab] = TabRows(partitions.removeValue(forKey: tab) ?? [], order: sortOrder, urgency: sortUrgency) }
         finishUpdate(status: status, anchor: anchor, reloading: true)
     }
 
@@ -31,12 +31,12 @@ extension AppState {
             if starts && finishes {
                 // Read again in one update: these rows are all.
                 tabs[tab] = nil  // the old rows go before the new ones are sorted
-                tabs[tab] = TabRows(incoming.removeValue(forKey: tab) ?? [], order: sortOrder)
+                tabs[tab] = TabRows(incoming.removeValue(forKey: tab) ?? [], order: sortOrder, urgency: sortUrgency)
                 continue
             }
             let changed = incoming.removeValue(forKey: tab) ?? []
             guard var data = tabs.removeValue(forKey: tab) else {
-                if !changed.isEmpty { tabs[tab] = TabRows(changed, order: sortOrder) }
+                if !changed.isEmpty { tabs[tab] = TabRows(changed, order: sortOrder, urgency: sortUrgency) }
                 continue
             }
             // Read again in chunks: the rows stay until replaced, and the unconfirmed ones go at the end.
@@ -52,7 +52,7 @@ extension AppState {
                 data = TabRows()
                 rows.removeAll { dropped.contains($0.id) }
                 rows.append(contentsOf: changed)
-                data = TabRows(rows, order: sortOrder)
+                data = TabRows(rows, order: sortOrder, urgency: sortUrgency)
             } else if dropped.count + changed.count > 16 {
                 data.merge(dropping: dropped, adding: changed)
             } else {
@@ -74,7 +74,7 @@ extension AppState {
         tabs.removeAll()
         for tab in Tab.allCases {
             guard let data = incoming.removeValue(forKey: tab) else { continue }
-            tabs[tab] = data.order == sortOrder ? data : TabRows(data.rows, order: sortOrder)
+            tabs[tab] = data.order == sortOrder && sortOrder != .next ? data : TabRows(data.rows, order: sortOrder, urgency: sortUrgency)
         }
         finishUpdate(status: status, anchor: anchor, reloading: true)
     }
@@ -136,7 +136,7 @@ extension AppState {
     /// Replaces the rows of one tab, keeping selection, filter and scroll.
     public mutating func update(rows: [TodoRow], in tab: Tab) {
         let anchor = selection - scroll
-        tabs[tab] = TabRows(rows, order: sortOrder)
+        tabs[tab] = TabRows(rows, order: sortOrder, urgency: sortUrgency)
         if tab == self.tab || showsToday { recomputeVisible(anchor: anchor) }
     }
 

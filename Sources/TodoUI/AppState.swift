@@ -57,6 +57,8 @@ public enum Mode: Hashable, Sendable {
     case prompt(Prompt)
     /// "Delete N marked todos? y/n".
     case confirmBulkDelete(ids: [String])
+    /// The calendar: a month, the days with todos due counted.
+    case calendar(CalendarView)
 }
 
 /// An action that can be undone, and how.
@@ -108,6 +110,10 @@ public struct AppState: Sendable {
     public internal(set) var filterError: String?
     /// Filters kept under names ("contexts"), cycled with `f`.
     public internal(set) var savedFilters: [SavedFilter]
+    /// The context in effect (`todo context NAME`): a saved filter applied under the others; nil for none.
+    public internal(set) var context: SavedFilter?
+    /// The context's filter, compiled.
+    var contextFilter: TodoFilter?
     /// How todos are ordered on every tab.
     public internal(set) var sortOrder: SortOrder
     /// The list view's keys (the standard ones, or a configuration file's).
@@ -118,6 +124,8 @@ public struct AppState: Sendable {
     public internal(set) var showsToday = false
     /// Which view `showsToday` shows: Today's days, or the Next view's ranking.
     public internal(set) var agendaKind = AgendaKind.today
+    /// Whether calendars start their weeks on Sunday (config.toml's `[view] week-start`; else Monday).
+    public var sundayFirst = false
     /// The urgency coefficients the Next view ranks with (config.toml's `[urgency]`).
     public var urgencyCoefficients = UrgencyCoefficients()
     /// The Next view's urgency of each todo it lists, by row id.

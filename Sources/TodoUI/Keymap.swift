@@ -55,6 +55,7 @@ public struct Keymap: Sendable, Hashable {
         KeyBinding(keys: [.char("c")], command: .toggleCompleted, description: "show/hide completed"),
         KeyBinding(keys: [.char("T")], command: .today, description: "Today: overdue, today, 7 days"),
         KeyBinding(keys: [.char("N")], command: .next, description: "Next: most urgent first"),
+        KeyBinding(keys: [.char("C")], command: .calendar, description: "Calendar: the month, due by day"),
         KeyBinding(keys: [.char("O")], command: .sort, description: "cycle the sort order"),
         KeyBinding(keys: [.char("o")], command: .details, description: "details, notes log (a annotates)"),
         KeyBinding(keys: [.char(">")], command: .skip, description: "skip this repeat occurrence"),
@@ -120,7 +121,7 @@ public struct Keymap: Sendable, Hashable {
 
     /// The terms of a filter typed after the filter key, for help and docs/USAGE.md.
     public static let filterSyntax: [(keys: String, description: String)] = [
-        ("words", "in the title or notes"),
+        ("words", "in the title, notes or annotations"),
         ("+tag -tag", "has / has not the tag"),
         ("list:NAME", "in the list"),
         ("due:today", "also due:none, due:overdue"),

@@ -91,6 +91,10 @@ extension Renderer {
         case .help:
             screen.put(truncated("j/k scroll · any other key closes help", toWidth: width), row: row, col: 0, style: .muted)
             return
+        case .calendar:
+            let text = state.message?.text ?? "←→↑↓ day · < > month · t today · Esc close"
+            screen.put(truncated(sanitize(text), toWidth: width), row: row, col: 0, style: .muted)
+            return
         case .list:
             break
         }

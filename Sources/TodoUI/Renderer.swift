@@ -85,6 +85,8 @@ struct Renderer {
             drawInvitations(selection: selection, &screen, top: listTop, height: listHeight)
         case .detail(let view):
             drawDetail(view, &screen, top: listTop, height: listHeight)
+        case .calendar(let view):
+            drawCalendar(view, &screen, top: listTop, height: listHeight)
         case .prompt(let prompt):
             if case .annotate(let id) = prompt.purpose {
                 drawDetail(DetailView(id: id), &screen, top: listTop, height: listHeight)
@@ -117,6 +119,7 @@ struct Renderer {
             segments.append((what + way, Style(bold: true, color: .warning)))
         case .connecting: segments.append(("connecting", Style(color: .muted)))
         }
+        if let context = state.context { segments.append(("context \(context.name)", Style(bold: true, color: .accent))) }
         if !status.invitations.isEmpty {
             segments.append((Formatting.counted(status.invitations.count, "invitation") + state.keyNote(.invitations), Style(bold: true, color: .accent)))
         }

@@ -1,12 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TodoPlanning
 
-/// The lowercased title and notes of every row of a tab, back to back in one byte buffer.
+/// The lowercased title, notes and annotations of every row of a tab, back to back in one byte buffer.
 ///
 /// A filter pass is one scan of the buffer, and 100,000 rows cost their bytes plus four per row rather than a
 /// string (and its heap block) each. A row's text is its lowercased title, then, when it has notes, a 0 byte and
-/// its lowercased notes; the title part is the row's sort key.
+/// its lowercased notes, then a 0 byte and each annotation lowercased; the title part is the row's sort key.
 struct SearchText: Sendable {
     private(set) var bytes: [UInt8] = []
     /// Where each row's text starts, then where the last one ends: one entry more than there are rows.
@@ -27,6 +28,11 @@ struct SearchText: Sendable {
         if !row.notes.isEmpty {
             bytes.append(0)
             bytes.append(contentsOf: row.notes.lowercased().utf8)
+        }
+        // Annotations are searched as the notes are (a 0 byte between keeps a word from spanning two of them).
+        for annotation in row.annotations {
+            bytes.append(0)
+            bytes.append(contentsOf: annotation.text.lowercased().utf8)
         }
         starts.append(UInt32(bytes.count))
     }

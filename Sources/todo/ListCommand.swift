@@ -35,6 +35,7 @@ struct ListedTodo: Filterable {
 
     /// Whether the usual views leave it out at `now`: waiting, or past its `until` (trashed at the next sync).
     func isHidden(at now: Date) -> Bool { item.isWaiting(at: now) || item.isExpired(at: now) }
+    var annotationTexts: [String] { item.annotations.map(\.text) }
 }
 
 /// Reads a filter the way `/` in the app does, with the command line's date grammar.
@@ -85,13 +86,13 @@ struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List open todos (after fetching what changed), optionally only those a filter matches.",
         discussion: """
-            A filter is the app's / syntax: words match the title or notes; +tag and -tag; list:NAME; due:today, \
+            A filter is the app's / syntax: words match the title, notes or annotations; +tag and -tag; list:NAME; due:today, \
             due:none, due:overdue, due.before:DATE, due.after:DATE, due.by:DATE; pri:2+ (at least), pri:1- (at most); \
             is:done, is:open, is:repeating, is:overdue, is:waiting, is:scheduled, is:active, is:blocked, is:blocking; \
             wait:, scheduled: and until: with .before:, .after: and .by: as due takes them. All terms must match, e.g. \
             todo list +garden due.before:eow. Done todos are shown with is:done or --all, waiting ones with is:waiting \
-            or --all; the order is by due date, then priority, unless config.toml \
-            saves another ([view] sort).
+            or --all; the order is by due date, then priority, unless config.toml saves another ([view] sort) or --sort \
+            gives one (next: by urgency, as todo next ranks). The context (todo context) applies too.
             """)
 
     @OptionGroup var device: DeviceOptionGroup
@@ -111,12 +112,18 @@ struct List: AsyncParsableCommand {
     @Flag(help: "Do not ask the cloud; show the cache.")
     var offline = false
 
+    @Option(help: ArgumentHelp("The order: due, priority, created, title or next (urgency); the saved one when not given.", valueName: "order"))
+    var sort: String?
+
     @Argument(parsing: .allUnrecognized, help: "Filter terms (see above).")
     var filter: [String] = []
 
     func validate() throws {
         try refuseUnknownOptions(in: filter, of: List.self)
         _ = try parseFilter(filter)
+        if let sort, TodoUI.SortOrder(rawValue: sort) == nil {
+            throw ValidationError("--sort must be one of due, priority, created, title, next, not '\(sort)'")
+        }
     }
 
     func run() async throws {
@@ -130,9 +137,11 @@ struct List: AsyncParsableCommand {
             let todos = try await session.listedTodos(in: scope, includeTrashed: all)
             let now = Date()
             let kept = all ? todos : todos.filter { (asksForDone || !$0.item.isCompleted) && (asksForWaiting || !$0.isHidden(at: now)) }
-            let matched = filter.isEmpty ? kept : kept.filter { filter.matches($0) }
-            // Active todos first (what is being worked on now), each group in the saved order.
-            let sorted = ListOrder(savedSort(session.options)).sorted(matched)
+            let context = try activeContext(session.options)
+            let matched = filter.isEmpty && context == nil ? kept : kept.filter { filter.matches($0) && context?.filter.matches($0) != false }
+            let order = sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? savedSort(session.options)
+            // Active todos first (what is being worked on now), each group in the order asked for.
+            let sorted = ListOrder(order, urgency: try urgency(session.options)).sorted(matched)
             let shown = sorted.filter(\.item.isActive) + sorted.filter { !$0.item.isActive }
             let snapshot = await session.engine.status()
             if json {
@@ -141,6 +150,7 @@ struct List: AsyncParsableCommand {
                 for todo in shown { print(todoLine(todo)) }
             }
             if shown.isEmpty { printError("no todos match") }
+            if let context, !json { printError(contextLine(context)) }
             if let line = signedOutLine(snapshot) {
                 printError(line)
             } else if !json && (snapshot.connection != .online || snapshot.pendingCount > 0) {

@@ -51,7 +51,8 @@ struct Next: AsyncParsableCommand {
             let now = Date()
             let asksForWaiting = filter.summary.split(separator: " ").contains("is:waiting")
             let visible = todos.filter { asksForWaiting || !$0.isHidden(at: now) }
-            let matched = filter.isEmpty ? visible : visible.filter { filter.matches($0) }
+            let context = try activeContext(session.options)
+            let matched = filter.isEmpty && context == nil ? visible : visible.filter { filter.matches($0) && context?.filter.matches($0) != false }
             let ranked = NextOrder.ranked(matched, by: urgency)
             let shown = limit == 0 ? ranked[...] : ranked.prefix(limit)
             if json {
@@ -60,6 +61,7 @@ struct Next: AsyncParsableCommand {
                 for entry in shown { print(Urgency.text(entry.score).leftPadded(to: 6) + "  " + todoLine(entry.todo)) }
             }
             if shown.isEmpty { printError("nothing to do: no open todos match") }
+            if let context, !json { printError(contextLine(context)) }
             if let line = signedOutLine(await session.engine.status()) { printError(line) }
         }
     }

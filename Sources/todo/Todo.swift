@@ -13,6 +13,10 @@ struct Todo: AsyncParsableCommand {
             Unshare.self, Leave.self, Conflicts.self, Restore.self, Login.self, Logout.self, Signup.self, ServerCommand.self,
             Devices.self,
             StartTodo.self, StopTodo.self, Projects.self, Tags.self, Info.self,
+            Context.self,
+            Summary.self,
+            BurndownReport.self,
+            CalendarReport.self,
         ],
         defaultSubcommand: Open.self
     )

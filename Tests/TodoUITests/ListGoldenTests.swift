@@ -293,6 +293,7 @@ struct ListGoldenTests {
               c                    show/hide completed
               T                    Today: overdue, today, 7 days
               N                    Next: most urgent first
+              C                    Calendar: the month, due by day
               O                    cycle the sort order
               o                    details, notes log (a annotates)
               >                    skip this repeat occurrence
@@ -301,7 +302,6 @@ struct ListGoldenTests {
               -                    remove a tag
               v                    mark for a bulk action
               Esc                  clear the marks
-              Tab                  next tab
             j/k scroll · any other key closes help
             """)
         press(session, .escape)

@@ -194,6 +194,7 @@ struct PlanningGoldenTests {
         let (session, terminal) = makePlanningSession()
         #expect(press(session, .char("O")) == [.setSortOrder(.created)])
         #expect(press(session, .char("O")) == [.setSortOrder(.title)])
+        #expect(press(session, .char("O")) == [.setSortOrder(.next)])
         #expect(press(session, .char("O")) == [.setSortOrder(.due)])
         expectScreen(terminal, """
             CloudTodo · alice · laptop · online · synced 2 s ago
