@@ -66,7 +66,8 @@ struct LimitedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture { () -> ConnectionRegistry.Entry? in
             guard try limiter.guardConnection(channel, plainHTTP: plainHTTP, logger: logger) else { return nil }
-            guard let entry = registry.admit(channel) else {
+            // Counted when it was accepted (`AcceptGate`).
+            guard let entry = registry.claim(channel) else {
                 try OverCapHandler.refuse(channel, plainHTTP: plainHTTP, reason: "the cloud is at its connection limit; retry\n")
                 return nil
             }

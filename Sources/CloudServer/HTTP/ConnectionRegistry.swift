@@ -3,10 +3,14 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// Every connection the cloud holds, so it never runs out of descriptors: past `capacity` a new connection makes
-/// room by closing the connections that have been idle (no request in progress) longest, and is itself refused only
-/// when every other connection is busy. A flood of silent connections thus costs the flood, not `/health`, the log or
-/// the store, which keep the descriptors `DescriptorLimit` reserves.
+/// Every connection the cloud holds, so it never runs out of descriptors. Connections are counted the moment they
+/// are accepted (`AcceptGate`), before anything is built for them, and a descriptor is counted until its close has
+/// happened, not merely been asked for: the count never runs ahead of the descriptors, so `accept` never meets
+/// `EMFILE` (after which NIO stops accepting for a whole second, and every new client, `/health` too, waits for
+/// its SYN to be sent again). Near `capacity` the longest-idle connections (no request in progress) are closed in a
+/// batch ahead of need; a new connection is refused only when every held connection is busy. A flood of silent
+/// connections thus costs the flood, not `/health`, the log or the store, which keep the descriptors
+/// `DescriptorLimit` reserves.
 final class ConnectionRegistry: @unchecked Sendable {
     /// One held connection; its handlers say when it is busy.
     final class Entry: @unchecked Sendable {
@@ -30,10 +34,24 @@ final class ConnectionRegistry: @unchecked Sendable {
         }
     }
 
-    /// Connections held at most.
-    let capacity: Int
+    /// What becomes of a newly accepted connection.
+    enum Admission {
+        /// Held: served as usual.
+        case held(Entry)
+        /// Not held: told so (a plain-HTTP `503`) and closed.
+        case refused
+        /// Closed at once: too many refusals are already being told.
+        case dropped
+    }
+
+    /// Connections held at most (descriptors of connections open at most, held or closing).
+    var capacity: Int { lock.withLock { limit } }
+    private var limit: Int
     private let lock = NSLock()
     private var entries: [ObjectIdentifier: Entry] = [:]
+    /// Connections no longer held whose descriptors are still open: shed ones whose close has not yet happened on
+    /// their event loop, and refused ones being told so.
+    private var leaving: Set<ObjectIdentifier> = []
     /// The most connections held since memory was last handed back.
     private var peak = 0
     /// Whether a crowd is leaving: memory is handed back at each quarter, down to the last few connections.
@@ -41,42 +59,99 @@ final class ConnectionRegistry: @unchecked Sendable {
     private let logger: Logger
     /// When shedding was last logged (one line per second at most).
     private var lastShedLog: NIODeadline = .distantPast
+    /// Connections shed or refused since the last log line.
+    private var unloggedShed = 0
+    private var unloggedRefused = 0
 
     /// A registry of at most `capacity` connections.
     init(capacity: Int, logger: Logger) {
-        self.capacity = max(2, capacity)
+        limit = max(2, capacity)
         self.logger = logger
     }
 
     /// How many connections are held.
     var count: Int { lock.withLock { entries.count } }
 
-    /// Holds `channel`, first closing the longest-idle connections when the cloud is at capacity; nil when every
-    /// held connection is busy (the caller refuses this one).
-    func admit(_ channel: any Channel) -> Entry? {
-        let entry = Entry(channel: channel, registry: self)
+    /// Sets the capacity once what else the process keeps open is known (the store, the event loops).
+    func resize(to capacity: Int) {
+        lock.withLock { limit = max(2, capacity) }
+    }
+
+    /// Connections shed at a time: closed ahead of need, so closing is not paid one connection at a time.
+    private var batch: Int { max(1, limit / 32) }
+
+    /// Counts `channel` as it is accepted, shedding the longest-idle connections ahead of need when the cloud nears
+    /// its capacity. Runs on the listening socket's event loop, before the connection's pipeline is built.
+    func admit(_ channel: any Channel) -> Admission {
         let key = ObjectIdentifier(channel)
-        let (admitted, shed): (Bool, [any Channel]) = lock.withLock {
-            var shed: [any Channel] = []
-            if entries.count >= capacity {
-                // Room for this one and a few more, so the next connections do not each pay for a scan.
-                let goal = entries.count - capacity + 1 + capacity / 32
-                let idle = entries.filter { !$0.value.busy }.sorted { $0.value.lastActive < $1.value.lastActive }.prefix(goal)
-                for (id, victim) in idle {
-                    entries[id] = nil
-                    shed.append(victim.channel)
-                }
-                guard entries.count < capacity else { return (false, shed) }
+        let (admission, shed): (Admission, [any Channel]) = lock.withLock {
+            if let known = entries[key] { return (.held(known), []) }
+            // Within a batch of the capacity, a batch is shed: two batches below it are held then, so the next batch
+            // of connections is taken while the shed ones' closes happen.
+            let shed = entries.count + batch >= limit ? shedLocked(entries.count - max(0, limit - 2 * batch)) : []
+            guard entries.count < limit else {
+                // Every held connection is busy.
+                unloggedRefused += 1
+                // A few refusals at a time are told why; past that, closing at once costs nothing more.
+                guard leaving.count < batch * 2 else { return (.dropped, shed) }
+                leaving.insert(key)
+                return (.refused, shed)
             }
+            let entry = Entry(channel: channel, registry: self)
             entries[key] = entry
             peak = max(peak, entries.count)
-            return (true, shed)
+            return (.held(entry), shed)
         }
-        for victim in shed { victim.close(promise: nil) }
-        if !shed.isEmpty || !admitted { logShedding(shed.count, refused: !admitted) }
-        guard admitted else { return nil }
-        channel.closeFuture.whenComplete { _ in self.forget(key) }
+        if case .dropped = admission {} else { channel.closeFuture.whenComplete { _ in self.forget(key) } }
+        close(shed)
+        return admission
+    }
+
+    /// Whether so many closes are still to happen that accepting should wait for them: the descriptors of closing
+    /// connections come out of the reserve.
+    var closesBehind: Bool { lock.withLock { leaving.count >= Self.closingAllowance } }
+
+    /// Connections closing (shed or refused) at most while new ones are accepted.
+    static let closingAllowance = 16
+
+    /// The entry `admit` made for `channel` when it was accepted, nil when it was refused; admits it now when it
+    /// was accepted before the listener was guarded.
+    func claim(_ channel: any Channel) -> Entry? {
+        let key = ObjectIdentifier(channel)
+        let (known, refused) = lock.withLock { (entries[key], leaving.contains(key)) }
+        if let known { return known }
+        guard !refused, case .held(let entry) = admit(channel) else { return nil }
         return entry
+    }
+
+    /// Closes a batch of the longest-idle connections now (the process ran out of descriptors all the same); how
+    /// many were closed.
+    @discardableResult
+    func shedBatch() -> Int {
+        let shed = lock.withLock { shedLocked(batch) }
+        close(shed)
+        return shed.count
+    }
+
+    /// Takes up to `goal` of the longest-idle entries out of `entries` into `leaving`.
+    private func shedLocked(_ goal: Int) -> [any Channel] {
+        var idle = entries.filter { !$0.value.busy }.map { ($0.key, $0.value) }
+        guard !idle.isEmpty else { return [] }
+        if idle.count > goal {
+            idle.sort { $0.1.lastActive < $1.1.lastActive }
+            idle.removeLast(idle.count - goal)
+        }
+        for (key, _) in idle {
+            entries[key] = nil
+            leaving.insert(key)
+        }
+        unloggedShed += idle.count
+        return idle.map { $0.1.channel }
+    }
+
+    private func close(_ shed: [any Channel]) {
+        for victim in shed { victim.close(promise: nil) }
+        logShedding()
     }
 
     /// Forgets a closed connection; as a crowd of them goes (from 256 or more, at each quarter left, down to the last
@@ -84,7 +159,7 @@ final class ConnectionRegistry: @unchecked Sendable {
     /// cloud's size up.
     private func forget(_ key: ObjectIdentifier) {
         let crowdGone = lock.withLock {
-            entries.removeValue(forKey: key)
+            if leaving.remove(key) == nil { entries.removeValue(forKey: key) }
             guard peak >= 256 || (crowdLeaving && peak >= 16), entries.count <= peak / 4 else { return false }
             crowdLeaving = entries.count >= 16
             peak = entries.count
@@ -93,17 +168,18 @@ final class ConnectionRegistry: @unchecked Sendable {
         if crowdGone { FreeMemory.handBack() }
     }
 
-    private func logShedding(_ count: Int, refused: Bool) {
+    private func logShedding() {
         let now = NIODeadline.now()
-        let due = lock.withLock {
-            guard now - lastShedLog >= .seconds(1) else { return false }
+        let counts: (shed: Int, refused: Int, limit: Int)? = lock.withLock {
+            guard unloggedShed + unloggedRefused > 0, now - lastShedLog >= .seconds(1) else { return nil }
             lastShedLog = now
-            return true
+            defer { (unloggedShed, unloggedRefused) = (0, 0) }
+            return (unloggedShed, unloggedRefused, limit)
         }
-        guard due else { return }
+        guard let counts else { return }
         logger.warning(
             "at the connection limit: closing the longest-idle connections",
-            metadata: ["closed": "\(count)", "limit": "\(capacity)", "refusedNew": "\(refused)"])
+            metadata: ["closed": "\(counts.shed)", "refusedNew": "\(counts.refused)", "limit": "\(counts.limit)"])
     }
 }
 

@@ -20,6 +20,8 @@ struct ListenPlan {
     let displayAddress: String
     /// Every connection held, at most what the descriptors allow.
     let registry: ConnectionRegistry
+    /// Whether the configuration sets the connection limit (`maxOpenConnections`) rather than the descriptors.
+    private let configuredCapacity: Bool
 
     init(_ configuration: ServerConfiguration, logger: Logger) throws {
         let host = configuration.host
@@ -48,8 +50,17 @@ struct ListenPlan {
         }
         idleTimeout = configuration.idleTimeout
         limiter = ConnectionLimiter(cap: configuration.maxConnectionsPerAddress, exempts: configuration.trustedProxies)
+        configuredCapacity = configuration.maxOpenConnections != nil
         registry = ConnectionRegistry(
             capacity: configuration.maxOpenConnections ?? DescriptorLimit.connectionCapacity(), logger: logger)
+    }
+
+    /// Guards the listening socket `channel` once the cloud listens: every connection is counted as it is accepted
+    /// (`AcceptGate`), against a capacity that now knows what the store and the event loops keep open.
+    func guardAccepts(on channel: any Channel, logger: Logger) async throws {
+        if !configuredCapacity { registry.resize(to: DescriptorLimit.connectionCapacity()) }
+        try await AcceptGate.install(on: channel, registry: registry, logger: logger)
+        logger.debug("connection limit", metadata: ["connections": "\(registry.capacity)"])
     }
 
     /// The child-channel set-up Hummingbird builds each connection with: cap, then TLS, then HTTP/1.1 with limits.
@@ -64,7 +75,6 @@ struct ListenPlan {
         let tls = self.tls
         let limiter = self.limiter
         let registry = self.registry
-        logger.debug("connection limit", metadata: ["connections": "\(registry.capacity)"])
         return HTTPServerBuilder { responder in
             let plain = HTTP1Channel(responder: responder, configuration: http)
             if let tls {

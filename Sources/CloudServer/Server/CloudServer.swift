@@ -32,7 +32,12 @@ public enum CloudServer {
             configuration: .init(
                 address: .hostname(ListenAddress.unbracketed(configuration.host), port: configuration.port), serverName: "CloudTodo",
                 backlog: 1024),
-            onServerRunning: { channel in
+            onServerRunning: { [logger] channel in
+                do {
+                    try await plan.guardAccepts(on: channel, logger: logger)
+                } catch {
+                    logger.error("could not guard the listening socket", metadata: ["error": "\(error)"])
+                }
                 portContinuation.yield(channel.localAddress?.port ?? configuration.port)
                 portContinuation.finish()
             },
