@@ -32,42 +32,40 @@ public final class CloudClient: Sendable {
 
     /// Creates an account (open-registration clouds only); answers its user record name.
     public func createAccount(account: String, password: String) async throws -> String {
-        let response: CreateAccountResponse = try await post(
-            container.authPath("accounts"), CreateAccountRequest(account: account, password: password), authenticated: false)
+        let response = try await call(.createAccount, CreateAccountRequest(account: account, password: password), authenticated: false)
         return response.userRecordName
     }
 
     /// Signs a device in; the client keeps the returned token for later calls.
     public func signIn(account: String, password: String, deviceName: String) async throws -> SignInResponse {
-        let response: SignInResponse = try await post(
-            container.authPath("signin"), SignInRequest(account: account, password: password, deviceName: deviceName),
-            authenticated: false)
+        let response = try await call(
+            .signIn, SignInRequest(account: account, password: password, deviceName: deviceName), authenticated: false)
         authToken = response.ckWebAuthToken
         return response
     }
 
     /// Revokes the session token on the cloud and forgets it.
     public func signOut() async throws {
-        let _: EmptyBody = try await post(container.authPath("signout"), EmptyBody())
+        _ = try await call(.signOut, EmptyBody())
         authToken = nil
     }
 
     /// Who the caller is (`users/caller`).
     public func caller(_ scope: DatabaseScope = .private) async throws -> UserIdentity {
-        try await get(container.databasePath(scope, "users/caller"))
+        try await call(.usersCaller, in: scope, EmptyBody())
     }
 
     /// Who the caller is (`users/current`, the older name).
     public func currentUser(_ scope: DatabaseScope = .private) async throws -> UserIdentity {
-        try await get(container.databasePath(scope, "users/current"))
+        try await call(.usersCurrent, in: scope, EmptyBody())
     }
 
     // MARK: Records
 
     /// `records/modify`: the per-item results, in the order of the operations.
     public func modifyRecords(_ scope: DatabaseScope, _ request: ModifyRecordsRequest) async throws -> [RecordResult] {
-        // Hot path: written with JSONWriter and read with the streaming reader, not Codable.
-        try await modifyRecords(scope, body: WireBodies.modifyRecords(request))
+        // Hot path: written with ModifyRecordsRequestWriter and read with the streaming reader, not Codable.
+        try await modifyRecords(scope, body: Data(request.jsonBody))
     }
 
     /// `records/modify` with a request body its caller wrote (a `ModifyRecordsRequest` as JSON): the per-item results,
@@ -75,64 +73,63 @@ public final class CloudClient: Sendable {
     public func modifyRecords(_ scope: DatabaseScope, body: Data) async throws -> [RecordResult] {
         let response = try await send(
             HTTPRequest(
-                method: "POST", url: url(container.databasePath(scope, "records/modify")), headers: headers(authenticated: true),
+                method: "POST", url: url(container.path(of: .recordsModify, in: scope)), headers: headers(authenticated: true),
                 body: body))
         return try decodeFast("RecordsResponse", response) { try RecordsResponse(bytes: $0) }.records
     }
 
     /// `records/lookup`: the per-item results, in the order asked.
     public func lookupRecords(_ scope: DatabaseScope, _ request: LookupRecordsRequest) async throws -> [RecordResult] {
-        let response: RecordsResponse = try await post(container.databasePath(scope, "records/lookup"), request)
+        let response = try await call(.recordsLookup, in: scope, request)
         return response.records
     }
 
     /// `records/query`: one page of results and the marker of the next.
     public func queryRecords(_ scope: DatabaseScope, _ request: QueryRequest) async throws -> QueryResponse {
-        let response = try await postRaw(container.databasePath(scope, "records/query"), request)
-        return try decodeFast("QueryResponse", response) { try WireBodies.queryResponse(JSONParser.parse($0)) }
+        let response = try await send(.recordsQuery, in: scope, request)
+        return try decodeFast("QueryResponse", response) { try QueryResponse(bytes: $0) }
     }
 
     /// `records/changes`: one page of one zone's changes (the older single-zone form).
     public func recordChanges(_ scope: DatabaseScope, _ request: RecordChangesRequest) async throws -> RecordChangesResponse {
-        try await post(container.databasePath(scope, "records/changes"), request)
+        try await call(.recordsChanges, in: scope, request)
     }
 
     // MARK: Change feeds
 
     /// `changes/database`: zones changed or deleted after a database token.
     public func databaseChanges(_ scope: DatabaseScope, _ request: DatabaseChangesRequest) async throws -> DatabaseChangesResponse {
-        try await post(container.databasePath(scope, "changes/database"), request)
+        try await call(.changesDatabase, in: scope, request)
     }
 
     /// `changes/zone`: a page of each zone's records and tombstones after its token.
     public func zoneChanges(_ scope: DatabaseScope, _ request: ZoneChangesRequest) async throws -> ZoneChangesResponse {
-        let response = try await postRaw(container.databasePath(scope, "changes/zone"), request)
+        let response = try await send(.changesZone, in: scope, request)
         return try decodeFast("ZoneChangesResponse", response) { try ZoneChangesResponse(bytes: $0) }
     }
 
     /// `zones/changes`: the older form of the database change feed.
     public func zonesChanges(_ scope: DatabaseScope, _ request: DatabaseChangesRequest) async throws -> ZonesChangesResponse {
-        try await post(container.databasePath(scope, "zones/changes"), request)
+        try await call(.zonesChanges, in: scope, request)
     }
 
     // MARK: Zones
 
     /// `zones/list`: every zone of the database.
     public func listZones(_ scope: DatabaseScope) async throws -> [ZoneResult] {
-        let response: ZonesResponse = try await get(container.databasePath(scope, "zones/list"))
+        let response = try await call(.zonesList, in: scope, EmptyBody())
         return response.zones
     }
 
     /// `zones/lookup`: the zones asked for, or their errors.
     public func lookupZones(_ scope: DatabaseScope, _ zoneIDs: [ZoneID]) async throws -> [ZoneResult] {
-        let response: ZonesResponse = try await post(
-            container.databasePath(scope, "zones/lookup"), LookupZonesRequest(zoneIDs: zoneIDs))
+        let response = try await call(.zonesLookup, in: scope, LookupZonesRequest(zoneIDs: zoneIDs))
         return response.zones
     }
 
     /// `zones/modify`: creates, deletes or purges zones; per-zone results.
     public func modifyZones(_ scope: DatabaseScope, _ request: ModifyZonesRequest) async throws -> [ZoneResult] {
-        let response: ZonesResponse = try await post(container.databasePath(scope, "zones/modify"), request)
+        let response = try await call(.zonesModify, in: scope, request)
         return response.zones
     }
 
@@ -142,13 +139,13 @@ public final class CloudClient: Sendable {
     public func modifySubscriptions(_ scope: DatabaseScope, _ request: ModifySubscriptionsRequest) async throws
         -> [SubscriptionResult]
     {
-        let response: SubscriptionsResponse = try await post(container.databasePath(scope, "subscriptions/modify"), request)
+        let response = try await call(.subscriptionsModify, in: scope, request)
         return response.subscriptions
     }
 
     /// `subscriptions/list`: the caller's subscriptions in a database.
     public func listSubscriptions(_ scope: DatabaseScope) async throws -> [SubscriptionResult] {
-        let response: SubscriptionsResponse = try await get(container.databasePath(scope, "subscriptions/list"))
+        let response = try await call(.subscriptionsList, in: scope, EmptyBody())
         return response.subscriptions
     }
 
@@ -156,33 +153,31 @@ public final class CloudClient: Sendable {
 
     /// `private/shares/modify`: creates, replaces or revokes shares of root records; per-item results in order.
     public func modifyShares(_ request: ModifySharesRequest) async throws -> [ShareResult] {
-        let response: SharesResponse = try await post(container.databasePath(.private, "shares/modify"), request)
+        let response = try await call(.sharesModify, in: .private, request)
         return response.shares
     }
 
     /// `private/shares/list`: the shares the caller owns.
     public func listOwnedShares() async throws -> [ShareInfo] {
-        let response: SharesResponse = try await get(container.databasePath(.private, "shares/list"))
+        let response = try await call(.sharesList, in: .private, EmptyBody())
         return try Self.shares(response)
     }
 
     /// `shared/shares/list`: shares others made with the caller, pending and accepted.
     public func listSharedWithMe() async throws -> [ShareInfo] {
-        let response: SharesResponse = try await get(container.databasePath(.shared, "shares/list"))
+        let response = try await call(.sharesList, in: .shared, EmptyBody())
         return try Self.shares(response)
     }
 
     /// `shared/shares/accept`: accepts invitations; per-item results in order.
     public func acceptShares(_ shares: [ShareReference]) async throws -> [ShareResult] {
-        let response: SharesResponse = try await post(
-            container.databasePath(.shared, "shares/accept"), ShareReferenceRequest(shares: shares))
+        let response = try await call(.sharesAccept, in: .shared, ShareReferenceRequest(shares: shares))
         return response.shares
     }
 
     /// `shared/shares/leave`: removes the caller from shares; per-item results in order.
     public func leaveShares(_ shares: [ShareReference]) async throws -> [ShareResult] {
-        let response: SharesResponse = try await post(
-            container.databasePath(.shared, "shares/leave"), ShareReferenceRequest(shares: shares))
+        let response = try await call(.sharesLeave, in: .shared, ShareReferenceRequest(shares: shares))
         return response.shares
     }
 
@@ -200,13 +195,12 @@ public final class CloudClient: Sendable {
 
     /// `tokens/create`: a new push token and the courier URL to long-poll.
     public func createPushToken(environment: String = "development") async throws -> CreateTokenResponse {
-        try await post(container.devicePath("tokens/create"), CreateTokenRequest(apnsEnvironment: environment))
+        try await call(.tokensCreate, CreateTokenRequest(apnsEnvironment: environment))
     }
 
     /// `tokens/register`: binds a push token to the caller's device.
     public func registerPushToken(_ apnsToken: String, environment: String = "development") async throws {
-        let _: RegisterTokenRequest = try await post(
-            container.devicePath("tokens/register"), RegisterTokenRequest(apnsEnvironment: environment, apnsToken: apnsToken))
+        _ = try await call(.tokensRegister, RegisterTokenRequest(apnsEnvironment: environment, apnsToken: apnsToken))
     }
 
     /// One long-poll of the courier URL: a notification, or nil when none came within `timeout` seconds.
@@ -227,20 +221,20 @@ public final class CloudClient: Sendable {
 
     /// Asks the cloud to push a test notification to one of the caller's devices.
     public func sendTestPush(toDevice deviceName: String) async throws {
-        let _: EmptyBody = try await post(container.devicePath("push"), TestPushRequest(deviceName: deviceName))
+        _ = try await call(.push, TestPushRequest(deviceName: deviceName))
     }
 
     // MARK: Devices
 
     /// `devices/list`: the devices signed in to the caller's account, by name.
     public func listDevices() async throws -> [DeviceInfo] {
-        let response: DevicesResponse = try await post(container.devicePath("devices/list"), EmptyBody())
+        let response = try await call(.devicesList, EmptyBody())
         return response.devices
     }
 
     /// `devices/revoke`: ends the session of the caller's device named `name` (this one too, if so named).
     public func revokeDevice(named name: String) async throws -> DeviceInfo {
-        let response: DevicesResponse = try await post(container.devicePath("devices/revoke"), RevokeDeviceRequest(deviceName: name))
+        let response = try await call(.devicesRevoke, RevokeDeviceRequest(deviceName: name))
         guard let device = response.devices.first else { throw CloudError(.badRequest, "the cloud revoked no device") }
         return device
     }
@@ -249,7 +243,7 @@ public final class CloudClient: Sendable {
 
     /// Whether the cloud answers `GET /health` with a 2xx within `timeout` seconds.
     public func isHealthy(timeout: Double = 2) async -> Bool {
-        guard let response = try? await transport.send(HTTPRequest(method: "GET", url: url("/health"), timeout: timeout)) else {
+        guard let response = try? await transport.send(HTTPRequest(method: "GET", url: healthURL, timeout: timeout)) else {
             return false
         }
         return (200..<300).contains(response.status)
@@ -257,15 +251,18 @@ public final class CloudClient: Sendable {
 
     /// Makes the next calls of an endpoint fail (clouds started with faults enabled only).
     public func injectFault(_ fault: FaultRequest) async throws {
-        let _: EmptyBody = try await post("/admin/1/faults", fault, authenticated: false)
+        _ = try await send(.faults, fault, authenticated: false)
     }
 
     /// Asks the cloud to compact tombstones now (clouds started with faults enabled only).
     public func compactForTesting() async throws {
-        let _: EmptyBody = try await post("/admin/1/compact", EmptyBody(), authenticated: false)
+        _ = try await send(.compact, EmptyBody(), authenticated: false)
     }
 
     // MARK: Plumbing
+
+    /// Where the cloud's liveness probe answers (`GET /health`, with the cloud's time).
+    public var healthURL: URL { url(container.path(of: .health)) }
 
     private func url(_ path: String) -> URL {
         var base = baseURL.absoluteString
@@ -279,22 +276,29 @@ public final class CloudClient: Sendable {
         return headers
     }
 
-    private func post<Body: Encodable, Response: Decodable>(
-        _ path: String, _ body: Body, authenticated: Bool = true
-    ) async throws -> Response {
-        let response = try await postRaw(path, body, authenticated: authenticated)
-        return try decode(Response.self, response)
+    /// Calls `endpoint` (in the database `scope`, for a database endpoint) and decodes its answer.
+    private func call<Body: Encodable, Answer: Decodable>(
+        _ endpoint: Endpoint<Body, Answer>, in scope: DatabaseScope = .private, _ body: Body, authenticated: Bool = true
+    ) async throws -> Answer {
+        try decode(Answer.self, try await send(endpoint, in: scope, body, authenticated: authenticated))
     }
 
-    /// Posts a Codable body and answers the raw (2xx) response.
-    private func postRaw<Body: Encodable>(_ path: String, _ body: Body, authenticated: Bool = true) async throws -> HTTPResponse {
+    /// Calls `endpoint` with its method (a GET carries no body, and the session always) and answers the raw (2xx)
+    /// response.
+    private func send<Body: Encodable, Answer>(
+        _ endpoint: Endpoint<Body, Answer>, in scope: DatabaseScope = .private, _ body: Body, authenticated: Bool = true
+    ) async throws -> HTTPResponse {
+        let url = url(container.path(of: endpoint, in: scope))
+        if endpoint.method == .get {
+            return try await send(HTTPRequest(method: "GET", url: url, headers: headers(authenticated: true)))
+        }
         let data: Data
         do {
             data = try JSONEncoder().encode(body)
         } catch {
             throw CloudError(.badRequest, "cannot encode the request: \(error)")
         }
-        return try await send(HTTPRequest(method: "POST", url: url(path), headers: headers(authenticated: authenticated), body: data))
+        return try await send(HTTPRequest(method: endpoint.method.rawValue, url: url, headers: headers(authenticated: authenticated), body: data))
     }
 
     /// Reads a hot response with a hand-written decoder (the tree parser or the streaming reader).
@@ -306,11 +310,6 @@ public final class CloudClient: Sendable {
         } catch {
             throw CloudError(.invalidResponse, "cannot read the cloud's answer as \(name): \(error)")
         }
-    }
-
-    private func get<Response: Decodable>(_ path: String) async throws -> Response {
-        let response = try await send(HTTPRequest(method: "GET", url: url(path), headers: headers(authenticated: true)))
-        return try decode(Response.self, response)
     }
 
     /// Sends, mapping transport failures to `networkUnavailable` and non-2xx answers to the server's error.

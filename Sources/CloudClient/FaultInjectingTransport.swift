@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Wraps a real transport and lets tests cut the network: offline, failing chosen requests, or losing answers.
 public final class FaultInjectingTransport: HTTPTransport {
@@ -80,18 +81,16 @@ public final class FaultInjectingTransport: HTTPTransport {
     }
 }
 
-/// A value guarded by a lock, for the few mutable things shared across tasks.
-public final class LockedValue<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
+/// A value guarded by a `Mutex`, in a class: for the few mutable things shared across tasks that escaping closures
+/// capture (a `Mutex` itself cannot be captured).
+public final class LockedValue<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
 
     /// Guards an initial value.
-    public init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { self.value = Mutex(value) }
 
     /// Runs `body` with exclusive access to the value.
-    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+    public func withLock<T: Sendable>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try value.withLock { value in try body(&value) }
     }
 }

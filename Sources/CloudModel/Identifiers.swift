@@ -95,19 +95,4 @@ public struct ContainerAddress: Sendable, Hashable {
         self.container = container
         self.environment = environment
     }
-
-    /// The path of a database endpoint: `/database/1/{container}/{environment}/{scope}/{entity}/{action}`.
-    public func databasePath(_ scope: DatabaseScope, _ endpoint: String) -> String {
-        "/database/1/\(container)/\(environment)/\(scope.rawValue)/\(endpoint)"
-    }
-
-    /// The path of a device endpoint: `/device/1/{container}/{environment}/{endpoint}`.
-    public func devicePath(_ endpoint: String) -> String {
-        "/device/1/\(container)/\(environment)/\(endpoint)"
-    }
-
-    /// The path of an account endpoint: `/auth/1/{container}/{endpoint}`.
-    public func authPath(_ endpoint: String) -> String {
-        "/auth/1/\(container)/\(endpoint)"
-    }
 }

@@ -223,47 +223,6 @@ public struct JSONWriter: Sendable {
         sortedObject(fields) { writer, value in writer.field(value) }
     }
 
-    /// Appends a record in the web services' shape.
-    public mutating func record(_ record: Record) {
-        raw("{\"recordName\":")
-        string(record.recordName)
-        if let type = record.recordType {
-            raw(",\"recordType\":")
-            string(type)
-        }
-        if let tag = record.recordChangeTag {
-            raw(",\"recordChangeTag\":")
-            string(tag)
-        }
-        if let fields = record.fields {
-            raw(",\"fields\":")
-            self.fields(fields)
-        }
-        if let created = record.created {
-            raw(",\"created\":")
-            stamp(created)
-        }
-        if let modified = record.modified {
-            raw(",\"modified\":")
-            stamp(modified)
-        }
-        if let deleted = record.deleted {
-            raw(",\"deleted\":")
-            bool(deleted)
-        }
-        if let zone = record.zoneID {
-            raw(",\"zoneID\":")
-            zoneID(zone)
-        }
-        if let parent = record.parent {
-            raw(",\"parent\":{\"recordName\":")
-            string(parent.recordName)
-            raw("}")
-        }
-        if let share = record.share {
-            raw(",\"share\":")
-            json(FieldValue.reference(share).jsonValue)
-        }
-        raw("}")
-    }
+    /// Drops what was written past the first `count` bytes (a message writer taking back a part it began).
+    mutating func truncate(to count: Int) { bytes.removeLast(bytes.count - count) }
 }

@@ -39,7 +39,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// One SQLite connection. Not thread-safe: exactly one owner (an actor or a lock) uses it at a time.
+/// One SQLite connection. Not thread-safe: exactly one owner (an actor or a lock) uses it at a time, on a thread where
+/// it may block (see `allowBlocking`).
 public final class SQLiteDatabase: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var cache: [String: Statement] = [:]
@@ -51,10 +52,13 @@ public final class SQLiteDatabase: @unchecked Sendable {
     public init(path: String, readOnly: Bool = false) throws {
         _ = Self.configured
         self.path = path
+        checkMayBlock()
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
         let db = try Self.open(path, flags: flags)
         handle = db
         sqlite3_extended_result_codes(db, 0)
+        // Its sorts and temporary tables stay in memory too, so it never touches a disk (see `checkMayBlock`).
+        if path == ":memory:" { sqlite3_exec(db, "PRAGMA temp_store=MEMORY", nil, nil, nil) }
     }
 
     /// A raw connection to `path` that waits up to 5 s for a lock, or the reason it cannot be opened.
@@ -71,6 +75,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
     }
 
     deinit {
+        checkMayBlock()
         cache.removeAll()
         if let checkpointer {
             sqlite3_wal_hook(handle, nil, nil)
@@ -107,6 +112,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws {
+        checkMayBlock()
         var error: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &error)
         if rc != SQLITE_OK {
@@ -122,6 +128,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
             cached.reset()
             return cached
         }
+        checkMayBlock()
         var raw: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
         guard rc == SQLITE_OK, let raw else { throw SQLiteError(code: rc, message: lastMessage, sql: sql) }
@@ -295,6 +302,7 @@ public final class Statement {
 
     /// Advances; true while there is a row.
     public func step() throws -> Bool {
+        database.checkMayBlock()
         let rc = sqlite3_step(raw)
         switch rc {
         case SQLITE_ROW: return true

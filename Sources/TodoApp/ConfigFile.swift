@@ -18,11 +18,15 @@ public struct DeviceSettings: Sendable, Hashable {
     public var keys: [String: String] = [:]
     /// `[colors]`: colour role → colour (`Palette(overrides:)` reads them; checked when read).
     public var colors: [String: String] = [:]
+    /// `[urgency]`: coefficient name → value (`UrgencyCoefficients(overrides:)` reads them; checked when read).
+    public var urgency: [String: Double] = [:]
 
     /// The key table `[keys]` makes of the standard one.
     public var keymap: Keymap { (try? Keymap(overrides: keys)) ?? .standard }
     /// The colours `[colors]` makes of the standard ones.
     public var palette: Palette { (try? Palette(overrides: colors)) ?? .standard }
+    /// The urgency coefficients `[urgency]` makes of Taskwarrior's.
+    public var urgencyCoefficients: UrgencyCoefficients { (try? UrgencyCoefficients(overrides: urgency)) ?? UrgencyCoefficients() }
 
     /// No settings.
     public init() {}
@@ -95,7 +99,7 @@ public struct ConfigFile: Sendable {
     /// The keys of the `[login]` table, in the order they are written.
     static let loginKeys = ["cloud", "account", "device", "ca-file"]
     /// The tables the file may have.
-    static let tables: Set<String> = ["login", "view", "filters", "keys", "colors"]
+    static let tables: Set<String> = ["login", "view", "filters", "keys", "colors", "urgency"]
 
     /// Where the file lives.
     public let url: URL
@@ -176,6 +180,7 @@ public struct ConfigFile: Sendable {
         }
         if !settings.keys.isEmpty { table["keys"] = try Self.table(settings.keys, order: settings.keys.keys.sorted(), name: "keys", allowingEmpty: true) }
         if !settings.colors.isEmpty { table["colors"] = try Self.table(settings.colors, order: settings.colors.keys.sorted(), name: "colors") }
+        if !settings.urgency.isEmpty { table["urgency"] = Self.urgencyTable(settings.urgency) }
         let text = "# CloudTodo on this device: the login `todo login` saves, the app's view and saved filters.\n"
             + table.convert(to: .toml) + "\n"
         try SecretFile.write(Data(text.utf8), to: url)
@@ -230,7 +235,7 @@ public struct ConfigFile: Sendable {
             throw self.error("not valid TOML")
         }
         for key in root.keys where !Self.tables.contains(key) {
-            throw error("an unknown setting '\(printable(key))' (known: [login], [view], [filters], [keys], [colors])", line: line(of: key, in: nil, text))
+            throw error("an unknown setting '\(printable(key))' (known: [login], [view], [filters], [keys], [colors], [urgency])", line: line(of: key, in: nil, text))
         }
         var settings = DeviceSettings()
         if let login = try strings(of: "login", in: root, text, known: Self.loginKeys) {
@@ -288,6 +293,7 @@ public struct ConfigFile: Sendable {
             }
             settings.colors = colors
         }
+        settings.urgency = try urgency(in: root, text)
         return settings
     }
 
@@ -341,12 +347,12 @@ public struct ConfigFile: Sendable {
     }
 
     /// A key as it may be shown: controls made visible, at most 40 characters.
-    private func printable(_ key: String) -> String {
+    func printable(_ key: String) -> String {
         let visible = String(String.UnicodeScalarView(key.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
         return visible.count > 40 ? String(visible.prefix(40)) + "…" : visible
     }
 
-    private func error(_ problem: String, line: Int? = nil) -> ConfigFileError {
+    func error(_ problem: String, line: Int? = nil) -> ConfigFileError {
         ConfigFileError(file: url.path, line: line, problem: problem)
     }
 }

@@ -162,9 +162,15 @@ public enum DeviceOpening {
     /// The command that signs this device in again, to be run as printed: the device and data directory are named
     /// when they are not the defaults (a certificate authority comes from the saved login).
     public static func loginCommand(_ options: DeviceOptions) -> String {
-        var words = ["todo", "login", options.server.absoluteString, "--account", options.account]
-        if options.device != "main" { words += ["--device", options.device] }
-        if let dataDirectory = options.dataDirectory { words += ["--data-dir", dataDirectory.path] }
+        loginCommand(server: options.server, account: options.account, device: options.device, dataDirectory: options.dataDirectory)
+    }
+
+    /// `todo login SERVER --account ACCOUNT`, with the device and data directory when they are not the defaults,
+    /// quoted for a POSIX shell.
+    public static func loginCommand(server: URL, account: String, device: String = "main", dataDirectory: URL? = nil) -> String {
+        var words = ["todo", "login", server.absoluteString, "--account", account]
+        if device != "main" { words += ["--device", device] }
+        if let dataDirectory { words += ["--data-dir", dataDirectory.path] }
         return words.map(shellWord).joined(separator: " ")
     }
 

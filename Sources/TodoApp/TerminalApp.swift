@@ -28,6 +28,7 @@ public enum TerminalApp {
             makeID: { RecordNames.next() }, nameRow: AppBridge.newRowID,
             sortOrder: sortOrder,
             savedFilters: settings.filters.map { SavedFilter(name: $0.name, text: $0.text) }, keymap: settings.keymap)
+        state.urgencyCoefficients = settings.urgencyCoefficients
         if settings.view.start == "today" { state.openToday() }
         let hasCache = FileManager.default.fileExists(atPath: options.cacheFile.path)
         if hasCache { state.showLoading(FetchProgress(fetched: 0)) }
@@ -163,7 +164,7 @@ public enum TerminalApp {
     ) async -> RowContext? {
         guard FileManager.default.fileExists(atPath: options.cacheFile.path),
             let kept = DeviceSession.keptCredentials(options),
-            let store = try? TodoStore(url: options.cacheFile)
+            let store = try? await TodoStore(url: options.cacheFile)
         else {
             inbox.post(.loading(nil))
             return nil

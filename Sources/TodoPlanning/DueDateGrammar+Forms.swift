@@ -29,26 +29,6 @@ extension DueDateGrammar {
         return numbers
     }()
 
-    /// `eow`: the Sunday ending this ISO week (today on a Sunday).
-    var endOfWeek: Match {
-        guard let today else { return .impossible("too far away") }
-        return days(7 - today.isoWeekday)
-    }
-
-    /// `eom`: the last day of this month.
-    var endOfMonth: Match {
-        guard let today, let last = GregorianDay(year: today.year, month: today.month, day: today.monthLength) else {
-            return .impossible("too far away")
-        }
-        return .day(last)
-    }
-
-    /// `eoy`: December 31 of this year.
-    var endOfYear: Match {
-        guard let today, let last = GregorianDay(year: today.year, month: 12, day: 31) else { return .impossible("too far away") }
-        return .day(last)
-    }
-
     /// The largest count each unit of a relative date takes (about 270 years ahead at most).
     static let relativeLimits: [Character: Int] = ["d": 100_000, "w": 10_000, "m": 3_000, "y": 250]
 

@@ -69,11 +69,23 @@ public struct DueDateGrammar: Sendable {
         Rule(forms: ["tomorrow"], inShortHint: 1, kind: .day) { text, grammar in text == "tomorrow" ? grammar.days(1) : .notThisForm },
         Rule(forms: ["yesterday"], inShortHint: 0, kind: .day) { text, grammar in text == "yesterday" ? grammar.days(-1) : .notThisForm },
         Rule(forms: ["a weekday (mon…sun, monday…sunday)"], inShortHint: 0, kind: .day) { text, grammar in grammar.weekday(text) },
-        Rule(forms: ["eow"], inShortHint: 0, kind: .day) { text, grammar in text == "eow" ? grammar.endOfWeek : .notThisForm },
-        Rule(forms: ["eom"], inShortHint: 0, kind: .day) { text, grammar in text == "eom" ? grammar.endOfMonth : .notThisForm },
-        Rule(forms: ["eoy"], inShortHint: 0, kind: .day) { text, grammar in text == "eoy" ? grammar.endOfYear : .notThisForm },
+        Rule(
+            forms: ["sod, eod, sow, eow, soww, eoww, som, eom, soq, eoq, soy, eoy (sopw: the previous week's start, eonm: the next month's end, …)"],
+            inShortHint: 0, kind: .day
+        ) { text, grammar in grammar.periodEdge(text) },
+        Rule(forms: ["a month (dec, december)"], inShortHint: 0, kind: .day) { text, grammar in grammar.monthName(text) },
+        Rule(forms: ["dec 24", "24 dec 2027"], inShortHint: 0, kind: .day) { text, grammar in grammar.monthAndDay(text) },
+        Rule(forms: ["15th"], inShortHint: 0, kind: .day) { text, grammar in grammar.ordinal(text) },
+        Rule(forms: ["next fri", "next week"], inShortHint: 0, kind: .day) { text, grammar in grammar.nextWord(text) },
+        Rule(forms: ["later"], inShortHint: 0, kind: .day) { text, _ in someday(text) },
         Rule(forms: ["+3d", "+2w", "+1m", "+1y", "-3d (3 days ago)"], inShortHint: 1, kind: .day) { text, grammar in grammar.relative(text) },
-        Rule(forms: ["17:00", "9am", "5:30pm", "a day then a time (fri 9am)"], inShortHint: 1, kind: .time) { text, _ in time(text) },
+        Rule(forms: ["in 3 days", "2 weeks ago"], inShortHint: 0, kind: .day) { text, grammar in grammar.spoken(text) },
+        Rule(forms: ["17:00", "9am", "5:30pm", "noon", "a day then a time (fri 9am, tomorrow at 5pm)"], inShortHint: 1, kind: .time) {
+            text, _ in text == "noon" ? .time(hour: 12, minute: 0) : time(text)
+        },
+        Rule(forms: ["now", "in 2 hours"], inShortHint: 0, kind: .whole) { text, grammar in
+            text == "now" ? .moment(grammar.now) : grammar.spoken(text)
+        },
         Rule(forms: ["none"], inShortHint: 0, kind: .whole) { text, _ in text.isEmpty || text == "none" ? Match.none : .notThisForm },
         Rule(forms: ["an ISO 8601 time (2026-05-01T09:00:00Z)"], inShortHint: 0, kind: .whole) { text, _ in isoMoment(text) },
     ]
@@ -91,7 +103,7 @@ public struct DueDateGrammar: Sendable {
     public func parse(_ text: String) throws(DueDateError) -> DueDate? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.utf8.count <= Self.maximumLength else { throw DueDateError(text: text, problem: nil) }
-        let input = trimmed.lowercased()
+        let input = Self.withoutAt(trimmed.lowercased())
         switch read(input, kinds: [.day, .time, .whole]) {
         case .notThisForm: break
         case .none: return nil
@@ -115,6 +127,14 @@ public struct DueDateGrammar: Sendable {
         case .impossible(let reason): throw DueDateError(text: text, problem: reason)
         default: throw DueDateError(text: text, problem: nil)
         }
+    }
+
+    /// `tomorrow at 5pm` as `tomorrow 5pm`: the words split by single spaces, an `at` before the last one dropped (`at 5pm` is today).
+    static func withoutAt(_ text: String) -> String {
+        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count >= 2 else { return text }
+        if words[words.count - 2] == "at" { words.remove(at: words.count - 2) }
+        return words.joined(separator: " ")
     }
 
     /// What the first rule of one of `kinds` that knows the form makes of `text`.

@@ -293,7 +293,7 @@ struct DateResolver {
         let floatingStart = (date.allDay ? date : DueDate.day(date.date, in: calendar)).date.timeIntervalSinceReferenceDate
         let floatingEnd = floatingStart + 86_400
         // The end of a period names its last day whole; a timed date is its moment; an all-day todo compares by its day.
-        let endOfPeriod = ["eow", "eom", "eoy"].contains(value.lowercased())
+        let endOfPeriod = DueDateGrammar.namesEndOfPeriod(value)
         let moment = date.allDay || endOfPeriod ? nil : date.date.timeIntervalSinceReferenceDate
         switch key {
         case "due.before:":

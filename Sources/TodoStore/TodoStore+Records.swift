@@ -212,7 +212,8 @@ extension TodoStore {
 
     /// One record by key, nil when the device does not have it.
     public func todo(_ key: RecordKey) throws -> TodoItem? {
-        try read { db in try Self.fetchItem(key, in: db) }
+        counters.recordsRead([key])
+        return try read { db in try Self.fetchItem(key, in: db) }
     }
 
     /// The records of a scope (all scopes when nil), oldest first; trashed ones only when asked.
@@ -280,7 +281,8 @@ extension TodoStore {
     public func mapTodos<T: Sendable>(
         keys: [RecordKey], _ transform: @Sendable (TodoItem) -> T?
     ) throws -> (values: [T], absent: [RecordKey]) {
-        try read { db in
+        counters.recordsRead(keys)
+        return try read { db in
             var values: [T] = []
             var absent: [RecordKey] = []
             for key in keys {

@@ -68,7 +68,8 @@ extension TodoStore {
 
     /// Everything the sync engine remembers between runs.
     public func syncState() throws -> SyncState {
-        try read { db in
+        counters.syncStateRead()
+        return try read { db in
             var state = SyncState()
             let values = try db.query("SELECT key, value FROM sync_state") { ($0.text(0), $0.text(1)) }
             for (key, value) in values {

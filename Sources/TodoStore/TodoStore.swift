@@ -66,17 +66,28 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// The device's local cache: todos with their system fields, sync state and the outbox, in one SQLite file.
 ///
-/// The only owner of its database; every method is one transaction, named after what it is for.
+/// The only owner of its database; every method is one transaction, named after what it is for. Its methods run on a
+/// thread of its own (`ThreadTaskExecutor`): SQLite's reads and its commits' waits for the disk never hold one of the
+/// cooperative threads the engine, the terminal and the network share.
 public actor TodoStore {
     var database: SQLiteDatabase?
+    /// The thread every method of this store runs on.
+    private let executor: ThreadTaskExecutor
     /// Whether the connection was left committing without waiting for the disk (see `writeRepeatable`).
     var commitsRelaxed = false
     /// The file this store keeps, or `:memory:`.
     public nonisolated let path: String
+    /// What the sync engine's budgets count (off unless started).
+    public nonisolated let counters = StoreCounters()
+
+    /// The store's own thread, as its executor.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Opens (creating and migrating) the cache at `path`; `":memory:"` for a throwaway one.
-    public init(path: String) throws {
+    public init(path: String) async throws {
         self.path = path
+        executor = ThreadTaskExecutor(name: "todo-store")
+        // From here on the initializer runs on the store's executor, its thread: the opening and migrating too.
         if path != ":memory:" {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
             do {
@@ -98,7 +109,10 @@ public actor TodoStore {
     }
 
     /// Opens the cache at a file URL.
-    public init(url: URL) throws { try self.init(path: url.path) }
+    public init(url: URL) async throws { try await self.init(path: url.path) }
+
+    // The connection, if still open, closes on the store's thread: closing the file's last connection writes to it.
+    deinit { executor.stop(releasing: &database) }
 
     /// Closes the database; later calls throw `StoreError.closed`.
     public func close() { database = nil }

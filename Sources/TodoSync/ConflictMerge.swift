@@ -146,3 +146,21 @@ extension FieldValue {
     /// The integer of an INT64 value.
     var intValue: Int64? { if case .int64(let value) = self { value } else { nil } }
 }
+
+extension ConflictMerge {
+    /// The merge the store runs on a conflicting save: `merge` by the fields' edit stamps, the server's no later than
+    /// the cloud stored them (fields without a stamp count as edited when their version was saved).
+    static func fieldMerge(deviceID: String) -> FieldMerge {
+        return { base, local, server in
+            let stored = server.modified?.timestamp
+            return merge(
+                base: base,
+                local: Side(fields: local.fields, fallback: EditStamp(timestamp: local.localEditedAt ?? 0, deviceID: deviceID)),
+                server: Side(
+                    fields: server.fields ?? [:], fallback: EditStamp(timestamp: stored ?? 0, deviceID: server.modified?.deviceID ?? ""),
+                    bound: stored),
+                recordName: local.key.recordName
+            ).fields
+        }
+    }
+}

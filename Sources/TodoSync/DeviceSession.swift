@@ -144,7 +144,7 @@ public final class DeviceSession: Sendable {
             let transport = options.transport
             Task.detached(priority: .userInitiated) { transport.prepare() }
         }
-        let store = try TodoStore(url: options.cacheFile)
+        let store = try await TodoStore(url: options.cacheFile)
         let configuration = SyncConfiguration(
             deviceName: options.device, deviceID: credentials?.deviceID, account: options.account,
             publicPollInterval: options.publicPollInterval, sendsAutomatically: options.sendsAutomatically)

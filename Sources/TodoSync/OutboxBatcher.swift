@@ -38,53 +38,21 @@ public struct OutboxBatch: Sendable, Hashable {
     /// `request` as the JSON body the cloud gets, written straight from the outbox rows: no `Record`s, field
     /// dictionaries or sorting on the way (the same request, field for field, as `CloudClient` writes for `request`).
     public var requestBody: Data {
-        var zoneWriter = JSONWriter(reserving: 64)
-        zoneWriter.zoneID(zone.zoneID)
-        let zoneJSON = zoneWriter.bytes
-        var writer = JSONWriter(reserving: 320 * changes.count + 2 * zoneJSON.count + 64)
-        writer.raw("{\"operations\":[")
-        for (index, change) in changes.enumerated() {
-            writer.separator(index)
-            writer.raw("{\"operationType\":")
+        var body = ModifyRecordsRequestWriter(reserving: 320 * changes.count + 128)
+        let zoneID = zone.zoneID
+        for change in changes {
             switch change.action {
             case .save(let item):
-                writer.raw(item.system.changeTag == nil ? "\"create\"" : "\"replace\"")
-                writer.raw(",\"record\":{\"recordName\":")
-                writer.string(change.key.recordName)
-                writer.raw(",\"recordType\":")
-                writer.string(item.recordType)
-                if let tag = item.system.changeTag {
-                    writer.raw(",\"recordChangeTag\":")
-                    writer.string(tag)
-                }
-                writer.raw(",\"fields\":")
-                Self.writeFields(of: item, into: &writer)
-                writer.raw(",\"zoneID\":")
-                writer.raw(zoneJSON)
-                if let parent = item.parent {
-                    writer.raw(",\"parent\":{\"recordName\":")
-                    writer.string(parent.recordName)
-                    writer.raw("}")
-                }
+                let system = RecordSystemFields(
+                    recordName: change.key.recordName, recordType: item.recordType, recordChangeTag: item.system.changeTag, zoneID: zoneID,
+                    parent: item.parent?.recordName)
+                body.operation(item.system.changeTag == nil ? .create : .replace, system) { Self.writeFields(of: item, into: &$0) }
             case .delete(let recordType, let tag):
-                writer.raw(tag == nil ? "\"forceDelete\"" : "\"delete\"")
-                writer.raw(",\"record\":{\"recordName\":")
-                writer.string(change.key.recordName)
-                writer.raw(",\"recordType\":")
-                writer.string(recordType)
-                if let tag {
-                    writer.raw(",\"recordChangeTag\":")
-                    writer.string(tag)
-                }
-                writer.raw(",\"zoneID\":")
-                writer.raw(zoneJSON)
+                let system = RecordSystemFields(recordName: change.key.recordName, recordType: recordType, recordChangeTag: tag, zoneID: zoneID)
+                body.operation(tag == nil ? .forceDelete : .delete, system)
             }
-            writer.raw("}}")
         }
-        writer.raw("],\"zoneID\":")
-        writer.raw(zoneJSON)
-        writer.raw(",\"atomic\":false,\"desiredKeys\":[]}")
-        return Data(writer.bytes)
+        return Data(body.finish(zoneID: zoneID, atomic: false, desiredKeys: []))
     }
 
     /// `item.fields` as `JSONWriter.fields` writes them (keys sorted); without kept unknown fields, the known ones
@@ -97,38 +65,34 @@ public struct OutboxBatch: Sendable, Hashable {
             return
         }
         // In name order: allDay, dueDate, editStamps, isCompleted, isTrashed, list, lostEdits, notes, priority, title.
-        writer.raw("{")
-        if let dueDate = item.dueDate {
-            writer.raw("\"allDay\":")
-            writer.field(.int64(item.dueAllDay ? 1 : 0))
-            writer.raw(",\"dueDate\":")
-            writer.field(.timestamp(dueDate))
-            writer.raw(",")
+        writer.sortedFields { fields in
+            if let dueDate = item.dueDate {
+                fields.field(Keys.allDay, .int64(item.dueAllDay ? 1 : 0))
+                fields.field(Keys.dueDate, .timestamp(dueDate))
+            }
+            if let stamps = item.editStamps { fields.field(Keys.editStamps, .string(stamps)) }
+            fields.field(Keys.isCompleted, .int64(item.isCompleted ? 1 : 0))
+            fields.field(Keys.isTrashed, .int64(item.isTrashed ? 1 : 0))
+            if let list = item.list { fields.field(Keys.list, .reference(list)) }
+            if let lost = item.lostEdits { fields.field(Keys.lostEdits, .string(lost)) }
+            fields.field(Keys.notes, .string(item.notes))
+            fields.field(Keys.priority, .int64(Int64(item.priority)))
+            fields.field(Keys.title, .string(item.title))
         }
-        if let stamps = item.editStamps {
-            writer.raw("\"editStamps\":")
-            writer.field(.string(stamps))
-            writer.raw(",")
-        }
-        writer.raw("\"isCompleted\":")
-        writer.field(.int64(item.isCompleted ? 1 : 0))
-        writer.raw(",\"isTrashed\":")
-        writer.field(.int64(item.isTrashed ? 1 : 0))
-        if let list = item.list {
-            writer.raw(",\"list\":")
-            writer.field(.reference(list))
-        }
-        if let lost = item.lostEdits {
-            writer.raw(",\"lostEdits\":")
-            writer.field(.string(lost))
-        }
-        writer.raw(",\"notes\":")
-        writer.field(.string(item.notes))
-        writer.raw(",\"priority\":")
-        writer.field(.int64(Int64(item.priority)))
-        writer.raw(",\"title\":")
-        writer.field(.string(item.title))
-        writer.raw("}")
+    }
+
+    /// The known fields' names, spelled as JSON once.
+    private enum Keys {
+        static let allDay = FieldKey(TodoItem.Field.allDay)
+        static let dueDate = FieldKey(TodoItem.Field.dueDate)
+        static let editStamps = FieldKey("editStamps")
+        static let isCompleted = FieldKey(TodoItem.Field.isCompleted)
+        static let isTrashed = FieldKey(TodoItem.Field.isTrashed)
+        static let list = FieldKey(TodoItem.Field.list)
+        static let lostEdits = FieldKey("lostEdits")
+        static let notes = FieldKey(TodoItem.Field.notes)
+        static let priority = FieldKey(TodoItem.Field.priority)
+        static let title = FieldKey(TodoItem.Field.title)
     }
 }
 

@@ -1,125 +1,45 @@
 import CloudClient
 import CloudModel
 import Foundation
+import TodoPlanning
 import TodoStore
-
-/// How a sync engine behaves.
-public struct SyncConfiguration: Sendable {
-    /// The device's name (as signed in).
-    public var deviceName: String
-    /// The device ID the cloud gave at sign-in; orders concurrent edits in a merge.
-    public var deviceID: String
-    /// The account name, for display.
-    public var account: String?
-    /// Seconds between public-board polls (default 5 minutes).
-    public var publicPollInterval: Double
-    /// Seconds between reachability probes while offline.
-    public var reachabilityProbeInterval: Double
-    /// Records per `changes/zone` page (≤ 200).
-    public var fetchPageSize: Int
-    /// Whether local edits are sent at once in the background (the command line sends explicitly).
-    public var sendsAutomatically: Bool
-    /// Backoff and retry limits.
-    public var retryPolicy: RetryPolicy
-    /// Seconds each push long-poll is held.
-    public var pushPollTimeout: Int
-    /// Seconds a trashed todo is kept (hidden) before it is deleted for good: as long as an edit made offline elsewhere
-    /// may still arrive and bring it back (30 days, as long as the cloud keeps tombstones).
-    public var trashRetention: Double
-
-    /// A configuration for a device.
-    public init(
-        deviceName: String, deviceID: String? = nil, account: String? = nil, publicPollInterval: Double = 300,
-        reachabilityProbeInterval: Double = 3, fetchPageSize: Int = CloudLimits.maxResultsPerPage, sendsAutomatically: Bool = true,
-        retryPolicy: RetryPolicy = RetryPolicy(), pushPollTimeout: Int = 25, trashRetention: Double = 30 * 86_400
-    ) {
-        self.deviceName = deviceName
-        self.deviceID = deviceID ?? deviceName
-        self.account = account
-        self.publicPollInterval = publicPollInterval
-        self.reachabilityProbeInterval = reachabilityProbeInterval
-        self.fetchPageSize = max(1, min(fetchPageSize, CloudLimits.maxResultsPerPage))
-        self.sendsAutomatically = sendsAutomatically
-        self.retryPolicy = retryPolicy
-        self.pushPollTimeout = pushPollTimeout
-        self.trashRetention = trashRetention
-    }
-}
 
 /// The one owner of a device's sync state: runs the CloudKit local-cache workflow over a `TodoStore` and a `CloudClient`.
 ///
-/// One method per sync event (launch, push, refresh, network back, local edit, poll timer); the pure
-/// `SyncSequence`, `RetryPolicy`, `OutboxBatcher` and `ConflictMerge` decide, this actor performs.
+/// One method per sync event (launch, push, refresh, network back, local edit, poll timer). The engine is a façade
+/// over parts that each do one job and share its actor (see docs/ARCHITECTURE.md, "The sync engine"): `PassScheduler`
+/// and `PassRunner` (when and how a pass runs), `PassSetup`, `FeedFetcher`, `OutboxSender` and `PublicBoard` (its
+/// steps), `ChangeFeed` (the reader side), `LocalEditor` and friends (the write side), `CloudTime`, `Sharing`,
+/// `SessionKeeper`, and the background services, all children of one `BackgroundWork` that `stop()` ends.
 public actor SyncEngine {
     /// The cloud client (its token says whether the device is signed in).
     public nonisolated let client: CloudClient
     /// The local cache.
     public nonisolated let store: TodoStore
-    let clock: any SyncClock
-    let configuration: SyncConfiguration
-    let random: @Sendable () -> Double
+    /// Seconds between public-board polls while its tab is on screen.
+    public static let visiblePublicPollInterval: Double = 30
 
-    var connection: ConnectionState
-    var userRecordName: String?
-    var lastError: String?
-    var progress: FetchProgress?
-    var isSyncing = false
-    var lastSyncAt: Date?
-    var lastPublicPollAt: Date?
-    /// Whether the kept state (last user, last sync) was read from the store yet.
-    var hasLoadedState = false
-    /// The visible todos for `snapshot()` (command-line verbs, tests), read on the first call and then patched key
-    /// by key; the terminal app never asks, so it never holds them (it is a reader, see `changeReader`).
-    var visibleTodos: [DatabaseScope: [TodoItem]] = [:]
-    /// Keys whose cached copy may be stale.
-    var dirtyKeys: Set<RecordKey> = []
-    /// Whether the whole cache must be read again (wipe, zone removal, large changes).
-    var needsFullReload = true
-    var pendingCount = 0
-    var failedCount = 0
-    /// Words for the user that outlive the pass that produced them (an edit reverted because access was lowered).
-    var notice: String?
-    /// What the engine did on its own that the user must hear of (reverted edits, data deleted elsewhere), newest last.
-    var notices: [SyncNotice] = []
-    var noticeSequence = 0
-    /// Notices not yet written to the cache.
-    var pendingNoticeLines: [String] = []
-    /// Whether the public board's tab is on screen (it is then polled every `visiblePublicPollInterval`).
-    var publicBoardVisible = false
-    /// The cache's `data_version` last seen: it changes when another process (the command line, a second window)
-    /// commits to the same cache file.
-    var cacheDataVersion: Int64?
-    var cacheWatchTask: Task<Void, Never>?
-    /// Lists others invited the user to, not accepted yet (refreshed on launch, refresh and shared pushes).
-    var invitations: [SharedListInfo] = []
-    /// Readers that keep their own rows and take changes (`changeReader`).
-    var readers: [UUID: ReaderState] = [:]
-    var queuedReasons: Set<SyncReason> = []
-    var syncTask: Task<Void, Never>?
-    var pushTask: Task<Void, Never>?
-    var pollTask: Task<Void, Never>?
-    var probeTask: Task<Void, Never>?
-    var pushChannel: PushChannel?
-    /// Seconds the engine waited on the clock for retries (for status and tests).
-    public internal(set) var retryWaits: [Double] = []
-    /// Passes completed, for tests and status.
-    public internal(set) var completedPasses = 0
-    /// Stamps this device's edits (SyncEngine+Conflicts); kept in the store between runs.
-    var editClock: HybridClock
-    /// How far the cloud's clock is ahead of this device's, once measured.
-    var cloudOffset: CloudClockOffset?
-    /// What the store keeps of both, to write them only when they changed.
-    var keptClockValues: [String: String?] = [:]
-    /// Asked for a fresh session token when the cloud refuses the kept one (SyncEngine+SignIn).
-    var signInRenewal: SignInRenewal?
-    /// Whether the device is signed out because the cloud ended its session (not on purpose).
-    var sessionEnded = false
-    /// Whether the engine listens for pushes (started so, and so again after a new sign-in).
-    var listensForPushes = false
-    /// How many times records changed in the cache under this engine (`invalidate`): what was read before may be stale.
-    var cacheChanges = 0
-    /// The outbox's first chunk, read while a pass's first steps wait for the cloud (SyncEngine+Outbox).
-    var outboxPrefetch: OutboxPrefetch?
+    private let clock: any SyncClock
+    private let link = EngineLink()
+    private let work = BackgroundWork()
+    private let engineStatus: EngineStatus
+    private let notices = NoticeLog()
+    private let feed: ChangeFeed
+    private let time: CloudTime
+    private let scheduler: PassScheduler
+    private let editor: LocalEditor
+    private let repeats: RepeatingTodos
+    private let importer: TodoImporter
+    private let lostEdits: LostEditDesk
+    private let purger: TrashPurger
+    private let sharing: Sharing
+    private let board: PublicBoard
+    private let push: PushListener
+    private let probe: ReachabilityProbe
+    private let cacheWatch: CacheWatch
+    private let session: SessionKeeper
+    private let outbox: OutboxSender
+    private let runner: PassRunner
 
     /// An engine over a client and a store, with an injected clock and random source.
     public init(
@@ -128,11 +48,39 @@ public actor SyncEngine {
     ) {
         self.client = client
         self.store = store
-        self.configuration = configuration
         self.clock = clock
-        self.random = random
-        self.editClock = HybridClock(deviceID: configuration.deviceID)
-        self.connection = client.authToken == nil ? .signedOut : .online
+        let calls = CloudCalls(client: client, clock: clock, policy: configuration.retryPolicy, random: random, link: link)
+        let status = EngineStatus(client: client, configuration: configuration)
+        let feed = ChangeFeed(store: store, status: status, notices: notices)
+        let time = CloudTime(deviceID: configuration.deviceID, clock: clock)
+        let scheduler = PassScheduler(work: work, link: link)
+        let editor = LocalEditor(store: store, clock: clock, status: status, feed: feed, time: time, scheduler: scheduler)
+        let board = PublicBoard(store: store, clock: clock, calls: calls, configuration: configuration, feed: feed, work: work, link: link)
+        let push = PushListener(client: client, pollTimeout: configuration.pushPollTimeout, work: work, link: link)
+        let probe = ReachabilityProbe(
+            client: client, clock: clock, interval: configuration.reachabilityProbeInterval, status: status, work: work, link: link)
+        let session = SessionKeeper(client: client, status: status, feed: feed, push: push, scheduler: scheduler)
+        let sharing = Sharing(store: store, calls: calls, status: status, feed: feed, scheduler: scheduler)
+        let purger = TrashPurger(store: store, clock: clock, retention: configuration.trashRetention, time: time, editor: editor)
+        let setup = PassSetup(store: store, clock: clock, calls: calls, status: status, feed: feed, notices: notices, time: time, board: board)
+        let fetcher = FeedFetcher(
+            store: store, clock: clock, calls: calls, configuration: configuration, status: status, feed: feed, notices: notices, time: time)
+        let answers = OutboxAnswers(
+            store: store, clock: clock, configuration: configuration, random: random, status: status, notices: notices, time: time)
+        let outbox = OutboxSender(
+            store: store, clock: clock, calls: calls, configuration: configuration, status: status, feed: feed, time: time, answers: answers,
+            setup: setup, fetcher: fetcher)
+        runner = PassRunner(
+            store: store, clock: clock, configuration: configuration, status: status, feed: feed, notices: notices, time: time, setup: setup,
+            fetcher: fetcher, outbox: outbox, board: board, sharing: sharing, purger: purger, session: session, probe: probe)
+        repeats = RepeatingTodos(store: store, clock: clock, status: status, time: time, editor: editor)
+        importer = TodoImporter(store: store, clock: clock, status: status, feed: feed, time: time, scheduler: scheduler)
+        lostEdits = LostEditDesk(store: store, clock: clock, status: status, time: time, editor: editor)
+        cacheWatch = CacheWatch(store: store, clock: clock, status: status, feed: feed, work: work, link: link)
+        (self.engineStatus, self.feed, self.time, self.scheduler, self.editor) = (status, feed, time, scheduler, editor)
+        (self.board, self.push, self.probe, self.session, self.sharing, self.purger, self.outbox) =
+            (board, push, probe, session, sharing, purger, outbox)
+        link.attach(self)
     }
 
     // MARK: Lifecycle
@@ -141,8 +89,8 @@ public actor SyncEngine {
     public func start(listenForPushes: Bool = true) async {
         await loadFromStore()
         if listenForPushes {
-            startListeningForPushes()
-            startPublicPollTimer()
+            push.start()
+            board.startTimer()
         }
         await sync(.launch)
     }
@@ -150,65 +98,45 @@ public actor SyncEngine {
     /// Stops listening, polling and watching, cancels a running pass (a retry wait or a request in flight ends at
     /// once; what was confirmed stays confirmed, the rest waits in the outbox) and waits for it to end.
     public func stop() async {
-        pushChannel?.stop()
-        pushTask?.cancel()
-        pollTask?.cancel()
-        probeTask?.cancel()
-        cacheWatchTask?.cancel()
-        pushTask = nil
-        pollTask = nil
-        probeTask = nil
-        cacheWatchTask = nil
-        pushChannel = nil
-        queuedReasons.removeAll()
-        if let syncTask {
-            syncTask.cancel()
-            await syncTask.value
-        }
-        for reader in readers.values { reader.wakeups.finish() }
-        readers.removeAll()
+        push.stop()
+        board.stopTimer()
+        scheduler.dropQueued()
+        await work.stop()  // every job ends here: the pass, the timers, the probe, the watch
+        probe.ended()
+        cacheWatch.ended()
+        scheduler.drained()
+        await outbox.closeReader()
+        feed.finishAll()
     }
 
     /// Reads the kept state (last user, last sync, outbox counts) before any network.
     public func loadFromStore() async {
-        hasLoadedState = true
+        engineStatus.hasLoadedState = true
         do {
             let state = try await store.syncState()
-            userRecordName = state.lastKnownUser
-            lastSyncAt = state.lastSyncAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
-            try await loadEditClock()
-            try await reloadCounts()
+            engineStatus.userRecordName = state.lastKnownUser
+            engineStatus.noteLastSync(state.lastSyncAt)
+            try await time.load(store)
+            try await engineStatus.reloadCounts(store)
         } catch {
-            lastError = "\(error)"
+            engineStatus.lastError = "\(error)"
         }
-        publish()
+        feed.publish()
     }
 
     // MARK: Sync events
 
     /// Runs a sync pass for `reason` (coalesced with any pass already queued) and returns when it is done.
-    public func sync(_ reason: SyncReason) async {
-        requestSync(reason)
-        if let syncTask { await syncTask.value }
-    }
+    public func sync(_ reason: SyncReason) async { await scheduler.sync(reason) }
 
     /// Queues a sync pass without waiting for it.
-    public func requestSync(_ reason: SyncReason) {
-        queuedReasons.insert(reason)
-        if syncTask == nil {
-            syncTask = Task { await self.drainQueuedPasses() }
-        }
-    }
+    public func requestSync(_ reason: SyncReason) { scheduler.request(reason) }
 
     /// Waits until no pass is running or queued.
-    public func waitUntilIdle() async {
-        while let syncTask { await syncTask.value }
-    }
+    public func waitUntilIdle() async { await scheduler.waitUntilIdle() }
 
     /// A push arrived: fetch (the push says nothing about what changed).
-    public func handlePush(_ notification: PushNotification) {
-        requestSync(.push(notification.scope))
-    }
+    public func handlePush(_ notification: PushNotification) { requestSync(.push(notification.scope)) }
 
     /// The user asked for a refresh: also retries changes the cloud refused before.
     public func refresh() async {
@@ -217,223 +145,257 @@ public actor SyncEngine {
         await sync(.manualRefresh)
     }
 
-    private func drainQueuedPasses() async {
-        while !queuedReasons.isEmpty && !Task.isCancelled {
-            let reasons = queuedReasons
-            queuedReasons.removeAll()
-            await runPass(reasons)
-        }
-        syncTask = nil
+    /// The reachability probe (or the push channel) found the cloud again: send what waits, fetch what was missed.
+    public func networkIsBack() {
+        probe.ended()
+        if engineStatus.connection == .offline { engineStatus.connection = .online }
+        requestSync(.networkBack)
+        feed.publish()
+    }
+
+    /// Marks the device signed out (the token was refused or the user signed out); `ended`: the cloud ended the
+    /// session (revoked, password changed, expired), not the user.
+    public func signedOut(_ reason: String, ended: Bool = false) { session.signedOut(reason, ended: ended) }
+
+    /// Sets what the engine does when the cloud refuses the session token: the kept token is used without a probe,
+    /// and only a refusal of a real request asks `renewal` for a new one. Nil: the device is signed out.
+    public func setSignInRenewal(_ renewal: SignInRenewal?) { session.setRenewal(renewal) }
+
+    /// Signed in again with a fresh session token (the app's `L`, after the session ended): syncing resumes at once,
+    /// the push channel listens again if it listened, and what waited in the outbox is sent. `renewal` replaces the
+    /// one in use when given.
+    public func resumeSession(token: String, renewal: SignInRenewal? = nil) { session.resume(token: token, renewal: renewal) }
+
+    /// Runs the queued passes one after another until none is queued (the scheduler's job).
+    func drainQueuedPasses() async {
+        while let reasons = scheduler.next() { await runner.run(reasons) }
+        scheduler.drained()
+    }
+
+    /// A retry wait begins: it shows on the status line and in `retryWaits`.
+    func noteRetry(_ delay: Double, _ error: CloudError) {
+        engineStatus.retryWaits.append(delay)
+        engineStatus.lastError = "cloud busy (\(error.code.rawValue)); retrying in \(String(format: "%.1f", delay)) s"
+        feed.publish()
     }
 
     // MARK: Observation
 
     /// The state now, with the todos read fresh from the store.
     public func snapshot() async -> SyncSnapshot {
-        try? await refreshTodos()
-        return makeSnapshot()
+        try? await feed.snapshots.refresh(user: engineStatus.userRecordName)
+        var snapshot = feed.current()
+        snapshot.todos = feed.snapshots.todosByScope
+        return snapshot
     }
 
     /// The state now without the todos (left empty): connection, counts, last sync and last error, for a status line.
     ///
     /// Unlike `snapshot()` it reads no records, so a command that only reports costs no memory for 10,000 todos.
-    public func status() -> SyncSnapshot {
-        var snapshot = makeSnapshot()
-        snapshot.todos = [:]
-        return snapshot
-    }
-
-    func makeSnapshot() -> SyncSnapshot {
-        var snapshot = SyncSnapshot(deviceName: configuration.deviceName)
-        let todos = todosByScope()
-        // Signed out, what the cache holds stays readable and nothing can change (docs/ACCOUNTS.md, "When a session ends").
-        snapshot.todos = todos
-        snapshot.connection = connection
-        snapshot.sessionEnded = connection == .signedOut && sessionEnded
-        snapshot.isSyncing = isSyncing
-        snapshot.pendingCount = pendingCount
-        snapshot.failedCount = failedCount
-        snapshot.lastSyncAt = lastSyncAt
-        snapshot.progress = progress
-        snapshot.lastError = lastError
-        snapshot.account = configuration.account
-        snapshot.userRecordName = userRecordName
-        snapshot.permissionContext = permissionContext
-        snapshot.invitations = connection == .signedOut ? [] : invitations
-        snapshot.notices = notices
-        return snapshot
-    }
-
-    /// Wakes the readers with the state now.
-    func publish() {
-        guard !readers.isEmpty else { return }
-        let current = status()
-        for reader in readers.values { reader.wakeups.yield(current) }
-    }
-
-    /// Notes that records changed in the store, so their cached copies are read again.
-    func invalidate<S: Sequence>(_ keys: S) where S.Element == RecordKey {
-        var named = keys.makeIterator()
-        if named.next() != nil { cacheChanges += 1 }
-        for id in readers.keys { readers[id]?.invalidate(keys) }
-        guard !needsFullReload else { return }
-        dirtyKeys.formUnion(keys)
-        if dirtyKeys.count > 2_000 {
-            needsFullReload = true
-            dirtyKeys.removeAll()
-        }
-    }
-
-    /// Notes that anything may have changed.
-    func invalidateAll() {
-        cacheChanges += 1
-        for id in readers.keys { readers[id]?.invalidateAll() }
-        needsFullReload = true
-        dirtyKeys.removeAll()
-    }
-
-    /// Brings the cached visible todos up to date: key by key when few changed, else all at once.
-    func refreshTodos() async throws {
-        if needsFullReload {
-            needsFullReload = false
-            dirtyKeys.removeAll()
-            visibleTodos = [:]  // drop the old copy before reading the new one
-            var fresh: [DatabaseScope: [TodoItem]] = [:]
-            for scope in DatabaseScope.allCases {
-                // The store's order is the display order already; sorting keeps ties identical to patched arrays.
-                var items = try await store.todos(in: scope)
-                if !items.isEmpty {
-                    if !Self.isInDisplayOrder(items) { items.sort(by: Self.displayOrder) }
-                    fresh[scope] = items
-                }
-            }
-            visibleTodos = fresh
-        } else if !dirtyKeys.isEmpty {
-            let keys = dirtyKeys
-            dirtyKeys.removeAll()
-            var fresh: [DatabaseScope: [TodoItem]] = [:]
-            for key in keys {
-                if let item = try await store.todo(key), !item.isTrashed { fresh[key.scope, default: []].append(item) }
-            }
-            for scope in Set(keys.map(\.scope)) {
-                var items = visibleTodos.removeValue(forKey: scope) ?? []
-                items.removeAll { keys.contains($0.key) }
-                items.append(contentsOf: fresh[scope] ?? [])
-                items.sort(by: Self.displayOrder)  // nearly sorted: close to linear
-                if !items.isEmpty { visibleTodos[scope] = items }
-            }
-        }
-        if var shared = visibleTodos.removeValue(forKey: .shared) {
-            SharePermissions.apply(to: &shared, user: userRecordName)
-            visibleTodos[.shared] = shared
-        }
-    }
-
-    /// Display order: creation time (else the local edit time), then record name.
-    static func displayOrder(_ lhs: TodoItem, _ rhs: TodoItem) -> Bool {
-        let l = lhs.system.created?.timestamp ?? lhs.localEditedAt ?? Int64.min
-        let r = rhs.system.created?.timestamp ?? rhs.localEditedAt ?? Int64.min
-        return l != r ? l < r : lhs.key.recordName < rhs.key.recordName
-    }
-
-    /// Whether `items` need no sorting (checked in one pass; a sort would allocate a merge buffer).
-    static func isInDisplayOrder(_ items: [TodoItem]) -> Bool {
-        var index = items.startIndex
-        while index + 1 < items.endIndex {
-            if displayOrder(items[index + 1], items[index]) { return false }
-            index += 1
-        }
-        return true
-    }
-
-    /// The visible todos per scope, in the store's order (creation time, then record name).
-    func todosByScope() -> [DatabaseScope: [TodoItem]] { visibleTodos }
-
-    /// Reloads the outbox counts only.
-    func reloadCounts() async throws {
-        pendingCount = try await store.pendingCount()
-        failedCount = try await store.failedCount()
-    }
+    public func status() -> SyncSnapshot { feed.current() }
 
     /// Who is asking, for the permission table.
-    public var permissionContext: PermissionContext {
-        PermissionContext(isSignedIn: client.authToken != nil && connection != .signedOut, userRecordName: userRecordName)
+    public var permissionContext: PermissionContext { engineStatus.permissionContext }
+
+    /// Seconds the engine waited on the clock for retries (for status and tests).
+    public var retryWaits: [Double] { engineStatus.retryWaits }
+
+    /// Passes completed, for tests and status.
+    public var completedPasses: Int { engineStatus.completedPasses }
+
+    /// The notices this cache kept, newest last (also from earlier runs and other processes).
+    public func recentNotices() async -> [SyncNotice] { await NoticeLog.recent(in: store) }
+
+    /// Registers a reader that keeps its own rows (the terminal UI: one copy of 100,000 rows, not two).
+    ///
+    /// `wakeups` yields the state (its `todos` left empty) whenever anything changed; the reader then calls
+    /// `takeChanges`. The reader stays registered while its wakeups stream is kept. When `current` is the context of
+    /// rows the reader already holds (made by `visibleRows` from this device's cache, with nothing written since),
+    /// its first take reports only what changed; otherwise it reads every scope again.
+    public func changeReader(current: RowContext? = nil) async -> (reader: ChangeReader, wakeups: AsyncStream<SyncSnapshot>) {
+        // Who asks (the last user) must be known before the first take compares it with `current`.
+        if !engineStatus.hasLoadedState { await loadFromStore() }
+        return feed.register(current: current)
     }
 
-    // MARK: Push and timers
-
-    func startListeningForPushes() {
-        listensForPushes = true
-        guard pushTask == nil, client.authToken != nil else { return }
-        let channel = PushChannel(client: client, pollTimeout: configuration.pushPollTimeout)
-        pushChannel = channel
-        let events = channel.events()
-        pushTask = Task { [weak self] in
-            var first = true
-            for await event in events {
-                guard let self else { return }
-                switch event {
-                case .connected:
-                    // After a gap pushes may have been lost: ask the server. The first connect comes with the launch sync.
-                    if !first { await self.requestSync(.networkBack) }
-                    first = false
-                case .notification(let push):
-                    await self.handlePush(push)
-                case .sessionEnded:
-                    // Registering again was refused: a pass asks who is signed in, which renews or signs out.
-                    await self.requestSync(.networkBack)
-                }
-            }
-        }
+    /// Every shown record as a row (`makeRow` answers nil for records that are no rows), read one at a time from
+    /// the store: for a first frame, before any network.
+    public func visibleRows<Row: Sendable>(makeRow: @escaping @Sendable (TodoItem, RowContext) -> Row?) async throws -> VisibleChanges<Row> {
+        try await feed.visibleRows(makeRow: makeRow)
     }
 
-    func startPublicPollTimer() {
-        guard pollTask == nil else { return }
-        let interval = currentPublicPollInterval
-        pollTask = Task { [weak self, clock] in
-            while !Task.isCancelled {
-                do { try await clock.sleep(seconds: interval) } catch { return }
-                guard let self else { return }
-                await self.requestSync(.publicPollTimer)
-            }
-        }
+    /// What changed since the reader last took changes, as rows made by `makeRow` (nil: the record is no row); see
+    /// `ChangeFeed.takeChanges`. Scopes read again come `chunk` records at a time.
+    public func takeChanges<Row: Sendable>(
+        _ reader: ChangeReader, chunk: Int = 10_000, makeRow: @escaping @Sendable (TodoItem, RowContext) -> Row?
+    ) async throws -> VisibleChanges<Row> {
+        try await feed.takeChanges(reader, chunk: chunk, makeRow: makeRow)
     }
 
-    func goOffline(_ error: CloudError) {
-        if connection != .signedOut { connection = .offline }
-        lastError = "offline: \(error.reason)"
-        guard probeTask == nil else { return }
-        let interval = configuration.reachabilityProbeInterval
-        probeTask = Task { [weak self, clock, client] in
-            while !Task.isCancelled {
-                do { try await clock.sleep(seconds: interval) } catch { return }
-                if await client.isHealthy() {
-                    await self?.networkIsBack()
-                    return
-                }
-            }
-        }
+    /// Marks records for a reader to read again, and wakes it (with no keys: only the state, e.g. invitations).
+    public func reread(_ reader: ChangeReader, keys: [RecordKey]) { feed.reread(reader, keys: keys) }
+
+    /// Starts polling the cache for other processes' commits every `interval` seconds (see `CacheWatch`).
+    public func watchCacheForOtherWriters(every interval: Double = 0.2) async { await cacheWatch.watch(every: interval) }
+
+    /// Compares the cache's `data_version` with the last one seen; a change means another process committed.
+    public func checkCacheForOtherWriters() async { await cacheWatch.check() }
+
+    /// Says whether the public board's tab is on screen: while it is, the board is polled every
+    /// `visiblePublicPollInterval` seconds, and becoming visible polls at once when the last poll is older than that.
+    public func setPublicBoardVisible(_ visible: Bool) {
+        if board.setVisible(visible) { requestSync(.publicPollTimer) }
     }
 
-    /// The reachability probe (or the push channel) found the cloud again: send what waits, fetch what was missed.
-    public func networkIsBack() {
-        probeTask = nil
-        if connection == .offline { connection = .online }
-        requestSync(.networkBack)
-        publish()
+    // MARK: Edits
+
+    /// Adds a todo (to the private `Todos` zone, or the public board); stored and queued at once, sent in the background.
+    @discardableResult
+    public func add(
+        title: String, notes: String = "", due: DueDate? = nil, priority: Int = 0, tags: [String] = [],
+        repeat repeating: RepeatSetting? = nil, to scope: DatabaseScope = .private, recordName: String? = nil
+    ) async throws -> TodoItem {
+        try await editor.add(
+            title: title, notes: notes, due: due, priority: priority, tags: tags, repeat: repeating, to: scope, recordName: recordName)
     }
 
-    /// Marks the device signed out (the token was refused or the user signed out); `ended`: the cloud ended the
-    /// session (revoked, password changed, expired), not the user.
-    public func signedOut(_ reason: String, ended: Bool = false) {
-        connection = .signedOut
-        sessionEnded = ended
-        client.authToken = nil
-        lastError = reason
-        pushChannel?.stop()
-        pushTask?.cancel()
-        pushTask = nil
-        pushChannel = nil
-        publish()
+    /// Edits fields of a todo, if the permission table allows.
+    @discardableResult
+    public func edit(_ key: RecordKey, _ edit: TodoEdit) async throws -> TodoItem { try await editor.edit(key, edit) }
+
+    /// Trashes a record per docs/ARCHITECTURE.md, "Permissions": deletes it, marks it `isTrashed`, or refuses with a reason (returned).
+    @discardableResult
+    public func trash(_ key: RecordKey) async throws -> TrashAction { try await editor.trash(key) }
+
+    /// Takes a record out of the trash (`isTrashed = 0`), if the permission table allows editing it.
+    @discardableResult
+    public func untrash(_ key: RecordKey) async throws -> TodoItem { try await editor.untrash(key) }
+
+    /// Deletes a record, if the permission table allows deleting it.
+    public func delete(_ key: RecordKey) async throws { try await editor.delete(key) }
+
+    /// Whether the user may edit the record now.
+    public func canUpdate(_ item: TodoItem) -> Bool { editor.canUpdate(item) }
+
+    /// Whether the user may delete the record now.
+    public func canDelete(_ item: TodoItem) -> Bool { editor.canDelete(item) }
+
+    /// One record by key, as the cache has it.
+    public func todo(_ key: RecordKey) async throws -> TodoItem? { try await editor.todo(key) }
+
+    /// The todos an ID given on the command line names (`TodoStore.todos(matchingID:limit:)`), with their share permission.
+    public func todos(matchingID id: String, limit: Int = 11) async throws -> [TodoItem] { try await editor.todos(matchingID: id, limit: limit) }
+
+    /// Creates a `TodoList` in the private `Todos` zone; stored and queued at once.
+    @discardableResult
+    public func addList(title: String, recordName: String? = nil) async throws -> TodoItem {
+        try await editor.addList(title: title, recordName: recordName)
     }
+
+    /// Adds a todo to a list: in the list's own zone (a shared list lives in its owner's zone), parented to it.
+    @discardableResult
+    public func add(
+        title: String, notes: String = "", due: DueDate? = nil, priority: Int = 0, tags: [String] = [],
+        repeat repeating: RepeatSetting? = nil, toList listKey: RecordKey, recordName: String? = nil
+    ) async throws -> TodoItem {
+        try await editor.add(
+            title: title, notes: notes, due: due, priority: priority, tags: tags, repeat: repeating, toList: listKey, recordName: recordName)
+    }
+
+    /// Deletes a list and every todo in it, in one local transaction, if the permission table allows.
+    /// Answers how many todos went with it.
+    @discardableResult
+    public func deleteList(_ listKey: RecordKey) async throws -> Int { try await editor.deleteList(listKey) }
+
+    /// Moves a todo to another list (nil: to no list), within its zone or into another one.
+    @discardableResult
+    public func move(_ key: RecordKey, toList listKey: RecordKey?) async throws -> TodoItem { try await editor.move(key, toList: listKey) }
+
+    /// The todos whose list is `listKey` (same zone, parented to it).
+    public func todos(inList listKey: RecordKey) async throws -> [TodoItem] { try await editor.todos(inList: listKey) }
+
+    /// The lists the device knows, per scope (private: own; shared: others' lists shared with this user).
+    public func lists() async throws -> [TodoItem] { try await editor.lists() }
+
+    /// Marks a todo done or not done; an occurrence of a repeating todo makes (or takes back) the next one.
+    @discardableResult
+    public func setCompleted(_ key: RecordKey, _ done: Bool = true) async throws -> TodoItem { try await repeats.setCompleted(key, done) }
+
+    /// Skips an occurrence of a repeating todo: it goes to the trash and the next occurrence is made.
+    @discardableResult
+    public func skip(_ key: RecordKey) async throws -> TodoItem? { try await repeats.skip(key) }
+
+    /// Takes a skip back: the occurrence leaves the trash, and the next occurrence the skip made goes while it is open.
+    @discardableResult
+    public func unskip(_ key: RecordKey) async throws -> TodoItem { try await repeats.unskip(key) }
+
+    /// The record name of a series' occurrence: the series' name, `-`, its number (occurrence 1 is the series' own record).
+    public static func occurrenceName(series: String, number: Int) -> String { RepeatingTodos.occurrenceName(series: series, number: number) }
+
+    /// Adds many todos to the private `Todos` zone: stored and queued in ONE transaction (all or none), then shown;
+    /// sent in the background when the engine sends automatically, else by the next `sync`. Answers the keys, in
+    /// the order given. `progress` hears how many are stored so far.
+    @discardableResult
+    public func addTodos(_ todos: [NewTodo], progress: (@Sendable (Int) -> Void)? = nil) async throws -> [RecordKey] {
+        try await importer.importTodos(todos, progress: progress).keys
+    }
+
+    /// `addTodos`, answering also how many were added, updated and unchanged. A todo the file completes that was an
+    /// open occurrence here makes its next occurrence (as `todo done` does) unless the file or the cache holds it.
+    public func importTodos(
+        _ todos: [NewTodo], progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> (keys: [RecordKey], counts: ImportCounts) {
+        try await importer.importTodos(todos, progress: progress)
+    }
+
+    /// Deletes for good the todos trashed more than `seconds` ago that have nothing waiting and that this device may
+    /// delete; returns how many were deleted (queued).
+    @discardableResult
+    public func purgeTrash(olderThan seconds: Double) async throws -> Int { try await purger.purgeTrash(olderThan: seconds) }
+
+    // MARK: Lost values
+
+    /// The values that lost conflicts and were neither restored nor dismissed, newest first; only those this device
+    /// has not announced yet when `unannounced`.
+    public func conflicts(unannounced: Bool = false) async throws -> [ConflictNotice] { try await lostEdits.conflicts(unannounced: unannounced) }
+
+    /// Notes that the user saw these notices (the command line printed them, the app showed them).
+    public func markAnnounced(_ notices: [ConflictNotice]) async throws { try await lostEdits.markAnnounced(notices) }
+
+    /// Puts a lost value back as a new edit (which is later than the one it lost to) and marks the loss resolved.
+    @discardableResult
+    public func restore(_ notice: ConflictNotice) async throws -> TodoItem { try await lostEdits.restore(notice) }
+
+    /// Dismisses a notice without restoring the value (it is listed no more, on any device).
+    public func dismiss(_ notice: ConflictNotice) async throws { try await lostEdits.dismiss(notice) }
+
+    // MARK: Sharing
+
+    /// Shares a list with an account (or changes their access), keeping everyone else on the share as they are.
+    public func share(list listKey: RecordKey, with account: String, permission: SharePermission) async throws {
+        try await sharing.share(list: listKey, with: account, permission: permission)
+    }
+
+    /// Takes one account off a list's share; the share ends when nobody is left.
+    public func removeParticipant(list listKey: RecordKey, account: String) async throws {
+        try await sharing.removeParticipant(list: listKey, account: account)
+    }
+
+    /// Stops sharing a list: every participant loses it.
+    public func stopSharing(list listKey: RecordKey) async throws { try await sharing.stopSharing(list: listKey) }
+
+    /// The lists the user shares with others, as the cloud has them.
+    public func ownedShares() async throws -> [ShareInfo] { try await sharing.ownedShares() }
+
+    /// Lists others share with the user, accepted and not; also refreshes the invitations the UI shows.
+    public func sharedWithMe() async throws -> [SharedListInfo] { try await sharing.sharedWithMe() }
+
+    /// Accepts an invitation; the list then arrives through the shared database.
+    public func accept(_ reference: ShareReference) async throws { try await sharing.accept(reference) }
+
+    /// Declines an invitation, or leaves an accepted share.
+    public func leave(_ reference: ShareReference) async throws { try await sharing.leave(reference) }
+
+    /// Leaves the share a shared list came through.
+    public func leave(list listKey: RecordKey) async throws { try await sharing.leave(list: listKey) }
 }

@@ -30,35 +30,50 @@ public struct SyncNotice: Sendable, Hashable, Codable {
     }
 }
 
-extension SyncEngine {
+/// The notices the engine reported: kept for readers (each shows a notice once), and written to the cache at the end of
+/// each pass so `todo status` lists them later. Confined to the engine's actor.
+final class NoticeLog {
     /// How many notices a snapshot carries (the newest).
-    static let keptNotices = 20
+    static let kept = 20
 
-    /// Tells the user about `notice`: kept for readers (each shows it once), made the pass's last error, and written to
-    /// the cache so `todo status` lists it later.
-    func report(_ notice: SyncNotice) {
+    /// The newest notices, oldest first.
+    private(set) var notices: [SyncNotice] = []
+    private var sequence = 0
+    /// Notices not yet written to the cache.
+    private var pendingLines: [String] = []
+    /// Words for the user that outlive the pass that produced them: made the pass's last error at its end.
+    private var words: String?
+
+    /// Tells the user about `notice`, numbered and stamped at `time`.
+    func report(_ notice: SyncNotice, at time: Int64) {
         var numbered = notice
-        noticeSequence += 1
-        numbered.sequence = noticeSequence
-        numbered.time = clock.nowMilliseconds()
+        sequence += 1
+        numbered.sequence = sequence
+        numbered.time = time
         notices.append(numbered)
-        if notices.count > Self.keptNotices { notices.removeFirst(notices.count - Self.keptNotices) }
-        self.notice = numbered.text
+        if notices.count > Self.kept { notices.removeFirst(notices.count - Self.kept) }
+        words = numbered.text
         if let data = try? JSONEncoder().encode(numbered), let line = String(data: data, encoding: .utf8) {
-            pendingNoticeLines.append(line)
+            pendingLines.append(line)
         }
     }
 
-    /// Writes the notices reported since the last call to the cache (done at the end of each pass).
-    func persistNotices() async {
-        guard !pendingNoticeLines.isEmpty else { return }
-        let lines = pendingNoticeLines
-        pendingNoticeLines.removeAll()
-        try? await store.appendNotices(lines, keeping: Self.keptNotices)
+    /// The words of the last notice reported since the last call.
+    func takeWords() -> String? {
+        defer { words = nil }
+        return words
     }
 
-    /// The notices this cache kept, newest last (also from earlier runs and other processes).
-    public func recentNotices() async -> [SyncNotice] {
+    /// Writes the notices reported since the last call to the cache (done at the end of each pass).
+    nonisolated(nonsending) func persist(_ store: TodoStore) async {
+        guard !pendingLines.isEmpty else { return }
+        let lines = pendingLines
+        pendingLines.removeAll()
+        try? await store.appendNotices(lines, keeping: Self.kept)
+    }
+
+    /// The notices a cache kept, newest last (also from earlier runs and other processes).
+    static func recent(in store: TodoStore) async -> [SyncNotice] {
         let lines = (try? await store.recentNotices()) ?? []
         return lines.compactMap { try? JSONDecoder().decode(SyncNotice.self, from: Data($0.utf8)) }
     }

@@ -98,6 +98,7 @@ extension AppState {
         case .leave: startLeave()
         case .details: openDetails()
         case .today: toggleToday()
+        case .next: toggleNext()
         case .sort: return cycleSortOrder()
         case .nextSavedFilter: cycleSavedFilter()
         case .saveFilter: startSavingFilter()
@@ -121,11 +122,11 @@ extension AppState {
         case .top: moveInAgenda(by: .min)
         case .bottom: moveInAgenda(by: .max)
         case .nextTab, .prevTab:
-            // Leaves the Today view for the tab it was opened from.
-            toggleToday()
+            // Leaves the Today or Next view for the tab it was opened from.
+            hideAgenda()
             message = nil
         case .toggleCompleted:
-            message = StatusMessage("The Today view lists open todos only.")
+            message = StatusMessage("The \(agendaKind == .next ? "Next" : "Today") view lists open todos only.")
         default: return nil
         }
         return []

@@ -16,6 +16,10 @@ extension AppState {
 
     /// Rebuilds `agenda` from every tab's rows (the filter in effect applies), keeping the selected todo.
     mutating func rebuildAgenda() {
+        if agendaKind == .next {
+            rebuildNextAgenda()
+            return
+        }
         let selectedID = selectedRow?.id
         let oldSelection = agendaSelection
         let today = calendar.startOfDay(for: now)
@@ -108,6 +112,9 @@ extension AppState {
 
     /// Shows or hides the Today view.
     mutating func toggleToday() {
+        // From the Next view, T goes to Today rather than back to the tabs.
+        if showsToday, agendaKind == .next { hideAgenda() }
+        agendaKind = .today
         showsToday.toggle()
         agendaSelection = 0
         agendaScroll = 0

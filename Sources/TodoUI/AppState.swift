@@ -116,6 +116,12 @@ public struct AppState: Sendable {
     public internal(set) var marked: Set<String> = []
     /// Whether the Today view (overdue, today, next 7 days, all scopes) shows instead of the tab's rows.
     public internal(set) var showsToday = false
+    /// Which view `showsToday` shows: Today's days, or the Next view's ranking.
+    public internal(set) var agendaKind = AgendaKind.today
+    /// The urgency coefficients the Next view ranks with (config.toml's `[urgency]`).
+    public var urgencyCoefficients = UrgencyCoefficients()
+    /// The Next view's urgency of each todo it lists, by row id.
+    public internal(set) var agendaScores: [String: Double] = [:]
     /// The lines of the Today view, rebuilt with the visible rows while it shows.
     public internal(set) var agenda: [AgendaLine] = []
     /// Index of the selected line of the Today view (always a todo line when there is one).

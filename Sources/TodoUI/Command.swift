@@ -48,6 +48,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case details
     /// Show or hide the Today view (overdue, today, next 7 days, every scope).
     case today
+    /// Show or hide the Next view (open todos of every scope, most urgent first).
+    case next
     /// Switch to the next sort order (due, priority, created, title).
     case sort
     /// Put the next saved filter in effect (after the last: none).

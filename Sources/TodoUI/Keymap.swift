@@ -54,6 +54,7 @@ public struct Keymap: Sendable, Hashable {
         KeyBinding(keys: [.char("F")], command: .saveFilter, description: "save the filter under a name"),
         KeyBinding(keys: [.char("c")], command: .toggleCompleted, description: "show/hide completed"),
         KeyBinding(keys: [.char("T")], command: .today, description: "Today: overdue, today, 7 days"),
+        KeyBinding(keys: [.char("N")], command: .next, description: "Next: most urgent first"),
         KeyBinding(keys: [.char("O")], command: .sort, description: "cycle the sort order"),
         KeyBinding(keys: [.char("o")], command: .details, description: "details, notes log (a annotates)"),
         KeyBinding(keys: [.char(">")], command: .skip, description: "skip this repeat occurrence"),

@@ -108,7 +108,10 @@ extension Renderer {
 
     func drawAgenda(_ screen: inout Screen, top: Int, height: Int) {
         guard !state.agenda.isEmpty else {
-            let lines = [
+            let lines = state.agendaKind == .next ? [
+                state.appliedFilterText.isEmpty ? "Nothing open." : "Nothing open matches the filter.",
+                state.keyed(.next) { "\($0) goes back to the tabs." },
+            ] : [
                 state.appliedFilterText.isEmpty
                     ? "Nothing overdue or due in the next \(AppState.upcomingDays) days."
                     : "Nothing the filter matches is overdue or due in the next \(AppState.upcomingDays) days.",
@@ -119,7 +122,9 @@ extension Renderer {
             }
             return
         }
-        let layout = RowLayout(width: screen.width)
+        // The Next view keeps the last columns for each todo's urgency.
+        let scoreWidth = state.agendaKind == .next && screen.width >= 40 ? 7 : 0
+        let layout = RowLayout(width: screen.width - scoreWidth)
         let end = min(state.agenda.count, state.agendaScroll + height)
         for index in state.agendaScroll..<end {
             let y = top + index - state.agendaScroll
@@ -130,6 +135,12 @@ extension Renderer {
                 screen.put(truncated(text, toWidth: screen.width - 2), row: y, col: 1, style: style)
             case .todo(let row):
                 drawRow(row, selected: index == state.agendaSelection, layout: layout, &screen, row: y)
+                if scoreWidth > 0, let score = state.agendaScores[row.id] {
+                    let selected = index == state.agendaSelection
+                    let text = padded(Urgency.text(score), toWidth: scoreWidth - 1, alignRight: true)
+                    screen.put(text, row: y, col: screen.width - scoreWidth, style: selected ? Style(bold: true) : Style(color: .muted))
+                    if selected { screen.restyle(row: y) { $0.reverse = true } }
+                }
             }
         }
     }

@@ -162,7 +162,8 @@ struct Renderer {
         }
         // The Today view sits beside the tabs: T shows it.
         if state.showsToday {
-            col += screen.put("[Today \(Formatting.grouped(state.agendaTodoCount))]", row: row, col: col, style: Style(bold: true, reverse: true, color: .accent))
+            let name = state.agendaKind == .next ? "Next" : "Today"
+            col += screen.put("[\(name) \(Formatting.grouped(state.agendaTodoCount))]", row: row, col: col, style: Style(bold: true, reverse: true, color: .accent))
         } else {
             col += screen.put(state.keyed(.today, otherwise: " Today ") { " \($0) Today " }, row: row, col: col, style: .muted)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 public import Terminal
 
 /// New data for the UI, from the sync engine or from the effect handler.
@@ -22,38 +23,37 @@ public enum UIUpdate: Sendable {
 }
 
 /// A thread-safe mailbox of updates that the UI loop drains between keys.
-public final class UpdateInbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var queue: [UIUpdate] = []
+public final class UpdateInbox: Sendable {
+    private let queue = Mutex<[UIUpdate]>([])
 
     /// Creates an empty inbox.
     public init() {}
 
     /// Adds an update; callable from any thread or task.
     public func post(_ update: UIUpdate) {
-        lock.lock()
-        defer { lock.unlock() }
-        // Full data replaces everything before it: drop older data and changes still waiting.
-        if case .data = update {
-            queue.removeAll {
-                switch $0 {
-                case .data, .changes, .loaded: true
-                case .status, .message, .removed, .lostEdit, .loading: false
+        queue.withLock { queue in
+            // Full data replaces everything before it: drop older data and changes still waiting.
+            if case .data = update {
+                queue.removeAll {
+                    switch $0 {
+                    case .data, .changes, .loaded: true
+                    case .status, .message, .removed, .lostEdit, .loading: false
+                    }
                 }
             }
+            // Rows read from the cache replace those read before them: a key loop that fell behind swaps in the last only.
+            if case .loaded = update { queue.removeAll { if case .loaded = $0 { true } else { false } } }
+            queue.append(update)
         }
-        // Rows read from the cache replace those read before them: a key loop that fell behind swaps in the last only.
-        if case .loaded = update { queue.removeAll { if case .loaded = $0 { true } else { false } } }
-        queue.append(update)
     }
 
     /// Takes every waiting update, oldest first.
     public func drain() -> [UIUpdate] {
-        lock.lock()
-        defer { lock.unlock() }
-        let updates = queue
-        queue.removeAll()
-        return updates
+        queue.withLock { queue in
+            let updates = queue
+            queue.removeAll()
+            return updates
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import CloudModel
 import Foundation
 import TLSTestSupport
 
@@ -54,7 +55,7 @@ final class BenchNginx {
                 proxy_next_upstream error timeout;
                 location / { proxy_pass http://cloudtodo_instances; }
                 location ~ ^/database/1/[^/]+/[^/]+/private/changes/zone$ { proxy_pass http://cloudtodo_feeds; }
-                location ~ ^/device/1/[^/]+/[^/]+/courier/ {
+                location ~ ^/device/1/[^/]+/[^/]+/\(CapabilityURL.courier.action)/ {
                     proxy_pass http://cloudtodo_push;
                     proxy_buffering off;
                     proxy_read_timeout 330s;
@@ -65,7 +66,7 @@ final class BenchNginx {
         proxy = try await NginxProxy(site: site, port: port, directory: directory, workerConnections: 4096)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            if (try? HTTP.shared.get("http://127.0.0.1:\(port)/health"))?.status == 200 { return }
+            if (try? HTTP.shared.get("http://127.0.0.1:\(port)" + EndpointAPI.healthPath))?.status == 200 { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         let log = proxy.log

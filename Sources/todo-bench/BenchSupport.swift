@@ -1,6 +1,7 @@
 import CloudModel
 import CloudServer
 import Foundation
+import Synchronization
 
 
 /// A `todo server` child process on a free loopback port with a throwaway data directory.
@@ -28,7 +29,7 @@ final class ServerProcess {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             // Over HTTPS the raw client cannot ask /health: the lock file says when the cloud listens.
-            if tls != nil ? ServerLockFile.running(in: directory) != nil : (try? HTTP.shared.get("\(baseURL)/health"))?.status == 200 {
+            if tls != nil ? ServerLockFile.running(in: directory) != nil : (try? HTTP.shared.get(baseURL + EndpointAPI.healthPath))?.status == 200 {
                 return
             }
             usleep(50_000)
@@ -62,10 +63,14 @@ func peakRSS(pid: Int32) -> Double {
 ///
 /// No URLSession: linking FoundationNetworking (libcurl, TLS and Kerberos libraries) would add megabytes to every
 /// bench process, the measured app child included, that the `todo` binary does not carry.
-final class HTTP: @unchecked Sendable {
+final class HTTP: Sendable {
     static let shared = HTTP()
-    private let lock = NSLock()
-    private var idle: [Int: [RawHTTPConnection]] = [:]
+    private let idle = Mutex<[Int: [Pooled]]>([:])
+
+    /// A connection is either idle here or with the one request using it, never shared.
+    private struct Pooled: @unchecked Sendable {
+        let connection: RawHTTPConnection
+    }
 
     struct Answer {
         var status: Int
@@ -89,9 +94,12 @@ final class HTTP: @unchecked Sendable {
         return Answer(status: answer.status, body: Data(answer.body))
     }
 
-    private func take(_ port: Int) -> RawHTTPConnection? { lock.withLock { idle[port]?.popLast() } }
+    private func take(_ port: Int) -> RawHTTPConnection? { idle.withLock { $0[port]?.popLast() }?.connection }
 
-    private func give(_ connection: RawHTTPConnection, _ port: Int) { lock.withLock { idle[port, default: []].append(connection) } }
+    private func give(_ connection: RawHTTPConnection, _ port: Int) {
+        let pooled = Pooled(connection: connection)
+        idle.withLock { $0[port, default: []].append(pooled) }
+    }
 
     func post<T: Encodable, A: Decodable>(_ url: String, _ body: T, token: String?, as: A.Type) throws -> A {
         let answer = try send("POST", url, body: try JSONEncoder().encode(body), token: token)
@@ -113,7 +121,7 @@ enum BenchAccounts {
     /// Creates `account` with the bench password (devices sign in to accounts that exist; none is created on the way).
     static func create(_ base: String, account: String) {
         _ = try? HTTP.shared.send(
-            "POST", base + ContainerAddress.default.authPath("accounts"),
+            "POST", base + ContainerAddress.default.path(of: .createAccount),
             body: try JSONEncoder().encode(CreateAccountRequest(account: account, password: "bench-password")), token: nil)
     }
 
@@ -121,10 +129,10 @@ enum BenchAccounts {
         let address = ContainerAddress.default
         let password = "bench-password"
         _ = try? HTTP.shared.send(
-            "POST", base + address.authPath("accounts"),
+            "POST", base + address.path(of: .createAccount),
             body: try JSONEncoder().encode(CreateAccountRequest(account: account, password: password)), token: nil)
         let answer = try HTTP.shared.post(
-            base + address.authPath("signin"), SignInRequest(account: account, password: password, deviceName: device),
+            base + address.path(of: .signIn), SignInRequest(account: account, password: password, deviceName: device),
             token: nil, as: SignInResponse.self)
         return BenchDevice(token: answer.ckWebAuthToken, user: answer.userRecordName)
     }
@@ -181,23 +189,18 @@ struct BenchError: Error, CustomStringConvertible {
 /// `records/modify` bodies creating `benchTodo(0..<count)` in the Todos zone, 200 records each (non-atomic).
 func benchModifyBodies(count: Int, planned: Bool = false) -> [[UInt8]] {
     stride(from: 0, to: count, by: 200).map { batch in
-        var writer = JSONWriter(reserving: 64 * 1024)
-        writer.raw("{\"operations\":[")
+        var body = ModifyRecordsRequestWriter(reserving: 64 * 1024)
         for index in batch..<min(batch + 200, count) {
-            writer.separator(index - batch)
-            writer.raw("{\"operationType\":\"create\",\"record\":")
-            writer.record(planned ? plannedBenchTodo(index) : benchTodo(index))
-            writer.raw("}")
+            body.operation(RecordOperation(.create, planned ? plannedBenchTodo(index) : benchTodo(index)))
         }
-        writer.raw("],\"zoneID\":{\"zoneName\":\"Todos\"},\"atomic\":false}")
-        return writer.bytes
+        return body.finish(zoneID: ZoneID(zoneName: "Todos"), atomic: false, desiredKeys: nil)
     }
 }
 
 /// Creates the Todos zone of a bench account.
 func createBenchTodosZone(_ server: ServerProcess, token: String) throws {
     _ = try HTTP.shared.post(
-        server.baseURL + ContainerAddress.default.databasePath(.private, "zones/modify"),
+        server.baseURL + ContainerAddress.default.path(of: .zonesModify, in: .private),
         ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: token,
         as: ZonesResponse.self)
 }

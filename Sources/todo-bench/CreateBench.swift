@@ -149,51 +149,41 @@ enum CreateBench {
 
     /// `todo import`'s file of `count` todos (what `task import` gets too, in its own JSON).
     static func writeTodoFile(_ count: Int, to url: URL) throws {
-        var writer = JSONWriter(reserving: count * 120)
-        writer.raw("[")
-        for index in 0..<count {
-            writer.separator(index)
-            writer.raw("{\"title\":")
-            writer.string(title(index))
-            if index % 3 == 0 {
-                writer.raw(",\"notes\":")
-                writer.string("Remember to check the details before Friday.")
-            }
-            writer.raw(",\"due\":")
-            writer.string(dueDay(index))
-            writer.raw(",\"priority\":")
-            writer.int(Int64(index % 4))
-            writer.raw(",\"done\":")
-            writer.bool(index % 5 == 0)
-            writer.raw("}")
+        let todos = (0..<count).map { index -> JSONValue in
+            var todo: [String: JSONValue] = [
+                "title": .string(title(index)), "due": .string(dueDay(index)), "priority": .int(Int64(index % 4)), "done": .bool(index % 5 == 0),
+            ]
+            if index % 3 == 0 { todo["notes"] = .string("Remember to check the details before Friday.") }
+            return .object(todo)
         }
-        writer.raw("]")
-        try Data(writer.bytes).write(to: url)
+        try write(todos, count * 120, to: url)
     }
 
     /// The same todos as Taskwarrior's import JSON.
     static func writeTaskFile(_ count: Int, to url: URL) throws {
-        var writer = JSONWriter(reserving: count * 200)
-        writer.raw("[")
         let priorities = ["", "L", "M", "H"]
-        for index in 0..<count {
-            writer.separator(index)
-            writer.raw("{\"uuid\":")
-            writer.string(UUID().uuidString.lowercased())
-            writer.raw(",\"description\":")
-            writer.string(title(index))
+        let tasks = (0..<count).map { index -> JSONValue in
+            var task: [String: JSONValue] = [
+                "uuid": .string(UUID().uuidString.lowercased()), "description": .string(title(index)), "entry": .string("20261101T000000Z"),
+                "due": .string(dueDay(index).replacingOccurrences(of: "-", with: "") + "T000000Z"),
+                "status": .string(index % 5 == 0 ? "completed" : "pending"),
+            ]
             if index % 3 == 0 {
-                writer.raw(",\"annotations\":[{\"entry\":\"20261101T000000Z\",\"description\":\"Remember to check the details before Friday.\"}]")
+                task["annotations"] = .array([
+                    .object(["entry": .string("20261101T000000Z"), "description": .string("Remember to check the details before Friday.")])
+                ])
             }
-            writer.raw(",\"entry\":\"20261101T000000Z\",\"due\":")
-            writer.string(dueDay(index).replacingOccurrences(of: "-", with: "") + "T000000Z")
-            if index % 4 > 0 {
-                writer.raw(",\"priority\":")
-                writer.string(priorities[index % 4])
-            }
-            writer.raw(index % 5 == 0 ? ",\"status\":\"completed\",\"end\":\"20261102T000000Z\"}" : ",\"status\":\"pending\"}")
+            if index % 4 > 0 { task["priority"] = .string(priorities[index % 4]) }
+            if index % 5 == 0 { task["end"] = .string("20261102T000000Z") }
+            return .object(task)
         }
-        writer.raw("]")
+        try write(tasks, count * 200, to: url)
+    }
+
+    /// Writes a JSON list (object keys sorted) to `url`.
+    static func write(_ items: [JSONValue], _ capacity: Int, to url: URL) throws {
+        var writer = JSONWriter(reserving: capacity)
+        writer.json(.array(items))
         try Data(writer.bytes).write(to: url)
     }
 
@@ -247,7 +237,7 @@ extension ServerProcess {
         process = again
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if (try? HTTP.shared.get("\(baseURL)/health"))?.status == 200 { return }
+            if (try? HTTP.shared.get(baseURL + EndpointAPI.healthPath))?.status == 200 { return }
             usleep(20_000)
         }
         throw BenchError("the cloud did not start again")

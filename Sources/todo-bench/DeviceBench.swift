@@ -1,6 +1,7 @@
 import CloudClient
 import CloudModel
 import Foundation
+import Synchronization
 import TodoStore
 import TodoSync
 
@@ -209,7 +210,7 @@ enum DeviceBench {
         let device = try BenchAccounts.signIn(server.baseURL, account: "floor", device: "raw")
         try createBenchTodosZone(server, token: device.token)
         let bodies = benchModifyBodies(count: count)
-        let path = ContainerAddress.default.databasePath(.private, "records/modify")
+        let path = ContainerAddress.default.path(of: .recordsModify, in: .private)
         let port = server.port
         let next = LockedCounter()
         let failures = LockedCounter()
@@ -240,7 +241,7 @@ enum DeviceBench {
     /// The device's own work for an upload of `count` edits, without a network, in CPU seconds: reading the outbox,
     /// encoding the requests and decoding canned answers, and applying the acknowledgements in one transaction per batch.
     static func deviceParts(count: Int, in directory: URL) async throws -> DeviceParts {
-        let store = try TodoStore(url: directory.appendingPathComponent("parts.sqlite"))
+        let store = try await TodoStore(url: directory.appendingPathComponent("parts.sqlite"))
         let items = (0..<count).map { index in
             TodoItem(key: .privateTodo(String(format: "part-%06d", index)), title: "Todo number \(index) with a realistic title",
                      notes: index % 3 == 0 ? "some notes" : "", priority: index % 4)
@@ -304,38 +305,38 @@ struct DeviceParts: CustomStringConvertible {
 /// Answers `records/modify` with the records it was given, saved with a change tag (fields only as `desiredKeys`
 /// asks, as the cloud does): answers prepared in advance, found by the request's first record name (so the engine's
 /// batching need not be known here).
-final class CannedTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [String: Data] = [:]
-    private var called: Double?
+final class CannedTransport: HTTPTransport, Sendable {
+    private struct State {
+        var answers: [String: Data] = [:]
+        var called: Double?
+    }
+    private let state = Mutex(State())
 
     /// The process CPU time when the last request reached the transport (its body encoded).
-    var lastCalledCPU: Double? { lock.withLock { called } }
+    var lastCalledCPU: Double? { state.withLock { $0.called } }
 
     /// Prepares the answer to one request, as the cloud would write it.
     func prepare(answeringFor request: ModifyRecordsRequest) {
-        var writer = JSONWriter(reserving: 300 * request.operations.count)
-        writer.raw("{\"records\":[")
+        var answer = RecordsResponseWriter(reserving: 300 * request.operations.count)
         for (index, operation) in request.operations.enumerated() {
-            writer.separator(index)
             var record = operation.record
             if let keys = operation.desiredKeys ?? request.desiredKeys { record.fields = record.fields?.filter { keys.contains($0.key) } }
             record.recordChangeTag = "t\(index)"
             record.created = RecordStamp(timestamp: 1_790_000_000_000, userRecordName: "_bench", deviceID: "device")
             record.modified = record.created
-            writer.record(record)
+            answer.record(record)
         }
-        writer.raw("]}")
         let name = request.operations.first?.record.recordName ?? ""
-        lock.withLock { answers[name] = Data(writer.bytes) }
+        let body = Data(answer.finish())
+        state.withLock { $0.answers[name] = body }
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let cpu = processCPUSeconds()
         let name = Self.firstRecordName(request.body ?? Data())
-        let body = lock.withLock {
-            called = cpu
-            return answers.removeValue(forKey: name)
+        let body = state.withLock { state in
+            state.called = cpu
+            return state.answers.removeValue(forKey: name)
         }
         guard let body else { return HTTPResponse(status: 500, body: Data("no canned answer for \(name)".utf8)) }
         return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body)
@@ -366,35 +367,34 @@ final class CannedModify: HTTPTransport, @unchecked Sendable {
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if request.url.path.hasSuffix("records/modify") { return try await canned.send(request) }
+        if request.url.path.hasSuffix(Endpoint.recordsModify.path) { return try await canned.send(request) }
         return try await base.send(request)
     }
 }
 
 /// Passes requests on and keeps when each was in flight, to tell waiting for the cloud from the device's own work.
-final class TimingTransport: HTTPTransport, @unchecked Sendable {
+final class TimingTransport: HTTPTransport, Sendable {
     private let base: any HTTPTransport
-    private let lock = NSLock()
-    private var intervals: [(ContinuousClock.Instant, ContinuousClock.Instant)] = []
+    private let intervals = Mutex<[(ContinuousClock.Instant, ContinuousClock.Instant)]>([])
 
     init(wrapping base: any HTTPTransport) { self.base = base }
 
-    func reset() { lock.withLock { intervals.removeAll() } }
+    func reset() { intervals.withLock { $0.removeAll() } }
 
-    var requests: Int { lock.withLock { intervals.count } }
+    var requests: Int { intervals.withLock { $0.count } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = ContinuousClock.now
         defer {
             let end = ContinuousClock.now
-            lock.withLock { intervals.append((start, end)) }
+            intervals.withLock { $0.append((start, end)) }
         }
         return try await base.send(request)
     }
 
     /// Seconds during which at least one request was in flight (the union of the intervals).
     func busySeconds() -> Double {
-        let sorted = lock.withLock { intervals }.sorted { $0.0 < $1.0 }
+        let sorted = intervals.withLock { $0 }.sorted { $0.0 < $1.0 }
         var total = Duration.zero
         var current: (ContinuousClock.Instant, ContinuousClock.Instant)?
         for interval in sorted {
@@ -411,14 +411,18 @@ final class TimingTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// A counter shared by threads.
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+final class LockedCounter: Sendable {
+    private let count = Mutex(0)
 
     /// Adds one and answers the new value.
-    func increment() -> Int { lock.withLock { count += 1; return count } }
+    func increment() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
+        }
+    }
 
-    var value: Int { lock.withLock { count } }
+    var value: Int { count.withLock { $0 } }
 }
 
 /// User + system CPU seconds of this process.

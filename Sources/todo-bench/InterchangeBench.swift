@@ -62,40 +62,23 @@ enum InterchangeBench {
     /// `todo import`'s JSON of `count` todos as people plan: tags, due days and times, some repeating, some in lists,
     /// some annotated.
     static func writePlannedFile(_ count: Int, to url: URL) throws {
-        var writer = JSONWriter(reserving: count * 220)
         let tags = ["home", "garden", "work", "errand", "call", "read"]
         let repeats = ["FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,TH", "FREQ=MONTHLY;INTERVAL=2"]
-        writer.raw("[")
-        for index in 0..<count {
-            writer.separator(index)
-            writer.raw("{\"title\":")
-            writer.string(CreateBench.title(index))
-            writer.raw(",\"tags\":[")
-            writer.string(tags[index % tags.count])
-            if index % 3 == 0 {
-                writer.raw(",")
-                writer.string(tags[(index / 3) % tags.count] + "2")
-            }
-            writer.raw("],\"due\":")
-            writer.string(CreateBench.dueDay(index) + (index % 2 == 0 ? "" : " 09:30"))
-            writer.raw(",\"priority\":")
-            writer.int(Int64(index % 4))
-            if index % 10 == 0 {
-                writer.raw(",\"repeat\":")
-                writer.string(repeats[(index / 10) % repeats.count])
-            }
-            if index % 7 == 0 {
-                writer.raw(",\"list\":")
-                writer.string("List \(index % 5)")
-            }
+        let todos = (0..<count).map { index -> JSONValue in
+            var todoTags: [JSONValue] = [.string(tags[index % tags.count])]
+            if index % 3 == 0 { todoTags.append(.string(tags[(index / 3) % tags.count] + "2")) }
+            var todo: [String: JSONValue] = [
+                "title": .string(CreateBench.title(index)), "tags": .array(todoTags),
+                "due": .string(CreateBench.dueDay(index) + (index % 2 == 0 ? "" : " 09:30")), "priority": .int(Int64(index % 4)),
+                "done": .bool(index % 5 == 0),
+            ]
+            if index % 10 == 0 { todo["repeat"] = .string(repeats[(index / 10) % repeats.count]) }
+            if index % 7 == 0 { todo["list"] = .string("List \(index % 5)") }
             if index % 4 == 0 {
-                writer.raw(",\"annotations\":[{\"entry\":\"2026-11-01T09:00:00Z\",\"text\":\"Asked about it\"}]")
+                todo["annotations"] = .array([.object(["entry": .string("2026-11-01T09:00:00Z"), "text": .string("Asked about it")])])
             }
-            writer.raw(",\"done\":")
-            writer.bool(index % 5 == 0)
-            writer.raw("}")
+            return .object(todo)
         }
-        writer.raw("]")
-        try Data(writer.bytes).write(to: url)
+        try CreateBench.write(todos, count * 220, to: url)
     }
 }

@@ -17,7 +17,7 @@ enum ServerBench {
             for batch in stride(from: 0, to: 10_000, by: 200) {
                 let operations = (batch..<batch + 200).map { RecordOperation(.create, benchTodo($0)) }
                 _ = try HTTP.shared.post(
-                    server.baseURL + address.databasePath(.private, "records/modify"),
+                    server.baseURL + address.path(of: .recordsModify, in: .private),
                     ModifyRecordsRequest(operations: operations, zoneID: todos), token: device.token, as: RecordsResponse.self)
             }
             _ = try readAll(server.baseURL, device)
@@ -27,7 +27,7 @@ enum ServerBench {
         let server = try ServerProcess()
         defer { server.stop() }
         let (writer, connection) = try sequentialWrites(server, records: records)
-        let modify = server.baseURL + address.databasePath(.private, "records/modify")
+        let modify = server.baseURL + address.path(of: .recordsModify, in: .private)
 
         // Full changes/zone read.
         let start = ContinuousClock.now
@@ -39,13 +39,13 @@ enum ServerBench {
         // Push latency: from a write's response to the other device's notification.
         let reader = try BenchAccounts.signIn(server.baseURL, account: "bench", device: "reader")
         _ = try HTTP.shared.post(
-            server.baseURL + address.databasePath(.private, "subscriptions/modify"),
+            server.baseURL + address.path(of: .subscriptionsModify, in: .private),
             ModifySubscriptionsRequest(operations: [.init(.create, Subscription(subscriptionID: TodoSchema.privateSubscriptionID, subscriptionType: .database))]),
             token: writer.token, as: SubscriptionsResponse.self)
         let created = try HTTP.shared.post(
-            server.baseURL + address.devicePath("tokens/create"), CreateTokenRequest(), token: reader.token, as: CreateTokenResponse.self)
+            server.baseURL + address.path(of: .tokensCreate), CreateTokenRequest(), token: reader.token, as: CreateTokenResponse.self)
         _ = try HTTP.shared.post(
-            server.baseURL + address.devicePath("tokens/register"), RegisterTokenRequest(apnsToken: created.apnsToken),
+            server.baseURL + address.path(of: .tokensRegister), RegisterTokenRequest(apnsToken: created.apnsToken),
             token: reader.token, as: RegisterTokenRequest.self)
         let latencies = try measurePush(courier: created.webcourierURL, modify: modify, writer: writer, count: pushes, zone: todos)
         print(String(format: "push latency (write response -> notification, %d writes): p50 %.2f ms, p99 %.2f ms  (targets <= 2 ms, <= 10 ms)",
@@ -60,13 +60,13 @@ enum ServerBench {
     static func publicQueries(_ server: ServerProcess, records: Int) throws {
         let owner = try BenchAccounts.signIn(server.baseURL, account: "board", device: "writer")
         let connection = try RawHTTPConnection(port: server.port)
-        let modifyPath = ContainerAddress.default.databasePath(.public, "records/modify")
+        let modifyPath = ContainerAddress.default.path(of: .recordsModify, in: .public)
         for batch in stride(from: 0, to: records, by: 200) {
             let operations = (batch..<min(batch + 200, records)).map { RecordOperation(.create, benchTodo($0)) }
             let answer = try connection.request("POST", modifyPath, body: Array(try JSONEncoder().encode(ModifyRecordsRequest(operations: operations))), token: owner.token)
             guard answer.status == 200 else { throw BenchError("public write failed: \(answer.status)") }
         }
-        let queryPath = ContainerAddress.default.databasePath(.public, "records/query")
+        let queryPath = ContainerAddress.default.path(of: .recordsQuery, in: .public)
         let polls: [(String, Query)] = [
             ("the board's poll (modified after, by modification)", Query(
                 recordType: TodoSchema.todoType, filterBy: [QueryFilter(.greaterThan, systemFieldName: "modifiedTimestamp", .timestamp(0))],
@@ -118,7 +118,7 @@ enum ServerBench {
                 ModifyRecordsRequest(operations: (batch..<min(batch + 200, records)).map { RecordOperation(.create, benchTodo($0)) }, zoneID: todos))
         }
         let connection = try RawHTTPConnection(port: server.port)
-        let modifyPath = ContainerAddress.default.databasePath(.private, "records/modify")
+        let modifyPath = ContainerAddress.default.path(of: .recordsModify, in: .private)
         let cloudBefore = cpuSeconds(pid: server.process.processIdentifier)
         let benchBefore = processCPUSeconds()
         let start = ContinuousClock.now
@@ -136,14 +136,14 @@ enum ServerBench {
 
     private static func createZone(_ base: String, _ device: BenchDevice) throws {
         _ = try HTTP.shared.post(
-            base + ContainerAddress.default.databasePath(.private, "zones/modify"),
+            base + ContainerAddress.default.path(of: .zonesModify, in: .private),
             ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: device.token,
             as: ZonesResponse.self)
     }
 
     /// Reads the whole Todos zone page by page; returns the record count.
     static func readAll(_ base: String, _ device: BenchDevice) throws -> Int {
-        let url = base + ContainerAddress.default.databasePath(.private, "changes/zone")
+        let url = base + ContainerAddress.default.path(of: .changesZone, in: .private)
         var token: ChangeToken?
         var count = 0
         while true {
@@ -159,7 +159,7 @@ enum ServerBench {
 
     /// Reads the whole Todos zone over a raw connection, scanning pages for their token only.
     static func readAllRaw(_ connection: RawHTTPConnection, _ device: BenchDevice) throws -> Int {
-        let path = ContainerAddress.default.databasePath(.private, "changes/zone")
+        let path = ContainerAddress.default.path(of: .changesZone, in: .private)
         var token: String?
         var count = 0
         while true {

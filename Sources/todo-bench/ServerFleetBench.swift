@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import Synchronization
 
 /// `todo-bench server --database-url URL`: the cloud as two instances over PostgreSQL behind nginx, measured beside
 /// the embedded SQLite cloud (one instance, directly and behind the same nginx) in one run: writes in 200-record
@@ -93,18 +94,18 @@ enum ServerFleetBench {
         try createZone(writing, pushWriter)
         let reader = try BenchAccounts.signIn(polling, account: "push-\(run)", device: "reader")
         _ = try HTTP.shared.post(
-            polling + ContainerAddress.default.databasePath(.private, "subscriptions/modify"),
+            polling + ContainerAddress.default.path(of: .subscriptionsModify, in: .private),
             ModifySubscriptionsRequest(
                 operations: [.init(.create, Subscription(subscriptionID: TodoSchema.privateSubscriptionID, subscriptionType: .database))]),
             token: reader.token, as: SubscriptionsResponse.self)
         let created = try HTTP.shared.post(
-            polling + ContainerAddress.default.devicePath("tokens/create"), CreateTokenRequest(), token: reader.token,
+            polling + ContainerAddress.default.path(of: .tokensCreate), CreateTokenRequest(), token: reader.token,
             as: CreateTokenResponse.self)
         _ = try HTTP.shared.post(
-            polling + ContainerAddress.default.devicePath("tokens/register"), RegisterTokenRequest(apnsToken: created.apnsToken),
+            polling + ContainerAddress.default.path(of: .tokensRegister), RegisterTokenRequest(apnsToken: created.apnsToken),
             token: reader.token, as: RegisterTokenRequest.self)
         let latencies = try ServerBench.measurePush(
-            courier: created.webcourierURL, modify: writing + ContainerAddress.default.databasePath(.private, "records/modify"),
+            courier: created.webcourierURL, modify: writing + ContainerAddress.default.path(of: .recordsModify, in: .private),
             writer: pushWriter, count: pushes, zone: ZoneID(zoneName: TodoSchema.zoneName))
         return Figures(
             sequentialWrites: sequential, concurrentWrites: concurrent, read: Double(read) / elapsed, reread: CreateBench.median(rereads),
@@ -115,7 +116,7 @@ enum ServerFleetBench {
     /// device to its own zone); the records written per second, all connections together.
     private static func timeWrites(records: Int, connections: [(RawHTTPConnection, BenchDevice)]) throws -> Double {
         let bodies = benchModifyBodies(count: records)
-        let path = ContainerAddress.default.databasePath(.private, "records/modify")
+        let path = ContainerAddress.default.path(of: .recordsModify, in: .private)
         let failures = FailureLog()
         let done = DispatchGroup()
         let start = ContinuousClock.now
@@ -147,7 +148,7 @@ enum ServerFleetBench {
 
     private static func createZone(_ base: String, _ device: BenchDevice) throws {
         _ = try HTTP.shared.post(
-            base + ContainerAddress.default.databasePath(.private, "zones/modify"),
+            base + ContainerAddress.default.path(of: .zonesModify, in: .private),
             ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: device.token,
             as: ZonesResponse.self)
     }
@@ -179,11 +180,10 @@ private final class WriteJob: @unchecked Sendable {
 }
 
 /// The first failure of concurrent writers.
-private final class FailureLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failure: String?
+private final class FailureLog: Sendable {
+    private let failure = Mutex<String?>(nil)
 
-    func note(_ text: String) { lock.withLock { if failure == nil { failure = text } } }
+    func note(_ text: String) { failure.withLock { if $0 == nil { $0 = text } } }
 
-    var first: String? { lock.withLock { failure } }
+    var first: String? { failure.withLock { $0 } }
 }

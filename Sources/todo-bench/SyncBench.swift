@@ -83,7 +83,7 @@ enum SyncBench {
         let result = try runProcess(todo, ["sync"] + arguments)
         let deviceCPU = childrenCPUSeconds() - childrenBefore
         let cloudCPU = cpuSeconds(pid: server.process.processIdentifier) - cloudBefore
-        let check = try TodoStore(url: cache)
+        let check = try await TodoStore(url: cache)
         let left = try await check.pendingCount()
         await check.close()
         guard result.status == 0, left == 0 else {
@@ -106,7 +106,7 @@ enum SyncBench {
         let signIn = try runProcess(todo, ["sync"] + arguments)
         guard signIn.status == 0 else { throw BenchError("todo sync (sign-in) exited with \(signIn.status): \(signIn.errorText)") }
         let options = DeviceOptions(account: account, device: "main", server: URL(string: server), dataDirectory: directory)
-        let store = try TodoStore(url: options.cacheFile)
+        let store = try await TodoStore(url: options.cacheFile)
         let items = (0..<count).map { index in
             // Named as the app and `todo add` name them, one at a time.
             TodoItem(key: .privateTodo(RecordNames.next()), title: "Offline todo number \(index) with a realistic title",

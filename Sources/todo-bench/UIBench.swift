@@ -99,7 +99,7 @@ enum UIBench {
         let connection = try RawHTTPConnection(port: server.port)
         for body in benchModifyBodies(count: count, planned: true) {
             let answer = try connection.request(
-                "POST", ContainerAddress.default.databasePath(.private, "records/modify"), body: body, token: device.token)
+                "POST", ContainerAddress.default.path(of: .recordsModify, in: .private), body: body, token: device.token)
             guard answer.status == 200 else { throw BenchError("upload failed: \(answer.status)") }
         }
     }
@@ -205,19 +205,15 @@ enum UIBench {
         let editor = try BenchAccounts.signIn(server, account: account, device: "editor")
         let connection = try RawHTTPConnection(port: URLComponents(string: server)?.port ?? 0)
         for batch in stride(from: 0, to: 1_000, by: 200) {
-            var writer = JSONWriter(reserving: 64 * 1024)
-            writer.raw("{\"operations\":[")
+            var body = ModifyRecordsRequestWriter(reserving: 64 * 1024)
             for index in batch..<batch + 200 {
-                writer.separator(index - batch)
                 var record = benchTodo(index)
                 record.fields?["title"] = .string("Edited elsewhere #\(index)")
-                writer.raw("{\"operationType\":\"forceUpdate\",\"record\":")
-                writer.record(record)
-                writer.raw("}")
+                body.operation(RecordOperation(.forceUpdate, record))
             }
-            writer.raw("],\"zoneID\":{\"zoneName\":\"Todos\"}}")
+            let bytes = body.finish(zoneID: ZoneID(zoneName: "Todos"), atomic: nil, desiredKeys: nil)
             let answer = try connection.request(
-                "POST", ContainerAddress.default.databasePath(.private, "records/modify"), body: writer.bytes, token: editor.token)
+                "POST", ContainerAddress.default.path(of: .recordsModify, in: .private), body: bytes, token: editor.token)
             guard answer.status == 200 else { throw BenchError("edit failed: \(answer.status)") }
         }
         let pushStart = ContinuousClock.now

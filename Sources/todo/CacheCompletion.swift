@@ -49,7 +49,7 @@ enum CacheCompletion {
     /// accounts' text reaches the shell's line), at most 100 of them.
     private static func values(_ words: [String], _ read: (TodoStore) async throws -> [String]) async -> [String] {
         guard let group = try? DeviceOptionGroup.parse(deviceFlags(words)), let options = try? group.deviceOptions(),
-            FileManager.default.fileExists(atPath: options.cacheFile.path), let store = try? TodoStore(url: options.cacheFile)
+            FileManager.default.fileExists(atPath: options.cacheFile.path), let store = try? await TodoStore(url: options.cacheFile)
         else { return [] }
         defer { Task { await store.close() } }
         let found = (try? await read(store)) ?? []

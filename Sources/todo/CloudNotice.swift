@@ -67,7 +67,7 @@ struct LastCloud: Equatable {
 
     /// The command that makes this the cloud again.
     var goBack: String {
-        embedded ? "todo logout" : "todo login \(server.absoluteString) --account \(account)"
+        embedded ? "todo logout" : DeviceOpening.loginCommand(server: server, account: account)
     }
 }
 

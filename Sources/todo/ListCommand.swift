@@ -99,9 +99,9 @@ struct List: AsyncParsableCommand {
             let shown = ListOrder(savedSort(session.options)).sorted(matched)
             let snapshot = await session.engine.status()
             if json {
-                try printJSON(shown)
+                try printTodosJSON(shown, urgency: try urgency(session.options))
             } else {
-                for todo in shown { print(line(for: todo)) }
+                for todo in shown { print(todoLine(todo)) }
             }
             if shown.isEmpty { printError("no todos match") }
             if let line = signedOutLine(snapshot) {
@@ -115,69 +115,6 @@ struct List: AsyncParsableCommand {
     /// The sort saved in config.toml (`[view] sort`, as the app's `o` leaves it); nil when none is saved or it cannot be read.
     private func savedSort(_ options: DeviceOptions) -> TodoUI.SortOrder? {
         (try? ConfigFile(options).settings().view.sort).flatMap { $0.flatMap(TodoUI.SortOrder.init(rawValue:)) }
-    }
-
-    private func line(for todo: ListedTodo) -> String {
-        let item = todo.item
-        var parts = [item.isCompleted ? "[x]" : "[ ]", item.shortID]
-        if let list = todo.listTitle { parts.append("[\(list)]") }
-        if item.priority > 0 { parts.append("P\(item.priority)") }
-        if let due = item.due { parts.append("due \(formatDue(due))") }
-        if item.isRepeating { parts.append("(repeats)") }
-        if item.isTrashed { parts.append("(trashed)") }
-        if item.hasPendingChanges { parts.append("*") }
-        parts.append(item.title)
-        if !item.tags.isEmpty { parts.append(item.tags.map { "+" + $0 }.joined(separator: " ")) }
-        return parts.joined(separator: "  ")
-    }
-
-    private func printJSON(_ todos: [ListedTodo]) throws {
-        struct Note: Encodable {
-            var entry: String
-            var description: String
-        }
-        struct Row: Encodable {
-            var id: String
-            var scope: String
-            var title: String
-            var notes: String
-            var isCompleted: Bool
-            var dueDate: String?
-            var allDay: Bool?
-            var priority: Int
-            var tags: [String]
-            var `repeat`: String?
-            var repeatFrom: String?
-            var series: String?
-            var occurrence: Int?
-            var annotations: [Note]
-            var isTrashed: Bool
-            var pending: Bool
-            var recordChangeTag: String?
-            var createdBy: String?
-            var modifiedAt: Int64?
-            var list: String?
-            var listID: String?
-        }
-        let times = ISO8601DateFormatter()
-        times.timeZone = .current
-        let rows = todos.map { todo in
-            let item = todo.item
-            return Row(
-                id: item.key.recordName, scope: item.key.scope.rawValue, title: item.title, notes: item.notes,
-                isCompleted: item.isCompleted, dueDate: item.due.map { $0.allDay ? formatDue($0) : times.string(from: $0.date) },
-                allDay: item.due?.allDay, priority: item.priority, tags: item.tags, repeat: item.repeatRule,
-                repeatFrom: item.isRepeating ? (item.repeatFromCompletion ? "completion" : "due") : nil,
-                series: item.isRepeating || item.series != nil ? item.seriesName : nil, occurrence: item.isRepeating ? item.occurrence : nil,
-                annotations: item.annotations.map { Note(entry: times.string(from: $0.entry), description: $0.text) },
-                isTrashed: item.isTrashed, pending: item.hasPendingChanges, recordChangeTag: item.system.changeTag,
-                createdBy: item.system.created?.userRecordName, modifiedAt: item.system.modified?.timestamp,
-                list: todo.listTitle, listID: item.listName)
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // The encoder escapes C0 controls; DEL, C1, bidi controls and line separators are escaped after it.
-        printTrusted(escapingTerminalControls(inJSON: String(decoding: try encoder.encode(rows), as: UTF8.self)))
     }
 }
 

@@ -41,6 +41,6 @@ struct Logout: AsyncParsableCommand {
             print("Logged out \(login.account) from \(cloud): the login and its token are forgotten here")
             printError("The cloud could not be told (out of reach?); the session ends there when it expires or with todo devices revoke")
         }
-        print("Commands now use the embedded cloud on this machine (each says so once); to go back: todo login \(cloud) --account \(login.account)")
+        print("Commands now use the embedded cloud on this machine (each says so once); to go back: \(DeviceOpening.loginCommand(server: login.server, account: login.account))")
     }
 }

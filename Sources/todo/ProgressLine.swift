@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TodoSync
 
 #if canImport(Glibc)
@@ -9,11 +10,14 @@ import Glibc
 ///
 /// Only on a terminal: when standard error is a file or a pipe (scripts, logs), or with `--quiet`, nothing is written.
 /// Updates come at most every 0.1 s; `clear()` removes the line before the result is printed.
-final class ProgressLine: @unchecked Sendable {
-    private let lock = NSLock()
+final class ProgressLine: Sendable {
+    private struct Shown {
+        var at: ContinuousClock.Instant?
+        var visible = false
+    }
     private let enabled: Bool
-    private var lastShown: ContinuousClock.Instant?
-    private var visible = false
+    /// Held while writing too: two lines never interleave.
+    private let shown = Mutex(Shown())
 
     /// A progress line, drawn only if `enabled` and standard error is a terminal.
     init(enabled: Bool) {
@@ -23,11 +27,11 @@ final class ProgressLine: @unchecked Sendable {
     /// Shows `text` (the first time at once, then at most every 0.1 s).
     func show(_ text: String) {
         guard enabled else { return }
-        lock.withLock {
+        shown.withLock { shown in
             let now = ContinuousClock.now
-            if let lastShown, now - lastShown < .milliseconds(100) { return }
-            lastShown = now
-            visible = true
+            if let last = shown.at, now - last < .milliseconds(100) { return }
+            shown.at = now
+            shown.visible = true
             Self.write("\r\u{1B}[2K" + text)
         }
     }
@@ -35,10 +39,9 @@ final class ProgressLine: @unchecked Sendable {
     /// Removes the line.
     func clear() {
         guard enabled else { return }
-        lock.withLock {
-            if visible { Self.write("\r\u{1B}[2K") }
-            visible = false
-            lastShown = nil
+        shown.withLock { shown in
+            if shown.visible { Self.write("\r\u{1B}[2K") }
+            shown = Shown()
         }
     }
 

@@ -8,7 +8,7 @@ struct Todo: AsyncParsableCommand {
         abstract: "A keyboard-driven todo list that syncs across devices through a CloudKit-compatible cloud.",
         version: "0.1.0",
         subcommands: [
-            Open.self, Add.self, List.self, Done.self, Edit.self, Annotate.self, Skip.self, Trash.self, Undo.self, Sync.self, Status.self, Push.self, SignOut.self,
+            Open.self, Add.self, List.self, Next.self, Done.self, Edit.self, Annotate.self, Skip.self, Trash.self, Undo.self, Sync.self, Status.self, Push.self, SignOut.self,
             SignIn.self, Import.self, Export.self, Keys.self, Lists.self, NewList.self, Move.self, Share.self, Shares.self, Accept.self,
             Unshare.self, Leave.self, Conflicts.self, Restore.self, Login.self, Logout.self, Signup.self, ServerCommand.self,
             Devices.self,

@@ -79,7 +79,7 @@ struct AccountAdministrationTests {
     @Test func registrationIsClosedUnlessAskedFor() async throws {
         let configuration = ServerConfiguration(dataDirectory: FileManager.default.temporaryDirectory)
         #expect(!configuration.openRegistration)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-closed-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("closed")
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await CloudServer.start(ServerConfiguration(port: 0, dataDirectory: directory, logLevel: .critical, passwordHashCost: 1))
         let body = try JSONEncoder().encode(CreateAccountRequest(account: "mallory", password: "password1"))

@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -130,7 +131,7 @@ struct AssetsAndDiscoveryTests {
     }
 
     @Test func anAssetOverTheLimitIsRefused() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-assets-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("assets")
         let cloud = try await TestCloud(directory: directory, maxAssetBytes: 1000)
         do {
             let alice = try await cloud.signIn("alice")

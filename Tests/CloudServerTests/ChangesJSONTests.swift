@@ -1,16 +1,18 @@
 @testable import CloudServer
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 /// changes/zone pages are written by the service from the rows `changes` reads (`CloudService.writeRecords`): the
-/// bytes must be those `JSONWriter.record` writes, and a page stops at its record limit or once past its byte limit.
+/// bytes must be those `JSONWriter.record` writes for each record alone, and a page stops at its record limit or
+/// once past its byte limit.
 @Suite("Change pages written from rows")
 struct ChangesJSONTests {
     @Test func rowsWriteWhatRecordsWrite() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("changes-json-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("changes-json")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteCloudStore(directory: directory)
+        let store = try await SQLiteCloudStore.open(directory: directory)
         let database = DatabaseKey(container: "c/development", scope: .private, owner: "_owner")
         let names = ["plain", "quote\"d", "back\\slash", "tab\there", "ctl\u{01}", "写周报", "emoji 🥛", "", "del\u{7F}"]
         let zone = try await store.write { tx -> StoredZone in
@@ -34,20 +36,29 @@ struct ChangesJSONTests {
             let rows = try await store.read { tx in
                 try await tx.changes(zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: tombstones)
             }
-            var written = JSONWriter()
+            var written = ZoneChangesWriter(form: .recordChanges)
+            written.beginZone(zone.zoneID)
             let result = try CloudService.writeRecords(rows, zoneID: zone.zoneID, limit: limit, byteLimit: .max, into: &written)
+            written.endZone(syncToken: ChangeToken(rawValue: "t"), moreComing: result.moreComing)
             var reference = JSONWriter()
+            reference.raw(#"{"zoneID":"#)
+            reference.zoneID(zone.zoneID)
+            reference.raw(#","records":["#)
             for (index, record) in rows.prefix(limit).enumerated() {
                 reference.separator(index)
                 try reference.record(record, zoneID: zone.zoneID)
                 #expect(!record.deleted || tombstones)
             }
+            reference.raw(#"],"syncToken":"t","moreComing":"#)
+            reference.bool(rows.count > limit)
+            reference.raw("}")
             #expect(result.lastSeq == rows.prefix(limit).last?.seq)
             #expect(result.moreComing == (rows.count > limit))
-            #expect(written.bytes == reference.bytes, "after \(after), limit \(limit), tombstones \(tombstones)")
+            #expect(written.finish() == reference.bytes, "after \(after), limit \(limit), tombstones \(tombstones)")
             if rows.count > 2 {
                 // A byte limit reached by the first record ends the page after it, with more to come.
-                var cut = JSONWriter()
+                var cut = ZoneChangesWriter()
+                cut.beginZone(zone.zoneID)
                 let first = try CloudService.writeRecords(rows, zoneID: zone.zoneID, limit: limit, byteLimit: 1, into: &cut)
                 #expect(first.lastSeq == rows[0].seq && first.moreComing)
             }

@@ -1,6 +1,7 @@
 import CloudModel
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Glibc
 @Suite("File modes")
 struct DataDirectoryPermissionTests {
     @Test func aNewCloudMakesItsDirectoryAndFilesPrivate() async throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-modes-\(UUID().uuidString)")
+        let parent = ScratchDirectory.path("modes")
         defer { try? FileManager.default.removeItem(at: parent) }
         let directory = parent.appendingPathComponent("server")
         let cloud = try await TestCloud(directory: directory)
@@ -27,7 +28,7 @@ struct DataDirectoryPermissionTests {
     }
 
     @Test func wideModesLeftByAnOlderCloudAreTightenedAtStart() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-modes-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("modes")
         defer { try? FileManager.default.removeItem(at: directory) }
         let assets = directory.appendingPathComponent("assets")
         try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
@@ -50,7 +51,7 @@ struct DataDirectoryPermissionTests {
     }
 
     @Test func theLockFileIsPrivate() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-modes-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("modes")
         defer { try? FileManager.default.removeItem(at: directory) }
         let lock = try ServerLockFile.acquire(in: directory)
         #expect(mode(directory) == 0o700)

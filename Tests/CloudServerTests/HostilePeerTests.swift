@@ -1,6 +1,7 @@
 @testable import CloudServer
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 /// What a hostile peer on the network (or a local process) can try against the cloud's front: methods it never
@@ -34,7 +35,7 @@ struct HostilePeerTests {
             #expect(answer?.body.contains("GET, HEAD and POST") == true)
             #expect(client.receivedText.isEmpty)  // the whole answer was taken: its Content-Length was right
             // Closed at once, not held to the 30 s request deadline.
-            #expect(await client.waitForClose(within: .seconds(10)) != nil)
+            #expect(await client.waitForClose(within: .seconds(10)))
             // The cloud serves on.
             let next = try RawClient(port: cloud.server.port)
             await next.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -97,8 +98,7 @@ struct HostilePeerTests {
             let courier = try await cloud.registerPush(device)
             // A long-poll is busy however long it waits.
             let poll = Task { try await cloud.poll(courier, timeout: 10) }
-            let token = String(courier.split(separator: "/").last ?? "")
-            try await waitUntil("the long-poll to wait") { await cloud.server.service.hub.isPolling(token: token) }
+            try await cloud.waitForPoll(courier)
             // Twice the limit of silent connections, from many addresses (the idle timeout is far: only the limit
             // closes them, however long a loaded machine takes).
             var silent: [RawClient] = []
@@ -115,13 +115,4 @@ struct HostilePeerTests {
             #expect(try await poll.value == nil)
         }
     }
-}
-
-/// Waits (polling, never sleeping a fixed time for its own sake) until `condition` holds; fails after 30 s.
-func waitUntil(_ what: String = "condition", _ condition: () async throws -> Bool) async throws {
-    for _ in 0..<600 {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    throw RawClientError("timed out waiting for \(what)")
 }

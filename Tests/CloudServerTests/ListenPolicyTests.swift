@@ -2,6 +2,7 @@ import CloudModel
 import CloudServer
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 /// Where the cloud may listen without TLS, and IPv6 literals as `--host`.
@@ -9,7 +10,7 @@ import Testing
 struct ListenPolicyTests {
     @Test func plainHTTPOnANonLoopbackInterfaceIsRefusedNamingBothWaysOut() async throws {
         for host in ["0.0.0.0", "::"] {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-listen-\(UUID().uuidString)")
+            let directory = ScratchDirectory.path("listen")
             defer { try? FileManager.default.removeItem(at: directory) }
             do {
                 let server = try await CloudServer.start(ServerConfiguration(host: host, port: 0, dataDirectory: directory, logLevel: .critical))

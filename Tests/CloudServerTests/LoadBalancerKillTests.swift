@@ -4,6 +4,7 @@ import Foundation
 import ProcessTestSupport
 import PostgresTestSupport
 import TLSTestSupport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ struct LoadBalancerKillTests {
             print("skipped: kill -9 of one instance: the todo executable was not built beside the tests (swift build first)")
             return
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-kill-instance-\(UUID().uuidString)")
+        let scratch = ScratchDirectory.path("kill-instance")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let authority = try TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
         let issued = try authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])
@@ -65,7 +66,7 @@ struct LoadBalancerKillTests {
                     }
                 }
             }
-            while outcomes.count < perDevice / 2 { try await Task.sleep(for: .milliseconds(20)) }
+            try await waitUntil("half the adds to finish", within: 300) { outcomes.count >= perDevice / 2 }
             outcomes.markKilled()
             doomed.kill()
             for task in load { try await task.value }
@@ -167,16 +168,12 @@ final class CloudInstance: @unchecked Sendable {
     }
 
     private func waitUntilHealthy() async throws {
-        for _ in 0..<300 {
+        let healthy = try await eventually(15) {
             guard isRunning else { throw LoadBalancerError("todo server exited: \(log)") }
-            if let (_, response) = try? await URLSession.shared.data(from: URL(string: baseURL + "/health")!),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
+            let answer = try? await URLSession.shared.data(from: URL(string: baseURL + "/health")!)
+            return (answer?.1 as? HTTPURLResponse)?.statusCode == 200
         }
-        throw LoadBalancerError("todo server did not answer within 15 s: \(log)")
+        guard healthy else { throw LoadBalancerError("todo server did not answer within 15 s: \(log)") }
     }
 
     /// What the instance wrote to standard error (while it runs; its files go when it is reaped).

@@ -3,6 +3,7 @@ import CloudServer
 import Foundation
 import NIOHTTP1
 import TLSTestSupport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ import Glibc
     .enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
 struct LoadBalancerTests {
     @Test func getsArePassedOnPostsThatReachedADyingInstanceAreNotAndARefusingInstanceIsSkipped() async throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-balancer-\(UUID().uuidString)")
+        let scratch = ScratchDirectory.path("balancer")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let authority = try TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
         let issued = try authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])

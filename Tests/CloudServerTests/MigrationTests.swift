@@ -1,6 +1,7 @@
 import CloudModel
 import Foundation
 import SQLiteDB
+import TestSupport
 import Testing
 
 @testable import CloudServer
@@ -9,13 +10,13 @@ import Testing
 @Suite("Storage migrations")
 struct MigrationTests {
     @Test func recordsStoredBeforeVersion3KeepTheirFeedAndNames() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-migration-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("migration")
         defer { try? FileManager.default.removeItem(at: directory) }
         let token = "migration-test-token"
         let names = (0..<450).map { "old-\($0)" }
         // The file as a version-2 cloud left it: a signed-in user, a zone with records, one of them deleted since.
         do {
-            let store = try SQLiteCloudStore(directory: directory, migrations: Array(SQLiteCloudStore.migrations.prefix(2)))
+            let store = try await SQLiteCloudStore.open(directory: directory, migrations: Array(SQLiteCloudStore.migrations.prefix(2)))
             try await store.write { tx in
                 try await tx.insertUser(UserRow(userRecordName: "_alice", account: "alice", passwordHash: "unused"), now: 1)
                 try await tx.insertDevice(id: "device-1", user: "_alice", name: "laptop", now: 1)

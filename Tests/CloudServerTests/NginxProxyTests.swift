@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import TLSTestSupport
+import TestSupport
 import Testing
 
 /// docs/HOSTING.md's nginx snippet, run for real: Debian's nginx terminates TLS (a certificate from the test CA) and
@@ -14,7 +15,7 @@ import Testing
     .enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
 struct NginxProxyTests {
     @Test func signInWritesChangesAndAPushLongPollThroughNginx() async throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-nginx-\(UUID().uuidString)")
+        let scratch = ScratchDirectory.path("nginx")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let authority = try TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
         let issued = try authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])
@@ -78,7 +79,7 @@ struct NginxProxyTests {
 
         // The long-poll waits in nginx and the cloud until the laptop writes.
         let poll = Task { try await client.send(.GET, token.webcourierURL + "?timeout=60", timeout: .seconds(90)) }
-        try await Task.sleep(for: .milliseconds(500))
+        try await cloud.waitForPoll(token.webcourierURL)
         let saved: RecordsResponse = try await client.post(
             base + address.databasePath(.private, "records/modify"),
             ModifyRecordsRequest(operations: [.init(.create, todo("n1", "Through nginx"))], zoneID: todos), token: laptop.ckWebAuthToken)

@@ -2,6 +2,7 @@
 import CloudModel
 import Foundation
 import PostgresTestSupport
+import TestSupport
 import Testing
 
 /// The real `todo server account …` and `todo server schema …` on a PostgreSQL database (`--database-url` or
@@ -15,7 +16,7 @@ struct OperatorToolsOnPostgresTests {
         }
         try await PostgresTestDatabase.with { database in
             // A data directory the tools must not touch: the accounts live in the database.
-            let unused = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-unused-\(UUID().uuidString)")
+            let unused = ScratchDirectory.path("unused")
             defer { try? FileManager.default.removeItem(at: unused) }
             let flag = ["--database-url", database.url.secretText, "--data-dir", unused.path]
             func todoServer(_ arguments: [String], _ environment: [String: String] = [:]) async throws -> TodoProcess.Result {

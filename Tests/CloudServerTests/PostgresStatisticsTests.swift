@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresTestSupport
+import TestSupport
 import Testing
 
 /// Fresh planner statistics for `records` as a PostgreSQL cloud grows (see `PostgresStatistics`).
@@ -40,12 +41,12 @@ struct PostgresStatisticsTests {
                 }
                 let logger = Logger(label: "statistics-test")
                 let connection = try await PostgresConnection.connect(configuration: try database.url.connectionConfiguration(), id: 1, logger: logger)
-                var analyzed = false
-                for _ in 0..<100 where !analyzed {
+                let analyzed = try await eventually {
                     let rows = try await connection.query(
                         "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'records'", logger: logger)
-                    for try await done in rows.decode(Bool.self) { analyzed = done }
-                    if !analyzed { try await Task.sleep(for: .milliseconds(50)) }
+                    var done = false
+                    for try await row in rows.decode(Bool.self) { done = row }
+                    return done
                 }
                 try await connection.close()
                 #expect(analyzed, "records was not analyzed after 2,000 writes")

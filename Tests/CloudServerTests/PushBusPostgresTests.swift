@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresTestSupport
+import TestSupport
 import Testing
 
 @testable import CloudServer
@@ -27,14 +28,17 @@ struct PushBusPostgresTests {
 
             try await writer.query("BEGIN", logger: Self.logger)
             try await a.publish([.zoneSharesChanged(zonePK: 2)], through: RawTransaction(connection: writer))
-            // Not before the commit.
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(await heardByB.notices.isEmpty)
+            // Not before the commit: a marker committed meanwhile on another connection arrives first, and alone.
+            let marker = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: Self.logger)
+            try await marker.query("SELECT pg_notify(\(PostgresPushBus.channel), \("[{\"k\":\"shr\",\"p\":99}]"))", logger: Self.logger)
+            #expect(try await heardByB.waitForNotices(1) == [.zoneSharesChanged(zonePK: 99)])
+            #expect(await heardByB.notices == [.zoneSharesChanged(zonePK: 99)])
             try await writer.query("COMMIT", logger: Self.logger)
 
-            // NOTIFY is delivered in commit order: had the rolled-back one gone out, it would come first.
-            #expect(try await heardByB.waitForNotices(1) == [.zoneSharesChanged(zonePK: 2)])
-            #expect(try await heardByA.waitForNotices(1) == [.zoneSharesChanged(zonePK: 2)])
+            // NOTIFY is delivered in commit order: had the rolled-back one gone out, it would come before the marker.
+            #expect(try await heardByB.waitForNotices(2) == [.zoneSharesChanged(zonePK: 99), .zoneSharesChanged(zonePK: 2)])
+            #expect(try await heardByA.waitForNotices(2) == [.zoneSharesChanged(zonePK: 99), .zoneSharesChanged(zonePK: 2)])
+            try await marker.close()
             try await writer.close()
             await a.shutDown()
             await b.shutDown()
@@ -51,26 +55,20 @@ struct PushBusPostgresTests {
             let waiting = Task {
                 await hub.poll(token: "phone", timeout: .seconds(60), ack: nil, user: "_alice", container: "c/development")
             }
-            while await !hub.isPolling(token: "phone") { await Task.yield() }
+            try await waitUntil("the phone's poll to wait") { await hub.isPolling(token: "phone") }
 
             let pid = try #require(try await bus.listenerBackendPID())
             let admin = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: Self.logger)
-            let started = ContinuousClock.now
             try await admin.query("SELECT pg_terminate_backend(\(pid))", logger: Self.logger)
-            // Answered at once, with a push that names no subscription: the device fetches everything.
+            // Answered by the loss, not its 60 s timeout (which answers nothing): a push that names no subscription,
+            // so the device fetches everything.
             let answer = try #require(await waiting.value)
-            #expect(ContinuousClock.now - started < .seconds(5))
             #expect(answer.ck.met == nil && answer.ck.qry == nil)
 
             // It listens again, on another backend, and what it missed meanwhile is covered by a second resync.
-            var newPID: Int32?
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline {
-                if let current = try? await bus.listenerBackendPID(), current != pid {
-                    newPID = current
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(20))
+            let newPID = await firstValue(within: 20) { () async -> Int32? in
+                guard let current = try? await bus.listenerBackendPID(), current != pid else { return nil }
+                return current
             }
             #expect(newPID != nil)
             try await receiver.waitForLosses(2)
@@ -91,12 +89,7 @@ struct PushBusPostgresTests {
             #expect(await a.leads(.compaction))
             #expect(await !b.leads(.compaction))
             await a.shutDown()
-            var took = false
-            for _ in 0..<100 where !took {
-                took = await b.leads(.compaction)
-                if !took { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            #expect(took)
+            #expect(await eventually { await b.leads(.compaction) })
             await b.shutDown()
         }
     }
@@ -145,15 +138,12 @@ actor NoticeRecorder: NoticeReceiver {
 
     /// The first `count` notices, waiting up to `seconds` for them.
     func waitForNotices(_ count: Int, seconds: Double = 10) async throws -> [ChangeNotice] {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while notices.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        _ = await eventually(seconds) { notices.count >= count }
         return Array(notices.prefix(count))
     }
 
     /// Waits up to `seconds` for `count` losses to be reported; fails the test if they are not.
     func waitForLosses(_ count: Int, seconds: Double = 10) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while losses < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(losses >= count)
+        #expect(await eventually(seconds) { losses >= count })
     }
 }

@@ -1,6 +1,7 @@
 import CloudModel
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Bad input, throttling and faults")
@@ -101,68 +102,55 @@ struct RobustnessTests {
     }
 
     @Test func dataSurvivesARestart() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-restart-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("restart")
         defer { try? FileManager.default.removeItem(at: directory) }
         var token: String
         do {
-            let cloud = try await TestCloudAt(directory: directory)
-            let alice = try await cloud.cloud.signIn("alice")
+            let cloud = try await TestCloud(directory: directory)
+            let alice = try await cloud.signIn("alice")
             token = alice.token
-            try await cloud.cloud.createTodosZone(alice)
-            _ = try await cloud.cloud.modify(alice, (0..<50).map { RecordOperation(.create, todo("r\($0)", "n\($0)")) })
-            await cloud.cloud.server.shutdown()
+            try await cloud.createTodosZone(alice)
+            _ = try await cloud.modify(alice, (0..<50).map { RecordOperation(.create, todo("r\($0)", "n\($0)")) })
+            await cloud.server.shutdown()
         }
-        let reopened = try await TestCloudAt(directory: directory)
-        let lookup: RecordsResponse = try await reopened.cloud.post(
+        let reopened = try await TestCloud(directory: directory)
+        let lookup: RecordsResponse = try await reopened.post(
             .private, "records/lookup", LookupRecordsRequest(recordNames: ["r0", "r49"], zoneID: todos), token: token)
         #expect(lookup.records.allSatisfy { $0.record != nil })
-        let more = try await reopened.cloud.modify(Device(token: token, user: "", deviceID: ""), [RecordOperation(.create, todo("after", "x"))])
+        let more = try await reopened.modify(Device(token: token, user: "", deviceID: ""), [RecordOperation(.create, todo("after", "x"))])
         #expect(more.first?.record?.recordChangeTag != nil)
-        await reopened.cloud.server.shutdown()
+        await reopened.server.shutdown()
     }
 
     @Test func theWALIsCheckpointedBesideTheWritesAndNothingIsLost() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-wal-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("wal")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("cloud.sqlite").path
         func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
         var token: String
         let notes = String(repeating: "n", count: 2_000)
         do {
-            let cloud = try await TestCloudAt(directory: directory)
-            let alice = try await cloud.cloud.signIn("alice")
+            let cloud = try await TestCloud(directory: directory)
+            let alice = try await cloud.signIn("alice")
             token = alice.token
-            try await cloud.cloud.createTodosZone(alice)
+            try await cloud.createTodosZone(alice)
             let before = size(file)
             // Well over the 1,000 pages (4 MB) of WAL after which a checkpoint is due.
             for batch in 0..<15 {
                 let operations = (0..<200).map { RecordOperation(.create, todo("w\(batch)-\($0)", "t", extra: ["notes": .string(notes)])) }
-                #expect(try await cloud.cloud.modify(alice, operations).allSatisfy { $0.record != nil })
+                #expect(try await cloud.modify(alice, operations).allSatisfy { $0.record != nil })
             }
             // The writes did not checkpoint themselves: the background thread copies the WAL into the file.
-            var waited = 0
-            while size(file) < before + 4_000_000, waited < 600 {
-                try await Task.sleep(nanoseconds: 50_000_000)
-                waited += 1
-            }
-            #expect(size(file) >= before + 4_000_000)
-            await cloud.cloud.server.shutdown()
+            #expect(await eventually(30) { size(file) >= before + 4_000_000 })
+            await cloud.server.shutdown()
         }
-        let reopened = try await TestCloudAt(directory: directory)
-        let changes: ZoneChangesResponse = try await reopened.cloud.post(
+        let reopened = try await TestCloud(directory: directory)
+        let changes: ZoneChangesResponse = try await reopened.post(
             .private, "changes/zone", ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos, resultsLimit: 200)]), token: token)
         #expect(changes.zones.first?.records.count == 200 && changes.zones.first?.moreComing == true)
-        let lookup: RecordsResponse = try await reopened.cloud.post(
+        let lookup: RecordsResponse = try await reopened.post(
             .private, "records/lookup", LookupRecordsRequest(recordNames: ["w0-0", "w14-199"], zoneID: todos), token: token)
         #expect(lookup.records.allSatisfy { $0.record?["notes"] == .string(notes) })
-        await reopened.cloud.server.shutdown()
-    }
-}
-
-/// A test cloud over a given directory, to restart on the same files.
-struct TestCloudAt {
-    let cloud: TestCloud
-    init(directory: URL) async throws {
-        cloud = try await TestCloud(directory: directory)
+        await reopened.server.shutdown()
     }
 }

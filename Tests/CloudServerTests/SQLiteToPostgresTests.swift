@@ -4,6 +4,7 @@ import Logging
 import PostgresNIO
 import PostgresTestSupport
 import SQLiteDB
+import TestSupport
 import Testing
 
 @testable import CloudServer
@@ -13,29 +14,32 @@ import Testing
 @Suite("migrate: reading the SQLite cloud")
 struct SQLiteCloudSourceTests {
     @Test func theCopiedTablesAreExactlyTheSQLiteCloudsTablesAndColumns() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-source-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("source")
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try SQLiteCloudStore(directory: directory)
-        let database = try SQLiteDatabase(path: directory.appendingPathComponent("cloud.sqlite").path, readOnly: true)
-        let tables = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") { $0.text(0) }
-        // counters travel as the sequence and the compaction floor, not as rows.
-        #expect(Set(tables) == Set(CloudTable.all.map(\.name) + ["counters"]))
-        for table in CloudTable.all {
-            let columns = try database.query("SELECT name, \"notnull\", pk FROM pragma_table_info(?1)", [.text(table.name)]) {
-                (name: $0.text(0), notNull: $0.int(1) != 0, key: $0.int(2))
+        _ = try await SQLiteCloudStore.open(directory: directory)
+        // Read here, on the test's task: a test may block (see `SQLiteDatabase.allowBlocking`).
+        try SQLiteDatabase.allowBlocking {
+            let database = try SQLiteDatabase(path: directory.appendingPathComponent("cloud.sqlite").path, readOnly: true)
+            let tables = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") { $0.text(0) }
+            // counters travel as the sequence and the compaction floor, not as rows.
+            #expect(Set(tables) == Set(CloudTable.all.map(\.name) + ["counters"]))
+            for table in CloudTable.all {
+                let columns = try database.query("SELECT name, \"notnull\", pk FROM pragma_table_info(?1)", [.text(table.name)]) {
+                    (name: $0.text(0), notNull: $0.int(1) != 0, key: $0.int(2))
+                }
+                #expect(columns.map(\.name).sorted() == table.columns.map(\.name).sorted(), "columns of \(table.name)")
+                for column in columns {
+                    let copied = table.columns.first { $0.name == column.name }
+                    #expect(copied?.optional == !column.notNull || column.key > 0, "\(table.name).\(column.name) NULL-ability")
+                }
+                let key = columns.filter { $0.key > 0 }.sorted { $0.key < $1.key }.map(\.name)
+                #expect(key == table.key, "primary key of \(table.name)")
             }
-            #expect(columns.map(\.name).sorted() == table.columns.map(\.name).sorted(), "columns of \(table.name)")
-            for column in columns {
-                let copied = table.columns.first { $0.name == column.name }
-                #expect(copied?.optional == !column.notNull || column.key > 0, "\(table.name).\(column.name) NULL-ability")
-            }
-            let key = columns.filter { $0.key > 0 }.sorted { $0.key < $1.key }.map(\.name)
-            #expect(key == table.key, "primary key of \(table.name)")
         }
     }
 
     @Test func pagesAfterTheLastKeyAddUpToEveryRowOnce() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-source-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("source")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cloud = try await TestCloud(directory: directory)
         let device = try await cloud.signIn("pager")
@@ -46,43 +50,47 @@ struct SQLiteCloudSourceTests {
         _ = try await cloud.modify(device, [.init(.forceDelete, todo("r1-7", ""))], zone: todos)
         await cloud.server.shutdown()
 
-        let source = try SQLiteCloudSource(directory: directory)
-        defer { source.close() }
-        let records = try #require(CloudTable.all.first { $0.name == "records" })
-        var after: [SQLValue]?
-        var keys: [[SQLValue]] = []
-        while case let page = try source.rows(records, after: after, limit: 7), let last = page.last {
-            keys += page.map { row in records.keyPositions.map { row[$0] } }
-            after = records.keyPositions.map { last[$0] }
+        try SQLiteDatabase.allowBlocking {
+            let source = try SQLiteCloudSource(directory: directory)
+            defer { source.close() }
+            let records = try #require(CloudTable.all.first { $0.name == "records" })
+            var after: [SQLValue]?
+            var keys: [[SQLValue]] = []
+            while case let page = try source.rows(records, after: after, limit: 7), let last = page.last {
+                keys += page.map { row in records.keyPositions.map { row[$0] } }
+                after = records.keyPositions.map { last[$0] }
+            }
+            #expect(keys.count == 150)
+            #expect(keys.count == (try source.count(records)))
+            #expect(Set(keys.map { "\($0)" }).count == keys.count, "a row came twice")
+            #expect(try source.sequence() >= 151)
         }
-        #expect(keys.count == 150)
-        #expect(keys.count == (try source.count(records)))
-        #expect(Set(keys.map { "\($0)" }).count == keys.count, "a row came twice")
-        #expect(try source.sequence() >= 151)
     }
 
     @Test func aRunningCloudIsRefusedAndNoneStartsWhileItIsRead() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-source-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("source")
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try SQLiteCloudStore(directory: directory)
-        let running = try ServerLockFile.acquire(in: directory)
-        try running.publish(.init(pid: 4242, url: "http://127.0.0.1:8787", started: 0))
-        #expect(throws: MigrationError.self) { try SQLiteCloudSource(directory: directory) }
-        do {
-            _ = try SQLiteCloudSource(directory: directory)
-        } catch {
-            #expect("\(error)".contains("is running (pid 4242"))
-        }
-        running.release()
+        _ = try await SQLiteCloudStore.open(directory: directory)
+        try SQLiteDatabase.allowBlocking {
+            let running = try ServerLockFile.acquire(in: directory)
+            try running.publish(.init(pid: 4242, url: "http://127.0.0.1:8787", started: 0))
+            #expect(throws: MigrationError.self) { try SQLiteCloudSource(directory: directory) }
+            do {
+                _ = try SQLiteCloudSource(directory: directory)
+            } catch {
+                #expect("\(error)".contains("is running (pid 4242"))
+            }
+            running.release()
 
-        let source = try SQLiteCloudSource(directory: directory)
-        #expect(throws: (any Error).self) { try ServerLockFile.acquire(in: directory) }
-        source.close()
-        try ServerLockFile.acquire(in: directory).release()
+            let source = try SQLiteCloudSource(directory: directory)
+            #expect(throws: (any Error).self) { try ServerLockFile.acquire(in: directory) }
+            source.close()
+            try ServerLockFile.acquire(in: directory).release()
+        }
     }
 
     @Test func aDirectoryWithoutACloudIsRefused() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-source-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("source")
         #expect(throws: MigrationError.self) { try SQLiteCloudSource(directory: directory) }
     }
 }
@@ -93,7 +101,7 @@ struct SQLiteCloudSourceTests {
 struct SQLiteToPostgresTests {
     @Test func rowsKeysAndFeedPositionsArriveAndEveryFeedContinuesAboveTheSQLiteSequence() async throws {
         try await PostgresTestDatabase.with { database in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-move-\(UUID().uuidString)")
+            let directory = ScratchDirectory.path("move")
             defer { try? FileManager.default.removeItem(at: directory) }
             let cloud = try await TestCloud(directory: directory)
             let amy = try await cloud.signIn("amy")
@@ -109,10 +117,11 @@ struct SQLiteToPostgresTests {
             _ = try await cloud.registerPush(amy)
             await cloud.server.shutdown()
 
-            let source = try SQLiteCloudSource(directory: directory)
-            let sequence = try source.sequence()
-            let zoneKeys = try source.rows(CloudTable.all.first { $0.name == "zones" }!, after: nil, limit: 100).map { $0[0] }
-            source.close()
+            let (sequence, zoneKeys) = try SQLiteDatabase.allowBlocking {
+                let source = try SQLiteCloudSource(directory: directory)
+                defer { source.close() }
+                return (try source.sequence(), try source.rows(CloudTable.all.first { $0.name == "zones" }!, after: nil, limit: 100).map { $0[0] })
+            }
 
             let summary = try await SQLiteToPostgres.migrate(from: directory, databaseURL: database.url)
             #expect(summary.count("records") == 301)
@@ -156,7 +165,7 @@ struct SQLiteToPostgresTests {
 
     @Test func aDeviceThatSyncedAgainstSQLiteGoesOnFromItsTokensAndGetsOnlyWhatChangedSince() async throws {
         try await PostgresTestDatabase.with { database in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-move-\(UUID().uuidString)")
+            let directory = ScratchDirectory.path("move")
             defer { try? FileManager.default.removeItem(at: directory) }
             let sqlite = try await TestCloud(directory: directory)
             let laptop = try await sqlite.signIn("amy")
@@ -217,7 +226,7 @@ struct SQLiteToPostgresTests {
 
     @Test func aCopyThatFailsHalfWayLeavesTheDatabaseEmptyAndASecondRunCopiesEverything() async throws {
         try await PostgresTestDatabase.with { database in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-move-\(UUID().uuidString)")
+            let directory = ScratchDirectory.path("move")
             defer { try? FileManager.default.removeItem(at: directory) }
             let cloud = try await TestCloud(directory: directory)
             let amy = try await cloud.signIn("amy")

@@ -1,11 +1,12 @@
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 
 /// `server.lock`: what `todo server status` and `stop` find, held only while a server lives.
 @Suite("Server lock file")
 struct ServerLockFileTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-lock-\(UUID().uuidString)")
+    let directory = ScratchDirectory.path("lock")
 
     @Test func aHeldLockNamesItsServerAndASecondServerIsRefused() throws {
         defer { try? FileManager.default.removeItem(at: directory) }

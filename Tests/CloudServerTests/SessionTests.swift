@@ -3,6 +3,7 @@ import CloudModel
 import Foundation
 import Logging
 import SQLiteDB
+import TestSupport
 import Testing
 
 /// Sessions: one per device, ended by idleness, listed and revoked by name.
@@ -25,7 +26,7 @@ struct SessionTests {
             #expect(try await caller(cloud, first.token).status == 401)
             #expect(try await caller(cloud, second.token).status == 200)
             #expect(try await caller(cloud, phone.token).status == 200)
-            let store = try SQLiteCloudStore(directory: cloud.directory)
+            let store = try await SQLiteCloudStore.open(directory: cloud.directory)
             #expect(try await store.read { try await $0.signedInDevices(user: first.user) }.map(\.name) == ["laptop", "phone"])
         }
     }
@@ -61,7 +62,7 @@ struct SessionTests {
     /// Moves a device's recorded last use (its session's and its push tokens') back by `days`, as if unused since.
     private func age(_ cloud: TestCloud, device: Device, days: Double) async throws {
         let then = Int64((Date().timeIntervalSince1970 - days * 86400) * 1000)
-        try await SQLiteCloudStore(directory: cloud.directory).write { tx in
+        try await SQLiteCloudStore.open(directory: cloud.directory).write { tx in
             let db = (tx as! SQLiteStoreTransaction).db
             try db.run("UPDATE sessions SET last_used_at = ?2 WHERE device_id = ?1", [.text(device.deviceID), .int(then)])
             try db.run("UPDATE push_tokens SET last_used_at = ?2 WHERE device_id = ?1", [.text(device.deviceID), .int(then)])
@@ -69,7 +70,7 @@ struct SessionTests {
     }
 
     private func lastUse(_ cloud: TestCloud, device: Device) async throws -> Int64? {
-        try await SQLiteCloudStore(directory: cloud.directory).read { tx in
+        try await SQLiteCloudStore.open(directory: cloud.directory).read { tx in
             try (tx as! SQLiteStoreTransaction).db.first(
                 "SELECT last_used_at FROM sessions WHERE device_id = ?1", [.text(device.deviceID)]) { $0.int(0) }
         }
@@ -98,7 +99,7 @@ struct SessionTests {
             // Compaction ends idle sessions nobody presents, with their push tokens and mailboxes.
             #expect(try await cloud.raw("POST", "/admin/1/compact").status == 200)
             #expect(try await lastUse(cloud, device: swept) == nil)
-            #expect(try await SQLiteCloudStore(directory: cloud.directory).read { try await $0.allPushTokens() }.isEmpty)
+            #expect(try await SQLiteCloudStore.open(directory: cloud.directory).read { try await $0.allPushTokens() }.isEmpty)
             #expect(try await caller(cloud, swept.token).status == 401)
         }
     }
@@ -126,7 +127,7 @@ struct SessionTests {
                 #expect(created.status == 200)
             }
             _ = try await cloud.registerPush(laptop)
-            let store = try SQLiteCloudStore(directory: cloud.directory)
+            let store = try await SQLiteCloudStore.open(directory: cloud.directory)
             // The phone's token, the laptop's registered one and at most a few it created and never registered.
             let count = try await store.read { try await $0.allPushTokens().count }
             #expect(count >= 2 && count <= 2 + SQLiteStoreTransaction.unregisteredTokensPerDevice)
@@ -141,7 +142,7 @@ struct SessionTests {
         let notification = PushNotification(ck: .init(nid: "n1", cid: "c", met: .init(sid: "s", dbs: 0)))
         for token in ["a", "b", "c"] { await hub.deliver(notification, to: token) }
         let waiting = Task { await hub.poll(token: "d", timeout: .seconds(30), ack: nil) }
-        while await !hub.isPolling(token: "d") { await Task.yield() }
+        #expect(await eventually { await hub.isPolling(token: "d") })
         #expect(await hub.mailboxCount == 4)
         #expect(await hub.retainMailboxes(of: ["b"]) == 3)
         #expect(await hub.mailboxCount == 1)

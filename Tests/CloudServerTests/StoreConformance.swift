@@ -3,6 +3,7 @@ import CloudModel
 import Foundation
 import Logging
 import PostgresTestSupport
+import TestSupport
 import Testing
 
 /// A kind of store the conformance suite runs against: it makes a fresh, empty store, or says why it cannot here.
@@ -25,8 +26,8 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
 
     /// SQLite in a temporary directory.
     static let sqlite = StoreFactory(name: "sqlite") {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-conformance-\(UUID().uuidString)")
-        let store = try SQLiteCloudStore(directory: directory)
+        let directory = ScratchDirectory.path("store-conformance")
+        let store = try await SQLiteCloudStore.open(directory: directory)
         return Made(store: store) {
             await store.shutDown()
             try? FileManager.default.removeItem(at: directory)

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import TLSTestSupport
+import TestSupport
 import Testing
 
 /// The cloud serving HTTPS with `--tls-cert/--tls-key`, and its start-up errors for certificate files that cannot
@@ -15,7 +16,7 @@ struct TLSServerTests {
 
     init() throws {
         authority = try TestCertificateAuthority(
-            in: FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-ca-\(UUID().uuidString)"))
+            in: ScratchDirectory.path("ca"))
     }
 
     @Test func servesHTTPSThatAClientTrustingTheAuthorityVerifies() async throws {
@@ -53,7 +54,7 @@ struct TLSServerTests {
     @Test func aClientTrustingAnotherAuthorityIsRefused() async throws {
         let issued = try authority.issue("cloud")
         let stranger = try TestCertificateAuthority(
-            in: FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-ca-\(UUID().uuidString)"), name: "Stranger CA")
+            in: ScratchDirectory.path("ca"), name: "Stranger CA")
         try await withCloud(configure: { $0.useTLS(issued) }) { cloud in
             try await TLSTestClient.with(trusting: stranger.certificate) { client in
                 let refused = await #expect(throws: (any Error).self) {
@@ -110,7 +111,7 @@ struct TLSServerTests {
 
     /// The reason `CloudServer.start` gives for a configuration it refuses.
     private func startFailure(_ configure: (inout ServerConfiguration) -> Void) async throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-tls-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("tls")
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = ServerConfiguration(port: 0, dataDirectory: directory, logLevel: .critical)
         configure(&configuration)

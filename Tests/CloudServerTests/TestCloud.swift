@@ -3,6 +3,7 @@ import CloudModel
 import Foundation
 import Logging
 import PostgresTestSupport
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -25,7 +26,7 @@ final class TestCloud: Sendable {
         sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical, storage: CloudStorage = TestStorage.current,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
-        self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-test-\(UUID().uuidString)")
+        self.directory = directory ?? ScratchDirectory.path("test")
         var configuration = ServerConfiguration(
             port: 0, dataDirectory: self.directory, openRegistration: openRegistration, enableFaults: true,
             tombstoneRetention: retention, rateLimitPerSecond: rateLimit, logLevel: logLevel, passwordHashCost: passwordHashCost,
@@ -156,6 +157,12 @@ final class TestCloud: Sendable {
     /// routing) a token's mailbox lives where it polls, and pushes for a token that never polled are not kept.
     func listen(_ courier: String) async throws {
         _ = try await poll(courier, timeout: 0.05)
+    }
+
+    /// Returns once a long-poll on `courier` waits in the cloud's hub (a push sent from then on reaches it).
+    func waitForPoll(_ courier: String) async throws {
+        let token = String(courier.split(separator: "/").last ?? "")
+        try await waitUntil("a long-poll on \(token) to wait") { await server.service.hub.isPolling(token: token) }
     }
 
     /// Long-polls a courier URL; nil on 204.

@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 /// A change token is valid exactly as long as every change after it that can concern its holder is still in the
@@ -19,7 +20,7 @@ struct TokenHorizonTests {
 
     private func compactPastRetention(_ cloud: TestCloud) async throws {
         // Retention is 0: everything deleted before this moment is older than it once a millisecond passed.
-        try await Task.sleep(for: .milliseconds(3))
+        try await waitForWallClock()
         let compact = try await cloud.raw("POST", "/admin/1/compact")
         #expect(compact.status == 200)
     }

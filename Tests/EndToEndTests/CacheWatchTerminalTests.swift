@@ -2,12 +2,13 @@ import CloudClient
 import CloudModel
 import CloudServer
 import Foundation
+import TestSupport
 import XCTest
 
 /// The open app shows what the command line writes to the same device's cache, without a key press (XCTest, so it
 /// runs serially beside nothing else; see `TwoTerminalTests`).
 final class CacheWatchTerminalTests: XCTestCase {
-    func testACommandLineWriteAppearsInTheOpenAppWithinASecond() async throws {
+    func testACommandLineWriteAppearsInTheOpenAppWithoutAKeyPress() async throws {
         let stage = try await E2EStage.start()
         defer { stage.tearDown() }
         let tmux = stage.tmux
@@ -25,29 +26,25 @@ final class CacheWatchTerminalTests: XCTestCase {
         tmux.run(["split-window", "-v", "-t", "watch", cli(["add", "Added from the shell"]) + "; sleep 600"])
         let shell = "watch:0.1"
         try await tmux.wait(shell, "CLI-DONE-0")
-        let added = try await tmux.wait(app, "Added from the shell")
-        print("e2e: a todo added by the command line showed in the open app after \(Int(added * 1000)) ms")
-        XCTAssert(added <= 1.0, "the app showed the command line's todo after \(added) s")
+        try await tmux.wait(app, "Added from the shell")
 
         tmux.run(["respawn-pane", "-k", "-t", shell, cli(["newlist", "Shell list"]) + "; sleep 600"])
         try await tmux.wait(shell, "CLI-DONE-0")
-        let listed = try await tmux.wait(app, "Shell list")
-        print("e2e: a list made by the command line showed in the open app after \(Int(listed * 1000)) ms")
-        XCTAssert(listed <= 1.0)
+        try await tmux.wait(app, "Shell list")
 
-        // The cloud is busy and asks for a minute: r waits in the background (keys go on), q ends the wait at once.
+        // The cloud is busy and asks for a minute: r waits in the background (keys go on), q ends the wait (the
+        // pane's 15 s wait for the exit is far shorter than the minute).
         try await CloudClient(baseURL: stage.server.baseURL).injectFault(
             FaultRequest(endpoint: "users/caller", serverErrorCode: .throttled, count: 1, retryAfter: 60))
         tmux.keys(app, "r")
         try await tmux.wait(app, "Refreshing…")
         tmux.keys(app, "c")  // a key during the refresh is handled at once
         try await tmux.wait(app, "Hiding completed todos")
-        try await Task.sleep(for: .milliseconds(300))  // the pass is in its retry wait by now
-        XCTAssert(!tmux.capture(app).contains("Up to date."), "the refresh did not wait: the fault did not strike")
+        // Absence has no event: had the fault not struck, "Up to date." would show within this span.
+        let waited = await holdsThroughout(0.3) { !tmux.capture(app).contains("Up to date.") }
+        XCTAssert(waited, "the refresh did not wait: the fault did not strike")
         tmux.keys(app, "q")
-        let quit = try await tmux.wait(app, "EXIT=0")
-        print("e2e: q during a 60 s retry wait returned to the shell after \(Int(quit * 1000)) ms (tmux polls every 20 ms)")
-        XCTAssert(quit <= 0.2, "quitting during a retry wait took \(quit) s")
+        try await tmux.wait(app, "EXIT=0")
         await stage.server.shutdown()
     }
 }

@@ -18,7 +18,6 @@ struct ConflictCommandTests {
         #expect(id.count == 8)
         _ = try await todo(stage, "phone", ["sync"])
         #expect(try await todo(stage, "laptop", ["edit", id, "--priority", "1"]).status == 0)
-        try await Task.sleep(nanoseconds: 1_200_000_000)
         // The phone's later edit meets the laptop's: it wins, and the phone hears of the value it beat.
         let phoneEdit = try await todo(stage, "phone", ["edit", id, "--priority", "3"])
         #expect(phoneEdit.status == 0)

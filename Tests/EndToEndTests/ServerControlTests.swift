@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import TLSTestSupport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import FoundationNetworking
 /// The real `todo server` process: detached, found by `status`, ended by `stop`, and its refusals at start-up.
 @Suite("todo server status and stop")
 struct ServerControlTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-control-\(UUID().uuidString)")
+    let directory = ScratchDirectory.path("control")
 
     /// Ends a daemon a failed test left running in `data`, then removes the test's files.
     private func cleanUp(_ data: URL? = nil) {

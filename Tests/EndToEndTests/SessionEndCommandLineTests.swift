@@ -2,6 +2,7 @@ import CloudServer
 import Logging
 import Foundation
 import TLSTestSupport
+import TestSupport
 import Testing
 
 /// A device whose session ended, on the command line against a TLS cloud with a private authority saved in
@@ -12,7 +13,7 @@ struct SessionEndCommandLineTests {
     @Test(.enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
     func signedOutListAndStatusAnswerFromTheCacheAndThePrintedLoginWorksVerbatim() async throws {
         let binary = try TodoBinary.path()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-session-end-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("session-end")
         defer { try? FileManager.default.removeItem(at: directory) }
         let authority = try TestCertificateAuthority(in: directory.appendingPathComponent("ca"))
         let certificate = try authority.issue("cloud")

@@ -39,15 +39,11 @@ final class TwoTerminalTests: XCTestCase {
 
         // Add on the laptop; the tablet shows it by itself.
         try await tmux.submit(laptop, key: "a", opens: "New todo", text: "E2E milk 牛奶")
-        let added = try await tmux.wait(tablet, "E2E milk 牛奶")
-        print("e2e: add reached the other pane in \(Int(added * 1000)) ms")
-        XCTAssert(added <= 1.0, "the other pane showed the new todo after \(added) s")
+        try await tmux.wait(tablet, "E2E milk 牛奶")
 
         // Complete.
         tmux.keys(laptop, "Space")
-        let completed = try await tmux.wait(tablet, "[x] E2E milk")
-        print("e2e: completion reached the other pane in \(Int(completed * 1000)) ms")
-        XCTAssert(completed <= 1.0)
+        try await tmux.wait(tablet, "[x] E2E milk")
 
         // Edit the title in the form: Ctrl-U clears the line, then type the new title.
         tmux.keys(tablet, "e")
@@ -55,17 +51,13 @@ final class TwoTerminalTests: XCTestCase {
         tmux.keys(tablet, "C-u")
         tmux.type(tablet, "E2E oat milk")
         tmux.keys(tablet, "Enter")
-        let edited = try await tmux.wait(laptop, "E2E oat milk")
-        print("e2e: edit reached the other pane in \(Int(edited * 1000)) ms")
-        XCTAssert(edited <= 1.0)
+        try await tmux.wait(laptop, "E2E oat milk")
 
         // Trash (own private todo: delete, after confirming).
         tmux.keys(laptop, "d")
         try await tmux.wait(laptop, "y/n")
         tmux.keys(laptop, "y")
-        let trashed = try await tmux.wait(tablet, "No todos")
-        print("e2e: trash reached the other pane in \(Int(trashed * 1000)) ms")
-        XCTAssert(trashed <= 1.0)
+        try await tmux.wait(tablet, "No todos")
 
         // Quit both: each exits 0 and leaves the terminal in cooked mode with echo.
         tmux.keys(laptop, "q")
@@ -107,22 +99,18 @@ final class TwoAccountTerminalTests: XCTestCase {
         tmux.keys(alice, "Escape")
 
         // Bob's header announces the invitation by itself; he accepts and the list shows on his Shared tab.
-        let invited = try await tmux.wait(bob, "1 invitation (i)")
-        print("e2e: invitation reached bob's pane in \(Int(invited * 1000)) ms")
+        try await tmux.wait(bob, "1 invitation (i)")
         tmux.keys(bob, "i")
         try await tmux.wait(bob, "'Groceries' from alice")
         tmux.keys(bob, "Enter")
         tmux.keys(bob, "Tab")
-        let accepted = try await tmux.wait(bob, "Apples")
-        print("e2e: accepted list visible on bob's Shared tab after \(Int(accepted * 1000)) ms")
+        try await tmux.wait(bob, "Apples")
         try await tmux.wait(bob, "alice's · read-write")
 
         // Bob completes the todo; alice's pane shows it without a key press.
         tmux.keys(bob, "j")
         tmux.keys(bob, "Space")
-        let completed = try await tmux.wait(alice, "[x] Apples")
-        print("e2e: bob's completion reached alice's pane in \(Int(completed * 1000)) ms")
-        XCTAssert(completed <= 1.0)
+        try await tmux.wait(alice, "[x] Apples")
 
         // Alice lowers bob to read-only: bob's pane shows the lock and refuses edits with the reason.
         tmux.keys(alice, "s")
@@ -141,8 +129,7 @@ final class TwoAccountTerminalTests: XCTestCase {
         tmux.keys(alice, "C-x")
         try await tmux.wait(alice, "Stop sharing 'Groceries' with everyone? y/n")
         tmux.keys(alice, "y")
-        let revoked = try await tmux.wait(bob, "Lists others share with you appear here.")
-        print("e2e: revocation emptied bob's Shared tab after \(Int(revoked * 1000)) ms")
+        try await tmux.wait(bob, "Lists others share with you appear here.")
 
         tmux.keys(alice, "q")
         tmux.keys(bob, "q")
@@ -164,7 +151,7 @@ struct E2EStage {
     /// A cloud with `accounts`, and the binary to drive against it.
     static func start() async throws -> E2EStage {
         let binary = try TodoBinary.path()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-e2e-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("e2e")
         // A port below the kernel's ephemeral range (32768 and up), where no other test's port-0 bind can land: once
         // this cloud shuts down, its port stays free, so "the cloud is out of reach" is what a device meets there.
         var server: RunningCloudServer?
@@ -228,7 +215,7 @@ final class Tmux: Sendable {
     /// server a command starts inherits the descriptors), and the child is reaped with waitpid directly.
     @discardableResult
     func run(_ arguments: [String]) -> String {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        let outputPath = ScratchDirectory.path("tmux").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -272,15 +259,12 @@ final class Tmux: Sendable {
         keys(pane, "Enter")
     }
 
-    /// Waits until the pane shows `text`; returns the seconds it took. Fails after 15 s with the screen.
-    @discardableResult
-    func wait(_ pane: String, _ text: String, timeout: Double = 15) async throws -> Double {
-        let start = ContinuousClock.now
+    /// Waits until the pane shows `text` (the event a person waits for; how fast is for the benchmarks). Fails after
+    /// `timeout` seconds with the screen.
+    func wait(_ pane: String, _ text: String, timeout: Double = 15) async throws {
         guard await eventually(timeout, { capture(pane).contains(text) }) else {
             throw E2EError("pane \(pane) never showed '\(text)'; it shows:\n\(capture(pane))")
         }
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
 

@@ -49,7 +49,7 @@ public enum ChildProcess {
     /// Starts `executable ARGUMENTS` with `environment` set over this process's (an absolute path; `/usr/bin/env` finds
     /// a tool on PATH and `env -C DIR` runs it in DIR).
     public static func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Running {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-child-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("child")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -56,3 +56,38 @@ public func eventually(
 public func eventuallyBlocking(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
     try firstValueBlocking(within: seconds) { try condition() ? true : nil } != nil
 }
+
+/// What `waitUntil` throws when its condition never held.
+public struct WaitTimedOut: Error, CustomStringConvertible {
+    /// What was waited for.
+    public let what: String
+    /// The failure in words.
+    public var description: String { "timed out waiting for \(what)" }
+}
+
+/// Waits until `condition` holds (see `firstValue`), for at most `seconds`; throws `WaitTimedOut` naming `what` when it
+/// never did, for tests that cannot go on without it.
+public func waitUntil(
+    _ what: String = "condition", within seconds: Double = 30, isolation: isolated (any Actor)? = #isolation,
+    _ condition: () async throws -> Bool
+) async throws {
+    guard try await eventually(seconds, condition) else { throw WaitTimedOut(what: what) }
+}
+
+/// Milliseconds since 1970 on the wall clock, the unit the cloud stamps its rows in.
+public var wallClockMillis: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+/// Returns once the wall clock reads a later millisecond than `millis` (by default the one at the call): for a cloud
+/// that compares its own stamps with a zero retention, "older than now" then holds for everything written before.
+public func waitForWallClock(toPass millis: Int64 = wallClockMillis, isolation: isolated (any Actor)? = #isolation) async throws {
+    try await waitUntil("the wall clock to pass \(millis) ms") { wallClockMillis > millis }
+}
+
+/// Whether `condition` holds at every look for `seconds` (looking every 10 ms). Only for absence, where nothing the
+/// product does can say "it did not happen" (a copy not made, a message not sent): the one fixed span a test may
+/// spend, kept short and named at the call.
+public func holdsThroughout(
+    _ seconds: Double, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+    try await firstValue(within: seconds) { try await condition() ? nil : false } == nil
+}

@@ -18,7 +18,7 @@ final class AppCloud: Sendable {
     }
 
     static func start() async throws -> AppCloud {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-app-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("app")
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: directory.appendingPathComponent("server"), openRegistration: true,
             enableFaults: true, tombstoneRetention: 3600, rateLimitPerSecond: nil)
@@ -30,14 +30,15 @@ final class AppCloud: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// The app of `account` on `device`, opened the way `todo` opens it (session, engine, reader, bridge, state).
+    /// The app of `account` on `device`, opened the way `todo` opens it (session, engine, reader, bridge, state); with
+    /// `clock`, the engine's waits go through it (else the system's).
     @MainActor
-    func app(_ account: String, device: String = "main") async throws -> AppHarness {
+    func app(_ account: String, device: String = "main", clock: ManualClock? = nil) async throws -> AppHarness {
         let options = DeviceOptions(
             account: account, device: device, server: server.baseURL, dataDirectory: directory.appendingPathComponent("devices"),
             password: "password-\(account)", startsLocalServer: false, environment: [:])
         // The test cloud stands in for the embedded one: the account is made on first use.
-        let session = try await LocalCloudBootstrap.openCreatingAccount(options)
+        let session = try await LocalCloudBootstrap.openCreatingAccount(options, clock: clock.map(EngineClock.init) ?? SystemClock())
         let (reader, wakeups) = await session.engine.changeReader()
         let inbox = UpdateInbox()
         let bridge = AppBridge(session: session, inbox: inbox, reader: reader)
@@ -49,6 +50,15 @@ final class AppCloud: Sendable {
         await harness.settle()
         return harness
     }
+}
+
+/// TestSupport's manual clock as the engine's `SyncClock` (wrapped: TodoSyncTests gives the clock the conformance
+/// itself, and one process must not hold two).
+struct EngineClock: SyncClock {
+    let manual: ManualClock
+
+    func now() -> Date { manual.now() }
+    func sleep(seconds: Double) async throws { try await manual.sleep(seconds: seconds) }
 }
 
 /// One open app without a terminal: keys go through the reducer and the bridge, updates through the inbox.

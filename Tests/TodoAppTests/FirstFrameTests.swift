@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 import TodoApp
 import TodoStore
@@ -11,7 +12,7 @@ import TodoUI
 struct FirstFrameTests {
     /// Options for a device whose cache and kept session live in a fresh directory (the cloud is never asked).
     static func options() throws -> DeviceOptions {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-firstframe-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("firstframe")
         let options = DeviceOptions(
             account: "alice", device: "laptop", server: URL(string: "http://127.0.0.1:9"), dataDirectory: directory,
             startsLocalServer: false)
@@ -27,7 +28,7 @@ struct FirstFrameTests {
     @Test func rowsAreReadInTakesSortedOffTheKeyLoopThenTheLoadingLineGoes() async throws {
         let options = try Self.options()
         defer { try? FileManager.default.removeItem(at: options.resolvedDataDirectory) }
-        let store = try TodoStore(url: options.cacheFile)
+        let store = try await TodoStore(url: options.cacheFile)
         let items = (0..<2_345).map { TodoItem(key: .privateTodo(String(format: "todo-%05d", $0)), title: "Todo \($0)", priority: $0 % 4) }
         try await store.addLocalRecords(items, at: 1_790_000_000_000)
         await store.close()

@@ -3,9 +3,11 @@ import CloudServer
 import Foundation
 import HostileTextSupport
 import TLSTestSupport
+import TestSupport
 import Testing
 import Terminal
 import TodoApp
+import TodoPlanning
 import TodoSync
 import TodoUI
 
@@ -14,7 +16,7 @@ import TodoUI
 @Suite("Saved login, configuration file, local bootstrap", .serialized)
 struct SavedLoginTests {
     func directory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-login-\(UUID().uuidString)")
+        let url = ScratchDirectory.path("login")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -75,6 +77,14 @@ struct SavedLoginTests {
         let settings = try file.settings()
         #expect(settings.view == ViewSettings(sort: "due", start: "todos"))
         #expect(settings.filters == [NamedFilter(name: "garden", text: "+garden due.before:eow"), NamedFilter(name: "work", text: "+work is:open pri:2+")])
+        #expect(settings.urgency == ["priority-low": 2] && settings.urgencyCoefficients.priorityLow == 2)
+        // Saving the app's view rewrites the file: the coefficients stay.
+        try file.savePreferences(view: ViewSettings(sort: "title"), filters: settings.filters)
+        #expect(try file.settings().urgency == ["priority-low": 2])
+        let unknown = try #require(try configError("[urgency]\ndue = 10\nsoon = 1\n"))
+        #expect(unknown.line == 3 && unknown.problem.contains("unknown coefficient 'soon'"), "\(unknown)")
+        let notANumber = try #require(try configError("[urgency]\ndue = \"high\"\n"))
+        #expect(notANumber.line == 2 && notANumber.problem.contains("'due' in [urgency] must be a number"), "\(notANumber)")
     }
 
     @Test func viewAndSavedFiltersLiveBesideTheLoginAndOutliveALogout() throws {

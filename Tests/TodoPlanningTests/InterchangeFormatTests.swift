@@ -1,5 +1,6 @@
 import Foundation
 import ProcessTestSupport
+import TestSupport
 import Testing
 
 @testable import TodoPlanning
@@ -21,7 +22,7 @@ enum InterchangeSupport {
 
     /// A new empty directory under the temporary directory.
     static func scratch(_ label: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("interchange-\(label)-\(UUID().uuidString)")
+        let url = ScratchDirectory.path("interchange-\(label)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -24,8 +24,8 @@ import TodoStore
         }
     }
 
-    @Test func anInMemoryCacheHasNone() throws {
-        let store = try TodoStore(path: ":memory:")
+    @Test func anInMemoryCacheHasNone() async throws {
+        let store = try await TodoStore(path: ":memory:")
         #expect(try store.outboxReader() == nil)
     }
 }

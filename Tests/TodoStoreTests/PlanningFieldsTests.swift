@@ -30,7 +30,7 @@ struct PlanningFieldsTests {
             let item = Self.planned("p1")
             _ = try await store.saveLocalEdit(item, at: 1)
             await store.close()
-            let reopened = try TodoStore(url: url)
+            let reopened = try await TodoStore(url: url)
             let read = try #require(try await reopened.todo(item.key))
             #expect(read.tags == item.tags)
             #expect(read.due == item.due)
@@ -65,13 +65,13 @@ struct PlanningFieldsTests {
                 _ = try await store.saveLocalEdit(item, at: 1)
             }
             await store.close()
-            do {
+            try SQLiteDatabase.allowBlocking {
                 let database = try SQLiteDatabase(path: url.path)
                 for (name, moment) in midnights {
                     try database.run("UPDATE records SET due_date = ? WHERE record_name = ?", [.int(moment), .text(name)])
                 }
             }
-            let reopened = try TodoStore(url: url)
+            let reopened = try await TodoStore(url: url)
             for (name, _) in midnights {
                 let read = try #require(try await reopened.todo(.privateTodo(name)))
                 #expect(read.due == DueDate.day(year: 2026, month: 12, day: 10), "\(name)")
@@ -101,10 +101,11 @@ struct PlanningFieldsTests {
             await store.close()
             // What a build without these columns wrote for a record another device had tagged: the fields wait in
             // the kept unknown fields.
-            let database = try SQLiteDatabase(path: url.path)
             let extra = #"{"tags":{"value":["garden"],"type":"STRING_LIST"},"allDay":{"value":0,"type":"INT64"},"mood":{"value":"sunny","type":"STRING"}}"#
-            try database.run("UPDATE records SET extra_fields = ?1, due_date = 1790000000000", [.text(extra)])
-            let reopened = try TodoStore(url: url)
+            try SQLiteDatabase.allowBlocking {
+                try SQLiteDatabase(path: url.path).run("UPDATE records SET extra_fields = ?1, due_date = 1790000000000", [.text(extra)])
+            }
+            let reopened = try await TodoStore(url: url)
             let read = try #require(try await reopened.todo(.privateTodo("older")))
             #expect(read.tags == ["garden"])
             #expect(read.due?.allDay == false)

@@ -191,7 +191,7 @@ struct ReaderModel {
         #expect(alicesModel.rows[trip.key]?.sharedWith == ["bob"])
 
         // Bob accepts: the list and its todo arrive with the grant of the share.
-        #expect(try await eventually { await bob.engine.snapshot().invitations.count == 1 })
+        #expect(await eventually { await bob.engine.snapshot().invitations.count == 1 })
         let invitation = try #require(await bob.engine.snapshot().invitations.first)
         try await bob.engine.accept(invitation.reference)
         try await bobsModel.take(bob.engine, bobsReader)

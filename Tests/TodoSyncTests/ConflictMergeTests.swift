@@ -173,7 +173,7 @@ private func side(_ fields: [String: FieldValue], bound: Int64? = nil) -> Confli
     }
 
     @Test func theFetchMergesByStampsAndTheNextSendNeedsNoConflict() async throws {
-        let store = try TodoStore(path: ":memory:")
+        let store = try await TodoStore(path: ":memory:")
         let created = EditStamp(timestamp: 1_000, deviceID: "A")
         try await store.applyZoneChanges(.privateTodos, records: [record("t1", title: "Milk", priority: 0, stamps: ["*": created], at: 1_000)], token: nil, moreComing: false)
         var item = try #require(try await store.todo(.privateTodo("r1")))
@@ -189,7 +189,7 @@ private func side(_ fields: [String: FieldValue], bound: Int64? = nil) -> Confli
         let pending = try #require(try await store.pendingChanges().first)
         #expect(pending.baseFields?["priority"] == .int64(3))
         // Without a merge the fetch keeps the local fields as before (the send merges on a conflict).
-        let unmerged = try TodoStore(path: ":memory:")
+        let unmerged = try await TodoStore(path: ":memory:")
         try await unmerged.applyZoneChanges(.privateTodos, records: [record("t1", title: "Milk", priority: 0, stamps: ["*": created], at: 1_000)], token: nil, moreComing: false)
         try await unmerged.saveLocalEdit(item, at: 2_000)
         try await unmerged.applyZoneChanges(.privateTodos, records: [fromB], token: nil, moreComing: false)

@@ -4,6 +4,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import CloudServer
+
 /// The device's push long-poll: acknowledgements and the delays it takes from the network.
 @Suite("Push channel")
 struct PushChannelTests {
@@ -29,13 +31,13 @@ struct PushChannelTests {
             listening.cancel()
         }
         // Sent once the channel registered its token.
-        #expect(try await eventually(10) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
+        #expect(await eventually(10) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
 
-        #expect(try await eventually(10) { received.withLock { !$0.isEmpty } }, "the lost notification never came again")
+        #expect(await eventually(10) { received.withLock { !$0.isEmpty } }, "the lost notification never came again")
         // Acknowledged by the next poll, it is not delivered a third time: a second push, which the mailbox hands out
         // after anything still in it, arrives next.
         try await sender.sendTestPush(toDevice: "laptop")
-        #expect(try await eventually(10) { received.withLock { $0.count >= 2 } })
+        #expect(await eventually(10) { received.withLock { $0.count >= 2 } })
         let nids = received.withLock { $0.map(\.ck.nid) }
         #expect(nids.count == 2 && Set(nids).count == 2, "\(nids)")
         #expect(transport.sentPaths.filter { $0.contains("/courier/") }.count >= 3, "polls: cut, redelivered, acknowledging")
@@ -59,9 +61,9 @@ struct PushChannelTests {
             channel.stop()
             listening.cancel()
         }
-        #expect(try await eventually(10) { events.withLock { $0.contains(.connected) } })
+        #expect(await eventually(10) { events.withLock { $0.contains(.connected) } })
         _ = try await phone.revokeDevice(named: "laptop")
-        #expect(try await eventually(10) {
+        #expect(await eventually(10) {
             events.withLock { $0.contains { if case .sessionEnded = $0 { true } else { false } } }
         }, "the channel never said the session ended: \(events.withLock { $0 })")
         let told = events.withLock { $0.filter { if case .sessionEnded = $0 { true } else { false } } }
@@ -81,7 +83,9 @@ struct PushChannelTests {
         #expect(PushChannel.retryDelay(backoff: .infinity, jitter: 1, retryAfter: nil) == cap)
     }
 
-    @Test func aLongPollOutlivesShortDeadlinesAndStopsAtOnce() async throws {
+    /// The poll asks for the courier's longest wait (300 s) and the test is limited to a minute: only `stop()` can
+    /// end the listening in time.
+    @Test(.timeLimit(.minutes(1))) func aLongPollOutlivesShortDeadlinesAndStopsAtOnce() async throws {
         // The courier holds a poll for up to `pollTimeout` seconds; the channel's transport waits that long (no
         // idle read timeout cuts it) and `stop()` ends the waiting poll at once, its connection with it.
         let cloud = try await TestCloud.start()
@@ -91,21 +95,24 @@ struct PushChannelTests {
         _ = try await client.signIn(account: "alice", password: "password-alice", deviceName: "laptop")
         let sender = CloudClient(baseURL: cloud.baseURL, transport: try CloudTransport.make())
         _ = try await sender.signIn(account: "alice", password: "password-alice", deviceName: "phone")
-        let channel = PushChannel(client: client, pollTimeout: 20, minimumBackoff: 0.05, maximumBackoff: 0.2)
+        let channel = PushChannel(client: client, pollTimeout: 300, minimumBackoff: 0.05, maximumBackoff: 0.2)
         let received = LockedValue<[PushNotification]>([])
         let listening = Task {
             for await push in channel.notifications() { received.withLock { $0.append(push) } }
         }
-        #expect(try await eventually(10) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
-        #expect(try await eventually(10) { received.withLock { !$0.isEmpty } })
-        // A poll now waits on the courier; a push after a quiet while still arrives on it.
-        try await Task.sleep(for: .seconds(2))
+        #expect(await eventually(10) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
+        #expect(await eventually(10) { received.withLock { !$0.isEmpty } })
+        // A poll now waits on the courier; a push after a quiet while still arrives on it. The quiet while is the
+        // phone's own 2 s poll, begun after the laptop's and ended by the cloud with nothing.
+        let hub = cloud.server.service.hub
+        #expect(await eventually { await !hub.pollingTokens().isEmpty })
+        let witness = try await sender.createPushToken()
+        try await sender.registerPushToken(witness.apnsToken)
+        #expect(try await sender.pollNotification(courierURL: try #require(URL(string: witness.webcourierURL)), timeout: 2) == nil)
         try await sender.sendTestPush(toDevice: "laptop")
-        #expect(try await eventually(5) { received.withLock { $0.count >= 2 } })
-        let start = ContinuousClock.now
+        #expect(await eventually(5) { received.withLock { $0.count >= 2 } })
         channel.stop()
         await listening.value
-        #expect(ContinuousClock.now - start < .seconds(2), "stop waited for the long poll")
     }
 
     @Test func anInfiniteRetryAfterHeaderDoesNotTrapTheChannel() async throws {
@@ -116,7 +123,7 @@ struct PushChannelTests {
         let channel = PushChannel(client: client, pollTimeout: 1, minimumBackoff: 0.01, maximumBackoff: 0.02)
         let events = channel.events()
         let reading = Task { for await _ in events {} }
-        #expect(try await eventually(5) { transport.polls.withLock { $0 } >= 1 })
+        #expect(await eventually(5) { transport.polls.withLock { $0 } >= 1 })
         channel.stop()
         await reading.value
     }

@@ -1,5 +1,6 @@
 import CloudClient
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -18,8 +19,8 @@ final class ScriptedServer: @unchecked Sendable {
         case close
         /// Never answer (the connection stays open until the test ends).
         case silence
-        /// Wait, then answer.
-        case delayed(Double, String)
+        /// Wait until `ready` holds (the test says when: an event, never a span of time), then answer.
+        case when(_ ready: @Sendable () -> Bool, String)
     }
 
     let port: Int
@@ -155,7 +156,11 @@ final class ScriptedServer: @unchecked Sendable {
                     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                     for byte in bytes {
                         guard write(fd, [byte]) else { break }
-                        usleep(300)  // a segment of its own
+                        // A segment of its own: the next byte goes once the peer has acknowledged this one.
+                        _ = eventuallyBlocking {
+                            var unacknowledged: Int32 = 0
+                            return ioctl(fd, UInt(TIOCOUTQ), &unacknowledged) != 0 || unacknowledged == 0
+                        }
                     }
                 } else {
                     _ = write(fd, bytes)
@@ -164,8 +169,8 @@ final class ScriptedServer: @unchecked Sendable {
                     closeConnection(fd)
                     return
                 }
-            case .delayed(let seconds, let text):
-                Thread.sleep(forTimeInterval: seconds)
+            case .when(let ready, let text):
+                _ = eventuallyBlocking(30, ready)
                 _ = write(fd, Array(text.utf8))
             case .stallAfter(let text):
                 _ = write(fd, Array(text.utf8))

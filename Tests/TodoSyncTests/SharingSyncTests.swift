@@ -28,7 +28,7 @@ import TodoSync
 
         // Invite: bob's device learns of it through the push on his shared-changes subscription.
         try await alice.engine.share(list: groceries.key, with: "bob", permission: .readWrite)
-        #expect(try await eventually { await bob.engine.snapshot().invitations.count == 1 })
+        #expect(await eventually { await bob.engine.snapshot().invitations.count == 1 })
         let invitation = try #require(await bob.engine.snapshot().invitations.first)
         #expect(invitation.share.rootTitle == "Groceries")
         #expect(invitation.share.owner.account == "alice")
@@ -61,7 +61,7 @@ import TodoSync
 
         // Alice lowers bob to read-only. His device learns it by push; the UI check refuses at once.
         try await alice.engine.share(list: groceries.key, with: "bob", permission: .readOnly)
-        #expect(try await eventually {
+        #expect(await eventually {
             await bob.engine.snapshot().todos(in: .shared).first { $0.key == bobsApples }?.sharePermission == .readOnly
         })
         await #expect(throws: SyncEngineError.self) { try await bob.engine.setCompleted(bobsApples, false) }

@@ -7,71 +7,10 @@ import Testing
 import TodoStore
 import TodoSync
 
-/// A clock for tests: real wall time plus an offset; short waits return at once (and are recorded), long ones wait for `advance`.
-final class TestClock: SyncClock, @unchecked Sendable {
-    private struct Waiter {
-        var deadline: Double
-        var continuation: CheckedContinuation<Void, any Error>
-    }
+/// The devices' clock: TestSupport's manual clock, as the engine's `SyncClock`.
+typealias TestClock = ManualClock
 
-    private let lock = NSLock()
-    private var offset: Double = 0
-    private var waiters: [UUID: Waiter] = [:]
-    private var recorded: [Double] = []
-    /// Waits shorter than this return at once.
-    let instantBelow: Double
-
-    /// `skew`: seconds this device's clock is off from the real time (and the cloud's).
-    init(instantBelow: Double = 60, skew: Double = 0) {
-        self.instantBelow = instantBelow
-        offset = skew
-    }
-
-    func now() -> Date { Date().addingTimeInterval(lock.withLock { offset }) }
-
-    /// Every wait asked for, in order.
-    var sleeps: [Double] { lock.withLock { recorded } }
-
-    /// How many sleepers wait for time to pass.
-    var waiting: Int { lock.withLock { waiters.count } }
-
-    func sleep(seconds: Double) async throws {
-        let deadline: Double = lock.withLock {
-            recorded.append(seconds)
-            return offset + seconds
-        }
-        if seconds < instantBelow {
-            await Task.yield()
-            try Task.checkCancellation()
-            return
-        }
-        let id = UUID()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: Bool = lock.withLock {
-                    if Task.isCancelled { return true }
-                    waiters[id] = Waiter(deadline: deadline, continuation: continuation)
-                    return false
-                }
-                if resumeNow { continuation.resume(throwing: CancellationError()) }
-            }
-        } onCancel: {
-            let waiter = lock.withLock { waiters.removeValue(forKey: id) }
-            waiter?.continuation.resume(throwing: CancellationError())
-        }
-    }
-
-    /// Lets `seconds` pass: wakes every sleeper whose deadline came.
-    func advance(by seconds: Double) {
-        let due: [Waiter] = lock.withLock {
-            offset += seconds
-            let ready = waiters.filter { $0.value.deadline <= offset }
-            for id in ready.keys { waiters[id] = nil }
-            return Array(ready.values)
-        }
-        for waiter in due { waiter.continuation.resume() }
-    }
-}
+extension ManualClock: SyncClock {}
 
 /// A real cloud on a loopback port with a temporary data directory.
 final class TestCloud: Sendable {
@@ -117,7 +56,7 @@ final class TestCloud: Sendable {
             _ = try await client.createAccount(account: account, password: "password-\(account)")
         } catch let error as CloudError where error.serverErrorCode == .exists {}
         let session = try await client.signIn(account: account, password: "password-\(account)", deviceName: name)
-        let store = try TodoStore(url: directory.appendingPathComponent("devices/\(account)-\(name)-\(UUID().uuidString).sqlite"))
+        let store = try await TodoStore(url: directory.appendingPathComponent("devices/\(account)-\(name)-\(UUID().uuidString).sqlite"))
         let clock = TestClock(instantBelow: instantWaitsBelow, skew: clockSkew)
         let engine = SyncEngine(
             client: client, store: store,

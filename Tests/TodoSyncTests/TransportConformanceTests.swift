@@ -311,15 +311,19 @@ struct TransportConformanceTests {
         let transport = shipped.make(1 << 20)
         let request = get(server, timeout: 60)
         let task = Task { try await transport.send(request) }
-        #expect(try await eventually { server.requests.count == 1 }, "the request reached the server")
+        #expect(await eventually { server.requests.count == 1 }, "the request reached the server")
         // Its deadline is a minute off: only the cancellation can end it with CancellationError.
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
     @Test(arguments: ShippedTransport.all) func cancellingOneRequestLeavesAnotherOnTheSamePoolAlone(_ shipped: ShippedTransport) async throws {
+        // /slow is answered only once the stalled request's cancellation ended it: it is in flight all along.
+        let cancelled = LockedValue(false)
         let server = try ScriptedServer { head, _ in
-            head.hasPrefix("GET /stall") ? .silence : .delayed(0.6, "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nslow")
+            let answer = "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nslow"
+            if head.hasPrefix("GET /stall") { return .silence }
+            return head.hasPrefix("GET /slow") ? .when({ cancelled.withLock { $0 } }, answer) : .reply(answer)
         }
         defer { server.stop() }
         let transport = shipped.make(1 << 20)
@@ -327,9 +331,11 @@ struct TransportConformanceTests {
         _ = try await transport.send(get(server, "/warm"))
         let slow = Task { try await transport.send(get(server, "/slow")) }
         let stalled = Task { try await transport.send(get(server, "/stall", timeout: 60)) }
-        #expect(try await eventually { server.requests.contains { $0.hasPrefix("GET /stall") } })
+        #expect(await eventually { server.requests.contains { $0.hasPrefix("GET /stall") } })
+        #expect(await eventually { server.requests.contains { $0.hasPrefix("GET /slow") } })
         stalled.cancel()
         await #expect(throws: CancellationError.self) { try await stalled.value }
+        cancelled.withLock { $0 = true }
         let answer = try await slow.value
         #expect(String(decoding: answer.body, as: UTF8.self) == "slow")
         let after = try await transport.send(get(server, "/after"))

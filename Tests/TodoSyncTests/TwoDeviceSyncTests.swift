@@ -338,7 +338,7 @@ import TodoSync
 
         // Signed out: the board is readable, not writable.
         let anonymous = SyncEngine(
-            client: cloud.anonymousClient(), store: try TodoStore(path: ":memory:"),
+            client: cloud.anonymousClient(), store: try await TodoStore(path: ":memory:"),
             configuration: SyncConfiguration(deviceName: "kiosk"), clock: TestClock())
         await anonymous.start(listenForPushes: false)
         let snapshot = await anonymous.snapshot()

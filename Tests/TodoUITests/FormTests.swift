@@ -161,7 +161,7 @@ struct FormTests {
         press(session, .char("a"))
         type(session, "Plan")
         press(session, .tab, .tab)
-        type(session, "next week")
+        type(session, "next blursday")
         #expect(press(session, .enter) == [])
         #expect(terminal.lastScreen?.lines[12].hasPrefix(" Due: ") == true)
         guard case .edit(let form) = session.state.mode else {

@@ -10,7 +10,7 @@ struct KeymapOverrideTests {
         + "pgup, pgdn, f1 to f12 or ctrl-a to ctrl-z, separated by spaces"
     static let commands =
         "move-up, move-down, page-up, page-down, top, bottom, add, edit, toggle-done, trash, undo, redo, filter, "
-        + "toggle-completed, next-tab, prev-tab, new-list, move, share, invitations, leave, details, today, sort, "
+        + "toggle-completed, next-tab, prev-tab, new-list, move, share, invitations, leave, details, today, next, sort, "
         + "next-saved-filter, save-filter, skip, mark, clear-marks, priority, add-tag, remove-tag, refresh, sign-in, help, quit"
 
     /// The error a table is refused with, or nil when it is read.
@@ -156,6 +156,7 @@ struct KeymapOverrideTests {
             CloudTodo · alice · laptop · online · synced 2 s ago
             [Todos 4]  Shared 1   Public 2   t Today
              Keys
+              O                    cycle the sort order
               o                    details, notes log (a annotates)
               >                    skip this repeat occurrence
               p                    set priority (0-3)
@@ -175,7 +176,6 @@ struct KeymapOverrideTests {
               y                    confirms; n, Esc or q keep it
               other keys           keep the question, say y or n
               U                    undoes it (same todo, same state)
-
             j/k scroll · any other key closes help
             """)
     }

@@ -292,6 +292,7 @@ struct ListGoldenTests {
               F                    save the filter under a name
               c                    show/hide completed
               T                    Today: overdue, today, 7 days
+              N                    Next: most urgent first
               O                    cycle the sort order
               o                    details, notes log (a annotates)
               >                    skip this repeat occurrence
@@ -301,7 +302,6 @@ struct ListGoldenTests {
               v                    mark for a bulk action
               Esc                  clear the marks
               Tab                  next tab
-              Shift-Tab            previous tab
             j/k scroll · any other key closes help
             """)
         press(session, .escape)

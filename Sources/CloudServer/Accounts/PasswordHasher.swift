@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs yescrypt off Swift's cooperative pool, on serial lanes shared by every cloud in the process: one per core but
 /// one (at least one), so a burst of sign-ins leaves a core to every other request and the memory hashes take stays
@@ -51,9 +52,8 @@ final class PasswordHasher: Sendable {
     var failureFloor: Double { times.slowest }
 
     /// Typical verification times per cost: a moving average, so a moment of load moves them only a little.
-    private final class VerifyTimes: @unchecked Sendable {
-        private let lock = NSLock()
-        private var typical: [String: Double] = [:]
+    private final class VerifyTimes: Sendable {
+        private let typical = Mutex<[String: Double]>([:])
 
         /// The cost part of a stored hash (`$y$PARAMS$salt$hash`, maybe behind the long-password marker).
         static func costKey(_ hash: String) -> String {
@@ -63,7 +63,7 @@ final class PasswordHasher: Sendable {
         }
 
         func record(_ key: String, seconds: Double) {
-            lock.withLock {
+            typical.withLock { typical in
                 if let old = typical[key] {
                     typical[key] = old * 0.8 + seconds * 0.2
                 } else if typical.count < 32 {
@@ -72,19 +72,19 @@ final class PasswordHasher: Sendable {
             }
         }
 
-        var slowest: Double { lock.withLock { typical.values.max() ?? 0 } }
+        var slowest: Double { typical.withLock { $0.values.max() ?? 0 } }
     }
 
     /// The dummy hash, made once on first use.
-    private final class DummyHash: @unchecked Sendable {
-        private let lock = NSLock()
+    private final class DummyHash: Sendable {
         private let cost: UInt
-        private var made: String?
+        private let made = Mutex<String?>(nil)
 
         init(cost: UInt) { self.cost = cost }
 
         var value: String {
-            lock.withLock {
+            // Held while hashing: the callers meanwhile wait for the one hash.
+            made.withLock { made in
                 if let made { return made }
                 let hash = (try? Secrets.hashPassword(Secrets.randomToken(), cost: cost)) ?? ""
                 made = hash
@@ -94,18 +94,17 @@ final class PasswordHasher: Sendable {
     }
 
     /// The process's hashing threads: serial queues, each job to the least loaded.
-    private final class Lanes: @unchecked Sendable {
+    private final class Lanes: Sendable {
         static let shared = Lanes(count: ProcessInfo.processInfo.activeProcessorCount - 1)
 
         private let queues: [DispatchQueue]
-        private let lock = NSLock()
         /// Jobs queued or running per lane.
-        private var load: [Int]
+        private let load: Mutex<[Int]>
 
         init(count: Int) {
             let count = max(1, count)
             queues = (0..<count).map { DispatchQueue(label: "cloudtodo.password-hasher.\($0)", qos: .userInitiated) }
-            load = Array(repeating: 0, count: count)
+            load = Mutex(Array(repeating: 0, count: count))
         }
 
         func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
@@ -115,14 +114,14 @@ final class PasswordHasher: Sendable {
         }
 
         func submit(_ job: @escaping @Sendable () -> Void) {
-            let lane = lock.withLock {
+            let lane = load.withLock { load in
                 let index = load.indices.min { load[$0] < load[$1] } ?? 0
                 load[index] += 1
                 return index
             }
             queues[lane].async {
                 job()
-                self.lock.withLock { self.load[lane] -= 1 }
+                self.load.withLock { $0[lane] -= 1 }
             }
         }
     }

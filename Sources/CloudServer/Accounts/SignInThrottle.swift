@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import Synchronization
 
 /// How many sign-in failures and registrations the cloud takes before it answers `THROTTLED` (with `retryAfter`).
 public struct SignInLimits: Sendable, Equatable {
@@ -131,17 +132,16 @@ final class SignInThrottle: Sendable {
 }
 
 /// Where a throttle sends its events, once told.
-private final class ThrottleEventSink: @unchecked Sendable {
-    private let lock = NSLock()
-    private var target: (@Sendable (ThrottleEvent) -> Void)?
+private final class ThrottleEventSink: Sendable {
+    private let target = Mutex<(@Sendable (ThrottleEvent) -> Void)?>(nil)
 
-    func set(_ target: @escaping @Sendable (ThrottleEvent) -> Void) { lock.withLock { self.target = target } }
+    func set(_ target: @escaping @Sendable (ThrottleEvent) -> Void) { self.target.withLock { $0 = target } }
 
-    func send(_ event: ThrottleEvent) { lock.withLock { target }?(event) }
+    func send(_ event: ThrottleEvent) { target.withLock { $0 }?(event) }
 }
 
 /// At most `limit` events per key in a fixed window that starts at the key's first event; bounded in keys.
-final class AttemptBudget: @unchecked Sendable {
+final class AttemptBudget: Sendable {
     private struct Window {
         var start: ContinuousClock.Instant
         var count: Int
@@ -150,8 +150,7 @@ final class AttemptBudget: @unchecked Sendable {
     private let limit: Int
     private let window: Duration
     private let capacity: Int
-    private let lock = NSLock()
-    private var windows: [String: Window] = [:]
+    private let windows = Mutex<[String: Window]>([:])
 
     /// A budget of `limit` events per `window` seconds for each of at most `capacity` keys.
     init(limit: Int, window: TimeInterval, capacity: Int) {
@@ -162,7 +161,7 @@ final class AttemptBudget: @unchecked Sendable {
 
     /// Seconds until `key` may act again; nil when it may now.
     func wait(_ key: String, now: ContinuousClock.Instant = .now) -> Double? {
-        lock.withLock {
+        windows.withLock { windows in
             guard let current = windows[key], now - current.start < window, current.count >= limit else { return nil }
             let left = current.start + window - now
             return max(0.001, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
@@ -171,7 +170,7 @@ final class AttemptBudget: @unchecked Sendable {
 
     /// Events of `key` counted in its current window.
     func used(_ key: String, now: ContinuousClock.Instant = .now) -> Int {
-        lock.withLock {
+        windows.withLock { windows in
             guard let current = windows[key], now - current.start < window else { return 0 }
             return current.count
         }
@@ -179,20 +178,20 @@ final class AttemptBudget: @unchecked Sendable {
 
     /// Counts one event of `key`.
     func take(_ key: String, now: ContinuousClock.Instant = .now) {
-        lock.withLock {
+        windows.withLock { windows in
             if var current = windows[key], now - current.start < window {
                 current.count += 1
                 windows[key] = current
             } else {
                 windows[key] = Window(start: now, count: 1)
-                if windows.count > capacity { evict(now: now) }
+                if windows.count > capacity { evict(&windows, now: now) }
             }
         }
     }
 
     /// Uncounts one event of `key` (an attempt that turned out fine).
     func giveBack(_ key: String) {
-        lock.withLock {
+        windows.withLock { windows in
             guard var current = windows[key] else { return }
             current.count -= 1
             windows[key] = current.count > 0 ? current : nil
@@ -200,11 +199,11 @@ final class AttemptBudget: @unchecked Sendable {
     }
 
     /// How many keys are remembered.
-    var trackedKeys: Int { lock.withLock { windows.count } }
+    var trackedKeys: Int { windows.withLock { $0.count } }
 
     /// Forgets ended windows, then (a flood of fresh keys) the oldest ones, down to three quarters of the capacity
     /// so the next evictions are far apart.
-    private func evict(now: ContinuousClock.Instant) {
+    private func evict(_ windows: inout [String: Window], now: ContinuousClock.Instant) {
         windows = windows.filter { now - $0.value.start < window }
         let target = capacity * 3 / 4
         guard windows.count > target else { return }

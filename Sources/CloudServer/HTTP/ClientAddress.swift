@@ -2,18 +2,6 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// The request context of the cloud's responder: Hummingbird's basics plus the peer's socket address.
-struct CloudRequestContext: RequestContext, RemoteAddressRequestContext {
-    var coreContext: CoreRequestContextStorage
-    /// The TCP peer: the device, or the reverse proxy in front of the cloud.
-    let remoteAddress: SocketAddress?
-
-    init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress
-    }
-}
-
 /// The peers whose `X-Real-IP` the cloud believes, and whose connections are not counted per address
 /// (`todo server --trusted-proxy`): the reverse proxies in front of it.
 public struct TrustedProxies: Sendable, Equatable {

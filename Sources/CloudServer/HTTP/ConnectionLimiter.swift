@@ -2,16 +2,16 @@ import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
+import Synchronization
 
 /// Counts the open connections of each client address and refuses those over the cap: a plain-HTTP client gets a
 /// `503` with `Retry-After` and the connection closed, a TLS client a clean close (nothing can be said before the
 /// handshake). Trusted proxies (`--trusted-proxy`) are not counted: every connection through one is the proxy's, and
 /// the proxy limits its own clients.
-final class ConnectionLimiter: @unchecked Sendable {
+final class ConnectionLimiter: Sendable {
     private let cap: Int
     private let exempt: TrustedProxies
-    private let lock = NSLock()
-    private var open: [String: Int] = [:]
+    private let open = Mutex<[String: Int]>([:])
 
     init(cap: Int, exempts: TrustedProxies) {
         self.cap = cap
@@ -21,7 +21,7 @@ final class ConnectionLimiter: @unchecked Sendable {
     /// Counts a new connection from `address` and returns true, or returns false when that address is at the cap.
     func admit(_ address: String) -> Bool {
         guard cap > 0, !exempt.contains(address) else { return true }
-        return lock.withLock {
+        return open.withLock { open in
             let count = open[address, default: 0]
             guard count < cap else { return false }
             open[address] = count + 1
@@ -32,7 +32,7 @@ final class ConnectionLimiter: @unchecked Sendable {
     /// Forgets a connection `admit` counted.
     func release(_ address: String) {
         guard cap > 0, !exempt.contains(address) else { return }
-        lock.withLock {
+        open.withLock { open in
             let count = open[address, default: 1] - 1
             open[address] = count > 0 ? count : nil
         }

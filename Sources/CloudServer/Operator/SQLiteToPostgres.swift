@@ -45,6 +45,19 @@ public enum SQLiteToPostgres {
         from directory: URL, to configuration: @autoclosure () throws -> PostgresConnection.Configuration, target name: String,
         prepareSchema: (PostgresConnection, Logger) async throws -> Void, progress: @Sendable (MigrationProgress) -> Void
     ) async throws -> MigrationSummary {
+        // The copy runs on a thread of its own (its SQLite reads block), and its waits for PostgreSQL come back there.
+        let thread = ThreadTaskExecutor(name: "migrate-sqlite")
+        defer { thread.stop() }
+        return try await withTaskExecutorPreference(thread) {
+            try await migrateOnThread(from: directory, to: configuration(), target: name, prepareSchema: prepareSchema, progress: progress)
+        }
+    }
+
+    /// `migrate`, on the thread it gave.
+    private static func migrateOnThread(
+        from directory: URL, to configuration: @autoclosure () throws -> PostgresConnection.Configuration, target name: String,
+        prepareSchema: (PostgresConnection, Logger) async throws -> Void, progress: @Sendable (MigrationProgress) -> Void
+    ) async throws -> MigrationSummary {
         let source = try SQLiteCloudSource(directory: directory)
         defer { source.close() }
         var logger = Logger(label: "cloudtodo.migrate")

@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// One cloud instance's LISTEN connection to PostgreSQL: hands every payload of the notice channel to `events`,
 /// reconnects with backoff when the connection is lost, and holds the advisory locks of the jobs this instance leads
 /// (they end with the connection, so another instance takes over when this one dies).
-final class NotificationListener: @unchecked Sendable {
+final class NotificationListener: Sendable {
     /// What the listener reports.
     struct Events: Sendable {
         /// A payload arrived.
@@ -24,12 +25,14 @@ final class NotificationListener: @unchecked Sendable {
     private let logger: Logger
     private let minimumBackoff: Double
     private let maximumBackoff: Double
-    private let lock = NSLock()
-    private var connection: PostgresConnection?
-    private var heldLocks: Set<Int64> = []
-    private var loop: Task<Void, Never>?
-    private var firstListen: CheckedContinuation<Void, Never>?
-    private var listenedOnce = false
+    private struct State {
+        var connection: PostgresConnection?
+        var heldLocks: Set<Int64> = []
+        var loop: Task<Void, Never>?
+        var firstListen: CheckedContinuation<Void, Never>?
+        var listenedOnce = false
+    }
+    private let state = Mutex(State())
 
     /// A listener on `channel`; reconnects after `minimumBackoff` seconds, doubling up to `maximumBackoff`.
     init(
@@ -50,15 +53,15 @@ final class NotificationListener: @unchecked Sendable {
     /// (the listener keeps trying in the background).
     func start(_ events: Events, wait: Duration = .seconds(10)) async {
         let loop = Task { await self.run(events) }
-        lock.withLock { self.loop = loop }
+        state.withLock { $0.loop = loop }
         let timer = Task {
             try? await Task.sleep(for: wait)
             self.releaseFirstListen()
         }
         await withCheckedContinuation { continuation in
-            let done = lock.withLock { () -> Bool in
-                if listenedOnce { return true }
-                firstListen = continuation
+            let done = state.withLock { state -> Bool in
+                if state.listenedOnce { return true }
+                state.firstListen = continuation
                 return false
             }
             if done { continuation.resume() }
@@ -68,13 +71,13 @@ final class NotificationListener: @unchecked Sendable {
 
     /// Stops listening and closes the connection (its locks with it).
     func stop() async {
-        let (loop, connection) = lock.withLock { () -> (Task<Void, Never>?, PostgresConnection?) in
+        let (loop, connection) = state.withLock { state -> (Task<Void, Never>?, PostgresConnection?) in
             defer {
-                self.loop = nil
-                self.connection = nil
-                heldLocks = []
+                state.loop = nil
+                state.connection = nil
+                state.heldLocks = []
             }
-            return (self.loop, self.connection)
+            return (state.loop, state.connection)
         }
         loop?.cancel()
         try? await connection?.close()
@@ -84,7 +87,7 @@ final class NotificationListener: @unchecked Sendable {
 
     /// The backend process of the LISTEN connection now (tests end it with `pg_terminate_backend`).
     func backendPID() async throws -> Int32? {
-        guard let connection = lock.withLock({ self.connection }) else { return nil }
+        guard let connection = state.withLock({ $0.connection }) else { return nil }
         for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: logger).decode(Int32.self) {
             return pid
         }
@@ -93,7 +96,7 @@ final class NotificationListener: @unchecked Sendable {
 
     /// Sends `payload` on the channel outside any transaction; false when there is no connection now.
     func notify(_ payload: String) async -> Bool {
-        guard let connection = lock.withLock({ self.connection }) else { return false }
+        guard let connection = state.withLock({ $0.connection }) else { return false }
         do {
             try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
             return true
@@ -105,16 +108,16 @@ final class NotificationListener: @unchecked Sendable {
 
     /// Whether this instance holds the advisory lock `key` (taking it when it is free): held until the connection ends.
     func holdLock(_ key: Int64) async -> Bool {
-        let (connection, held) = lock.withLock { (self.connection, heldLocks.contains(key)) }
+        let (connection, held) = state.withLock { ($0.connection, $0.heldLocks.contains(key)) }
         guard let connection else { return false }
         if held { return true }
         do {
             for try await taken in try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: logger).decode(Bool.self) {
                 guard taken else { return false }
-                return lock.withLock {
+                return state.withLock { state in
                     // The connection may have been replaced meanwhile: the lock went with the old one.
-                    guard self.connection === connection else { return false }
-                    heldLocks.insert(key)
+                    guard state.connection === connection else { return false }
+                    state.heldLocks.insert(key)
                     return true
                 }
             }
@@ -125,9 +128,9 @@ final class NotificationListener: @unchecked Sendable {
     }
 
     private func releaseFirstListen() {
-        let waiting = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            defer { firstListen = nil }
-            return firstListen
+        let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state.firstListen = nil }
+            return state.firstListen
         }
         waiting?.resume()
     }
@@ -141,10 +144,10 @@ final class NotificationListener: @unchecked Sendable {
             do {
                 connectionNumber += 1
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: connectionNumber, logger: logger)
-                let current = lock.withLock { () -> Bool in
-                    guard loop != nil else { return false }
-                    self.connection = connection
-                    heldLocks = []
+                let current = state.withLock { state -> Bool in
+                    guard state.loop != nil else { return false }
+                    state.connection = connection
+                    state.heldLocks = []
                     return true
                 }
                 guard current else {
@@ -154,7 +157,7 @@ final class NotificationListener: @unchecked Sendable {
                 try await connection.listen(on: channel) { notifications in
                     listened = true
                     backoff = minimumBackoff
-                    lock.withLock { listenedOnce = true }
+                    state.withLock { $0.listenedOnce = true }
                     releaseFirstListen()
                     await events.listening(lostBefore)
                     for try await notification in notifications {
@@ -167,12 +170,12 @@ final class NotificationListener: @unchecked Sendable {
                     logger.warning("notice listener disconnected", metadata: ["error": "\(String(reflecting: error))"])
                 }
             }
-            let gone = lock.withLock { () -> PostgresConnection? in
+            let gone = state.withLock { state -> PostgresConnection? in
                 defer {
-                    connection = nil
-                    heldLocks = []
+                    state.connection = nil
+                    state.heldLocks = []
                 }
-                return connection
+                return state.connection
             }
             try? await gone?.close()
             if Task.isCancelled { return }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How the notices of committed writes reach the push hub of every cloud instance.
 ///
@@ -43,9 +44,8 @@ enum ElectedJob: Int64, Sendable {
 
 /// The bus of a cloud that runs as one process (SQLite, memory): a notice reaches the receiver right after its
 /// transaction committed, before the request that wrote it is answered.
-final class InProcessPushBus: PushBus, @unchecked Sendable {
-    private let lock = NSLock()
-    private var receiver: (any NoticeReceiver)?
+final class InProcessPushBus: PushBus, Sendable {
+    private let receiver = Mutex<(any NoticeReceiver)?>(nil)
     let instanceID = UUID().uuidString
     var isShared: Bool { false }
 
@@ -55,7 +55,7 @@ final class InProcessPushBus: PushBus, @unchecked Sendable {
     func publish(_ notices: [ChangeNotice], through carrier: (any NoticeCarryingTransaction)?) async throws {}
 
     func committed(_ notices: [ChangeNotice]) async {
-        guard !notices.isEmpty, let receiver = lock.withLock({ self.receiver }) else { return }
+        guard !notices.isEmpty, let receiver = receiver.withLock({ $0 }) else { return }
         await receiver.receive(notices)
     }
 
@@ -66,9 +66,9 @@ final class InProcessPushBus: PushBus, @unchecked Sendable {
         Task { await committed(notices) }
     }
 
-    func start(_ receiver: any NoticeReceiver) async { lock.withLock { self.receiver = receiver } }
+    func start(_ receiver: any NoticeReceiver) async { self.receiver.withLock { $0 = receiver } }
 
-    func shutDown() async { lock.withLock { receiver = nil } }
+    func shutDown() async { receiver.withLock { $0 = nil } }
 
     func leads(_ job: ElectedJob) async -> Bool { true }
 }

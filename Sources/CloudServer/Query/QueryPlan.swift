@@ -173,18 +173,16 @@ struct QueryPlan: Sendable {
     }
 
     private static func jsonArray(_ items: [FieldValue]) throws -> String {
-        var writer = JSONWriter(reserving: 64)
-        writer.raw("[")
-        for (index, item) in items.enumerated() {
-            writer.separator(index)
+        let values = try items.map { item -> JSONValue in
             switch sqlValue(item) {
-            case .text(let text)?: writer.string(text)
-            case .int(let number)?: writer.int(number)
-            case .double(let number)?: writer.raw(Array("\(number)".utf8))
+            case .text(let text)?: .string(text)
+            case .int(let number)?: .int(number)
+            case .double(let number)?: .double(number)
             default: throw ServerError(.badRequest, "list filters take single values")
             }
         }
-        writer.raw("]")
+        var writer = JSONWriter(reserving: 64)
+        writer.json(.array(values))
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 

@@ -100,7 +100,7 @@ public enum CloudServer {
     /// The store `storage` names (SQLite files in `dataDirectory`, or a PostgreSQL database), opened and migrated.
     static func openStore(_ storage: CloudStorage, dataDirectory: URL, logger: Logger) async throws -> any CloudStore {
         switch storage {
-        case .sqlite: try SQLiteCloudStore(directory: dataDirectory)
+        case .sqlite: try await SQLiteCloudStore.open(directory: dataDirectory)
         case .postgres(let url): try await PostgresCloudStore.open(url, logger: logger)
         case .memory: MemoryCloudStore()
         }
@@ -133,9 +133,6 @@ public enum CloudServer {
         await server.shutdown()
     }
 }
-
-/// A body whose declared length is over the limit.
-private struct RequestTooLarge: Error {}
 
 /// Why a server did not start.
 public struct ServerStartError: Error, CustomStringConvertible {
@@ -185,93 +182,5 @@ public final class RunningCloudServer: Sendable {
         for task in tasks { await task.value }
         await service.bus.shutDown()
         await service.store.shutDown()
-    }
-}
-
-/// Hummingbird glue: HTTP request in, `CloudService` answer out, one log line per request.
-struct CloudResponder: HTTPResponder {
-    typealias Context = CloudRequestContext
-    let service: CloudService
-
-    func respond(to request: Request, context: Context) async throws -> Response {
-        let started = ContinuousClock.now
-        let path = request.uri.path
-        let answer: ServiceResponse
-        do {
-            // An asset upload may be larger than a request (up to the configured asset size, and one byte more to tell).
-            let limit = path.hasPrefix("/assets/") ? max(CloudLimits.maxRequestBytes, service.configuration.maxAssetBytes + 1) : CloudLimits.maxRequestBytes
-            // A declared length over the limit is refused before a byte of the body is read.
-            if let declared = request.headers[.contentLength].flatMap(Int.init), declared >= limit { throw RequestTooLarge() }
-            let body = try await request.body.collect(upTo: limit)
-            answer = await service.handle(
-                ServiceRequest(
-                    method: request.method.rawValue,
-                    segments: Self.segments(path),
-                    query: Self.query(request.uri.query),
-                    bearerToken: Self.bearer(request.headers[.authorization]),
-                    body: Data(body.readableBytesView),
-                    origin: origin(of: request),
-                    peer: context.remoteAddress, realIP: request.headers[ClientAddress.realIPField],
-                    trustedProxies: service.configuration.trustedProxies))
-        } catch {
-            answer = CloudService.errorResponse(
-                ServerError(.limitExceeded, "request body over \(CloudLimits.maxRequestBytes / 1_048_576) MB"))
-        }
-        let elapsed = ContinuousClock.now - started
-        service.logger.info(
-            "\(request.method.rawValue) \(Self.loggedPath(path)) \(answer.status)",
-            metadata: ["ms": "\(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))"])
-        var headers = HTTPFields()
-        if !answer.body.isEmpty { headers[.contentType] = answer.contentType ?? "application/json; charset=utf-8" }
-        return Response(
-            status: HTTPResponse.Status(code: answer.status), headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
-    }
-
-    /// `scheme://authority` the client reached: what upload and courier URLs are built on. Behind a TLS proxy
-    /// (`--insecure-http`) the proxy's `X-Forwarded-Proto` says whether the client spoke HTTPS.
-    private func origin(of request: Request) -> String {
-        let configuration = service.configuration
-        var scheme = configuration.scheme
-        if configuration.insecureHTTP, let forwarded = request.headers[Self.forwardedProto]?.lowercased(), ["http", "https"].contains(forwarded) {
-            scheme = forwarded
-        }
-        let authority = request.head.authority
-            ?? "\(ListenAddress.urlHost(ListenAddress.localReach(configuration.host))):\(configuration.port)"
-        return "\(scheme)://\(authority)"
-    }
-
-    private static let forwardedProto = HTTPFields.Element.Name("X-Forwarded-Proto")!
-
-    /// The path as the request log shows it: a courier URL's push token is the long-poll's only credential, so it
-    /// never reaches the log.
-    static func loggedPath(_ path: String) -> String {
-        guard let range = path.range(of: "/courier/") else { return path }
-        return path[..<range.upperBound] + "(push token)"
-    }
-
-    private static func segments(_ path: String) -> [String] {
-        // Most segments have nothing to decode: only those with a "%" go through Foundation.
-        path.split(separator: "/", omittingEmptySubsequences: true).map {
-            $0.contains("%") ? String($0).removingPercentEncoding ?? String($0) : String($0)
-        }
-    }
-
-    private static func query(_ query: String?) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in (query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            func decode(_ s: Substring) -> String {
-                String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s)
-            }
-            guard let key = parts.first else { continue }
-            result[decode(key)] = parts.count > 1 ? decode(parts[1]) : ""
-        }
-        return result
-    }
-
-    private static func bearer(_ header: String?) -> String? {
-        guard let header, header.lowercased().hasPrefix("bearer ") else { return nil }
-        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 }

@@ -27,10 +27,9 @@ extension CloudService {
         try await store.write { tx in
             for ticket in tickets { try await tx.insertAssetUpload(ticket: ticket, container: container, owner: user, now: now) }
         }
-        let base = "\(caller.origin)/assets/1/\(container)/upload/"
         return try .encode(
             AssetUploadResponse(
-                tokens: zip(request.tokens, tickets).map { AssetUploadResponse.Token(recordName: $0.recordName, fieldName: $0.fieldName, url: base + $1) }))
+                tokens: zip(request.tokens, tickets).map { AssetUploadResponse.Token(recordName: $0.recordName, fieldName: $0.fieldName, url: CapabilityURL.assetUpload.url(origin: caller.origin, container: container, credential: $1)) }))
     }
 
     /// `POST /assets/1/{container}/{env}/upload/{ticket}` (the file's bytes) and
@@ -40,7 +39,7 @@ extension CloudService {
             throw ServerError(.notFound, "unknown asset URL")
         }
         switch (request.method, action) {
-        case ("POST", "upload"):
+        case (CapabilityURL.assetUpload.method.rawValue, CapabilityURL.assetUpload.action):
             guard request.body.count <= configuration.maxAssetBytes else {
                 throw ServerError(.limitExceeded, "an asset is at most \(configuration.maxAssetBytes) bytes")
             }
@@ -56,7 +55,7 @@ extension CloudService {
             let now = nowMillis
             try await store.write { try await $0.insertAsset(asset, now: now) }
             return try .encode(AssetUploadResult(singleFile: .init(fileChecksum: asset.checksum, size: asset.size, receipt: asset.id)))
-        case ("GET", "download"):
+        case (CapabilityURL.assetDownload.method.rawValue, CapabilityURL.assetDownload.action):
             guard let asset = try await store.read({ try await $0.asset(id: id) }), asset.container == container,
                 let bytes = try await store.assetContent(id: id)
             else { throw ServerError(.notFound, "unknown asset") }
@@ -104,14 +103,15 @@ struct AssetValues {
         case .int(let size)? where size == asset.size: break
         default: throw ServerError(.badRequest, "field '\(field)': size does not match the uploaded asset")
         }
+        // The canonical form `JSONWriter.field` gives every stored value (value keys sorted).
+        let stored = FieldValue.unknown(
+            type: "ASSETID",
+            value: .object([
+                "downloadURL": .string(CapabilityURL.assetDownload.url(origin: origin, container: container, credential: asset.id)), "fileChecksum": .string(asset.checksum),
+                "size": .int(asset.size),
+            ]))
         var writer = JSONWriter(reserving: 256)
-        writer.raw(#"{"type":"ASSETID","value":{"downloadURL":"#)
-        writer.string("\(origin)/assets/1/\(container)/download/\(asset.id)")
-        writer.raw(#","fileChecksum":"#)
-        writer.string(asset.checksum)
-        writer.raw(#","size":"#)
-        writer.int(asset.size)
-        writer.raw("}}")
+        writer.field(stored)
         return writer.bytes
     }
 }

@@ -114,21 +114,21 @@ extension CloudService {
         return start
     }
 
-    /// Writes one page of a zone's changes as `writePage` writes what `zonePage` reads, each record written as it is
-    /// read (for pages of whole records, without `desiredKeys`). A participant's view of a shared zone, which
-    /// filters what it reads, goes through `zonePage`.
+    /// Writes one page of a zone's changes (its zone begun in `answer`), each record written as it is read (for
+    /// pages of whole records, without `desiredKeys`). A participant's view of a shared zone, which filters what it
+    /// reads, goes through `zonePage`.
     private func writeZonePage(
-        _ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery, byteLimit: Int, into writer: inout JSONWriter
+        _ tx: any StoreTransaction, _ database: DatabaseKey, _ query: ZoneChangesQuery, byteLimit: Int, into answer: inout ZoneChangesWriter
     ) async throws {
         let (zone, limit) = try await feedZone(tx, database, query)
         if let view = try await viewIfShared(tx, database, zone) {
-            try writePage(try await sharedZonePage(tx, view, query, limit: limit, byteLimit: byteLimit), into: &writer, desired: nil)
+            try await Self.writePage(try await sharedZonePage(tx, view, query, limit: limit, byteLimit: byteLimit), desired: nil, into: &answer)
             return
         }
         let start = try await feedStart(tx, zone, query, limit: limit)
         let rows = try await tx.changes(
             zonePK: start.zone.pk, after: start.after, limit: start.limit + 1, includeTombstones: start.includeTombstones)
-        try await Self.writeFeedPage(rows, start, byteLimit: byteLimit, into: &writer) { try await tx.latestSequence(zonePK: zone.pk) }
+        try await Self.writeFeedPage(rows, start, byteLimit: byteLimit, into: &answer) { try await tx.latestSequence(zonePK: zone.pk) }
     }
 
     /// Writes a page of an owner's zone feed from its rows (`start.limit` and one more, to tell whether more come);
@@ -136,23 +136,42 @@ extension CloudService {
     /// come (where the next page starts), else nil.
     @discardableResult
     private static func writeFeedPage(
-        _ rows: [StoredRecord], _ start: ZoneFeedStart, byteLimit: Int, into writer: inout JSONWriter, head: () async throws -> Int64
+        _ rows: [StoredRecord], _ start: ZoneFeedStart, byteLimit: Int, into answer: inout ZoneChangesWriter, head: () async throws -> Int64
     ) async throws -> Int64? {
-        writer.reserve(min(start.limit * 1024, byteLimit))
-        writer.raw("\"records\":[")
-        let written = try writeRecords(rows, zoneID: start.zone.zoneID, limit: start.limit, byteLimit: writer.bytes.count + byteLimit, into: &writer)
-        let token = try await start.token(lastSeq: written.lastSeq, moreComing: written.moreComing, head: head)
-        writer.raw("],\"syncToken\":")
-        writer.string(token.rawValue)
-        writer.raw(",\"moreComing\":")
-        writer.bool(written.moreComing)
-        return written.moreComing ? written.lastSeq : nil
+        try await writePage(rows, zoneID: start.zone.zoneID, limit: start.limit, byteLimit: byteLimit, desired: nil, into: &answer) {
+            lastSeq, moreComing in (try await start.token(lastSeq: lastSeq, moreComing: moreComing, head: head), moreComing)
+        }
+    }
+
+    /// Writes a page read whole (`zonePage`, `sharedZonePage`) with the fields `desired`.
+    private static func writePage(_ page: ZonePage, desired: Set<String>?, into answer: inout ZoneChangesWriter) async throws {
+        try await writePage(page.records, zoneID: page.zoneID, limit: .max, byteLimit: .max, desired: desired, into: &answer) { _, _ in
+            (page.token, page.moreComing)
+        }
+    }
+
+    /// The one writer of a zone's page, its zone begun in `answer`: at most `limit` of `rows`, and no more once the
+    /// answer holds `byteLimit` more bytes (one at least), then the token `end` gives for the sequence of the last
+    /// one written and whether rows were left, with whether more come. That last sequence when more come, else nil.
+    @discardableResult
+    private static func writePage(
+        _ rows: [StoredRecord], zoneID: ZoneID, limit: Int, byteLimit: Int, desired: Set<String>?, into answer: inout ZoneChangesWriter,
+        end: (_ lastSeq: Int64?, _ rowsLeft: Bool) async throws -> (ChangeToken, moreComing: Bool)
+    ) async throws -> Int64? {
+        // A record takes its fields plus 450-odd bytes of system fields: make room for the page at once.
+        answer.reserve(min(byteLimit, rows.prefix(limit).reduce(64) { $0 + $1.fieldsJSON.count + 512 }))
+        let written = try writeRecords(
+            rows, zoneID: zoneID, limit: limit, byteLimit: byteLimit == .max ? .max : answer.byteCount + byteLimit, desired: desired,
+            into: &answer)
+        let (token, moreComing) = try await end(written.lastSeq, written.moreComing)
+        answer.endZone(syncToken: token, moreComing: moreComing)
+        return moreComing ? written.lastSeq : nil
     }
 
     /// The usual page, whole records of one of the caller's own custom zones, read by one `readSingle` (one round
     /// trip on PostgreSQL where a transaction takes four). Nil when the request is anything else, or the zone or token
     /// is not as usual: the general path then answers it, refusals included.
-    private func ownZonePage(_ queries: [ZoneChangesQuery], _ database: DatabaseKey) async throws -> JSONWriter? {
+    private func ownZonePage(_ queries: [ZoneChangesQuery], _ database: DatabaseKey) async throws -> [UInt8]? {
         guard queries.count == 1, let query = queries.first, database.scope == .private, query.desiredKeys == nil, !query.zoneID.isDefault
         else { return nil }
         if Self.namesAnotherOwner(query.zoneID, database) { return nil }
@@ -169,13 +188,10 @@ extension CloudService {
             includeTombstones: token != nil)
         guard let feed = try await readFeed(key) else { return nil }
         guard let start = await ZoneFeedStart.after(token, in: feed.zone, limit: limit, head: { feed.head }) else { return nil }
-        var writer = JSONWriter(reserving: 64 * 1024)
-        writer.raw("{\"zones\":[{\"zoneID\":")
-        writer.zoneID(query.zoneID)
-        writer.raw(",")
+        var answer = ZoneChangesWriter(reserving: 64 * 1024)
+        answer.beginZone(query.zoneID)
         let lastSeq = try await Self.writeFeedPage(
-            feed.rows, start, byteLimit: CloudLimits.maxResponseBytes - writer.bytes.count, into: &writer) { feed.head }
-        writer.raw("}]}")
+            feed.rows, start, byteLimit: CloudLimits.maxResponseBytes - answer.byteCount, into: &answer) { feed.head }
         if let readAhead, let lastSeq, FeedReadAhead.fits(feed.rows) {
             let next = FeedReadAhead.Key(
                 database: database, zoneName: key.zoneName, after: lastSeq, limit: key.limit, includeTombstones: true)
@@ -184,7 +200,7 @@ extension CloudService {
                 return page.flatMap { FeedReadAhead.fits($0.rows) ? $0 : nil }
             }
         }
-        return writer
+        return answer.finish()
     }
 
     /// The feed page `key` names: the one read ahead for it, else read now (also when reading it ahead failed).
@@ -193,35 +209,18 @@ extension CloudService {
         return try await store.readSingle { try await $0.zoneFeed(key) }
     }
 
-    /// Writes feed rows as a comma-separated list, at most `limit`, and no more once the writer holds `byteLimit` bytes
-    /// (one at least); the sequence of the last one written, and whether more follow.
+    /// Writes feed rows into the open page, at most `limit`, and no more once the answer holds `byteLimit` bytes (one
+    /// at least); the sequence of the last one written, and whether more follow.
     static func writeRecords(
-        _ rows: [StoredRecord], zoneID: ZoneID, limit: Int, byteLimit: Int, into writer: inout JSONWriter
+        _ rows: [StoredRecord], zoneID: ZoneID, limit: Int, byteLimit: Int, desired: Set<String>? = nil, into answer: inout ZoneChangesWriter
     ) throws -> (lastSeq: Int64?, moreComing: Bool) {
-        var cache = RecordJSONCache()
         var lastSeq: Int64?
         for (index, record) in rows.enumerated() {
-            guard index < limit, index == 0 || writer.bytes.count < byteLimit else { return (lastSeq, true) }
-            writer.separator(index)
-            try writer.record(record, zoneID: zoneID, cache: &cache)
+            guard index < limit, index == 0 || answer.byteCount < byteLimit else { return (lastSeq, true) }
+            try answer.record(record, zoneID: zoneID, desiredKeys: desired)
             lastSeq = record.seq
         }
         return (lastSeq, false)
-    }
-
-    private func writePage(_ page: ZonePage, into writer: inout JSONWriter, desired: Set<String>?) throws {
-        // A record takes its fields plus 450-odd bytes of system fields: make room for the page at once.
-        writer.reserve(page.records.reduce(64) { $0 + $1.fieldsJSON.count + 512 })
-        writer.raw("\"records\":[")
-        var cache = RecordJSONCache()
-        for (index, record) in page.records.enumerated() {
-            writer.separator(index)
-            try writer.record(record, zoneID: page.zoneID, desiredKeys: desired, cache: &cache)
-        }
-        writer.raw("],\"syncToken\":")
-        writer.string(page.token.rawValue)
-        writer.raw(",\"moreComing\":")
-        writer.bool(page.moreComing)
     }
 
     /// `changes/zone`: a page per zone asked for (a zone named twice is answered once, as first asked); a zone's
@@ -236,44 +235,29 @@ extension CloudService {
         }
         var named = Set<ZoneID>()
         let queries = request.zones.filter { named.insert(ZoneID(zoneName: $0.zoneID.zoneName, ownerRecordName: $0.zoneID.ownerRecordName)).inserted }
-        if let page = try await ownZonePage(queries, database) { return .json(page) }
-        let writer = try await store.read { tx -> JSONWriter in
-            var writer = JSONWriter(reserving: 64 * 1024)
-            writer.raw("{\"zones\":[")
-            for (index, query) in queries.enumerated() {
-                writer.separator(index)
-                writer.raw("{\"zoneID\":")
-                writer.zoneID(query.zoneID)
-                writer.raw(",")
-                let room = CloudLimits.maxResponseBytes - writer.bytes.count
+        if let page = try await ownZonePage(queries, database) { return ServiceResponse(status: 200, body: page) }
+        let body = try await store.read { tx -> [UInt8] in
+            var answer = ZoneChangesWriter(reserving: 64 * 1024)
+            for query in queries {
+                answer.beginZone(query.zoneID)
+                let room = CloudLimits.maxResponseBytes - answer.byteCount
                 do {
                     if room <= 0 {
                         let token = try await self.deferredToken(tx, database, query)
-                        writer.raw("\"records\":[],\"syncToken\":")
-                        writer.string(token.rawValue)
-                        writer.raw(",\"moreComing\":true")
+                        answer.endZone(syncToken: token, moreComing: true)
                     } else if query.desiredKeys == nil {
-                        try await self.writeZonePage(tx, database, query, byteLimit: room, into: &writer)
+                        try await self.writeZonePage(tx, database, query, byteLimit: room, into: &answer)
                     } else {
                         let page = try await self.zonePage(tx, database, query, byteLimit: room)
-                        try self.writePage(page, into: &writer, desired: query.desiredKeys.map(Set.init))
+                        try await Self.writePage(page, desired: query.desiredKeys.map(Set.init), into: &answer)
                     }
                 } catch let error as ServerError {
-                    writer.raw("\"records\":[],\"moreComing\":false,\"serverErrorCode\":")
-                    writer.string(error.serverErrorCode.wireCode.rawValue)
-                    if !error.serverErrorCode.isDocumented {
-                        writer.raw(",\"condition\":")
-                        writer.string(error.serverErrorCode.rawValue)
-                    }
-                    writer.raw(",\"reason\":")
-                    writer.string(error.reason)
+                    answer.failZone(error)
                 }
-                writer.raw("}")
             }
-            writer.raw("]}")
-            return writer
+            return answer.finish()
         }
-        return .json(writer)
+        return ServiceResponse(status: 200, body: body)
     }
 
     /// `records/changes`: the older single-zone form; errors are request-level.
@@ -283,17 +267,14 @@ extension CloudService {
             query.desiredKeys = request.desiredKeys
             return query
         }()
-        let writer = try await store.read { tx -> JSONWriter in
+        let body = try await store.read { tx -> [UInt8] in
             let page = try await self.zonePage(tx, database, query)
-            var writer = JSONWriter(reserving: 64 * 1024)
-            writer.raw("{\"zoneID\":")
-            writer.zoneID(page.zoneID)
-            writer.raw(",")
-            try self.writePage(page, into: &writer, desired: query.desiredKeys.map(Set.init))
-            writer.raw("}")
-            return writer
+            var answer = ZoneChangesWriter(reserving: 64 * 1024, form: .recordChanges)
+            answer.beginZone(page.zoneID)
+            try await Self.writePage(page, desired: query.desiredKeys.map(Set.init), into: &answer)
+            return answer.finish()
         }
-        return .json(writer)
+        return ServiceResponse(status: 200, body: body)
     }
 
     /// `changes/database` (and the older `zones/changes`): zones changed or deleted after a token.
@@ -339,7 +320,7 @@ extension CloudService {
                     zoneID: zoneID(entry.zoneName),
                     deleted: entry.kind == .changed ? nil : true, purged: entry.kind == .purged ? true : nil)
             }
-            return try .encode(DatabaseChangesResponse(zones: zones, syncToken: next, moreComing: moreComing))
+            return ServiceResponse(status: 200, body: DatabaseChangesResponse(zones: zones, syncToken: next, moreComing: moreComing).jsonBody)
         }
     }
 }

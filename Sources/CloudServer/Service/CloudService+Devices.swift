@@ -3,75 +3,75 @@ import Foundation
 import Logging
 
 extension CloudService {
-    /// `/device/1/{container}/{env}/tokens/create | tokens/register | push | devices/list | devices/revoke`.
-    func device(_ request: ServiceRequest, container: String, endpoint: String, caller: Caller) async throws -> ServiceResponse {
-        guard request.method == "POST" else { throw RequestError.notFound(request.method, request.segments) }
-        switch endpoint {
-        case "tokens/create":
-            // Only a signed-in device gets a token (it keeps a few unregistered ones at most): the table stays bounded.
-            _ = try caller.requireUser()
-            guard let deviceID = caller.deviceID else { throw ServerError(.badRequest, "no device behind this token") }
-            let body = try decode(CreateTokenRequest.self, from: request)
-            let token = Secrets.randomHex(bytes: 32)
-            let now = nowMillis
-            try await store.write { try await $0.insertPushToken(token, container: container, creatorDevice: deviceID, now: now) }
-            let path = request.segments.prefix(4).joined(separator: "/")
-            let url = "\(request.origin)/\(path)/courier/\(token)"
-            return try .encode(CreateTokenResponse(apnsEnvironment: body.apnsEnvironment, apnsToken: token, webcourierURL: url))
+    /// `tokens/create`: a new push token and its courier URL.
+    func createPushToken(_ request: ServiceRequest, container: String, caller: Caller) async throws -> ServiceResponse {
+        // Only a signed-in device gets a token (it keeps a few unregistered ones at most): the table stays bounded.
+        _ = try caller.requireUser()
+        guard let deviceID = caller.deviceID else { throw ServerError(.badRequest, "no device behind this token") }
+        let body = try decode(CreateTokenRequest.self, from: request)
+        let token = Secrets.randomHex(bytes: 32)
+        let now = nowMillis
+        try await store.write { try await $0.insertPushToken(token, container: container, creatorDevice: deviceID, now: now) }
+        let url = CapabilityURL.courier.url(origin: request.origin, container: container, credential: token)
+        return try .encode(CreateTokenResponse(apnsEnvironment: body.apnsEnvironment, apnsToken: token, webcourierURL: url))
+    }
 
-        case "tokens/register":
-            let user = try caller.requireUser()
-            let body = try decode(RegisterTokenRequest.self, from: request)
-            guard let deviceID = caller.deviceID else { throw ServerError(.badRequest, "no device behind this token") }
-            try await store.write { tx in
-                guard let row = try await tx.pushToken(body.apnsToken), row.container == container else {
-                    throw ServerError(.notFound, "unknown push token; create one with tokens/create")
-                }
-                if let owner = row.userRecordName, owner != user {
-                    throw ServerError(.accessDenied, "this apnsToken belongs to another user")
-                }
-                try await tx.bindPushToken(body.apnsToken, user: user, deviceID: deviceID)
+    /// `tokens/register`: binds a push token to the caller's device.
+    func registerPushToken(_ request: ServiceRequest, container: String, caller: Caller) async throws -> ServiceResponse {
+        let user = try caller.requireUser()
+        let body = try decode(RegisterTokenRequest.self, from: request)
+        guard let deviceID = caller.deviceID else { throw ServerError(.badRequest, "no device behind this token") }
+        try await store.write { tx in
+            guard let row = try await tx.pushToken(body.apnsToken), row.container == container else {
+                throw ServerError(.notFound, "unknown push token; create one with tokens/create")
             }
-            return try .encode(body)
-
-        case "push":
-            let user = try caller.requireUser()
-            let body = try decode(TestPushRequest.self, from: request)
-            let deviceID = try await store.read { tx -> String in
-                guard let deviceID = try await tx.deviceID(user: user, name: body.deviceName) else {
-                    throw ServerError(.notFound, "you have no device named '\(body.deviceName)'")
-                }
-                guard try await tx.pushTokens(user: user, container: container).contains(where: { $0.deviceID == deviceID }) else {
-                    throw ServerError(.notFound, "device '\(body.deviceName)' has no registered push token")
-                }
-                return deviceID
+            if let owner = row.userRecordName, owner != user {
+                throw ServerError(.accessDenied, "this apnsToken belongs to another user")
             }
-            // The device may be polling another instance: every instance hears of it.
-            await bus.broadcast([.devicePush(container: container, user: user, deviceID: deviceID)])
-            return try .encode(EmptyBody())
-
-        case "devices/list":
-            let user = try caller.requireUser()
-            let rows = try await store.read { try await $0.signedInDevices(user: user) }
-            return try .encode(DevicesResponse(devices: rows.map { Self.deviceInfo($0, caller: caller) }))
-
-        case "devices/revoke":
-            let user = try caller.requireUser()
-            let body = try decode(RevokeDeviceRequest.self, from: request)
-            let revoked = try await store.write { tx -> DeviceRow in
-                guard let row = try await tx.signedInDevices(user: user).first(where: { $0.name == body.deviceName }) else {
-                    throw ServerError(.notFound, "no signed-in device is named '\(body.deviceName)'; see devices/list")
-                }
-                try await tx.deleteSessions(deviceID: row.deviceID)
-                return row
-            }
-            sessionsEnded(.device(revoked.deviceID))
-            logger.info("device revoked", metadata: ["device": "\(revoked.name)"])
-            return try .encode(DevicesResponse(devices: [Self.deviceInfo(revoked, caller: caller)]))
-
-        default:
-            throw RequestError.notFound(request.method, request.segments)
+            try await tx.bindPushToken(body.apnsToken, user: user, deviceID: deviceID)
         }
+        return try .encode(body)
+    }
+
+    /// `push`: a test notification to one of the caller's devices, through whichever instance it polls.
+    func testPush(_ request: ServiceRequest, container: String, caller: Caller) async throws -> ServiceResponse {
+        let user = try caller.requireUser()
+        let body = try decode(TestPushRequest.self, from: request)
+        let deviceID = try await store.read { tx -> String in
+            guard let deviceID = try await tx.deviceID(user: user, name: body.deviceName) else {
+                throw ServerError(.notFound, "you have no device named '\(body.deviceName)'")
+            }
+            guard try await tx.pushTokens(user: user, container: container).contains(where: { $0.deviceID == deviceID }) else {
+                throw ServerError(.notFound, "device '\(body.deviceName)' has no registered push token")
+            }
+            return deviceID
+        }
+        // The device may be polling another instance: every instance hears of it.
+        await bus.broadcast([.devicePush(container: container, user: user, deviceID: deviceID)])
+        return try .encode(EmptyBody())
+    }
+
+    /// `devices/list`: the devices signed in to the caller's account.
+    func listDevices(_ request: ServiceRequest, container: String, caller: Caller) async throws -> ServiceResponse {
+        let user = try caller.requireUser()
+        let rows = try await store.read { try await $0.signedInDevices(user: user) }
+        return try .encode(DevicesResponse(devices: rows.map { Self.deviceInfo($0, caller: caller) }))
+    }
+
+    /// `devices/revoke`: ends the sessions of one of the caller's devices.
+    func revokeDevice(_ request: ServiceRequest, container: String, caller: Caller) async throws -> ServiceResponse {
+        let user = try caller.requireUser()
+        let body = try decode(RevokeDeviceRequest.self, from: request)
+        let revoked = try await store.write { tx -> DeviceRow in
+            guard let row = try await tx.signedInDevices(user: user).first(where: { $0.name == body.deviceName }) else {
+                throw ServerError(.notFound, "no signed-in device is named '\(body.deviceName)'; see devices/list")
+            }
+            try await tx.deleteSessions(deviceID: row.deviceID)
+            return row
+        }
+        sessionsEnded(.device(revoked.deviceID))
+        logger.info("device revoked", metadata: ["device": "\(revoked.name)"])
+        return try .encode(DevicesResponse(devices: [Self.deviceInfo(revoked, caller: caller)]))
     }
 
     private static func deviceInfo(_ row: DeviceRow, caller: Caller) -> DeviceInfo {

@@ -116,28 +116,17 @@ extension CloudService {
         // the buffer is not regrown.
         var capacity = 16
         for case .saved(let record, _, _) in outcomes { capacity += (requestKeys?.isEmpty == true ? 2 : record.fieldsJSON.count) + 512 }
-        var writer = JSONWriter(reserving: max(capacity, outcomes.count * 300))
-        var cache = RecordJSONCache()
-        writer.raw("{\"records\":[")
+        var answer = RecordsResponseWriter(reserving: max(capacity, outcomes.count * 300))
         for (index, outcome) in outcomes.enumerated() {
-            writer.separator(index)
             switch outcome {
             case .saved(let record, let zoneID, _):
                 let keys = operations[index].desiredKeys.map(Set.init) ?? requestKeys
-                try writer.record(record, zoneID: zoneID, desiredKeys: keys, cache: &cache)
-            case .deleted(let name, let zoneID): try writer.record(Self.tombstone(name), zoneID: zoneID, cache: &cache)
-            case .failed(let error): try writer.encodable(error)
+                try answer.record(record, zoneID: zoneID, desiredKeys: keys)
+            case .deleted(let name, let zoneID): answer.record(RecordSystemFields(recordName: name, deleted: true, zoneID: zoneID), fields: .absent)
+            case .failed(let error): try answer.failure(error)
             }
         }
-        writer.raw("]}")
-        return .json(writer)
-    }
-
-    private static func tombstone(_ name: String) -> StoredRecord {
-        let stamp = RecordStamp(timestamp: 0, userRecordName: "")
-        return StoredRecord(
-            zonePK: 0, recordName: name, recordType: "", changeTag: "", seq: 0, deleted: true, created: stamp,
-            modified: stamp, parent: nil, fieldsJSON: Data())
+        return ServiceResponse(status: 200, body: answer.finish())
     }
 
     /// Applies one operation inside the write transaction; `encodedFields` stand for `operation.record.fields`, and
@@ -265,36 +254,33 @@ extension CloudService {
         let desired = request.desiredKeys.map(Set.init)
         let zoneID = request.zoneID
         let items = request.records
-        let writer = try await store.read { tx -> JSONWriter in
+        let body = try await store.read { tx -> [UInt8] in
             let zone = try await self.resolveZone(tx, database, zoneID, create: false)
             let view = try await self.viewIfShared(tx, database, zone)
             // Every row asked for in one call (one round trip on a networked store).
             var rows: [String: StoredRecord] = [:]
             if let zone { rows = try await tx.records(zonePK: zone.pk, names: items.map(\.recordName)) }
-            var writer = JSONWriter(reserving: items.count * 300)
-            writer.raw("{\"records\":[")
-            for (index, item) in items.enumerated() {
-                writer.separator(index)
-                if writer.bytes.count > CloudLimits.maxResponseBytes {
+            var answer = RecordsResponseWriter(reserving: items.count * 300)
+            for item in items {
+                if answer.byteCount > CloudLimits.maxResponseBytes {
                     // The answer is full: the rest are asked for again in another request.
                     var error = ServerError(
                         .limitExceeded, "the answer reached \(CloudLimits.maxResponseBytes / 1_048_576) MB; look '\(item.recordName)' up again")
                     error.recordName = item.recordName
-                    try writer.encodable(error)
+                    try answer.failure(error)
                 } else if let zone, let record = rows[item.recordName], !record.deleted,
                     try await self.isVisible(tx, view, recordName: record.recordName)
                 {
-                    try writer.record(record, zoneID: zone.zoneID, desiredKeys: item.desiredKeys.map(Set.init) ?? desired)
+                    try answer.record(record, zoneID: zone.zoneID, desiredKeys: item.desiredKeys.map(Set.init) ?? desired)
                 } else {
                     var error = ServerError(.notFound, "record '\(item.recordName)' not found")
                     error.recordName = item.recordName
-                    try writer.encodable(error)
+                    try answer.failure(error)
                 }
             }
-            writer.raw("]}")
-            return writer
+            return answer.finish()
         }
-        return .json(writer)
+        return ServiceResponse(status: 200, body: body)
     }
 
     /// `records/query`: filtered, sorted, paged live records of a type, evaluated in SQL a page at a time.
@@ -355,20 +341,10 @@ extension CloudService {
                     break
                 }
             }
-            var writer = JSONWriter(reserving: page.reduce(64) { $0 + $1.record.fieldsJSON.count + 512 })
-            writer.raw("{\"records\":[")
-            var cache = RecordJSONCache()
-            for (index, row) in page.enumerated() {
-                writer.separator(index)
-                try writer.record(row.record, zoneID: zone.zoneID, desiredKeys: desired, cache: &cache)
-            }
-            writer.raw("]")
-            if moreComing, let position {
-                writer.raw(",\"continuationMarker\":")
-                writer.string(plan.marker(after: position))
-            }
-            writer.raw("}")
-            return .json(writer)
+            var answer = RecordsResponseWriter(reserving: page.reduce(64) { $0 + $1.record.fieldsJSON.count + 512 })
+            for row in page { try answer.record(row.record, zoneID: zone.zoneID, desiredKeys: desired) }
+            let marker = moreComing ? position.map(plan.marker(after:)) : nil
+            return ServiceResponse(status: 200, body: answer.finish(continuationMarker: marker))
         }
     }
 

@@ -63,7 +63,8 @@ struct ServiceResponse: Sendable {
     static let noContent = ServiceResponse(status: 204, body: [])
 }
 
-/// The cloud's behaviour: routing, authentication, permission rules, storage and push, without HTTP.
+/// The cloud's behaviour: authentication, permission rules, storage and push, without HTTP (the routes are in
+/// `CloudRoutes`).
 final class CloudService: Sendable {
     let configuration: ServerConfiguration
     let store: any CloudStore
@@ -101,21 +102,20 @@ final class CloudService: Sendable {
     /// Milliseconds since 1970, the unit of every stored time.
     var nowMillis: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
-    /// Answers one request; every failure becomes a JSON error, nothing escapes.
-    func handle(_ request: ServiceRequest) async -> ServiceResponse {
-        do {
-            return try await route(request)
-        } catch let error as ServerError {
+    /// The JSON error answer for a failure of a request (`ServiceErrorMiddleware` asks): nothing escapes.
+    func answer(to error: any Error) -> ServiceResponse {
+        switch error {
+        case let error as ServerError:
             return Self.errorResponse(error)
-        } catch let error as DecodingError {
+        case let error as DecodingError:
             return Self.errorResponse(ServerError(.badRequest, "malformed request body: \(Self.describe(error))"))
-        } catch let error as JSONParseError {
+        case let error as JSONParseError:
             return Self.errorResponse(ServerError(.badRequest, "malformed JSON: \(error)"))
-        } catch let error as WireFormatError {
+        case let error as WireFormatError:
             return Self.errorResponse(ServerError(.badRequest, "malformed request body: \(error)"))
-        } catch let error as RequestError {
+        case let error as RequestError:
             return Self.errorResponse(error.serverError)
-        } catch {
+        default:
             logger.error("internal error", metadata: ["error": "\(error)"])
             if let error = error as? SQLiteError, error.isDiskFull {
                 return Self.errorResponse(ServerError(.quotaExceeded, "the cloud's disk is full; nothing was written", retryAfter: 60))
@@ -149,61 +149,6 @@ final class CloudService: Sendable {
     func decode<T: Decodable>(_ type: T.Type, from request: ServiceRequest) throws -> T {
         let body = request.body.isEmpty ? Data("{}".utf8) : request.body
         return try JSONWriter.decoder.decode(type, from: body)
-    }
-
-    // MARK: Routing
-
-    private func route(_ request: ServiceRequest) async throws -> ServiceResponse {
-        let s = request.segments
-        if let required = configuration.apiToken, s.first != "health" {
-            guard let given = request.query["ckAPIToken"],
-                Secrets.constantTimeEquals(Array(given.utf8), Array(required.utf8))
-            else { throw ServerError(.authenticationFailed, "missing or wrong API token (the cloud was started with --api-token)") }
-        }
-        let method = request.method
-        if s == ["health"], method == "GET" || method == "HEAD" {
-            return try .encode(HealthStatus(time: nowMillis))
-        }
-        guard s.count >= 3, s[1] == "1" else { throw RequestError.notFound(method, s) }
-        switch s[0] {
-        case "auth" where s.count == 4 && method == "POST":
-            _ = try containerName(s[2], environment: nil)
-            return try await account(request, action: s[3])
-        case "database" where s.count == 7:
-            let container = try containerName(s[2], environment: s[3])
-            guard let scope = DatabaseScope(rawValue: s[4]) else {
-                throw ServerError(.badRequest, "unknown database '\(s[4])': use private, shared or public")
-            }
-            let caller = try await authenticate(request)
-            let endpoint = "\(s[5])/\(s[6])"
-            try admit(endpoint: endpoint, caller: caller)
-            return try await database(request, container: container, scope: scope, endpoint: endpoint, caller: caller)
-        case "device" where s.count >= 5:
-            let container = try containerName(s[2], environment: s[3])
-            let rest = Array(s[4...])
-            if rest.count == 2, rest[0] == "courier", method == "GET" {
-                return try await courier(request, container: container, token: rest[1])
-            }
-            let caller = try await authenticate(request)
-            let endpoint = rest.joined(separator: "/")
-            try admit(endpoint: endpoint, caller: caller)
-            return try await device(request, container: container, endpoint: endpoint, caller: caller)
-        case "assets" where s.count == 6:
-            let container = try containerName(s[2], environment: s[3])
-            return try await assets(request, container: container, action: s[4], id: s[5])
-        case "admin" where s.count == 3 && method == "POST" && configuration.enableFaults:
-            return try await admin(request, action: s[2])
-        default:
-            throw RequestError.notFound(method, s)
-        }
-    }
-
-    /// Applies the fault switch and the per-user rate limit before an endpoint runs.
-    private func admit(endpoint: String, caller: Caller) throws {
-        if configuration.enableFaults, let fault = faults.consume(endpoint: endpoint) { throw fault }
-        if let limiter, let wait = limiter.take(caller.userRecordName ?? "anonymous") {
-            throw ServerError(.throttled, "too many requests; retry after \(String(format: "%.3f", wait)) s", retryAfter: wait)
-        }
     }
 
     /// The caller behind the request's token: anonymous without one, `AUTHENTICATION_FAILED` for a bad or idle one.
@@ -252,20 +197,6 @@ final class CloudService: Sendable {
     /// How stale a session's recorded last use may get before a request writes it again: an hour, or a tenth of the
     /// idle timeout when that is shorter.
     var sessionTouchMillis: Int64 { min(3_600_000, sessionIdleMillis / 10) }
-
-    private func admin(_ request: ServiceRequest, action: String) async throws -> ServiceResponse {
-        switch action {
-        case "faults":
-            let fault = try decode(FaultRequest.self, from: request)
-            faults.arm(fault)
-            return try .encode(fault)
-        case "compact":
-            try await compact()
-            return try .encode(EmptyBody())
-        default:
-            throw RequestError.notFound(request.method, request.segments)
-        }
-    }
 
     /// Drops tombstones older than the retention, and idle sessions and stale push tokens with their mailboxes.
     func compact() async throws {

@@ -1,23 +1,27 @@
 import CloudModel
 import Foundation
+import Synchronization
 
 /// The cloud's storage in this process's memory, for fast tests (`CloudStorage.memory`): nothing survives a stop.
 ///
 /// The state is a value. A write transaction works on its own copy and swaps it in at commit, so a thrown error
 /// rolls back all of it; writes go one at a time (`gate`), and a read works on the state committed when it began.
 /// The rules are the SQLite store's, checked by the same conformance suite.
-final class MemoryCloudStore: CloudStore, @unchecked Sendable {
-    private let lock = NSLock()
-    private var committed = MemoryCloudState()
-    private var assetBytes: [String: Data] = [:]
-    private var isShutDown = false
+final class MemoryCloudStore: CloudStore, Sendable {
+    private struct State {
+        var committed = MemoryCloudState()
+        var assetBytes: [String: Data] = [:]
+        var isShutDown = false
+    }
+    private let state = Mutex(State())
     private let gate = TransactionGate()
 
     func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
         try await gate.withTurn {
             let transaction = MemoryStoreTransaction(try snapshot(), writable: true)
             let value = try await body(transaction)
-            lock.withLock { committed = transaction.state }
+            let committed = transaction.state
+            state.withLock { $0.committed = committed }
             return value
         }
     }
@@ -27,27 +31,27 @@ final class MemoryCloudStore: CloudStore, @unchecked Sendable {
     }
 
     private func snapshot() throws -> MemoryCloudState {
-        try lock.withLock {
-            guard !isShutDown else { throw ServerError(.tryAgainLater, "the cloud's storage is shut down") }
-            return committed
+        try state.withLock { state in
+            guard !state.isShutDown else { throw ServerError(.tryAgainLater, "the cloud's storage is shut down") }
+            return state.committed
         }
     }
 
     func putAssetContent(id: String, bytes: Data) async throws {
-        lock.withLock { assetBytes[id] = bytes }
+        state.withLock { $0.assetBytes[id] = bytes }
     }
 
     func assetContent(id: String) async throws -> Data? {
-        lock.withLock { assetBytes[id] }
+        state.withLock { $0.assetBytes[id] }
     }
 
     func removeAssetContent(ids: [String]) async throws {
-        lock.withLock { for id in ids { assetBytes[id] = nil } }
+        state.withLock { state in for id in ids { state.assetBytes[id] = nil } }
     }
 
     func shutDown() async {
         // Transactions under way finish first.
-        try? await gate.withTurn { lock.withLock { isShutDown = true } }
+        try? await gate.withTurn { state.withLock { $0.isShutDown = true } }
     }
 }
 

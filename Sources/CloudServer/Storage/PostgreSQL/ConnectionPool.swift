@@ -1,35 +1,37 @@
-import Foundation
+import Synchronization
 
 /// A few connections handed out one per transaction, first come first served; a taker waits while all are out.
-final class ConnectionPool<Connection: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var free: [Connection]
-    private var out = 0
-    private var waiting: [CheckedContinuation<Connection?, Never>] = []
-    private var closed = false
-    private var drained: CheckedContinuation<Void, Never>?
+final class ConnectionPool<Connection: Sendable>: Sendable {
+    private struct State {
+        var free: [Connection]
+        var out = 0
+        var waiting: [CheckedContinuation<Connection?, Never>] = []
+        var closed = false
+        var drained: CheckedContinuation<Void, Never>?
+    }
+    private let state: Mutex<State>
 
     init(_ connections: [Connection]) {
-        free = connections
+        state = Mutex(State(free: connections))
     }
 
     /// A connection for one transaction, to give back after; nil once the pool is closed.
     func take() async -> Connection? {
-        let taken = lock.withLock { () -> Connection?? in
-            if closed { return .some(nil) }
-            guard let connection = free.popLast() else { return nil }
-            out += 1
+        let taken = state.withLock { state -> Connection?? in
+            if state.closed { return .some(nil) }
+            guard let connection = state.free.popLast() else { return nil }
+            state.out += 1
             return .some(connection)
         }
         if let taken { return taken }
         return await withCheckedContinuation { continuation in
-            let ready = lock.withLock { () -> Connection?? in
-                if closed { return .some(nil) }
-                if let connection = free.popLast() {
-                    out += 1
+            let ready = state.withLock { state -> Connection?? in
+                if state.closed { return .some(nil) }
+                if let connection = state.free.popLast() {
+                    state.out += 1
                     return .some(connection)
                 }
-                waiting.append(continuation)
+                state.waiting.append(continuation)
                 return nil
             }
             if let ready { continuation.resume(returning: ready) }
@@ -38,15 +40,15 @@ final class ConnectionPool<Connection: Sendable>: @unchecked Sendable {
 
     /// Returns a connection: to the next waiter, or to the pool (dropped if it closed meanwhile).
     func giveBack(_ connection: Connection) {
-        let (next, done) = lock.withLock { () -> (CheckedContinuation<Connection?, Never>?, CheckedContinuation<Void, Never>?) in
-            if !closed, !waiting.isEmpty { return (waiting.removeFirst(), nil) }
-            out -= 1
-            if closed {
-                let done = out == 0 ? drained : nil
-                if done != nil { drained = nil }
+        let (next, done) = state.withLock { state -> (CheckedContinuation<Connection?, Never>?, CheckedContinuation<Void, Never>?) in
+            if !state.closed, !state.waiting.isEmpty { return (state.waiting.removeFirst(), nil) }
+            state.out -= 1
+            if state.closed {
+                let done = state.out == 0 ? state.drained : nil
+                if done != nil { state.drained = nil }
                 return (nil, done)
             }
-            free.append(connection)
+            state.free.append(connection)
             return (nil, nil)
         }
         next?.resume(returning: connection)
@@ -55,18 +57,18 @@ final class ConnectionPool<Connection: Sendable>: @unchecked Sendable {
 
     /// Closes the pool: waiters and later takers get nil; returns once every connection given out is back (and dropped).
     func close() async {
-        let waiters = lock.withLock { () -> [CheckedContinuation<Connection?, Never>] in
-            closed = true
-            free.removeAll()
-            let waiters = waiting
-            waiting.removeAll()
+        let waiters = state.withLock { state -> [CheckedContinuation<Connection?, Never>] in
+            state.closed = true
+            state.free.removeAll()
+            let waiters = state.waiting
+            state.waiting.removeAll()
             return waiters
         }
         for waiter in waiters { waiter.resume(returning: nil) }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = lock.withLock { () -> Bool in
-                if out == 0 { return true }
-                drained = continuation
+            let done = state.withLock { state -> Bool in
+                if state.out == 0 { return true }
+                state.drained = continuation
                 return false
             }
             if done { continuation.resume() }

@@ -21,6 +21,9 @@ final class PostgresCloudStore: CloudStore {
     /// How long a transaction may wait for a connection before it answers `TRY_AGAIN_LATER`.
     let leaseTimeout: Duration
     private let runner: Task<Void, Never>
+    /// The deadlines of leases waiting for a connection, and the task that watches them.
+    private let deadlines: LeaseDeadlines
+    private let deadlineWatcher: Task<Void, Never>
     /// When `records` needs fresh planner statistics.
     private let statistics = PostgresStatistics()
 
@@ -61,6 +64,9 @@ final class PostgresCloudStore: CloudStore {
         self.logger = logger
         self.leaseTimeout = leaseTimeout
         runner = Task { await client.run() }
+        let deadlines = LeaseDeadlines(timeout: leaseTimeout)
+        self.deadlines = deadlines
+        deadlineWatcher = Task { await deadlines.run() }
     }
 
     func write<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
@@ -163,6 +169,8 @@ final class PostgresCloudStore: CloudStore {
     func shutDown() async {
         runner.cancel()
         await runner.value
+        deadlines.stop()
+        await deadlineWatcher.value
     }
 
     /// One statement in a transaction of its own.
@@ -176,33 +184,40 @@ final class PostgresCloudStore: CloudStore {
 
     /// Runs `body` on a pooled connection; throws `TRY_AGAIN_LATER` when none can be had within `leaseTimeout`
     /// (the database is down or every connection is busy). Once `body` runs, only its statements' own timeout bounds it.
+    ///
+    /// The lease waits in a task of its own, which the store's one deadline watcher (`LeaseDeadlines`) cancels if it is
+    /// still waiting at the deadline.
     func leased<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let started = LeaseState()
-        // The group ends before this function returns: `body` does not outlive the call.
+        // A request already cancelled takes no connection (`work` does not inherit the cancellation).
+        try Task.checkCancellation()
+        let lease = LeaseState()
+        let waiting = deadlines.begin { lease.timeOut() }
+        defer { deadlines.end(waiting) }
+        // `work` is awaited before this function returns: `body` does not outlive the call.
         return try await withoutActuallyEscaping(body) { body in
-            try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    do {
-                        return try await self.client.withConnection { connection in
-                            started.markStarted()
-                            return try await body(connection)
-                        }
-                    } catch let error where !started.hasStarted && !(error is CancellationError) {
-                        // No connection could be had (the pool's circuit breaker, a refused connect): unavailable.
-                        self.logger.warning("no connection to the cloud's database", metadata: ["error": "\(String(reflecting: error))"])
-                        throw ServerError(.tryAgainLater, "the cloud's database is unreachable; try again", retryAfter: 2)
+            let work = Task {
+                do {
+                    return try await self.client.withConnection { connection in
+                        // The deadline passed just as the connection came: it goes back unused.
+                        guard lease.start() else { throw CancellationError() }
+                        self.deadlines.end(waiting)
+                        return try await body(connection)
                     }
+                } catch let error where !lease.hasStarted && !(error is CancellationError) {
+                    // No connection could be had (the pool's circuit breaker, a refused connect): unavailable.
+                    self.logger.warning("no connection to the cloud's database", metadata: ["error": "\(String(reflecting: error))"])
+                    throw ServerError(.tryAgainLater, "the cloud's database is unreachable; try again", retryAfter: 2)
                 }
-                group.addTask {
-                    try await Task.sleep(for: self.leaseTimeout)
-                    if started.hasStarted { return nil }
+            }
+            lease.onTimeOut { work.cancel() }
+            return try await withTaskCancellationHandler {
+                do {
+                    return try await work.value
+                } catch where lease.hasTimedOut {
                     throw ServerError(.tryAgainLater, "the cloud's database did not answer in time; try again", retryAfter: 2)
                 }
-                defer { group.cancelAll() }
-                while let next = try await group.next() {
-                    if let value = next { return value }
-                }
-                throw CancellationError()
+            } onCancel: {
+                work.cancel()
             }
         }
     }
@@ -252,9 +267,45 @@ public struct DatabaseOpenError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Whether a transaction got its connection: after that, only its statements' own timeout bounds it.
+/// Whether a transaction got its connection, or its deadline passed first: whichever comes first holds.
 private final class LeaseState: Sendable {
-    private let started = Mutex(false)
-    var hasStarted: Bool { started.withLock { $0 } }
-    func markStarted() { started.withLock { $0 = true } }
+    private enum Phase { case waiting, started, timedOut }
+    private struct State {
+        var phase = Phase.waiting
+        var cancel: (@Sendable () -> Void)?
+    }
+    private let state = Mutex(State())
+    var hasStarted: Bool { state.withLock { $0.phase == .started } }
+    var hasTimedOut: Bool { state.withLock { $0.phase == .timedOut } }
+
+    /// Marks the connection had; false if the deadline passed first.
+    func start() -> Bool {
+        state.withLock { state in
+            guard state.phase == .waiting else { return false }
+            state.phase = .started
+            state.cancel = nil
+            return true
+        }
+    }
+
+    /// Marks the deadline passed, unless the connection came first; then runs the `onTimeOut` action.
+    func timeOut() {
+        let cancel = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.phase == .waiting else { return nil }
+            state.phase = .timedOut
+            defer { state.cancel = nil }
+            return state.cancel
+        }
+        cancel?()
+    }
+
+    /// What the deadline does to the waiting lease (at once, should it have passed already).
+    func onTimeOut(_ cancel: @escaping @Sendable () -> Void) {
+        let passed = state.withLock { state -> Bool in
+            if state.phase == .timedOut { return true }
+            if state.phase == .waiting { state.cancel = cancel }
+            return false
+        }
+        if passed { cancel() }
+    }
 }

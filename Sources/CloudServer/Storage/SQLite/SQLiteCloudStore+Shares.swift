@@ -44,12 +44,7 @@ extension SQLiteStoreTransaction {
 
     func jsonList(_ names: some Sequence<String>) -> SQLValue {
         var writer = JSONWriter(reserving: 64)
-        writer.raw("[")
-        for (index, name) in names.enumerated() {
-            writer.separator(index)
-            writer.string(name)
-        }
-        writer.raw("]")
+        writer.strings(names)
         return .text(String(decoding: writer.bytes, as: UTF8.self))
     }
 

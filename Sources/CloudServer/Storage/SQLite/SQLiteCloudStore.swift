@@ -11,15 +11,18 @@ import SQLiteDB
 final class SQLiteCloudStore: CloudStore, @unchecked Sendable {
     /// A connection, its transaction view and its thread.
     final class Connection: @unchecked Sendable {
-        let transaction: SQLiteStoreTransaction
+        /// The transaction view; released only by `deinit`.
+        var transaction: SQLiteStoreTransaction { held! }
         let executor: ThreadTaskExecutor
+        private var held: SQLiteStoreTransaction?
 
         init(_ transaction: SQLiteStoreTransaction, name: String) {
-            self.transaction = transaction
+            held = transaction
             executor = ThreadTaskExecutor(name: name)
         }
 
-        deinit { executor.stop() }
+        // The connection closes on its own thread, after the transactions queued there (closing it writes to disk).
+        deinit { executor.stop(releasing: &held) }
     }
 
     /// Read connections beside the writer.
@@ -32,8 +35,16 @@ final class SQLiteCloudStore: CloudStore, @unchecked Sendable {
     private let gate = TransactionGate()
     private let readers: ConnectionPool<Connection>
 
-    /// Opens (creating and migrating) `cloud.sqlite` in `directory`; `migrations` other than all of them only in tests.
-    init(directory: URL, migrations: [(name: String, sql: String)] = SQLiteCloudStore.migrations) throws {
+    /// Opens (creating and migrating) `cloud.sqlite` in `directory` on a thread of its own, off the cooperative pool;
+    /// `migrations` other than all of them only in tests.
+    static func open(directory: URL, migrations: [(name: String, sql: String)] = SQLiteCloudStore.migrations) async throws -> SQLiteCloudStore {
+        let opener = ThreadTaskExecutor(name: "cloud-sqlite-open")
+        defer { opener.stop() }
+        return try await withTaskExecutorPreference(opener) { try SQLiteCloudStore(directory: directory, migrations: migrations) }
+    }
+
+    /// Opens (creating and migrating) `cloud.sqlite` in `directory`, on the calling thread: see `open`.
+    private init(directory: URL, migrations: [(name: String, sql: String)] = SQLiteCloudStore.migrations) throws {
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("cloud.sqlite").path

@@ -5,15 +5,29 @@ import TodoStore
 
 /// Repeating todos that stay single: completing (or skipping) an occurrence makes the next one under a name derived
 /// from the series and the next one's number, so devices that complete the same occurrence offline all make the same
-/// record, and the cloud keeps one.
-extension SyncEngine {
+/// record, and the cloud keeps one. Confined to the engine's actor.
+final class RepeatingTodos {
+    private let store: TodoStore
+    private let clock: any SyncClock
+    private let status: EngineStatus
+    private let time: CloudTime
+    private let editor: LocalEditor
+
+    init(store: TodoStore, clock: any SyncClock, status: EngineStatus, time: CloudTime, editor: LocalEditor) {
+        self.store = store
+        self.clock = clock
+        self.status = status
+        self.time = time
+        self.editor = editor
+    }
+
     /// Marks a todo done or not done. Completing an occurrence of a repeating todo makes the next occurrence in the
     /// same transaction; taking the completion back removes that next occurrence again while it is open (into the
     /// trash once the cloud has it, so an edit made to it can be brought back).
     @discardableResult
-    public func setCompleted(_ key: RecordKey, _ done: Bool = true) async throws -> TodoItem {
+    nonisolated(nonsending) func setCompleted(_ key: RecordKey, _ done: Bool = true) async throws -> TodoItem {
         let item = try await existingForEdit(key)
-        guard item.isRepeating, item.isCompleted != done else { return try await edit(key, TodoEdit(isCompleted: done)) }
+        guard item.isRepeating, item.isCompleted != done else { return try await editor.edit(item, TodoEdit(isCompleted: done)) }
         var completed = item
         completed.isCompleted = done
         completed.isTrashed = false
@@ -23,7 +37,7 @@ extension SyncEngine {
     /// Skips an occurrence of a repeating todo: it goes to the trash and the next occurrence is made. Refused for a
     /// todo that does not repeat.
     @discardableResult
-    public func skip(_ key: RecordKey) async throws -> TodoItem? {
+    nonisolated(nonsending) func skip(_ key: RecordKey) async throws -> TodoItem? {
         let item = try await existingForEdit(key)
         guard item.isRepeating else { throw SyncEngineError.refused("'\(item.title)' does not repeat: only an occurrence of a repeating todo can be skipped") }
         guard !item.isCompleted else { throw SyncEngineError.refused("'\(item.title)' is done already: its next occurrence exists") }
@@ -36,7 +50,7 @@ extension SyncEngine {
 
     /// Takes a skip back: the occurrence leaves the trash, and the next occurrence the skip made goes while it is open.
     @discardableResult
-    public func unskip(_ key: RecordKey) async throws -> TodoItem {
+    nonisolated(nonsending) func unskip(_ key: RecordKey) async throws -> TodoItem {
         let item = try await existingForEdit(key)
         guard item.isTrashed else { return item }
         var back = item
@@ -45,7 +59,7 @@ extension SyncEngine {
     }
 
     /// The record name of a series' occurrence: the series' name, `-`, its number (occurrence 1 is the series' own record).
-    public static func occurrenceName(series: String, number: Int) -> String { "\(series)-\(number)" }
+    static func occurrenceName(series: String, number: Int) -> String { "\(series)-\(number)" }
 
     /// Where the occurrence after `item` lives; nil when `item` is the last occurrence a series can have
     /// (`TodoItem.occurrenceRange`: its number came from a record, which another account may have written).
@@ -80,19 +94,19 @@ extension SyncEngine {
     }
 
     /// Saves one occurrence's completion, un-completion or skip with its effect on the next occurrence, in one transaction.
-    private func saveOccurrenceStep(old: TodoItem, new: TodoItem, makingNext: Bool) async throws -> TodoItem {
+    private nonisolated(nonsending) func saveOccurrenceStep(old: TodoItem, new: TodoItem, makingNext: Bool) async throws -> TodoItem {
         let nowMillis = clock.nowMilliseconds()
         let now = Date(timeIntervalSince1970: Double(nowMillis) / 1000)
         let nextKey = Self.nextOccurrenceKey(of: old)
         var existingNext: TodoItem?
         if let nextKey { existingNext = try await store.todo(nextKey) }
-        var saving = [stamped(new, from: old)]
+        var saving = [time.stamped(new, from: old)]
         var keys = [old.key]
         var deleting: [RecordKey] = []
         if makingNext {
             // Already made (here, or by another device and fetched): that one stands.
-            if existingNext == nil, let next = Self.nextOccurrence(of: old, completedAt: now, calendar: planningCalendar) {
-                saving.append(stamped(next, from: nil))
+            if existingNext == nil, let next = Self.nextOccurrence(of: old, completedAt: now, calendar: Self.planningCalendar) {
+                saving.append(time.stamped(next, from: nil))
                 keys.append(next.key)
             }
         } else if var next = existingNext, let nextKey, !next.isCompleted, !next.isTrashed {
@@ -102,27 +116,27 @@ extension SyncEngine {
             if next.system.isUploaded {
                 let before = next
                 next.isTrashed = true
-                saving.append(stamped(next, from: before))
+                saving.append(time.stamped(next, from: before))
             } else {
                 deleting.append(nextKey)
             }
         }
         try await store.applyLocalChanges(saving: saving, deleting: deleting, at: nowMillis)
-        await afterLocalEdits(keys)
+        await editor.wrote(keys)
         return try await store.todo(old.key) ?? saving[0]
     }
 
     /// The calendar due dates and repeats count in: Gregorian, in this device's time zone.
-    var planningCalendar: Calendar {
+    static var planningCalendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
         return calendar
     }
 
     /// The record for an edit, refused when the permission table forbids editing it.
-    private func existingForEdit(_ key: RecordKey) async throws -> TodoItem {
-        guard let item = try await todo(key) else { throw SyncEngineError.notFound(key.recordName) }
-        if let reason = RecordPermissions.refusal(toUpdate: item, permissionContext) { throw SyncEngineError.refused(reason) }
+    private nonisolated(nonsending) func existingForEdit(_ key: RecordKey) async throws -> TodoItem {
+        guard let item = try await editor.todo(key) else { throw SyncEngineError.notFound(key.recordName) }
+        if let reason = RecordPermissions.refusal(toUpdate: item, status.permissionContext) { throw SyncEngineError.refused(reason) }
         return item
     }
 }

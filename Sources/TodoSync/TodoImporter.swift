@@ -1,0 +1,110 @@
+import CloudModel
+import Foundation
+import TodoPlanning
+import TodoStore
+
+/// Imports: many todos stored and queued in one transaction (all or none), records the device holds already replaced
+/// as edits. Confined to the engine's actor.
+final class TodoImporter {
+    private let store: TodoStore
+    private let clock: any SyncClock
+    private let status: EngineStatus
+    private let feed: ChangeFeed
+    private let time: CloudTime
+    private let scheduler: PassScheduler
+
+    init(store: TodoStore, clock: any SyncClock, status: EngineStatus, feed: ChangeFeed, time: CloudTime, scheduler: PassScheduler) {
+        self.store = store
+        self.clock = clock
+        self.status = status
+        self.feed = feed
+        self.time = time
+        self.scheduler = scheduler
+    }
+
+    /// `addTodos`, answering also how many were added, updated and unchanged. A todo the file completes that was an
+    /// open occurrence here makes its next occurrence (as `todo done` does) unless the file or the cache holds it.
+    nonisolated(nonsending) func importTodos(
+        _ todos: [NewTodo], progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> (keys: [RecordKey], counts: ImportCounts) {
+        guard status.permissionContext.isSignedIn else { throw SyncEngineError.refused("signed out: sign in to add todos") }
+        guard !todos.isEmpty else { return ([], ImportCounts()) }
+        var items: [TodoItem] = []
+        items.reserveCapacity(todos.count)
+        let lists = try await listsFor(todos)
+        var named = Set<String>()
+        var prepared: [(item: TodoItem, given: Bool)] = []
+        prepared.reserveCapacity(todos.count)
+        for (todo, fresh) in zip(todos, RecordNames.ascending(todos.count)) {
+            var name = fresh
+            if let given = todo.recordName, NewTodo.isUsableName(given), named.insert(given).inserted { name = given }
+            var item = todo.item(.privateTodo(name))
+            if let list = todo.listName { item.setList(lists.names[list]) }
+            prepared.append((item, name != fresh))
+        }
+        // Imported again (a round trip): the file's values replace those records', as an edit; one read finds them.
+        let existing = Dictionary(
+            try await store.mapTodos(keys: prepared.filter(\.given).map(\.item.key)) { $0 }.values.map { ($0.key, $0) },
+            uniquingKeysWith: { first, _ in first })
+        var replacing: [TodoItem] = []
+        var counts = ImportCounts()
+        let keys = prepared.map(\.item.key)
+        let importing = Set(keys)
+        let now = Date(timeIntervalSince1970: Double(clock.nowMilliseconds()) / 1000)
+        for (item, _) in prepared {
+            guard let old = existing[item.key] else {
+                counts.added += 1
+                items.append(time.stamped(item, from: nil))
+                continue
+            }
+            if Self.sameValues(item, old) {
+                counts.unchanged += 1
+                continue
+            }
+            counts.updated += 1
+            // Stamped like a todo added by hand, so an edit made elsewhere later is ordered after the import's values.
+            replacing.append(time.stamped(item, from: old))
+            // Completed in another program (Taskwarrior): the series goes on as it does for `todo done`.
+            if old.isRepeating, !old.isCompleted, item.isCompleted, item.isRepeating, !item.isTrashed {
+                if let nextKey = RepeatingTodos.nextOccurrenceKey(of: item), !importing.contains(nextKey), try await store.todo(nextKey) == nil,
+                    let next = RepeatingTodos.nextOccurrence(of: item, completedAt: now, calendar: RepeatingTodos.planningCalendar)
+                {
+                    items.append(time.stamped(next, from: nil))
+                }
+            }
+        }
+        prepared = []
+        try await store.addLocalRecords(lists.new + consume items, replacing: replacing, at: clock.nowMilliseconds(), progress: progress)
+        // Many records at once: readers and the snapshot read everything again rather than key by key.
+        feed.invalidateAll()
+        try? await status.reloadCounts(store)
+        feed.publish()
+        if status.configuration.sendsAutomatically && status.connection == .online { scheduler.request(.localEdit) }
+        return (keys, counts)
+    }
+
+    /// Whether an imported todo holds every value the cached one does (its list and known fields; stamps and lost
+    /// values aside), so importing it again changes nothing.
+    static func sameValues(_ imported: TodoItem, _ cached: TodoItem) -> Bool {
+        func known(_ item: TodoItem) -> [String: FieldValue] {
+            item.fields.filter { TodoItem.Field.all.contains($0.key) && $0.key != FieldStamps.fieldName && $0.key != LostEdit.fieldName }
+        }
+        return imported.listName == cached.listName && known(imported) == known(cached)
+    }
+
+    /// The private lists the todos name, by title: existing ones, and new list records (stamped) for the rest.
+    private nonisolated(nonsending) func listsFor(_ todos: [NewTodo]) async throws -> (names: [String: String], new: [TodoItem]) {
+        let wanted = Set(todos.compactMap(\.listName))
+        guard !wanted.isEmpty else { return ([:], []) }
+        var names: [String: String] = [:]
+        for list in try await store.records(ofType: TodoSchema.listType, inZone: ZoneKey.privateTodos) where !list.isTrashed {
+            if wanted.contains(list.title), names[list.title] == nil { names[list.title] = list.key.recordName }
+        }
+        var new: [TodoItem] = []
+        for (title, name) in zip(wanted.subtracting(names.keys).sorted(), RecordNames.ascending(wanted.count)) {
+            names[title] = name
+            new.append(time.stamped(TodoItem(key: .privateTodo(name), recordType: TodoSchema.listType, title: title), from: nil))
+        }
+        return (names, new)
+    }
+}

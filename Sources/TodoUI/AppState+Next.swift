@@ -1,0 +1,85 @@
+import Foundation
+import TodoPlanning
+
+/// What the view beside the tabs shows.
+public enum AgendaKind: Sendable, Hashable {
+    /// Overdue, today and the next 7 days, by day (`T`).
+    case today
+    /// Every open todo, most urgent first (`N`), as `todo next` ranks them.
+    case next
+}
+
+/// The Next view: open todos of every scope (the filter in effect applies), ranked by Taskwarrior's urgency.
+extension AppState {
+    /// What urgency is computed from for a row.
+    static func urgencyFacts(of row: TodoRow) -> UrgencyFacts {
+        UrgencyFacts(
+            due: row.due, priority: row.priority, tags: row.tags, annotationCount: row.annotations.count, created: row.created,
+            inList: row.listID != nil)
+    }
+
+    /// Rebuilds `agenda` as the Next view's ranking, keeping the selected todo. Each score is computed once and the
+    /// rows sorted once: O(n log n) over the loaded rows.
+    mutating func rebuildNextAgenda() {
+        let selectedID = selectedRow?.id
+        let urgency = Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar)
+        var ranked: [(row: TodoRow, score: Double, title: String)] = []
+        for tab in Tab.allCases {
+            guard let data = tabs[tab] else { continue }
+            for index in data.rows.indices {
+                let row = data.rows[index]
+                guard !row.isCompleted, !row.isList, filterMatches(index, in: data) else { continue }
+                ranked.append((row, urgency.score(Self.urgencyFacts(of: row)), row.title.lowercased()))
+            }
+        }
+        ranked.sort { a, b in
+            if a.score != b.score { return a.score > b.score }
+            if let byDue = DueDate.soonerFirst(a.row.due, b.row.due) { return byDue }
+            if a.title != b.title { return a.title < b.title }
+            return a.row.id < b.row.id
+        }
+        var lines: [AgendaLine] = []
+        lines.reserveCapacity(ranked.count + 1)
+        if !ranked.isEmpty { lines.append(.heading("Most urgent first (\(Formatting.grouped(ranked.count)))")) }
+        var scores: [String: Double] = [:]
+        scores.reserveCapacity(ranked.count)
+        for entry in ranked {
+            lines.append(.todo(entry.row))
+            scores[entry.row.id] = entry.score
+        }
+        agenda = lines
+        agendaScores = scores
+        if let selectedID, let found = lines.firstIndex(where: { if case .todo(let row) = $0 { row.id == selectedID } else { false } }) {
+            agendaSelection = found
+        } else {
+            agendaSelection = nearestAgendaTodo(from: 1, step: 1)
+        }
+        clampAgendaScroll()
+    }
+
+    /// Shows the Next view, or goes back to the tabs when it shows (from Today, N goes to Next).
+    mutating func toggleNext() {
+        if showsToday, agendaKind == .next {
+            hideAgenda()
+            return
+        }
+        hideAgenda()
+        agendaKind = .next
+        showsToday = true
+        rebuildAgenda()
+        agendaSelection = nearestAgendaTodo(from: 0, step: 1)
+        clampAgendaScroll()
+        message = StatusMessage(
+            agenda.isEmpty ? "Next: nothing open" : "Next: open todos, most urgent first" + keyed(.next) { " (\($0) goes back)" })
+    }
+
+    /// Leaves the Today or Next view for the tabs.
+    mutating func hideAgenda() {
+        showsToday = false
+        agendaKind = .today
+        agenda = []
+        agendaScores = [:]
+        agendaSelection = 0
+        agendaScroll = 0
+    }
+}

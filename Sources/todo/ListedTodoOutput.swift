@@ -1,0 +1,94 @@
+import ArgumentParser
+import CloudModel
+import Foundation
+import Terminal
+import TodoApp
+import TodoPlanning
+import TodoStore
+import TodoSync
+
+/// How `todo list` and `todo next` print todos: one line each, or JSON for scripts.
+extension ListedTodo {
+    /// What urgency is computed from.
+    var urgencyFacts: UrgencyFacts {
+        UrgencyFacts(
+            due: item.due, priority: item.priority, tags: item.tags, annotationCount: item.annotations.count,
+            created: item.system.created.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) }, inList: item.listName != nil)
+    }
+}
+
+/// Urgency now, with the coefficients of config.toml's `[urgency]` (Taskwarrior's where it sets none); a file that
+/// cannot be read is the error it names.
+func urgency(_ options: DeviceOptions, now: Date = Date()) throws -> Urgency {
+    do {
+        return Urgency(coefficients: try ConfigFile(options).settings().urgencyCoefficients, now: now, calendar: planningCalendar)
+    } catch {
+        throw ValidationError(error.description)
+    }
+}
+
+/// One todo as `todo list` prints it: `[ ] ID  [List]  P2  due …  Title  +tags`.
+func todoLine(_ todo: ListedTodo) -> String {
+    let item = todo.item
+    var parts = [item.isCompleted ? "[x]" : "[ ]", item.shortID]
+    if let list = todo.listTitle { parts.append("[\(list)]") }
+    if item.priority > 0 { parts.append("P\(item.priority)") }
+    if let due = item.due { parts.append("due \(formatDue(due))") }
+    if item.isRepeating { parts.append("(repeats)") }
+    if item.isTrashed { parts.append("(trashed)") }
+    if item.hasPendingChanges { parts.append("*") }
+    parts.append(item.title)
+    if !item.tags.isEmpty { parts.append(item.tags.map { "+" + $0 }.joined(separator: " ")) }
+    return parts.joined(separator: "  ")
+}
+
+/// Prints `todos` as the JSON of `list --json` and `next --json`, each with its urgency at `urgency.now`.
+func printTodosJSON(_ todos: [ListedTodo], urgency: Urgency) throws {
+    struct Note: Encodable {
+        var entry: String
+        var description: String
+    }
+    struct Row: Encodable {
+        var id: String
+        var scope: String
+        var title: String
+        var notes: String
+        var isCompleted: Bool
+        var dueDate: String?
+        var allDay: Bool?
+        var priority: Int
+        var tags: [String]
+        var `repeat`: String?
+        var repeatFrom: String?
+        var series: String?
+        var occurrence: Int?
+        var annotations: [Note]
+        var isTrashed: Bool
+        var pending: Bool
+        var recordChangeTag: String?
+        var createdBy: String?
+        var modifiedAt: Int64?
+        var list: String?
+        var listID: String?
+        var urgency: Double
+    }
+    let times = ISO8601DateFormatter()
+    times.timeZone = .current
+    let rows = todos.map { todo in
+        let item = todo.item
+        return Row(
+            id: item.key.recordName, scope: item.key.scope.rawValue, title: item.title, notes: item.notes,
+            isCompleted: item.isCompleted, dueDate: item.due.map { $0.allDay ? formatDue($0) : times.string(from: $0.date) },
+            allDay: item.due?.allDay, priority: item.priority, tags: item.tags, repeat: item.repeatRule,
+            repeatFrom: item.isRepeating ? (item.repeatFromCompletion ? "completion" : "due") : nil,
+            series: item.isRepeating || item.series != nil ? item.seriesName : nil, occurrence: item.isRepeating ? item.occurrence : nil,
+            annotations: item.annotations.map { Note(entry: times.string(from: $0.entry), description: $0.text) },
+            isTrashed: item.isTrashed, pending: item.hasPendingChanges, recordChangeTag: item.system.changeTag,
+            createdBy: item.system.created?.userRecordName, modifiedAt: item.system.modified?.timestamp,
+            list: todo.listTitle, listID: item.listName, urgency: (urgency.score(todo.urgencyFacts) * 100).rounded() / 100)
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // The encoder escapes C0 controls; DEL, C1, bidi controls and line separators are escaped after it.
+    printTrusted(escapingTerminalControls(inJSON: String(decoding: try encoder.encode(rows), as: UTF8.self)))
+}
