@@ -78,14 +78,14 @@ enum DescriptorFloodBench {
         try RawHTTPConnection(port: port).request("GET", "/health")
     }
 
-    private static func cpuSeconds(_ pid: Int32) -> Double {
+    static func cpuSeconds(_ pid: Int32) -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return 0 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    private static func openDescriptors(_ pid: Int32) -> Int {
+    static func openDescriptors(_ pid: Int32) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
     }
 
@@ -101,7 +101,7 @@ enum DescriptorFloodBench {
 }
 
 /// A `todo-bench _hold-connections` child and the last line it printed.
-private final class HoldingChild: @unchecked Sendable {
+final class HoldingChild: @unchecked Sendable {
     private let process = Process()
     private let lock = NSLock()
     private var last = ""

@@ -33,6 +33,8 @@ do {
         HeldConnections.hold(port: port, count: count, addresses: addresses)
     case "descriptor-flood":
         try DescriptorFloodBench.run(arguments: Array(arguments.dropFirst()))
+    case "idle-memory":
+        try IdleMemoryBench.run(arguments: Array(arguments.dropFirst()))
     case "_ui-frame":
         try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
     case "_sort-rows":

@@ -11,26 +11,20 @@ import Synchronization
 /// batch ahead of need; a new connection is refused only when every held connection is busy. A flood of silent
 /// connections thus costs the flood, not `/health`, the log or the store, which keep the descriptors
 /// `DescriptorLimit` reserves.
-final class ConnectionRegistry: @unchecked Sendable {
+final class ConnectionRegistry: Sendable {
     /// One held connection; its handlers say when it is busy.
-    final class Entry: @unchecked Sendable {
-        fileprivate let channel: any Channel
-        fileprivate var busy = false
-        fileprivate var lastActive: NIODeadline
-        fileprivate weak var registry: ConnectionRegistry?
+    final class Entry: Sendable {
+        fileprivate let key: ObjectIdentifier
+        fileprivate weak let registry: ConnectionRegistry?
 
-        fileprivate init(channel: any Channel, registry: ConnectionRegistry) {
-            self.channel = channel
+        fileprivate init(key: ObjectIdentifier, registry: ConnectionRegistry) {
+            self.key = key
             self.registry = registry
-            lastActive = .now()
         }
 
         /// Notes activity: `busy` while a request is being read or answered.
         func note(busy: Bool) {
-            registry?.lock.withLock {
-                self.busy = busy
-                lastActive = .now()
-            }
+            registry?.note(self, busy: busy)
         }
     }
 
@@ -44,62 +38,92 @@ final class ConnectionRegistry: @unchecked Sendable {
         case dropped
     }
 
+    /// A held connection as the registry keeps it.
+    private struct Held {
+        let entry: Entry
+        let channel: any Channel
+        var busy = false
+        var lastActive = NIODeadline.now()
+    }
+
+    /// Everything the registry knows, under its one lock.
+    private struct State {
+        var limit: Int
+        var entries: [ObjectIdentifier: Held] = [:]
+        /// Connections no longer held whose descriptors are still open: shed ones whose close has not yet happened on
+        /// their event loop, and refused ones being told so.
+        var leaving: Set<ObjectIdentifier> = []
+        /// The most connections held since memory was last handed back.
+        var peak = 0
+        /// Whether a crowd is leaving: memory is handed back at each quarter, down to the last few connections.
+        var crowdLeaving = false
+        /// When shedding was last logged (one line per second at most).
+        var lastShedLog: NIODeadline = .distantPast
+        /// Connections shed or refused since the last log line.
+        var unloggedShed = 0
+        var unloggedRefused = 0
+
+        /// Connections shed at a time: closed ahead of need, so closing is not paid one connection at a time.
+        var batch: Int { max(1, limit / 32) }
+
+        /// Takes up to `goal` of the longest-idle entries out of `entries` into `leaving`.
+        mutating func shed(_ goal: Int) -> [any Channel] {
+            guard goal > 0 else { return [] }
+            var idle = entries.filter { !$0.value.busy }.map { ($0.key, $0.value) }
+            guard !idle.isEmpty else { return [] }
+            if idle.count > goal {
+                idle.sort { $0.1.lastActive < $1.1.lastActive }
+                idle.removeLast(idle.count - goal)
+            }
+            for (key, _) in idle {
+                entries[key] = nil
+                leaving.insert(key)
+            }
+            unloggedShed += idle.count
+            return idle.map { $0.1.channel }
+        }
+    }
+
     /// Connections held at most (descriptors of connections open at most, held or closing).
-    var capacity: Int { lock.withLock { limit } }
-    private var limit: Int
-    private let lock = NSLock()
-    private var entries: [ObjectIdentifier: Entry] = [:]
-    /// Connections no longer held whose descriptors are still open: shed ones whose close has not yet happened on
-    /// their event loop, and refused ones being told so.
-    private var leaving: Set<ObjectIdentifier> = []
-    /// The most connections held since memory was last handed back.
-    private var peak = 0
-    /// Whether a crowd is leaving: memory is handed back at each quarter, down to the last few connections.
-    private var crowdLeaving = false
+    var capacity: Int { state.withLock { $0.limit } }
+    private let state: Mutex<State>
     private let logger: Logger
-    /// When shedding was last logged (one line per second at most).
-    private var lastShedLog: NIODeadline = .distantPast
-    /// Connections shed or refused since the last log line.
-    private var unloggedShed = 0
-    private var unloggedRefused = 0
 
     /// A registry of at most `capacity` connections.
     init(capacity: Int, logger: Logger) {
-        limit = max(2, capacity)
+        state = Mutex(State(limit: max(2, capacity)))
         self.logger = logger
     }
 
     /// How many connections are held.
-    var count: Int { lock.withLock { entries.count } }
+    var count: Int { state.withLock { $0.entries.count } }
 
     /// Sets the capacity once what else the process keeps open is known (the store, the event loops).
     func resize(to capacity: Int) {
-        lock.withLock { limit = max(2, capacity) }
+        state.withLock { $0.limit = max(2, capacity) }
     }
-
-    /// Connections shed at a time: closed ahead of need, so closing is not paid one connection at a time.
-    private var batch: Int { max(1, limit / 32) }
 
     /// Counts `channel` as it is accepted, shedding the longest-idle connections ahead of need when the cloud nears
     /// its capacity. Runs on the listening socket's event loop, before the connection's pipeline is built.
     func admit(_ channel: any Channel) -> Admission {
         let key = ObjectIdentifier(channel)
-        let (admission, shed): (Admission, [any Channel]) = lock.withLock {
-            if let known = entries[key] { return (.held(known), []) }
+        let (admission, shed): (Admission, [any Channel]) = state.withLock { state in
+            if let known = state.entries[key] { return (.held(known.entry), []) }
             // Within a batch of the capacity, a batch is shed: two batches below it are held then, so the next batch
             // of connections is taken while the shed ones' closes happen.
-            let shed = entries.count + batch >= limit ? shedLocked(entries.count - max(0, limit - 2 * batch)) : []
-            guard entries.count < limit else {
+            let batch = state.batch
+            let shed = state.entries.count + batch >= state.limit ? state.shed(state.entries.count - max(0, state.limit - 2 * batch)) : []
+            guard state.entries.count < state.limit else {
                 // Every held connection is busy.
-                unloggedRefused += 1
+                state.unloggedRefused += 1
                 // A few refusals at a time are told why; past that, closing at once costs nothing more.
-                guard leaving.count < batch * 2 else { return (.dropped, shed) }
-                leaving.insert(key)
+                guard state.leaving.count < batch * 2 else { return (.dropped, shed) }
+                state.leaving.insert(key)
                 return (.refused, shed)
             }
-            let entry = Entry(channel: channel, registry: self)
-            entries[key] = entry
-            peak = max(peak, entries.count)
+            let entry = Entry(key: key, registry: self)
+            state.entries[key] = Held(entry: entry, channel: channel)
+            state.peak = max(state.peak, state.entries.count)
             return (.held(entry), shed)
         }
         if case .dropped = admission {} else { channel.closeFuture.whenComplete { _ in self.forget(key) } }
@@ -109,7 +133,7 @@ final class ConnectionRegistry: @unchecked Sendable {
 
     /// Whether so many closes are still to happen that accepting should wait for them: the descriptors of closing
     /// connections come out of the reserve.
-    var closesBehind: Bool { lock.withLock { leaving.count >= Self.closingAllowance } }
+    var closesBehind: Bool { state.withLock { $0.leaving.count >= Self.closingAllowance } }
 
     /// Connections closing (shed or refused) at most while new ones are accepted.
     static let closingAllowance = 16
@@ -118,7 +142,7 @@ final class ConnectionRegistry: @unchecked Sendable {
     /// was accepted before the listener was guarded.
     func claim(_ channel: any Channel) -> Entry? {
         let key = ObjectIdentifier(channel)
-        let (known, refused) = lock.withLock { (entries[key], leaving.contains(key)) }
+        let (known, refused) = state.withLock { ($0.entries[key]?.entry, $0.leaving.contains(key)) }
         if let known { return known }
         guard !refused, case .held(let entry) = admit(channel) else { return nil }
         return entry
@@ -128,25 +152,19 @@ final class ConnectionRegistry: @unchecked Sendable {
     /// many were closed.
     @discardableResult
     func shedBatch() -> Int {
-        let shed = lock.withLock { shedLocked(batch) }
+        let shed = state.withLock { $0.shed($0.batch) }
         close(shed)
         return shed.count
     }
 
-    /// Takes up to `goal` of the longest-idle entries out of `entries` into `leaving`.
-    private func shedLocked(_ goal: Int) -> [any Channel] {
-        var idle = entries.filter { !$0.value.busy }.map { ($0.key, $0.value) }
-        guard !idle.isEmpty else { return [] }
-        if idle.count > goal {
-            idle.sort { $0.1.lastActive < $1.1.lastActive }
-            idle.removeLast(idle.count - goal)
+    /// Records `entry`'s activity, unless its connection is no longer held.
+    fileprivate func note(_ entry: Entry, busy: Bool) {
+        state.withLock { state in
+            // The same key may name a newer connection once this one is gone.
+            guard state.entries[entry.key]?.entry === entry else { return }
+            state.entries[entry.key]?.busy = busy
+            state.entries[entry.key]?.lastActive = .now()
         }
-        for (key, _) in idle {
-            entries[key] = nil
-            leaving.insert(key)
-        }
-        unloggedShed += idle.count
-        return idle.map { $0.1.channel }
     }
 
     private func close(_ shed: [any Channel]) {
@@ -158,11 +176,11 @@ final class ConnectionRegistry: @unchecked Sendable {
     /// few), hands the memory their buffers held back to the system, so floods of connections do not ratchet the
     /// cloud's size up.
     private func forget(_ key: ObjectIdentifier) {
-        let crowdGone = lock.withLock {
-            if leaving.remove(key) == nil { entries.removeValue(forKey: key) }
-            guard peak >= 256 || (crowdLeaving && peak >= 16), entries.count <= peak / 4 else { return false }
-            crowdLeaving = entries.count >= 16
-            peak = entries.count
+        let crowdGone = state.withLock { state in
+            if state.leaving.remove(key) == nil { state.entries.removeValue(forKey: key) }
+            guard state.peak >= 256 || (state.crowdLeaving && state.peak >= 16), state.entries.count <= state.peak / 4 else { return false }
+            state.crowdLeaving = state.entries.count >= 16
+            state.peak = state.entries.count
             return true
         }
         if crowdGone { FreeMemory.handBack() }
@@ -170,11 +188,11 @@ final class ConnectionRegistry: @unchecked Sendable {
 
     private func logShedding() {
         let now = NIODeadline.now()
-        let counts: (shed: Int, refused: Int, limit: Int)? = lock.withLock {
-            guard unloggedShed + unloggedRefused > 0, now - lastShedLog >= .seconds(1) else { return nil }
-            lastShedLog = now
-            defer { (unloggedShed, unloggedRefused) = (0, 0) }
-            return (unloggedShed, unloggedRefused, limit)
+        let counts: (shed: Int, refused: Int, limit: Int)? = state.withLock { state in
+            guard state.unloggedShed + state.unloggedRefused > 0, now - state.lastShedLog >= .seconds(1) else { return nil }
+            state.lastShedLog = now
+            defer { (state.unloggedShed, state.unloggedRefused) = (0, 0) }
+            return (state.unloggedShed, state.unloggedRefused, state.limit)
         }
         guard let counts else { return }
         logger.warning(
