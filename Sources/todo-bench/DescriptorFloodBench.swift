@@ -4,24 +4,26 @@ import Foundation
 import Glibc
 #endif
 
-/// `todo-bench descriptor-flood [TODO] [COUNT [ADDRESSES [LIMIT]]]`: a `todo server` (TODO, by default the `todo`
-/// beside this executable; a release build is what the figures are for) under `ulimit -n LIMIT` takes COUNT silent
-/// connections from ADDRESSES loopback sources, held by a `_hold-connections` child, while `/health` is asked on a
-/// new connection every 20 ms; prints p50, p99 and max of those answers during the flood and while it is held, the
-/// cloud's CPU, and the kernel's count of listen-queue overflows (each one is a SYN dropped: its client waits 1 s).
+/// `todo-bench descriptor-flood [TODO] [COUNT [ADDRESSES [LIMIT [ROUNDS]]]]`: a `todo server` (TODO, by default the
+/// `todo` beside this executable; a release build is what the figures are for) under `prlimit --nofile=LIMIT:LIMIT`
+/// takes COUNT silent connections from ADDRESSES loopback sources, held by a `_hold-connections` child, ROUNDS times
+/// (each flood let go before the next), while `/health` is asked on a new connection every 20 ms; prints p50, p99 and
+/// max of those answers during the floods and while they are held, the cloud's CPU, how long it took to let go of
+/// each flood's descriptors, and the kernel's count of listen-queue overflows (each a SYN dropped: its client waits 1 s).
 enum DescriptorFloodBench {
     static func run(arguments: [String]) throws {
         let todo = try arguments.first { $0.hasPrefix("/") || $0.hasPrefix(".") } ?? DeviceBench.todoExecutable()
         let numbers = arguments.compactMap { Int($0) }
         let count = numbers.first ?? 5000, addresses = numbers.dropFirst().first ?? 100, limit = numbers.dropFirst(2).first ?? 1024
+        let rounds = max(1, numbers.dropFirst(3).first ?? 5)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-flood-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = Int.random(in: 20_000...40_000)
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/bin/bash")
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
         server.arguments = [
-            "-c", "ulimit -n \(limit) && exec \"$@\"", "bash", todo, "server", "--port", "\(port)", "--data-dir", directory.path,
-            "--log-level", "warning", "--idle-timeout", "600",
+            "--nofile=\(limit):\(limit)", todo, "server", "--port", "\(port)", "--data-dir", directory.path, "--log-level", "warning",
+            "--idle-timeout", "600",
         ]
         // Its shedding warnings (one a second) would bury the figures: to a file when FLOOD_SERVER_LOG names one.
         server.standardError =
@@ -39,32 +41,61 @@ enum DescriptorFloodBench {
             guard Date() < deadline, server.isRunning else { throw BenchError("todo server did not start") }
             usleep(50_000)
         }
-        print("todo server \(todo), ulimit -n \(limit); \(count) connections from \(addresses) addresses")
-        let cpuBefore = cpuSeconds(server.processIdentifier)
-        let overflowsBefore = listenOverflows()
-        let flood = try HoldingChild(port: port, count: count, addresses: addresses)
-        defer { flood.stop() }
-        var during: [Double] = []
-        var failures = 0
-        while !flood.isDone || during.count < 20 {
-            let start = ContinuousClock.now
-            if (try? probe(port))?.status != 200 { failures += 1 }
-            during.append(seconds(since: start))
-            usleep(20_000)
-        }
-        let cpuDuring = cpuSeconds(server.processIdentifier) - cpuBefore
-        let overflows = listenOverflows() - overflowsBefore
-        var held: [Double] = []
-        for _ in 0..<50 {
-            let start = ContinuousClock.now
-            if (try? probe(port))?.status != 200 { failures += 1 }
-            held.append(seconds(since: start))
-            usleep(20_000)
+        let pid = server.processIdentifier
+        let descriptorsBefore = openDescriptors(pid)
+        print("todo server \(todo), prlimit --nofile=\(limit):\(limit); \(rounds) floods of \(count) connections from \(addresses) addresses")
+        var during: [Double] = [], held: [Double] = [], recoveries: [Double] = []
+        var failures = 0, cpuDuring = 0.0, cpuHeld = 0.0, heldSeconds = 0.0, overflows = 0, lastLine = "", heldDescriptors = 0
+        for _ in 0..<rounds {
+            let cpuBefore = cpuSeconds(pid)
+            let overflowsBefore = listenOverflows()
+            let flood = try HoldingChild(port: port, count: count, addresses: addresses)
+            var probes = 0
+            while !flood.isDone || probes < 20 {
+                let (seconds, ok) = timedProbe(port)
+                during.append(seconds)
+                if !ok { failures += 1 }
+                probes += 1
+                usleep(20_000)
+            }
+            cpuDuring += cpuSeconds(pid) - cpuBefore
+            overflows += listenOverflows() - overflowsBefore
+            lastLine = flood.lastLine
+            // Held: the cloud should idle.
+            let heldStart = ContinuousClock.now
+            let cpuHeldBefore = cpuSeconds(pid)
+            for _ in 0..<50 {
+                let (seconds, ok) = timedProbe(port)
+                held.append(seconds)
+                if !ok { failures += 1 }
+                usleep(20_000)
+            }
+            cpuHeld += cpuSeconds(pid) - cpuHeldBefore
+            heldSeconds += seconds(since: heldStart)
+            heldDescriptors = max(heldDescriptors, openDescriptors(pid))
+            // Let go: recovered once the flood's descriptors are closed and /health answers.
+            let released = ContinuousClock.now
+            flood.stop()
+            while openDescriptors(pid) > descriptorsBefore + 16 || !timedProbe(port).ok {
+                guard seconds(since: released) < 60 else { throw BenchError("the cloud still held \(openDescriptors(pid)) descriptors after 60 s") }
+                usleep(10_000)
+            }
+            recoveries.append(seconds(since: released))
         }
         print(
-            "during the flood (\(during.count) probes): \(summary(during)); held: \(summary(held)); \(failures) failed; "
-                + "\(flood.lastLine); cloud CPU \(String(format: "%.2f", cpuDuring)) s during the flood; "
-                + "listen overflows \(overflows); cloud descriptors \(openDescriptors(server.processIdentifier))")
+            "during the floods (\(during.count) probes): \(summary(during)); held (\(held.count)): \(summary(held)); \(failures) failed; "
+                + "last flood: \(lastLine); cloud descriptors held at most \(heldDescriptors) (\(descriptorsBefore) before)")
+        print(
+            String(
+                format: "cloud CPU %.2f s a flood while it arrives, %.1f %% of a core while held; recovered in at most %.2f s; listen overflows %d",
+                cpuDuring / Double(rounds), cpuHeld / max(heldSeconds, 0.001) * 100, recoveries.max() ?? 0, overflows))
+    }
+
+    /// `/health` on a new connection, timed: the seconds, and whether it answered 200.
+    private static func timedProbe(_ port: Int) -> (seconds: Double, ok: Bool) {
+        let start = ContinuousClock.now
+        let ok = (try? probe(port))?.status == 200
+        return (seconds(since: start), ok)
     }
 
     private static func summary(_ times: [Double]) -> String {

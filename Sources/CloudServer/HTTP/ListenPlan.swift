@@ -13,6 +13,10 @@ struct ListenPlan {
     static let maxHeaderBytes = 32 * 1024
     /// Most header fields one request may carry.
     static let maxHeaderCount = 100
+    /// Connections the kernel queues for `accept`: a flood arriving faster than the cloud accepts fills the queue,
+    /// and a SYN that finds it full is dropped and sent again a second later (a new device's, or `/health`'s), so it
+    /// is as long as Linux allows by default (`net.core.somaxconn`, 4096; the kernel caps it there).
+    static let backlog = 4096
 
     let tls: TLSConfiguration?
     let idleTimeout: TimeInterval

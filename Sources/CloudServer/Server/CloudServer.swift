@@ -31,7 +31,7 @@ public enum CloudServer {
             server: plan.serverBuilder(logger: logger),
             configuration: .init(
                 address: .hostname(ListenAddress.unbracketed(configuration.host), port: configuration.port), serverName: "CloudTodo",
-                backlog: 1024),
+                backlog: ListenPlan.backlog),
             onServerRunning: { [logger] channel in
                 do {
                     try await plan.guardAccepts(on: channel, logger: logger)
