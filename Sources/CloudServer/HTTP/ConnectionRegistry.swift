@@ -206,14 +206,29 @@ final class ConnectionRegistry: Sendable {
 enum FreeMemory {
     private typealias Trim = @convention(c) (Int) -> Int32
     private static let trim: Trim? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0, to: Trim.self) }
-    private static let running = Atomic<Bool>(false)
+    /// 0: no trim pending; 1: one pending; 2: one pending and asked for again since it was.
+    private static let state = Atomic<Int>(0)
 
-    /// Trims on a background thread; a call while one runs is dropped.
+    /// Trims on a background thread a second from now; calls meanwhile are folded into one more trim after it.
     static func handBack() {
-        guard let trim, running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
-        DispatchQueue.global(qos: .utility).async {
-            _ = trim(0)
-            running.store(false, ordering: .releasing)
+        guard trim != nil else { return }
+        let (scheduled, was) = state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing)
+        if scheduled {
+            schedule()
+        } else if was == 1 {
+            _ = state.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    private static func schedule() {
+        // Not at once: the connections' tasks end on other threads after their closes, and free what they held
+        // then (measured: a trim at the closes left 60 MB of 10,000 connections' memory in the allocator).
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 1) {
+            _ = trim?(0)
+            guard !state.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged else { return }
+            // Asked for again meanwhile.
+            state.store(1, ordering: .releasing)
+            schedule()
         }
     }
 }
