@@ -37,20 +37,23 @@ struct SignInTimingProcessTests {
         try #require(heavy.count == 200 && light.count == 200 && unknown.count == 200)
         let heavyMedian = Self.percentile(heavy, 0.5)
         for (kind, sample) in [("cost 1", light), ("unknown", unknown)] {
-            // The medians: each failure is held until the slowest cost's typical time, so they differ by the sleep's
-            // overshoot and the drift of that typical time, a few percent; a busy machine slows all three kinds alike
-            // (they take turns). ±25% still passes on two loaded cores; before the padding the ratio was under 0.15.
+            // The medians: a failure at cost 1 or for an unknown name is held until cost 7's typical time (a moving
+            // average), while one at cost 7 takes its own verification when that runs longer: on a busy machine cost
+            // 7 is a little slower (seen: 0.88-0.96 of it on two cores shared with other builds, load 8-18). The
+            // bound, 2/3 to 3/2, passes that; the leak it guards against was a ratio of 0.02 (cost 1) and 0.14
+            // (unknown names).
             let ratio = Self.percentile(sample, 0.5) / heavyMedian
-            #expect(ratio > 0.8 && ratio < 1.25, "\(kind): median \(Self.percentile(sample, 0.5)) s, cost 7: \(heavyMedian) s")
+            #expect(ratio > 2.0 / 3 && ratio < 1.5, "\(kind): median \(Self.percentile(sample, 0.5)) s, cost 7: \(heavyMedian) s")
             // The distributions overlap: each one's middle half reaches into the other's.
             #expect(Self.percentile(sample, 0.25) < Self.percentile(heavy, 0.75) && Self.percentile(heavy, 0.25) < Self.percentile(sample, 0.75))
             // The first tries after start: a failure is never answered before the floor learnt at start, so these are
-            // bounded from below only (a loaded moment makes any try slower, never faster). Before the cloud learnt
-            // its stored costs at start, the first wrong password at cost 1 answered in ~3 ms, 2% of the median.
+            // bounded from below only (a loaded moment makes any try slower, never faster), and loosely, as that floor
+            // was timed before the load of the tries that follow. Before the cloud learnt its stored costs at start,
+            // the first wrong password at cost 1 answered in ~3 ms, 2% of the median.
             let firstTries = sample.prefix(3).min() ?? 0
-            #expect(firstTries > heavyMedian * 0.5, "\(kind): first tries \(sample.prefix(3)), cost 7 median \(heavyMedian) s")
+            #expect(firstTries > heavyMedian / 3, "\(kind): first tries \(sample.prefix(3)), cost 7 median \(heavyMedian) s")
         }
-        #expect((heavy.prefix(3).min() ?? 0) > heavyMedian * 0.5, "cost 7: first tries \(heavy.prefix(3)), median \(heavyMedian) s")
+        #expect((heavy.prefix(3).min() ?? 0) > heavyMedian / 3, "cost 7: first tries \(heavy.prefix(3)), median \(heavyMedian) s")
         // The successful sign-ins are not held: they say who they are anyway.
         let right = try Self.signIn(port: port, account: "light", password: "correct horse light", from: "127.0.9.1")
         #expect(right.status == 200)
