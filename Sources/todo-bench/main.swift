@@ -31,6 +31,10 @@ do {
         guard arguments.count > 3, let port = Int(arguments[1]), let count = Int(arguments[2]), let addresses = Int(arguments[3]), addresses > 0
         else { throw BenchError("usage: todo-bench _hold-connections PORT COUNT ADDRESSES") }
         HeldConnections.hold(port: port, count: count, addresses: addresses)
+    case "descriptor-flood":
+        try DescriptorFloodBench.run(arguments: Array(arguments.dropFirst()))
+    case "idle-memory":
+        try IdleMemoryBench.run(arguments: Array(arguments.dropFirst()))
     case "_ui-frame":
         try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
     case "_sort-rows":
@@ -115,7 +119,7 @@ do {
         try await PostgresStoreBench.run(url: arguments[1], records: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
     default:
         print(
-            "usage: todo-bench server [RECORDS] [--database-url URL] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share | interchange [TODOS]"
+            "usage: todo-bench server [RECORDS] [--database-url URL] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share | interchange [TODOS] | descriptor-flood [TODO] [COUNT [ADDRESSES [LIMIT]]]"
         )
         exit(2)
     }

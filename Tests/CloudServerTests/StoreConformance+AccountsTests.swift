@@ -7,6 +7,22 @@ import Testing
 @Suite("Store conformance: accounts, subscriptions, schema, assets, shares")
 struct StoreConformanceAccountsTests {
     @Test(arguments: StoreFactory.all)
+    func oneStoredHashOfEachCostInUse(_ factory: StoreFactory) async throws {
+        try await factory.run { store in
+            let hashes = ["$y$j75$saltA$hashA", "$y$j75$saltB$hashB", "$y$jC5$saltC$hashC", "$hmac-sha256$$y$jC5$saltD$hashD", "$y$j9T$saltE$hashE"]
+            try await store.write { tx async throws in
+                for (index, hash) in hashes.enumerated() {
+                    try await tx.insertUser(UserRow(userRecordName: "_user\(index)", account: "user\(index)", passwordHash: hash), now: 10)
+                }
+            }
+            let samples = try await store.read { tx async throws in try await tx.passwordHashSamples() }
+            #expect(samples.count == 3, "\(samples)")
+            #expect(Set(samples.map(PasswordHasher.costKey)) == ["j75", "jC5", "j9T"])
+            #expect(Set(samples).isSubset(of: hashes))
+        }
+    }
+
+    @Test(arguments: StoreFactory.all)
     func sessionsDevicesAndPushTokens(_ factory: StoreFactory) async throws {
         try await factory.run { store in
             let container = Conformance.container

@@ -7,13 +7,20 @@ import Synchronization
 ///
 /// A failed sign-in takes as long whatever the account: unknown accounts are verified against a dummy hash, and every
 /// failure is held until the typical time of the slowest cost in use (accounts made under another `--password-cost`
-/// keep theirs), so neither a wrong password's speed nor an unknown name's tells which accounts exist.
+/// keep theirs), so neither a wrong password's speed nor an unknown name's tells which accounts exist. The costs in
+/// use are learnt at start (`learnCosts`), before the first failure is answered: a cost nobody has tried since start
+/// must not answer at another speed than later.
 final class PasswordHasher: Sendable {
     private let cost: UInt
     /// A hash nobody knows the password of, made on a lane at the cost new accounts get.
     private let dummyHash: DummyHash
     /// How long a verification takes at each cost seen.
     private let times = VerifyTimes()
+    /// The timing of the costs in use at start; failures wait for it.
+    private let learning = Mutex<Task<Void, Never>?>(nil)
+
+    /// Verifications timed per cost at start: the middle one is the first typical time.
+    private static let learningRounds = 3
 
     /// Hashes new passwords at `cost`.
     init(cost: UInt) {
@@ -22,6 +29,38 @@ final class PasswordHasher: Sendable {
         // Made ahead, on a lane: the first unknown account should not take twice as long as a wrong password.
         let dummy = dummyHash
         Lanes.shared.submit { _ = dummy.value }
+    }
+
+    /// Times verifications at the cost new accounts get and at each cost `storedSamples` reads (one stored hash per
+    /// cost, `StoreTransaction.passwordHashSamples`), on a lane, so the first failed sign-in is already held as long
+    /// as later ones. Failures answered meanwhile wait for it.
+    func learnCosts(storedSamples: @escaping @Sendable () async throws -> [String]) {
+        let dummy = dummyHash
+        let times = times
+        let task = Task {
+            // Unreadable samples leave the stored costs to be learnt as they are tried, as before.
+            let stored = (try? await storedSamples()) ?? []
+            let timed = try? await Lanes.shared.run { () -> [(key: String, seconds: Double)] in
+                var seen: Set<String> = []
+                return ([dummy.value] + stored).compactMap { hash in
+                    let key = Self.costKey(hash)
+                    guard !key.isEmpty, seen.insert(key).inserted else { return nil }
+                    let rounds = (0..<Self.learningRounds).map { _ in
+                        let started = ContinuousClock.now
+                        _ = Secrets.verifyPassword(Secrets.randomToken(), hash: hash)
+                        return (ContinuousClock.now - started).seconds
+                    }
+                    return (key, rounds.sorted()[rounds.count / 2])
+                }
+            }
+            for (key, seconds) in timed ?? [] { times.record(key, seconds: seconds) }
+        }
+        learning.withLock { $0 = task }
+    }
+
+    /// Waits until the costs in use at start are timed (at once when they are, or when nothing asked for them).
+    func costsLearnt() async {
+        await learning.withLock { $0 }?.value
     }
 
     /// A new hash of `password` (see `Secrets.hashPassword`).
@@ -38,11 +77,12 @@ final class PasswordHasher: Sendable {
             let target = hash ?? dummy.value
             let started = ContinuousClock.now
             let matches = Secrets.verifyPassword(password, hash: target)
-            return (matches, VerifyTimes.costKey(target), (ContinuousClock.now - started).seconds)
+            return (matches, Self.costKey(target), (ContinuousClock.now - started).seconds)
         }
         guard let checked else { return false }
         times.record(checked.key, seconds: checked.seconds)
         if hash != nil, checked.matches { return true }
+        await costsLearnt()
         let pad = times.slowest - checked.seconds
         if pad > 0.000_5 { try? await Task.sleep(for: .seconds(pad)) }
         return false
@@ -51,16 +91,17 @@ final class PasswordHasher: Sendable {
     /// The slowest cost's typical verification, in seconds (tests).
     var failureFloor: Double { times.slowest }
 
+    /// The cost part of a stored hash (`$y$PARAMS$salt$hash`, maybe behind the long-password marker): what
+    /// `StoreTransaction.passwordHashSamples` groups by.
+    static func costKey(_ hash: String) -> String {
+        let fields = hash.split(separator: "$", omittingEmptySubsequences: false)
+        guard let y = fields.firstIndex(of: "y"), y + 1 < fields.count else { return "" }
+        return String(fields[y + 1].prefix(32))
+    }
+
     /// Typical verification times per cost: a moving average, so a moment of load moves them only a little.
     private final class VerifyTimes: Sendable {
         private let typical = Mutex<[String: Double]>([:])
-
-        /// The cost part of a stored hash (`$y$PARAMS$salt$hash`, maybe behind the long-password marker).
-        static func costKey(_ hash: String) -> String {
-            let fields = hash.split(separator: "$", omittingEmptySubsequences: false)
-            guard let y = fields.firstIndex(of: "y"), y + 1 < fields.count else { return "" }
-            return String(fields[y + 1].prefix(32))
-        }
 
         func record(_ key: String, seconds: Double) {
             typical.withLock { typical in

@@ -53,10 +53,11 @@ final class ConnectionLimiter: Sendable {
 }
 
 /// A child channel set-up that passes every accepted connection through the per-address cap and the cloud's
-/// connection registry before `Base` (TLS, HTTP) sets it up, and then puts the unserved-method answer and the request
-/// deadline behind its HTTP decoder.
+/// connection registry, and leaves the rest for its first bytes (`FirstBytesHandler`): then `Base` (TLS, HTTP) sets
+/// it up, and the unserved-method answer and the request deadline go behind its HTTP decoder. A flood of silent
+/// connections thus never builds a TLS or HTTP pipeline, nor tears one down when it is shed.
 struct LimitedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
-    typealias Value = Base.Value
+    typealias Value = DeferredConnection<Base.Value>
     let base: Base
     let limiter: ConnectionLimiter
     let registry: ConnectionRegistry
@@ -64,24 +65,31 @@ struct LimitedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     let plainHTTP: Bool
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture { () -> ConnectionRegistry.Entry? in
-            guard try limiter.guardConnection(channel, plainHTTP: plainHTTP, logger: logger) else { return nil }
-            guard let entry = registry.admit(channel) else {
+        channel.eventLoop.makeCompletedFuture { () -> Value in
+            let refused = DeferredConnection<Base.Value>(channel: channel, value: channel.eventLoop.makeSucceededFuture(nil))
+            guard try limiter.guardConnection(channel, plainHTTP: plainHTTP, logger: logger) else { return refused }
+            // Counted when it was accepted (`AcceptGate`).
+            guard let entry = registry.claim(channel) else {
                 try OverCapHandler.refuse(channel, plainHTTP: plainHTTP, reason: "the cloud is at its connection limit; retry\n")
-                return nil
+                return refused
             }
-            return entry
-        }.flatMap { entry in
-            base.setup(channel: channel, logger: logger).map { (entry, $0) }
-        }.flatMapThrowing { entry, value in
-            try RequestDeadlineHandler.insert(into: channel, timeout: requestTimeout, entry: entry, logger: logger)
-            try UnservedMethodHandler.insert(into: channel)
-            return value
+            let opened = NIODeadline.now()
+            let promise = channel.eventLoop.makePromise(of: Base.Value?.self)
+            let waiter = FirstBytesHandler(promise: promise, timeout: requestTimeout, logger: logger) { channel in
+                base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+                    try RequestDeadlineHandler.insert(into: channel, timeout: requestTimeout, opened: opened, entry: entry, logger: logger)
+                    try UnservedMethodHandler.insert(into: channel)
+                    return value
+                }
+            }
+            try channel.pipeline.syncOperations.addHandler(waiter)
+            return DeferredConnection(channel: channel, value: promise.futureResult)
         }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        guard let built = try? await value.value.get() else { return }
+        await base.handle(value: built, logger: logger)
     }
 }
 

@@ -13,6 +13,10 @@ struct ListenPlan {
     static let maxHeaderBytes = 32 * 1024
     /// Most header fields one request may carry.
     static let maxHeaderCount = 100
+    /// Connections the kernel queues for `accept`: a flood arriving faster than the cloud accepts fills the queue,
+    /// and a SYN that finds it full is dropped and sent again a second later (a new device's, or `/health`'s), so it
+    /// is as long as Linux allows by default (`net.core.somaxconn`, 4096; the kernel caps it there).
+    static let backlog = 4096
 
     let tls: TLSConfiguration?
     let idleTimeout: TimeInterval
@@ -20,6 +24,8 @@ struct ListenPlan {
     let displayAddress: String
     /// Every connection held, at most what the descriptors allow.
     let registry: ConnectionRegistry
+    /// Whether the configuration sets the connection limit (`maxOpenConnections`) rather than the descriptors.
+    private let configuredCapacity: Bool
 
     init(_ configuration: ServerConfiguration, logger: Logger) throws {
         let host = configuration.host
@@ -48,8 +54,17 @@ struct ListenPlan {
         }
         idleTimeout = configuration.idleTimeout
         limiter = ConnectionLimiter(cap: configuration.maxConnectionsPerAddress, exempts: configuration.trustedProxies)
+        configuredCapacity = configuration.maxOpenConnections != nil
         registry = ConnectionRegistry(
             capacity: configuration.maxOpenConnections ?? DescriptorLimit.connectionCapacity(), logger: logger)
+    }
+
+    /// Guards the listening socket `channel` once the cloud listens: every connection is counted as it is accepted
+    /// (`AcceptGate`), against a capacity that now knows what the store and the event loops keep open.
+    func guardAccepts(on channel: any Channel, logger: Logger) async throws {
+        if !configuredCapacity { registry.resize(to: DescriptorLimit.connectionCapacity()) }
+        try await AcceptGate.install(on: channel, registry: registry, logger: logger)
+        logger.debug("connection limit", metadata: ["connections": "\(registry.capacity)"])
     }
 
     /// The child-channel set-up Hummingbird builds each connection with: cap, then TLS, then HTTP/1.1 with limits.
@@ -64,7 +79,6 @@ struct ListenPlan {
         let tls = self.tls
         let limiter = self.limiter
         let registry = self.registry
-        logger.debug("connection limit", metadata: ["connections": "\(registry.capacity)"])
         return HTTPServerBuilder { responder in
             let plain = HTTP1Channel(responder: responder, configuration: http)
             if let tls {

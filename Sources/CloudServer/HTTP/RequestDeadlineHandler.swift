@@ -34,16 +34,25 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         self.logger = logger
     }
 
-    /// Puts a new deadline handler right after the HTTP/1 request decoder of `channel`'s pipeline (on its event loop).
-    static func insert(into channel: any Channel, timeout: TimeAmount?, entry: ConnectionRegistry.Entry?, logger: Logger) throws {
+    /// Puts a new deadline handler right after the HTTP/1 request decoder of `channel`'s pipeline (on its event loop);
+    /// the first request's clock started when the connection `opened`.
+    static func insert(
+        into channel: any Channel, timeout: TimeAmount?, opened: NIODeadline = .now(), entry: ConnectionRegistry.Entry?, logger: Logger
+    ) throws {
         let operations = channel.pipeline.syncOperations
         let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-        try operations.addHandler(RequestDeadlineHandler(timeout: timeout, entry: entry, logger: logger), position: .after(decoder))
+        let handler = RequestDeadlineHandler(timeout: timeout, entry: entry, logger: logger)
+        handler.opened = opened
+        try operations.addHandler(handler, position: .after(decoder))
     }
+
+    /// When the connection was accepted: the first request's head must arrive within the timeout of it.
+    private var opened: NIODeadline?
 
     func handlerAdded(context: ChannelHandlerContext) {
         // The clock starts when the connection is accepted: a client that never speaks is closed too.
-        arm(context)
+        arm(context, from: opened)
+        opened = nil
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -81,11 +90,11 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         context.write(data, promise: promise)
     }
 
-    private func arm(_ context: ChannelHandlerContext) {
+    private func arm(_ context: ChannelHandlerContext, from start: NIODeadline? = nil) {
         disarm()
         guard let timeout else { return }
         let loop = context.eventLoop.assumeIsolatedUnsafeUnchecked()
-        deadline = loop.scheduleTask(in: timeout) { [weak self] in
+        deadline = loop.scheduleTask(deadline: (start ?? .now()) + timeout) { [weak self] in
             guard let self else { return }
             self.deadline = nil
             guard self.readingBody || self.awaitingAnswers == 0 else { return }

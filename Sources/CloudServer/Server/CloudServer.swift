@@ -31,8 +31,13 @@ public enum CloudServer {
             server: plan.serverBuilder(logger: logger),
             configuration: .init(
                 address: .hostname(ListenAddress.unbracketed(configuration.host), port: configuration.port), serverName: "CloudTodo",
-                backlog: 1024),
-            onServerRunning: { channel in
+                backlog: ListenPlan.backlog),
+            onServerRunning: { [logger] channel in
+                do {
+                    try await plan.guardAccepts(on: channel, logger: logger)
+                } catch {
+                    logger.error("could not guard the listening socket", metadata: ["error": "\(error)"])
+                }
                 portContinuation.yield(channel.localAddress?.port ?? configuration.port)
                 portContinuation.finish()
             },

@@ -92,6 +92,7 @@ final class CloudService: Sendable {
         self.limiter = configuration.rateLimitPerSecond.map(RateLimiter.init(rate:))
         self.throttle = SignInThrottle(configuration.signInLimits)
         self.hasher = PasswordHasher(cost: configuration.passwordHashCost)
+        hasher.learnCosts { try await store.read { try await $0.passwordHashSamples() } }
         self.sessionCache =
             store.readsAreRoundTrips && configuration.sessionCacheLifetime > 0
             ? SessionCache(lifetime: .milliseconds(Int64(configuration.sessionCacheLifetime * 1000))) : nil

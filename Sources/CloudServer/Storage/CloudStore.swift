@@ -181,6 +181,9 @@ protocol StoreTransaction: ShareStoreTransaction {
     func insertUser(_ user: UserRow, now: Int64) async throws
     /// Every account, by name.
     func accounts() async throws -> [AccountSummary]
+    /// One stored password hash of each yescrypt cost in use (`PasswordHasher.costKey`): what the cloud times at
+    /// start, so failed sign-ins take as long from the first.
+    func passwordHashSamples() async throws -> [String]
     func setPasswordHash(user: String, hash: String) async throws
     /// Removes an account with its devices, sessions, zones, records, shares, subscriptions and asset uploads
     /// (`deleteAssets` removes the asset rows once their files are gone).

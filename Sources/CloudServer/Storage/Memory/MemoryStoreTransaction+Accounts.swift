@@ -31,6 +31,10 @@ extension MemoryStoreTransaction {
         }
     }
 
+    func passwordHashSamples() throws -> [String] {
+        Array(Dictionary(state.users.values.map { (PasswordHasher.costKey($0.row.passwordHash), $0.row.passwordHash) }) { first, _ in first }.values)
+    }
+
     func setPasswordHash(user: String, hash: String) throws {
         try requireWritable()
         state.users[user]?.row.passwordHash = hash

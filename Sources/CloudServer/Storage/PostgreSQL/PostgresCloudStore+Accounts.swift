@@ -37,6 +37,13 @@ extension PostgresStoreTransaction {
         }
     }
 
+    func passwordHashSamples() async throws -> [String] {
+        // The cost is the field after `$y$`: one scan of the accounts, at start.
+        try await all("SELECT MIN(password_hash) FROM users GROUP BY substring(password_hash FROM '[$]y[$]([^$]*)[$]')") {
+            try $0.decode(String.self)
+        }
+    }
+
     func setPasswordHash(user: String, hash: String) async throws {
         try await run("UPDATE users SET password_hash = \(hash) WHERE user_record_name = \(user)")
     }

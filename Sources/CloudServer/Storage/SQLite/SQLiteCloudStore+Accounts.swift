@@ -61,6 +61,16 @@ extension SQLiteStoreTransaction {
         }
     }
 
+    func passwordHashSamples() throws -> [String] {
+        // The cost is the field after `$y$`: one scan of the accounts, at start.
+        try db.query(
+            """
+            SELECT MIN(password_hash) FROM (SELECT password_hash, substr(password_hash, instr(password_hash, '$y$') + 3) AS rest FROM users)
+            GROUP BY substr(rest, 1, instr(rest, '$') - 1)
+            """
+        ) { $0.text(0) }
+    }
+
     func setPasswordHash(user: String, hash: String) throws {
         try db.run("UPDATE users SET password_hash = ?2 WHERE user_record_name = ?1", [.text(user), .text(hash)])
     }
