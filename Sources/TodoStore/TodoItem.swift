@@ -138,7 +138,14 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         self.init(key: key, recordType: record.recordType ?? TodoSchema.todoType, title: "")
         apply(fields: record.fields ?? [:])
         parent = record.parent
-        system = SystemFields(changeTag: record.recordChangeTag, created: record.created, modified: record.modified)
+        system = SystemFields(changeTag: record.recordChangeTag, created: Self.sane(record.created), modified: Self.sane(record.modified))
+    }
+
+    /// A cloud's stamp if its time is one a cloud can have written (1970 to 9999), else none: the device orders,
+    /// purges and reads clocks by these times, and a cloud that is not ours may send any INT64.
+    static func sane(_ stamp: RecordStamp?) -> RecordStamp? {
+        guard let stamp, stampRange.contains(stamp.timestamp) else { return nil }
+        return stamp
     }
 
     /// Identity for lists: the record key.
@@ -236,6 +243,9 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     public static let occurrenceRange: ClosedRange<Int64> = 1...1_000_000_000
     /// Due dates (ms since 1970) a todo can have: 0001-01-01 to 9999-12-31 UTC; one outside is kept as an unknown field.
     public static let dueRange: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
+    /// Times (ms since 1970) a record's created and modified stamps can have: 1970-01-01 to 9999-12-31 UTC.
+    public static let stampRange: ClosedRange<Int64> = 0...253_402_300_799_999
 
     /// The due date with whether it is a whole day; setting nil clears it.
     public var due: DueDate? {
