@@ -45,13 +45,14 @@ final class TestCloud: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A signed-in device of `account` (created on first use), with a fault-injecting transport and a test clock.
+    /// A signed-in device of `account` (created on first use), with a fault-injecting transport and a test clock; it
+    /// reaches the cloud through `proxy` when one is given.
     func device(
         _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true,
-        clockSkew: Double = 0, instantWaitsBelow: Double = 60, container: ContainerAddress = .default
+        clockSkew: Double = 0, instantWaitsBelow: Double = 60, container: ContainerAddress = .default, through proxy: URL? = nil
     ) async throws -> TestDevice {
         let transport = FaultInjectingTransport(wrapping: HTTPClientTransport())
-        let client = CloudClient(baseURL: baseURL, container: container, transport: transport)
+        let client = CloudClient(baseURL: proxy ?? baseURL, container: container, transport: transport)
         do {
             _ = try await client.createAccount(account: account, password: "password-\(account)")
         } catch let error as CloudError where error.serverErrorCode == .exists {}
