@@ -256,6 +256,10 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         }
     }
 
+    /// Known fields that came unreadable (of the wrong type, or a due date outside `dueRange`), in name order: read as
+    /// absent and kept as they came, so whoever acts on the todo can be told.
+    public var unreadableFields: [String] { extraFields.keys.filter { Field.all.contains($0) }.sorted() }
+
     /// Whether completing this todo makes its next occurrence.
     public var isRepeating: Bool { repeatRule != nil }
 

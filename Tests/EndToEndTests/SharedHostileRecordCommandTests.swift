@@ -65,6 +65,11 @@ struct SharedHostileRecordCommandTests {
             if result.status == 1 { #expect(result.errors.hasPrefix("Error: "), "\(command): \(result.errors)") }
             #expect(!result.allText.contains("Fatal error"), "\(command): \(result.allText)")
         }
+        // Acting on a todo with a field of the wrong type says the field is taken as absent.
+        if names.contains("planted-due-text") {
+            let done = try #require(runs.first { $0.0 == ["done", "planted-due-text"] }?.1)
+            #expect(done.errors.contains("dueDate") && done.errors.contains("taken as absent"), "\(done.allText)")
+        }
         // Every number `list --json` shows is within its range.
         let json = try await cli.run("alice", ["list", "--all", "--json", "--shared"])
         let parsed = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]

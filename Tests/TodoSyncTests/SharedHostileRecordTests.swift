@@ -87,6 +87,11 @@ struct SharedHostileRecordTests {
             if let due = item.dueDate {
                 #expect(TodoItem.dueRange.contains(Int64((due.timeIntervalSince1970 * 1000).rounded())), "\(label): due \(due)")
             }
+            let expectedUnreadable: [String: [String]] = [
+                "due string": ["allDay", "dueDate"], "priority string": ["priority"], "occurrence string": ["occurrence"],
+                "tags scalar": ["tags"], "due past 9999": ["dueDate"], "due max": ["dueDate"],
+            ]
+            if let fields = expectedUnreadable[label] { #expect(item.unreadableFields == fields, "\(label): \(item.unreadableFields)") }
             for stamp in [item.system.created, item.system.modified] {
                 if let stamp { #expect(TodoItem.stampRange.contains(stamp.timestamp), "\(label): stamp \(stamp.timestamp)") }
             }
