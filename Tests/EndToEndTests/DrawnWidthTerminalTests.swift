@@ -46,8 +46,10 @@ struct DrawnWidthTerminalTests {
         #expect(dateColumns.count == 1, "the due dates start at columns \(dateColumns.sorted()):\n\(shared)")
         tmux.keys(pane, "BTab")
         try await tmux.wait(pane, "[Todos")
+        // The list part of the screen (the header and the bottom line move on with time and counts).
+        func listRows(_ screen: String) -> [Substring] { Array(screen.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).dropLast(2)) }
         let todosAfter = tmux.capture(pane)
-        #expect(todosAfter == todosBefore, "the Todos tab is drawn as before:\n\(todosAfter)")
+        #expect(listRows(todosAfter) == listRows(todosBefore), "the Todos tab is drawn as before:\n\(todosAfter)")
         tmux.keys(pane, "q")
         try await tmux.wait(pane, "EXIT=0")
         await stage.server.shutdown()
