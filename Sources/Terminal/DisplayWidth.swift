@@ -21,7 +21,8 @@ public func displayWidth(of character: Character) -> Int {
     guard let first = scalars.first else { return 0 }
     // A cluster with controls in it ("\r\n", a mark on an ESC) is drawn as its sanitised pieces.
     if scalars.contains(where: isShownAsReplacement) { return displayWidth(sanitize(String(character))) }
-    if first.isASCII { return displayWidth(of: first) }
+    // A letter with marks keeps its one column; a keycap (a digit, U+FE0F, U+20E3) is an emoji of two, as drawn.
+    if first.isASCII, !scalars.contains(where: { $0.value == 0xFE0F }) { return displayWidth(of: first) }
     var width = displayWidth(of: first)
     if width == 0 {
         // A cluster that starts with a zero-width scalar: take the first visible one.

@@ -126,6 +126,7 @@ public final class NcursesTerminal: TerminalDriver {
                     _ = scratch.withUnsafeBufferPointer { cn_mvaddnwstr(Int32(row), Int32(col), $0.baseAddress, count) }
                     continue
                 }
+                Self.narrowToFirstScalarWidth(&scratch, width: cell.width)
                 Self.fitCluster(&scratch, into: Int(cn_cell_scalars()))
                 let count = Int32(scratch.count)
                 _ = scratch.withUnsafeBufferPointer {
@@ -208,6 +209,17 @@ public final class NcursesTerminal: TerminalDriver {
         guard scalars.count > 1, let first = scalars.first else { return false }
         if max(0, Int(cn_wcwidth(first))) == width { return false }
         return scalars.reduce(0) { $0 + max(0, Int(cn_wcwidth($1))) } == width
+    }
+
+    /// A two-column emoji whose first scalar ncurses counts as one column (a text-default base made emoji by U+FE0F:
+    /// ❤️, 🏳️‍🌈, 1️⃣) is drawn in text presentation, its base and marks without the selector or what a joiner adds,
+    /// followed by the blank of its second column. Terminals disagree on the emoji's width (one column by the C
+    /// library's count, two by the grapheme's), and ncurses counts one, so the rest of the row would move by a column
+    /// on some; the text form is one column on all of them.
+    static func narrowToFirstScalarWidth(_ scalars: inout [wchar_t], width: Int) {
+        guard width == 2, scalars.count > 1, let first = scalars.first, cn_wcwidth(first) == 1 else { return }
+        if let joiner = scalars.firstIndex(of: 0x200D) { scalars.removeSubrange(joiner...) }
+        scalars.removeAll { $0 == 0xFE0F }
     }
 
     /// Cuts a cluster longer than a cell holds at a joiner boundary: a family of four that does not fit

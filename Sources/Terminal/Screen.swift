@@ -88,9 +88,12 @@ public struct Screen: Sendable, Equatable {
     public static let maximumMarksPerCell = 4
 
     /// `character` as a cell draws it: its combining marks (nonspacing and enclosing) past `maximumMarksPerCell`
-    /// left out; everything else (joiners, selectors, tag characters, modifiers) kept.
+    /// left out, a lone regional indicator as U+FFFD; everything else (joiners, selectors, tag characters, modifiers) kept.
     func drawnCluster(_ character: Character) -> Character {
         let scalars = character.unicodeScalars
+        // Half a flag: terminals give a lone regional indicator one column or two, so it is drawn as the replacement
+        // character, one column on all of them (a pair is a flag, two columns everywhere).
+        if scalars.count == 1, let only = scalars.first, (0x1F1E6...0x1F1FF).contains(only.value) { return "\u{FFFD}" }
         guard scalars.count > 1 + Self.maximumMarksPerCell else { return character }
         var kept = String.UnicodeScalarView()
         var marks = 0

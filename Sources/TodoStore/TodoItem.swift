@@ -164,7 +164,14 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         self.init(key: key, recordType: record.recordType ?? TodoSchema.todoType, title: "")
         apply(fields: record.fields ?? [:])
         parent = record.parent
-        system = SystemFields(changeTag: record.recordChangeTag, created: record.created, modified: record.modified)
+        system = SystemFields(changeTag: record.recordChangeTag, created: Self.sane(record.created), modified: Self.sane(record.modified))
+    }
+
+    /// A cloud's stamp if its time is one a cloud can have written (1970 to 9999), else none: the device orders,
+    /// purges and reads clocks by these times, and a cloud that is not ours may send any INT64.
+    static func sane(_ stamp: RecordStamp?) -> RecordStamp? {
+        guard let stamp, stampRange.contains(stamp.timestamp) else { return nil }
+        return stamp
     }
 
     /// Identity for lists: the record key.
@@ -279,6 +286,9 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     /// Due dates (ms since 1970) a todo can have: 0001-01-01 to 9999-12-31 UTC; one outside is kept as an unknown field.
     public static let dueRange: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
 
+    /// Times (ms since 1970) a record's created and modified stamps can have: 1970-01-01 to 9999-12-31 UTC.
+    public static let stampRange: ClosedRange<Int64> = 0...253_402_300_799_999
+
     /// The due date with whether it is a whole day; setting nil clears it.
     public var due: DueDate? {
         get { dueDate.map { DueDate($0, allDay: dueAllDay) } }
@@ -296,6 +306,9 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
 
     /// Whether it is started (Taskwarrior's active).
     public var isActive: Bool { start != nil }
+    /// Known fields that came unreadable (of the wrong type, or a due date outside `dueRange`), in name order: read as
+    /// absent and kept as they came, so whoever acts on the todo can be told.
+    public var unreadableFields: [String] { extraFields.keys.filter { Field.all.contains($0) }.sorted() }
 
     /// Whether completing this todo makes its next occurrence.
     public var isRepeating: Bool { repeatRule != nil }

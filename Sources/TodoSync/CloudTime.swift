@@ -66,7 +66,7 @@ final class CloudTime {
 
     /// Notes a time the cloud stored something, so the next edit here orders after what it saw.
     func observeCloudTime(_ time: Int64?) {
-        if let time { editClock.observe(time) }
+        if let time, TodoItem.stampRange.contains(time) { editClock.observe(time) }  // a time no cloud writes is no reading
     }
 
     /// Narrows the offset to the cloud's clock with a reading taken between device times `sent` and `received`.
@@ -104,11 +104,11 @@ final class CloudTime {
         var earliest: Int64?
         var latest: Int64?
         for case .record(let record) in results {
-            guard let time = record.modified?.timestamp else { continue }
+            guard let time = record.modified?.timestamp, TodoItem.stampRange.contains(time) else { continue }
             earliest = min(earliest ?? time, time)
             latest = max(latest ?? time, time)
         }
-        guard let earliest, let latest else { return }
+        guard let earliest, let latest, TodoItem.stampRange.contains(sent), TodoItem.stampRange.contains(received) else { return }
         noteCloudReading(CloudClockOffset(low: latest - received, high: earliest - sent, measuredAt: received))
         observeCloudTime(latest)
     }

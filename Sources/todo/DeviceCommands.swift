@@ -30,7 +30,10 @@ func sendAndReport(_ session: DeviceSession) async throws {
         return
     }
     let snapshot = await session.engine.status()
-    if snapshot.connection != .online || snapshot.pendingCount > 0 {
+    if let error = snapshot.lastError, isStorageMessage(error) {
+        // The cache could not record the cloud's answer: the change may be in the cloud already, so not "not sent yet".
+        printError(keptChangeWarning(error))
+    } else if snapshot.connection != .online || snapshot.pendingCount > 0 {
         // Saved here, not sent yet: say so (the edit is kept and goes out with the next sync).
         var line = "Saved on this device, not sent yet (\(snapshot.statusLine))"
         if let error = snapshot.lastError {
@@ -38,8 +41,6 @@ func sendAndReport(_ session: DeviceSession) async throws {
             line += ": " + plainMessage(error.hasPrefix("offline: ") ? String(error.dropFirst(9)) : error)
         }
         printError(line)
-    } else if let error = snapshot.lastError, isStorageMessage(error) {
-        printError(keptChangeWarning(error))
     } else if let error = snapshot.lastError {
         // Sent, but the cloud refused something (e.g. access lowered meanwhile: the edit was reverted).
         throw DeviceCommandError(plainMessage(error))

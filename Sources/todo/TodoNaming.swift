@@ -76,7 +76,14 @@ extension DeviceOptionGroup {
                     items.append(try Self.one(of: found, named: id, allowTrashed: allowTrashed))
                 }
             }
-            for item in items { try await body(session, item) }
+            for item in items {
+                try await body(session, item)
+                // Another account may write a field of the wrong type: it is taken as absent, and the person acting hears so
+                // (after the verb's own words, so a refusal still begins with "Error: ").
+                if !item.unreadableFields.isEmpty {
+                    printError("Note: \(quoted(item)) came with \(item.unreadableFields.joined(separator: ", ")) in a form this device cannot read; taken as absent and kept as it came")
+                }
+            }
             try await finish(session)
             try await sendAndReport(session)
         }

@@ -45,18 +45,21 @@ final class TestCloud: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A signed-in device of `account` (created on first use), with a fault-injecting transport and a test clock.
+    /// A signed-in device of `account` (created on first use), with a fault-injecting transport and a test clock; it
+    /// reaches the cloud through `proxy` when one is given, and keeps its cache in `storeDirectory` when one is given.
     func device(
         _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true,
-        clockSkew: Double = 0, instantWaitsBelow: Double = 60, container: ContainerAddress = .default
+        clockSkew: Double = 0, instantWaitsBelow: Double = 60, container: ContainerAddress = .default, through proxy: URL? = nil,
+        storeDirectory: URL? = nil
     ) async throws -> TestDevice {
         let transport = FaultInjectingTransport(wrapping: HTTPClientTransport())
-        let client = CloudClient(baseURL: baseURL, container: container, transport: transport)
+        let client = CloudClient(baseURL: proxy ?? baseURL, container: container, transport: transport)
         do {
             _ = try await client.createAccount(account: account, password: "password-\(account)")
         } catch let error as CloudError where error.serverErrorCode == .exists {}
         let session = try await client.signIn(account: account, password: "password-\(account)", deviceName: name)
-        let store = try await TodoStore(url: directory.appendingPathComponent("devices/\(account)-\(name)-\(UUID().uuidString).sqlite"))
+        let store = try await TodoStore(
+            url: (storeDirectory ?? directory.appendingPathComponent("devices")).appendingPathComponent("\(account)-\(name)-\(UUID().uuidString).sqlite"))
         let clock = TestClock(instantBelow: instantWaitsBelow, skew: clockSkew)
         let engine = SyncEngine(
             client: client, store: store,
