@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -134,8 +135,7 @@ enum DescriptorFloodBench {
 /// A `todo-bench _hold-connections` child and the last line it printed.
 final class HoldingChild: @unchecked Sendable {
     private let process = Process()
-    private let lock = NSLock()
-    private var last = ""
+    private let last = Mutex("")
 
     init(port: Int, count: Int, addresses: Int) throws {
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -145,12 +145,12 @@ final class HoldingChild: @unchecked Sendable {
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
             guard let self, let line = text.split(separator: "\n").last else { return }
-            lock.withLock { last = String(line) }
+            self.last.withLock { $0 = String(line) }
         }
         try process.run()
     }
 
-    var lastLine: String { lock.withLock { last } }
+    var lastLine: String { last.withLock { $0 } }
     var isDone: Bool { lastLine.hasPrefix("done") || !process.isRunning }
 
     func stop() {

@@ -2,6 +2,7 @@ import CloudClient
 import CloudModel
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 
 /// The real `todo` binary: a todo committed to the cache while the cloud turned its send away, then a full disk: the
@@ -14,12 +15,12 @@ struct CommittedThenDiskFullCommandTests {
         defer { stage.tearDown() }
         let disk = stage.directory.appendingPathComponent("small-disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        guard StorageErrorTests.mount(["-t", "tmpfs", "-o", "size=4m", "tmpfs", disk.path]) else {
+        guard SmallDisk.mount(megabytes: 4, on: disk) else {
             print("CommittedThenDiskFullCommandTests skipped: mounting a tmpfs is not permitted here")
             await stage.server.shutdown()
             return
         }
-        defer { _ = Process.run(["/bin/umount", "-l", disk.path]) }
+        defer { SmallDisk.unmount(disk) }
         let data = disk.appendingPathComponent("data").path
         #expect(try await StorageErrorTests.todo(stage, data, ["add", "Before the disk filled"]).status == 0)
 
@@ -32,7 +33,7 @@ struct CommittedThenDiskFullCommandTests {
 
         // The disk fills before the next run: the cache cannot even be opened to send it. Said in words; the kept
         // change is not called unsaved (in-process, `CommittedThenDiskFullTests` fills the disk between send and answer).
-        StorageErrorTests.fill(disk)
+        SmallDisk.fill(disk)
         let synced = try await StorageErrorTests.todo(stage, data, ["sync"])
         StorageErrorTests.expectWorded(synced, "sync on a full disk")
         #expect(synced.status == 1 && synced.errors.contains("full"), "the full disk is named: \(synced.allText)")

@@ -1,5 +1,6 @@
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -20,27 +21,6 @@ struct StorageErrorTests {
             ])
     }
 
-    /// Runs `mount ARGUMENTS`; false when it is not permitted here.
-    static func mount(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/mount")
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
-
-    /// Fills the file system holding `directory` with one file until the disk refuses more.
-    static func fill(_ directory: URL) {
-        let filler = directory.appendingPathComponent("filler")
-        _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: filler.path) else { return }
-        defer { try? handle.close() }
-        let chunk = Data(count: 4096)
-        while (try? handle.write(contentsOf: chunk)) != nil {}
-    }
-
     static func expectWorded(_ result: TodoCommandLine.Result, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(!result.allText.contains("SQLite error") && !result.allText.contains("SQLITE"), "\(what): \(result.allText)", sourceLocation: sourceLocation)
     }
@@ -50,16 +30,16 @@ struct StorageErrorTests {
         defer { stage.tearDown() }
         let disk = stage.directory.appendingPathComponent("small-disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        guard Self.mount(["-t", "tmpfs", "-o", "size=3m", "tmpfs", disk.path]) else {
+        guard SmallDisk.mount(megabytes: 3, on: disk) else {
             print("StorageErrorTests skipped: mounting a tmpfs is not permitted here")
             await stage.server.shutdown()
             return
         }
-        defer { _ = Process.run(["/bin/umount", "-l", disk.path]) }
+        defer { SmallDisk.unmount(disk) }
         let data = disk.appendingPathComponent("data")
 
         // A disk full from the start: the cache cannot be made, and the message says so in words.
-        Self.fill(disk)
+        SmallDisk.fill(disk)
         let atStart = try await Self.todo(stage, data.path, ["list"])
         #expect(atStart.status == 1, "\(atStart.allText)")
         #expect(atStart.errors.contains("storage") && atStart.errors.contains("free some space"), "\(atStart.errors)")
@@ -70,7 +50,7 @@ struct StorageErrorTests {
         // prints its ID and exits 0 (the todo kept, whatever could not be recorded afterwards).
         let first = try await Self.todo(stage, data.path, ["add", "Before the disk filled"])
         #expect(first.status == 0, "\(first.allText)")
-        Self.fill(disk)
+        SmallDisk.fill(disk)
         var outcomes: [(String, TodoCommandLine.Result)] = []
         for index in 0..<3 {
             let title = "Added on a full disk \(index)"
@@ -92,7 +72,7 @@ struct StorageErrorTests {
         }
 
         // A read-only data directory: said in words, with what to do.
-        #expect(Self.mount(["--bind", "-o", "ro", data.path, data.path]) || Self.mount(["-o", "remount,ro,bind", data.path]))
+        #expect(SmallDisk.mount(["--bind", "-o", "ro", data.path, data.path]) || SmallDisk.mount(["-o", "remount,ro,bind", data.path]))
         let readOnly = try await Self.todo(stage, data.path, ["add", "On a read-only disk"])
         _ = Process.run(["/bin/umount", data.path])
         #expect(readOnly.status == 1, "\(readOnly.allText)")

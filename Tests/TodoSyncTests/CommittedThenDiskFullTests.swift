@@ -11,43 +11,16 @@ import TodoSync
 /// cache is a real SQLite file on a small tmpfs filled to the last byte; needs `mount` (root), skipped otherwise.
 @Suite("A committed change, then a full disk", .serialized)
 struct CommittedThenDiskFullTests {
-    /// Runs `mount ARGUMENTS`; false when not permitted here.
-    static func mount(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/mount")
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
-
-    /// Writes one file until the disk refuses more; the file, to free the disk again.
-    static func fill(_ directory: URL) -> URL {
-        let filler = directory.appendingPathComponent("filler")
-        _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
-        if let handle = FileHandle(forWritingAtPath: filler.path) {
-            let chunk = Data(count: 4096)
-            while (try? handle.write(contentsOf: chunk)) != nil {}
-            try? handle.close()
-        }
-        return filler
-    }
-
     @Test func aCommittedChangeIsKeptSentOnceAndNotDuplicatedByTheRetry() async throws {
         let cloud = try await TestCloud.start()
         defer { Task { await cloud.shutdown() } }
         let disk = ScratchDirectory.make("small-disk")
-        guard Self.mount(["-t", "tmpfs", "-o", "size=4m", "tmpfs", disk.path]) else {
+        guard SmallDisk.mount(megabytes: 4, on: disk) else {
             print("CommittedThenDiskFullTests skipped: mounting a tmpfs is not permitted here")
             return
         }
         defer {
-            let unmount = Process()
-            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
-            unmount.arguments = ["-l", disk.path]
-            try? unmount.run()
-            unmount.waitUntilExit()
+            SmallDisk.unmount(disk)
         }
         let device = try await cloud.device("small", sendsAutomatically: false, storeDirectory: disk)
         let other = try await cloud.device("other", sendsAutomatically: false)
@@ -57,7 +30,7 @@ struct CommittedThenDiskFullTests {
         device.transport.isOffline = true
         let kept = try await device.engine.add(title: "Kept on a full disk")
         device.transport.isOffline = false
-        let filler = Self.fill(disk)
+        let filler = SmallDisk.fill(disk)
         await #expect(throws: StoreError.self, "the disk refuses every write now") { _ = try await device.engine.add(title: "Refused") }
 
         // The send: the cloud takes the todo; recording its answer in the cache fails on the full disk.
