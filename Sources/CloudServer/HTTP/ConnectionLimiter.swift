@@ -82,7 +82,14 @@ struct LimitedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
                     return value
                 }
             }
-            try channel.pipeline.syncOperations.addHandler(waiter)
+            do {
+                try channel.pipeline.syncOperations.addHandler(waiter)
+            } catch {
+                // Closed before the handler was in (a flood's connection shed at once): nothing will complete the
+                // promise, and an unfulfilled promise is a leak (a trap in debug builds, a stuck task in release).
+                promise.succeed(nil)
+                throw error
+            }
             return DeferredConnection(channel: channel, value: promise.futureResult)
         }
     }
