@@ -128,9 +128,9 @@ struct ConnectionLimitTests {
 
     @Test(.enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
     func tlsConnectionsOverTheCapAreClosedCleanly() async throws {
-        let authority = try TestCertificateAuthority(
+        let authority = try await TestCertificateAuthority(
             in: ScratchDirectory.path("ca"))
-        let issued = try authority.issue("cloud")
+        let issued = try await authority.issue("cloud")
         try await withCloud(configure: { $0.maxConnectionsPerAddress = 2; $0.useTLS(issued) }) { cloud in
             // Accepted connections are set up on several event loops, so which of the three is the excess one is not
             // fixed: exactly one is closed, without a byte, and two stay.

@@ -29,8 +29,8 @@ struct FirstBytesTests {
 
     @Test(.enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
     func aSilentTLSConnectionIsClosedAtTheIdleTimeoutWhileHTTPSIsServed() async throws {
-        let authority = try TestCertificateAuthority(in: ScratchDirectory.path("ca"))
-        let issued = try authority.issue("cloud")
+        let authority = try await TestCertificateAuthority(in: ScratchDirectory.path("ca"))
+        let issued = try await authority.issue("cloud")
         try await withCloud(configure: { $0.useTLS(issued); $0.idleTimeout = 3 }) { cloud in
             let silent = try RawClient(port: cloud.server.port)
             try await TLSTestClient.with(trusting: authority.certificate) { client in

@@ -36,8 +36,8 @@ struct LoadBalancerKillTests {
         }
         let scratch = ScratchDirectory.path("kill-instance")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let authority = try TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
-        let issued = try authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])
+        let authority = try await TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
+        let issued = try await authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])
 
         let doomed = try await CloudInstance(binary: binary, databaseURL: databaseURL, directory: scratch.appendingPathComponent("instance-a"))
         defer { doomed.stop() }
@@ -68,7 +68,7 @@ struct LoadBalancerKillTests {
             }
             try await waitUntil("half the adds to finish", within: 300) { outcomes.count >= perDevice / 2 }
             outcomes.markKilled()
-            doomed.kill()
+            await doomed.kill()
             for task in load { try await task.value }
 
             let acknowledged = outcomes.acknowledged
@@ -204,17 +204,18 @@ final class CloudInstance: @unchecked Sendable {
     }
 
     /// SIGKILL: no shutdown, no flush, as a machine losing power.
-    func kill() {
+    func kill() async {
         guard isRunning, let child else { return }
         Glibc.kill(child.pid, SIGKILL)
-        lastLog = ChildProcess.stop(child).errors
+        lastLog = await ChildProcess.stop(child).errors
         ended = true
     }
 
-    /// SIGTERM and wait.
+    /// SIGTERM; a thread of its own reaps the process (this is called from `defer`, inside a task).
     func stop() {
         guard isRunning, let child else { return }
-        lastLog = ChildProcess.stop(child).errors
+        lastLog = child.errorsSoFar
+        ChildProcess.stopInBackground(child)
         ended = true
     }
 }

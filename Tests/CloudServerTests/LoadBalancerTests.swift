@@ -22,8 +22,8 @@ struct LoadBalancerTests {
     @Test func getsArePassedOnPostsThatReachedADyingInstanceAreNotAndARefusingInstanceIsSkipped() async throws {
         let scratch = ScratchDirectory.path("balancer")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let authority = try TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
-        let issued = try authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])
+        let authority = try await TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
+        let issued = try await authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])
         let cloud = try await TestCloud(configure: { $0.insecureHTTP = true })
         let dying = try DyingInstance()
         let port = try NginxProxy.freePort()

@@ -17,8 +17,8 @@ struct NginxProxyTests {
     @Test func signInWritesChangesAndAPushLongPollThroughNginx() async throws {
         let scratch = ScratchDirectory.path("nginx")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let authority = try TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
-        let issued = try authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])
+        let authority = try await TestCertificateAuthority(in: scratch.appendingPathComponent("ca"))
+        let issued = try await authority.issue("nginx", hosts: ["localhost", "127.0.0.1"])
         let cloud = try await TestCloud(configure: { $0.insecureHTTP = true })
         let port = try NginxProxy.freePort()
         let site = try Self.readmeSite(cloudPort: cloud.server.port, port: port, certificate: issued)

@@ -102,7 +102,7 @@ struct ServerProcessTests {
         #expect(failures == 0, "/health failed \(failures) of \(answered + 100) times during the flood")
         #expect(server.openDescriptors < 1024)
         // Everything recovers when they go.
-        flood.closeAll()
+        await flood.closeAll()
         try await waitUntil("the cloud to let go of the flood's descriptors") { server.openDescriptors < 200 }
         #expect(try await server.get("/health")?.status == 200)
         #expect(server.isRunning)
@@ -120,7 +120,7 @@ final class Flood: @unchecked Sendable {
         child = try ChildProcess.start(bench, ["_hold-connections", "\(port)", "\(count)", "\(addresses)"])
     }
 
-    deinit { closeAll() }
+    deinit { if ended == nil { ChildProcess.stopInBackground(child) } }
 
     private var lastLine: Substring { child.outputSoFar.split(separator: "\n").last ?? "" }
     /// The flood's last report (`opened N`, then `done N`).
@@ -128,8 +128,8 @@ final class Flood: @unchecked Sendable {
     var isDone: Bool { lastLine.hasPrefix("done") || ChildProcess.finished(child) != nil }
     var opened: Int { Int(lastLine.split(separator: " ").dropFirst().first ?? "") ?? 0 }
     var lastError: String { lastLine.components(separatedBy: "last error: ").dropFirst().first ?? child.errorsSoFar }
-    func closeAll() {
-        if ended == nil { ended = ChildProcess.stop(child) }
+    func closeAll() async {
+        if ended == nil { ended = await ChildProcess.stop(child) }
     }
 }
 
@@ -191,9 +191,10 @@ final class ServerChild: @unchecked Sendable {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// SIGTERM; a thread of its own reaps the process (this is called from `defer`, inside a task).
     func stop() {
         guard !ended else { return }
         ended = true
-        _ = ChildProcess.stop(child)
+        ChildProcess.stopInBackground(child)
     }
 }

@@ -5,8 +5,9 @@ import Testing
 
 /// The cloud's route tests (records, change feeds, sharing, permissions, queries) run again on the memory store and on
 /// PostgreSQL: the conformance suite checks each store method by method, these check that the service's rules hold on
-/// every store. Each run gets a fresh store; PostgreSQL prints `skipped: …` where it cannot start.
-@Suite("The cloud's routes on every store", .serialized)
+/// every store. Each run gets a fresh store; PostgreSQL prints `skipped: …` where it cannot start. Each route test is
+/// a test case of its own, so that they run side by side instead of in one long line.
+@Suite("The cloud's routes on every store")
 struct StoreRouteTests {
     /// The stores besides SQLite, on which the route suites run by default.
     static let stores = ["memory", "postgres"]
@@ -23,48 +24,103 @@ struct StoreRouteTests {
         }
     }
 
-    @Test(arguments: stores) func records(_ store: String) async throws {
-        let suite = RecordTests()
-        try await on(store) { try await suite.createUpdateConflictDelete() }
-        try await on(store) { try await suite.unknownFieldTypesAndTypelessValuesSurvive() }
-        try await on(store) { try await suite.atomicBatchesAreAllOrNothing() }
-        try await on(store) { try await suite.limitsAreEnforcedWithClearErrors() }
-        try await on(store) { try await suite.queryFiltersSortsAndPages() }
+    @Test(arguments: stores) func createUpdateConflictDelete(_ store: String) async throws {
+        try await on(store) { try await RecordTests().createUpdateConflictDelete() }
     }
 
-    @Test(arguments: stores) func changeFeeds(_ store: String) async throws {
-        let suite = ChangeFeedTests()
-        try await on(store) { try await suite.pagingOver450RecordsThenIncremental() }
-        try await on(store) { try await suite.databaseFeedReportsChangedAndDeletedZones() }
-        try await on(store) { try await suite.tokensExpireAfterCompaction() }
-        try await on(store) { try await suite.garbageTokensAreBadRequests() }
+    @Test(arguments: stores) func unknownFieldTypesAndTypelessValuesSurvive(_ store: String) async throws {
+        try await on(store) { try await RecordTests().unknownFieldTypesAndTypelessValuesSurvive() }
     }
 
-    @Test(arguments: stores) func sharing(_ store: String) async throws {
-        let suite = SharingTests()
-        try await on(store) { try await suite.inviteAcceptAndSeeExactlyTheSharedList() }
-        try await on(store) { try await suite.participantEditsReachTheOwnerAndPushesSkipTheWriter() }
-        try await on(store) { try await suite.participantRulesReadOnlyRootShareAndHierarchy() }
-        try await on(store) { try await suite.recordsLeavingTheSharedListBecomeTombstones() }
-        try await on(store) { try await suite.acceptingASecondShareInTheZoneExpiresOldTokens() }
-        try await on(store) { try await suite.revokeLeaveRootDeleteAndZoneDeleteEndAccess() }
-        try await on(store) { try await suite.nothingUnsharedLeaksToParticipantsOrStrangers() }
-        try await on(store) { try await suite.zonesOfTwoOwnersWithOneNameStayApart() }
-        try await on(store) { try await suite.shareRequestsGetClearErrors() }
+    @Test(arguments: stores) func atomicBatchesAreAllOrNothing(_ store: String) async throws {
+        try await on(store) { try await RecordTests().atomicBatchesAreAllOrNothing() }
     }
 
-    @Test(arguments: stores) func permissions(_ store: String) async throws {
-        let suite = PermissionTests()
-        try await on(store) { try await suite.publicBoard() }
-        try await on(store) { try await suite.privateDataStaysPrivate() }
+    @Test(arguments: stores) func limitsAreEnforcedWithClearErrors(_ store: String) async throws {
+        try await on(store) { try await RecordTests().limitsAreEnforcedWithClearErrors() }
     }
 
-    @Test(arguments: stores) func queries(_ store: String) async throws {
-        let suite = QueryTests()
-        try await on(store) { try await suite.keysetPagingUnderConcurrentInserts(sortedBy: nil) }
-        try await on(store) { try await suite.keysetPagingUnderConcurrentInserts(sortedBy: "modifiedTimestamp") }
-        try await on(store) { try await suite.sqlMatchesTheEvaluator() }
-        try await on(store) { try await suite.aRareFieldMatchIsReachedThroughBoundedPages() }
-        try await on(store) { try await suite.markersOfAnotherQueryOrForgedAreRefused() }
+    @Test(arguments: stores) func queryFiltersSortsAndPages(_ store: String) async throws {
+        try await on(store) { try await RecordTests().queryFiltersSortsAndPages() }
+    }
+
+    @Test(arguments: stores) func pagingOver450RecordsThenIncremental(_ store: String) async throws {
+        try await on(store) { try await ChangeFeedTests().pagingOver450RecordsThenIncremental() }
+    }
+
+    @Test(arguments: stores) func databaseFeedReportsChangedAndDeletedZones(_ store: String) async throws {
+        try await on(store) { try await ChangeFeedTests().databaseFeedReportsChangedAndDeletedZones() }
+    }
+
+    @Test(arguments: stores) func tokensExpireAfterCompaction(_ store: String) async throws {
+        try await on(store) { try await ChangeFeedTests().tokensExpireAfterCompaction() }
+    }
+
+    @Test(arguments: stores) func garbageTokensAreBadRequests(_ store: String) async throws {
+        try await on(store) { try await ChangeFeedTests().garbageTokensAreBadRequests() }
+    }
+
+    @Test(arguments: stores) func inviteAcceptAndSeeExactlyTheSharedList(_ store: String) async throws {
+        try await on(store) { try await SharingTests().inviteAcceptAndSeeExactlyTheSharedList() }
+    }
+
+    @Test(arguments: stores) func participantEditsReachTheOwnerAndPushesSkipTheWriter(_ store: String) async throws {
+        try await on(store) { try await SharingTests().participantEditsReachTheOwnerAndPushesSkipTheWriter() }
+    }
+
+    @Test(arguments: stores) func participantRulesReadOnlyRootShareAndHierarchy(_ store: String) async throws {
+        try await on(store) { try await SharingTests().participantRulesReadOnlyRootShareAndHierarchy() }
+    }
+
+    @Test(arguments: stores) func recordsLeavingTheSharedListBecomeTombstones(_ store: String) async throws {
+        try await on(store) { try await SharingTests().recordsLeavingTheSharedListBecomeTombstones() }
+    }
+
+    @Test(arguments: stores) func acceptingASecondShareInTheZoneExpiresOldTokens(_ store: String) async throws {
+        try await on(store) { try await SharingTests().acceptingASecondShareInTheZoneExpiresOldTokens() }
+    }
+
+    @Test(arguments: stores) func revokeLeaveRootDeleteAndZoneDeleteEndAccess(_ store: String) async throws {
+        try await on(store) { try await SharingTests().revokeLeaveRootDeleteAndZoneDeleteEndAccess() }
+    }
+
+    @Test(arguments: stores) func nothingUnsharedLeaksToParticipantsOrStrangers(_ store: String) async throws {
+        try await on(store) { try await SharingTests().nothingUnsharedLeaksToParticipantsOrStrangers() }
+    }
+
+    @Test(arguments: stores) func zonesOfTwoOwnersWithOneNameStayApart(_ store: String) async throws {
+        try await on(store) { try await SharingTests().zonesOfTwoOwnersWithOneNameStayApart() }
+    }
+
+    @Test(arguments: stores) func shareRequestsGetClearErrors(_ store: String) async throws {
+        try await on(store) { try await SharingTests().shareRequestsGetClearErrors() }
+    }
+
+    @Test(arguments: stores) func publicBoard(_ store: String) async throws {
+        try await on(store) { try await PermissionTests().publicBoard() }
+    }
+
+    @Test(arguments: stores) func privateDataStaysPrivate(_ store: String) async throws {
+        try await on(store) { try await PermissionTests().privateDataStaysPrivate() }
+    }
+
+    @Test(arguments: stores) func keysetPagingUnderConcurrentInsertsUnsorted(_ store: String) async throws {
+        try await on(store) { try await QueryTests().keysetPagingUnderConcurrentInserts(sortedBy: nil) }
+    }
+
+    @Test(arguments: stores) func keysetPagingUnderConcurrentInsertsSorted(_ store: String) async throws {
+        try await on(store) { try await QueryTests().keysetPagingUnderConcurrentInserts(sortedBy: "modifiedTimestamp") }
+    }
+
+    @Test(arguments: stores) func sqlMatchesTheEvaluator(_ store: String) async throws {
+        try await on(store) { try await QueryTests().sqlMatchesTheEvaluator() }
+    }
+
+    @Test(arguments: stores) func aRareFieldMatchIsReachedThroughBoundedPages(_ store: String) async throws {
+        try await on(store) { try await QueryTests().aRareFieldMatchIsReachedThroughBoundedPages() }
+    }
+
+    @Test(arguments: stores) func markersOfAnotherQueryOrForgedAreRefused(_ store: String) async throws {
+        try await on(store) { try await QueryTests().markersOfAnotherQueryOrForgedAreRefused() }
     }
 }

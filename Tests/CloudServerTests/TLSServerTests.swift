@@ -14,13 +14,13 @@ import Testing
 struct TLSServerTests {
     let authority: TestCertificateAuthority
 
-    init() throws {
-        authority = try TestCertificateAuthority(
+    init() async throws {
+        authority = try await TestCertificateAuthority(
             in: ScratchDirectory.path("ca"))
     }
 
     @Test func servesHTTPSThatAClientTrustingTheAuthorityVerifies() async throws {
-        let issued = try authority.issue("cloud")
+        let issued = try await authority.issue("cloud")
         try await withCloud(configure: { $0.useTLS(issued) }) { cloud in
             #expect(cloud.server.baseURL.absoluteString == "https://127.0.0.1:\(cloud.server.port)")
             try await TLSTestClient.with(trusting: authority.certificate) { client in
@@ -52,8 +52,8 @@ struct TLSServerTests {
     }
 
     @Test func aClientTrustingAnotherAuthorityIsRefused() async throws {
-        let issued = try authority.issue("cloud")
-        let stranger = try TestCertificateAuthority(
+        let issued = try await authority.issue("cloud")
+        let stranger = try await TestCertificateAuthority(
             in: ScratchDirectory.path("ca"), name: "Stranger CA")
         try await withCloud(configure: { $0.useTLS(issued) }) { cloud in
             try await TLSTestClient.with(trusting: stranger.certificate) { client in
@@ -66,7 +66,7 @@ struct TLSServerTests {
     }
 
     @Test func servesHTTPSOnIPv6Loopback() async throws {
-        let issued = try authority.issue("cloud6")
+        let issued = try await authority.issue("cloud6")
         try await withCloud(configure: { $0.host = "::1"; $0.useTLS(issued) }) { cloud in
             #expect(cloud.server.baseURL.absoluteString == "https://[::1]:\(cloud.server.port)")
             try await TLSTestClient.with(trusting: authority.certificate) { client in
@@ -77,15 +77,15 @@ struct TLSServerTests {
     }
 
     @Test func aKeyOfAnotherCertificateIsAStartUpErrorNamingTheFiles() async throws {
-        let one = try authority.issue("one")
-        let other = try authority.issue("other")
+        let one = try await authority.issue("one")
+        let other = try await authority.issue("other")
         let error = try await startFailure { $0.tlsCertificateFile = one.certificate; $0.tlsKeyFile = other.key }
         #expect(error.contains(other.key.path))
         #expect(error.contains("does not belong"))
     }
 
     @Test func aMissingOrUnreadableCertificateIsAStartUpErrorNamingTheFile() async throws {
-        let issued = try authority.issue("cloud")
+        let issued = try await authority.issue("cloud")
         let missing = authority.directory.appendingPathComponent("missing.pem")
         let absent = try await startFailure { $0.tlsCertificateFile = missing; $0.tlsKeyFile = issued.key }
         #expect(absent.contains("cannot read the TLS certificate \(missing.path)"))
@@ -103,7 +103,7 @@ struct TLSServerTests {
     }
 
     @Test func anExpiredCertificateIsRefusedAtStart() async throws {
-        let expired = try authority.issue("old", validity: .expired)
+        let expired = try await authority.issue("old", validity: .expired)
         let error = try await startFailure { $0.useTLS(expired) }
         #expect(error.contains("expired"))
         #expect(error.contains(expired.certificate.path))

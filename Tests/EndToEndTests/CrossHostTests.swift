@@ -13,13 +13,13 @@ import Glibc
 @Suite("Across hosts: cloud and devices in separate network namespaces", .serialized)
 struct CrossHostTests {
     @Test func twoLaptopsSyncWithACloudOnAnotherHostOverTLS() async throws {
-        guard let hosts = try TwoHosts.make() else { return }
+        guard let hosts = try await TwoHosts.make() else { return }
         defer { hosts.tearDown() }
         let binary = try TodoBinary.path()
         let directory = ScratchDirectory.path("hosts")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let authority = try TestCertificateAuthority(in: directory.appendingPathComponent("ca"))
-        let certificate = try authority.issue("cloud", hosts: [hosts.cloudAddress])
+        let authority = try await TestCertificateAuthority(in: directory.appendingPathComponent("ca"))
+        let certificate = try await authority.issue("cloud", hosts: [hosts.cloudAddress])
         let cloudData = directory.appendingPathComponent("cloud").path
         let password = ["TODO_PASSWORD": "correct horse battery staple"]
 
@@ -85,12 +85,12 @@ struct TwoHosts {
     let cloudAddress: String
 
     /// Makes the two hosts, or prints why this machine cannot and returns nil (not root, no `ip`, no `openssl`).
-    static func make() throws -> TwoHosts? {
+    static func make() async throws -> TwoHosts? {
         guard getuid() == 0 else {
             print("SKIPPED cross-host test: network namespaces need root (CI runs as root)")
             return nil
         }
-        guard run(["ip", "netns", "list"]).status == 0 else {
+        guard await run(["ip", "netns", "list"]).status == 0 else {
             print("SKIPPED cross-host test: `ip netns` is not available (iproute2)")
             return nil
         }
@@ -115,7 +115,7 @@ struct TwoHosts {
             ["ip", "-n", hosts.devicesNamespace, "link", "set", "lo", "up"],
         ]
         for step in steps {
-            let result = run(step)
+            let result = await run(step)
             guard result.status == 0 else {
                 hosts.tearDown()
                 if step.count > 2, step[1] == "netns", step[2] == "add" {
@@ -129,9 +129,12 @@ struct TwoHosts {
     }
 
     /// Removes both namespaces (the veth pair goes with them).
+    /// Runs from `defer`, inside a task: a thread of its own waits for `ip`.
     func tearDown() {
-        _ = Self.run(["ip", "netns", "del", cloudNamespace])
-        _ = Self.run(["ip", "netns", "del", devicesNamespace])
+        let namespaces = [cloudNamespace, devicesNamespace]
+        Thread.detachNewThread {
+            for namespace in namespaces { _ = try? ChildProcess.runBlocking("/usr/bin/env", ["ip", "netns", "del", namespace]) }
+        }
     }
 
     private func namespace(_ host: Host) -> String { host == .cloud ? cloudNamespace : devicesNamespace }
@@ -164,8 +167,8 @@ struct TwoHosts {
         throw E2EError("the cloud at \(url) never answered from the other host")
     }
 
-    private static func run(_ arguments: [String]) -> (status: Int32, text: String) {
-        guard let result = try? ChildProcess.runBlocking("/usr/bin/env", arguments) else { return (127, "cannot run \(arguments[0])") }
+    private static func run(_ arguments: [String]) async -> (status: Int32, text: String) {
+        guard let result = try? await ChildProcess.run("/usr/bin/env", arguments) else { return (127, "cannot run \(arguments[0])") }
         return (result.status, result.output + result.errors)
     }
 }
@@ -180,5 +183,5 @@ final class HostProcess: Sendable {
     func output() -> String { child.outputSoFar + child.errorsSoFar }
 
     /// Ends it (SIGTERM, then SIGKILL) and removes its output files.
-    func terminate() { ChildProcess.stop(child) }
+    func terminate() { ChildProcess.stopInBackground(child) }
 }

@@ -75,8 +75,8 @@ struct ServerControlTests {
     @Test(.enabled(if: TestCertificateAuthority.isAvailable, "openssl is not installed: no test certificates"))
     func aDetachedTLSCloudOnIPv6LoopbackAndItsCertificateErrors() async throws {
         defer { cleanUp(directory.appendingPathComponent("data")) }
-        let authority = try TestCertificateAuthority(in: directory.appendingPathComponent("ca"))
-        let issued = try authority.issue("cloud")
+        let authority = try await TestCertificateAuthority(in: directory.appendingPathComponent("ca"))
+        let issued = try await authority.issue("cloud")
         let data = directory.appendingPathComponent("data").path
 
         let missing = directory.appendingPathComponent("missing.pem").path

@@ -15,8 +15,8 @@ struct SessionEndCommandLineTests {
         let binary = try TodoBinary.path()
         let directory = ScratchDirectory.path("session-end")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let authority = try TestCertificateAuthority(in: directory.appendingPathComponent("ca"))
-        let certificate = try authority.issue("cloud")
+        let authority = try await TestCertificateAuthority(in: directory.appendingPathComponent("ca"))
+        let certificate = try await authority.issue("cloud")
         let server = try await CloudServer.start(
             ServerConfiguration(
                 port: 0, dataDirectory: directory.appendingPathComponent("cloud"), openRegistration: true, logLevel: .critical,

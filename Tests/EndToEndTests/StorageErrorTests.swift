@@ -74,7 +74,7 @@ struct StorageErrorTests {
         // A read-only data directory: said in words, with what to do.
         #expect(SmallDisk.mount(["--bind", "-o", "ro", data.path, data.path]) || SmallDisk.mount(["-o", "remount,ro,bind", data.path]))
         let readOnly = try await Self.todo(stage, data.path, ["add", "On a read-only disk"])
-        _ = Process.run(["/bin/umount", data.path])
+        SmallDisk.unmount(data, lazily: false)
         #expect(readOnly.status == 1, "\(readOnly.allText)")
         #expect(readOnly.errors.contains("cannot be written") || readOnly.errors.contains("cannot be opened"), "\(readOnly.errors)")
         Self.expectWorded(readOnly, "read-only")
@@ -84,18 +84,5 @@ struct StorageErrorTests {
         #expect(missing.status == 1 && missing.errors.contains("data directory"), "\(missing.errors)")
         Self.expectWorded(missing, "missing directory")
         await stage.server.shutdown()
-    }
-}
-
-extension Process {
-    /// Runs a command to its end; its exit status.
-    @discardableResult
-    static func run(_ command: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

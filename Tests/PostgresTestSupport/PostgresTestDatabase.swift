@@ -2,6 +2,7 @@ import CloudServer
 import Foundation
 import Logging
 import PostgresNIO
+import TestSupport
 
 /// A fresh, empty database on a real PostgreSQL, made for one test and dropped after it.
 ///
@@ -60,8 +61,13 @@ public struct PostgresTestDatabase: Sendable {
     /// the test's database from taking connections, or to end its sessions (`pg_terminate_backend`).
     public func administer(_ sql: String) async throws {
         guard case .success(let server) = await PostgresTestServer.shared.administrationURL() else { return }
-        try await PostgresTestServer.administer(server) { connection in
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresTestServer.logger)
+        do {
+            try await PostgresTestServer.administer(server) { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresTestServer.logger)
+            }
+        } catch {
+            // PSQLError's own description hides the server's words; a failing test needs them.
+            throw PostgresUnavailable(description: "\(sql): \(String(reflecting: error))")
         }
     }
 
@@ -125,7 +131,8 @@ actor PostgresTestServer {
             return .failure(PostgresUnavailable(description: reason))
         }
         do {
-            let cluster = try LocalPostgresCluster.start()
+            // initdb and pg_ctl take seconds: on a thread of their own, not one every task shares.
+            let cluster = try await onThreadOfItsOwn { try LocalPostgresCluster.start() }
             return .success(
                 DatabaseURL(user: LocalPostgresCluster.superuser, host: "127.0.0.1", port: cluster.port, database: "postgres", tlsMode: .disable))
         } catch {

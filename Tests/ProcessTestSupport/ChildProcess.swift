@@ -84,12 +84,13 @@ public enum ChildProcess {
         return result
     }
 
-    /// `run` for synchronous callers: polls on the calling thread.
+    /// `run` for synchronous callers: polls on the calling thread (a test fails if that thread is a task's).
     public static func runBlocking(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120),
+        fileID: String = #fileID, line: Int = #line
     ) throws -> Result {
         let child = try start(executable, arguments, environment: environment)
-        guard let result = firstValueBlocking(within: timeout, { finished(child) }) else {
+        guard let result = firstValueBlocking(within: timeout, fileID: fileID, line: line, { finished(child) }) else {
             throw ended(child, after: timeout, executable, arguments)
         }
         return result
@@ -97,12 +98,23 @@ public enum ChildProcess {
 
     /// Ends a child (SIGTERM, then SIGKILL after `grace`), reaps it and removes its output files; what it wrote.
     @discardableResult
-    public static func stop(_ child: Running, grace: Duration = .seconds(10)) -> Result {
+    public static func stop(_ child: Running, grace: Duration = .seconds(10)) async -> Result {
         kill(child.pid, SIGTERM)
-        if let result = firstValueBlocking(within: grace, { finished(child) }) { return result }
+        if let result = await firstValue(within: grace, { finished(child) }) { return result }
         kill(child.pid, SIGKILL)
         while true {
-            if let result = firstValueBlocking(within: 60, { finished(child) }) { return result }
+            if let result = await firstValue(within: 60, { finished(child) }) { return result }
+        }
+    }
+
+    /// `stop` for synchronous code inside a task (a `defer`, a `deinit`): the signal goes now and a thread of its own
+    /// reaps the child, so no thread the tasks share waits for it.
+    public static func stopInBackground(_ child: Running, grace: Duration = .seconds(10)) {
+        kill(child.pid, SIGTERM)
+        Thread.detachNewThread {
+            if firstValueBlocking(within: grace, { finished(child) }) != nil { return }
+            kill(child.pid, SIGKILL)
+            while firstValueBlocking(within: 60, { finished(child) }) == nil {}
         }
     }
 

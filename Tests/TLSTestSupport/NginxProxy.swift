@@ -64,7 +64,7 @@ public final class NginxProxy: @unchecked Sendable {
         }
         if outcome == false { throw NginxError("nginx exited: \(log)") }
         if outcome == true { return }
-        ChildProcess.stop(child)
+        await ChildProcess.stop(child)
         throw NginxError("nginx did not listen on \(port) within 15 s: \(log)")
     }
 
@@ -73,7 +73,7 @@ public final class NginxProxy: @unchecked Sendable {
 
     /// Stops nginx (SIGTERM: its fast shutdown) and waits for it.
     public func stop() async {
-        ChildProcess.stop(child)
+        await ChildProcess.stop(child)
         try? FileManager.default.removeItem(at: directory)
     }
 

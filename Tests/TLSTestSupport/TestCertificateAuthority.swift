@@ -28,10 +28,13 @@ public struct TestCertificateAuthority: Sendable {
     private let key: URL
 
     /// Whether `openssl` can be run here; tests that need certificates skip with a line when it cannot.
-    public static var isAvailable: Bool { (try? run(["version"], in: FileManager.default.temporaryDirectory)) != nil }
+    public static var isAvailable: Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/openssl") }
+    }
 
     /// Makes a new authority (an EC P-256 key and a self-signed CA certificate) in `directory`.
-    public init(in directory: URL, name: String = "CloudTodo Test CA") throws {
+    public init(in directory: URL, name: String = "CloudTodo Test CA") async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         certificate = directory.appendingPathComponent("ca.pem")
@@ -39,7 +42,7 @@ public struct TestCertificateAuthority: Sendable {
         try Data(Self.authorityConfiguration.utf8).write(to: directory.appendingPathComponent("ca.cnf"))
         try Data().write(to: directory.appendingPathComponent("index.txt"))
         try Data("01\n".utf8).write(to: directory.appendingPathComponent("serial"))
-        try Self.run(
+        try await Self.run(
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key.path, "-out",
                 certificate.path, "-days", "3650", "-subj", "/CN=\(name)", "-addext", "basicConstraints=critical,CA:TRUE", "-addext",
@@ -48,11 +51,11 @@ public struct TestCertificateAuthority: Sendable {
     }
 
     /// Issues a server certificate for `hosts` (names become DNS entries, addresses IP entries), signed by this authority.
-    public func issue(_ name: String, hosts: [String] = ["localhost", "127.0.0.1", "::1"], validity: Validity = .days(30)) throws -> Issued {
+    public func issue(_ name: String, hosts: [String] = ["localhost", "127.0.0.1", "::1"], validity: Validity = .days(30)) async throws -> Issued {
         let issued = Issued(
             certificate: directory.appendingPathComponent("\(name).pem"), key: directory.appendingPathComponent("\(name).key"))
         let request = directory.appendingPathComponent("\(name).csr")
-        try Self.run(
+        try await Self.run(
             [
                 "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", issued.key.path, "-out",
                 request.path, "-subj", "/CN=\(hosts.first ?? name)", "-addext", "subjectAltName=\(Self.alternativeNames(hosts))",
@@ -67,15 +70,15 @@ public struct TestCertificateAuthority: Sendable {
         case .expired: signing += ["-startdate", "20200101000000Z", "-enddate", "20200201000000Z"]
         case .notYetValid: signing += ["-startdate", "20990101000000Z", "-enddate", "20990201000000Z"]
         }
-        try Self.run(signing, in: directory)
+        try await Self.run(signing, in: directory)
         return issued
     }
 
     /// A self-signed server certificate no authority vouches for.
-    public func selfSigned(_ name: String, hosts: [String] = ["localhost", "127.0.0.1", "::1"]) throws -> Issued {
+    public func selfSigned(_ name: String, hosts: [String] = ["localhost", "127.0.0.1", "::1"]) async throws -> Issued {
         let issued = Issued(
             certificate: directory.appendingPathComponent("\(name).pem"), key: directory.appendingPathComponent("\(name).key"))
-        try Self.run(
+        try await Self.run(
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", issued.key.path, "-out",
                 issued.certificate.path, "-days", "30", "-subj", "/CN=\(hosts.first ?? name)", "-addext",
@@ -108,8 +111,8 @@ public struct TestCertificateAuthority: Sendable {
         """
 
     @discardableResult
-    private static func run(_ arguments: [String], in directory: URL) throws -> String {
-        let result = try ChildProcess.runBlocking("/usr/bin/env", ["-C", directory.path, "openssl"] + arguments, timeout: .seconds(60))
+    private static func run(_ arguments: [String], in directory: URL) async throws -> String {
+        let result = try await ChildProcess.run("/usr/bin/env", ["-C", directory.path, "openssl"] + arguments, timeout: .seconds(60))
         let text = result.output + result.errors
         guard result.status == 0 else {
             throw CertificateError(message: "openssl \(arguments.first ?? "") failed: \(text)")

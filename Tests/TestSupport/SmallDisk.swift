@@ -16,9 +16,9 @@ public enum SmallDisk {
         run("/bin/mount", arguments)
     }
 
-    /// Unmounts what `mount` put on `directory` (lazily: a child still in it does not stop it).
-    public static func unmount(_ directory: URL) {
-        _ = run("/bin/umount", ["-l", directory.path])
+    /// Unmounts what `mount` put on `directory`; lazily by default, so that a child still in it does not stop it.
+    public static func unmount(_ directory: URL, lazily: Bool = true) {
+        _ = run("/bin/umount", (lazily ? ["-l"] : []) + [directory.path])
     }
 
     /// Writes one file in `directory` until its file system refuses more; the file, whose removal frees the disk.
@@ -35,13 +35,19 @@ public enum SmallDisk {
         return filler
     }
 
+    /// Runs `mount` or `umount` to its end (milliseconds); whether it succeeded. posix_spawn and waitpid on the
+    /// child's own pid: Foundation's `Process` has missed a child's end and hung the suite.
     private static func run(_ executable: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return false }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status & 0x7F == 0 && (status >> 8) & 0xFF == 0
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// How often the waits below look again at what they wait for.
 public let conditionCheckInterval: Duration = .milliseconds(10)
@@ -27,8 +28,10 @@ public func firstValue<T>(
 }
 
 /// `firstValueBlocking` with its bound as a `Duration`.
-public func firstValueBlocking<T>(within limit: Duration, _ produce: () throws -> T?) rethrows -> T? {
-    try firstValueBlocking(within: seconds(limit), produce)
+public func firstValueBlocking<T>(
+    within limit: Duration, fileID: String = #fileID, line: Int = #line, _ produce: () throws -> T?
+) rethrows -> T? {
+    try firstValueBlocking(within: seconds(limit), fileID: fileID, line: line, produce)
 }
 
 private func seconds(_ duration: Duration) -> Double {
@@ -36,7 +39,13 @@ private func seconds(_ duration: Duration) -> Double {
 }
 
 /// `firstValue` for synchronous callers (a thread of their own, not the cooperative pool).
-public func firstValueBlocking<T>(within seconds: Double = 10, _ produce: () throws -> T?) rethrows -> T? {
+///
+/// A test that calls it inside a task fails: the thread it holds is one of the few every task of the process shares
+/// (the cloud under test answers on them too), and holding it for seconds stalled unrelated tests into timeouts.
+public func firstValueBlocking<T>(
+    within seconds: Double = 10, fileID: String = #fileID, line: Int = #line, _ produce: () throws -> T?
+) rethrows -> T? {
+    refuseBlockingInATask("a blocking wait", at: "\(fileID):\(line)")
     let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
     while ContinuousClock.now < deadline {
         if let value = try produce() { return value }
@@ -53,8 +62,10 @@ public func eventually(
 }
 
 /// `eventually` for synchronous callers.
-public func eventuallyBlocking(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    try firstValueBlocking(within: seconds) { try condition() ? true : nil } != nil
+public func eventuallyBlocking(
+    _ seconds: Double = 10, fileID: String = #fileID, line: Int = #line, _ condition: () throws -> Bool
+) rethrows -> Bool {
+    try firstValueBlocking(within: seconds, fileID: fileID, line: line) { try condition() ? true : nil } != nil
 }
 
 /// What `waitUntil` throws when its condition never held.
@@ -90,4 +101,19 @@ public func holdsThroughout(
     _ seconds: Double, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     try await firstValue(within: seconds) { try await condition() ? nil : false } == nil
+}
+
+/// Records a test failure naming `place` (the caller's file and line) when it runs inside a task: `what` would hold
+/// one of the threads all tasks share. Synchronous code on a thread of its own (a scripted server's, a reaper) passes.
+public func refuseBlockingInATask(_ what: String, at place: String) {
+    guard withUnsafeCurrentTask(body: { $0 != nil }) else { return }
+    Issue.record("\(what) inside a task at \(place) holds a thread every task shares: use the async form")
+}
+
+/// Runs blocking `work` (a child process waited for, a tool that takes seconds) on a new thread and awaits its result,
+/// so that no thread the tasks share is held meanwhile.
+public func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
 }

@@ -205,7 +205,7 @@ struct SavedLoginTests {
         #expect(refused > 1_000, "most random text is refused: \(refused)")
     }
 
-    @Test func theSavedLoginNamesTheCloudUnlessTheFlagsNameAnother() throws {
+    @Test func theSavedLoginNamesTheCloudUnlessTheFlagsNameAnother() async throws {
         let data = directory()
         defer { try? FileManager.default.removeItem(at: data) }
         let environment = ["USER": "someone", "HOME": data.path]
@@ -214,7 +214,7 @@ struct SavedLoginTests {
         #expect(plain.options.isDefaultLocalServer && plain.options.account == "someone" && plain.source == .embedded)
 
         // Three real PEM authorities: resolving a choice makes its transport, which reads the file it trusts.
-        let authority = try TestCertificateAuthority(in: data.appendingPathComponent("authority"))
+        let authority = try await TestCertificateAuthority(in: data.appendingPathComponent("authority"))
         let (savedCA, environmentCAFile, flagCAFile) = (data.path + "/ca.pem", data.path + "/env.pem", data.path + "/flag.pem")
         for file in [savedCA, environmentCAFile, flagCAFile] { try FileManager.default.copyItem(atPath: authority.certificate.path, toPath: file) }
         let configFile = ConfigFile(directory: data.appendingPathComponent("config"))

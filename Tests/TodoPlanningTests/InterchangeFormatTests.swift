@@ -39,8 +39,8 @@ enum InterchangeSupport {
     }
 
     /// Runs `tool` with `arguments` and extra `environment`; its exit status and standard output.
-    static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
-        let result = try ChildProcess.runBlocking(tool, arguments, environment: environment)
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String]) async throws -> (status: Int32, output: String) {
+        let result = try await ChildProcess.run(tool, arguments, environment: environment)
         return (result.status, result.output)
     }
 }

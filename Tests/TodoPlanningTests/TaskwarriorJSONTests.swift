@@ -189,7 +189,7 @@ struct TaskwarriorJSONTests {
     }
 
     @Test("Round trip through the real Taskwarrior: task import, task export (when `task` is on PATH)")
-    func liveRoundTrip() throws {
+    func liveRoundTrip() async throws {
         guard let task = InterchangeSupport.onPath("task") else {
             print("TaskwarriorJSONTests: skipped the live round trip: `task` is not on PATH (the fixture checks still ran).")
             return
@@ -203,8 +203,8 @@ struct TaskwarriorJSONTests {
         let file = scratch.appendingPathComponent("import.json")
         try Data(TaskwarriorJSON.encode(sample, calendar: calendar).text.utf8).write(to: file)
         let environment = ["TASKRC": rc.path, "TASKDATA": data.path, "TZ": "Europe/Berlin"]
-        #expect(try InterchangeSupport.run(task, ["import", file.path], environment: environment).status == 0)
-        let export = try InterchangeSupport.run(task, ["export"], environment: environment)
+        #expect(try await InterchangeSupport.run(task, ["import", file.path], environment: environment).status == 0)
+        let export = try await InterchangeSupport.run(task, ["export"], environment: environment)
         #expect(export.status == 0)
         let back = try TaskwarriorJSON.decode(Data(export.output.utf8), calendar: calendar)
         let byUID = Dictionary(back.todos.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })

@@ -125,7 +125,7 @@ struct VdirTests {
     }
 
     @Test("todoman lists our vdir as we wrote it (when todoman is installed in /tmp/todoman-venv)")
-    func todomanReadsOurVdir() throws {
+    func todomanReadsOurVdir() async throws {
         let todoman = "/tmp/todoman-venv/bin/todo"
         guard FileManager.default.isExecutableFile(atPath: todoman) else {
             print("VdirTests: skipped the live todoman check: \(todoman) is not installed (the fixture checks still ran).")
@@ -145,7 +145,7 @@ struct VdirTests {
 
             """
         try Data(settings.utf8).write(to: config)
-        let (status, output) = try InterchangeSupport.run(
+        let (status, output) = try await InterchangeSupport.run(
             todoman, ["--porcelain", "--config", config.path, "list", "--status", "ANY"], environment: ["TZ": "Europe/Berlin"])
         #expect(status == 0)
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])

@@ -10,12 +10,12 @@ import Testing
 @Suite("TLS: certificates the device trusts and refuses")
 struct TLSTransportTests {
     /// An authority in a fresh directory, or nil (with a line) when openssl is missing.
-    func authority(_ name: String = "ca") throws -> TestCertificateAuthority? {
+    func authority(_ name: String = "ca") async throws -> TestCertificateAuthority? {
         guard TestCertificateAuthority.isAvailable else {
             print("skipped: openssl is not available")
             return nil
         }
-        return try TestCertificateAuthority(in: ScratchDirectory.make("tls-\(name)"), name: "CloudTodo Test \(name)")
+        return try await TestCertificateAuthority(in: ScratchDirectory.make("tls-\(name)"), name: "CloudTodo Test \(name)")
     }
 
     /// The words of the `TransportError` a GET of `url` fails with.
@@ -24,7 +24,7 @@ struct TLSTransportTests {
     }
 
     @Test func aCertificateOfTheGivenAuthorityIsTrustedByNameAndAddress() async throws {
-        guard let ca = try authority() else { return }
+        guard let ca = try await authority() else { return }
         let server = try await TLSTestServer(ca.issue("cloud"))
         defer { Task { await server.stop() } }
         let transport = try CloudTransport.make(trust: TrustSettings(caFile: ca.certificate.path))
@@ -36,7 +36,7 @@ struct TLSTransportTests {
     }
 
     @Test func aBundleOfSeveralAuthoritiesIsRead() async throws {
-        guard let ca = try authority(), let other = try authority("other") else { return }
+        guard let ca = try await authority(), let other = try await authority("other") else { return }
         let server = try await TLSTestServer(ca.issue("cloud"))
         defer { Task { await server.stop() } }
         let bundle = ca.directory.appendingPathComponent("bundle.pem")
@@ -47,7 +47,7 @@ struct TLSTransportTests {
     }
 
     @Test func anIPv6LiteralOverTLSWorks() async throws {
-        guard let ca = try authority() else { return }
+        guard let ca = try await authority() else { return }
         guard let server = try? await TLSTestServer(ca.issue("cloud"), host: "::1") else {
             print("skipped: no IPv6 loopback here")
             return
@@ -59,7 +59,7 @@ struct TLSTransportTests {
     }
 
     @Test func anExpiredCertificateIsRefusedInWords() async throws {
-        guard let ca = try authority() else { return }
+        guard let ca = try await authority() else { return }
         let server = try await TLSTestServer(ca.issue("old", validity: .expired))
         defer { Task { await server.stop() } }
         let words = await refusal(try CloudTransport.make(trust: TrustSettings(caFile: ca.certificate.path)), "https://localhost:\(server.port)/")
@@ -67,7 +67,7 @@ struct TLSTransportTests {
     }
 
     @Test func aCertificateNotYetValidIsRefusedInWords() async throws {
-        guard let ca = try authority() else { return }
+        guard let ca = try await authority() else { return }
         let server = try await TLSTestServer(ca.issue("future", validity: .notYetValid))
         defer { Task { await server.stop() } }
         let words = await refusal(try CloudTransport.make(trust: TrustSettings(caFile: ca.certificate.path)), "https://localhost:\(server.port)/")
@@ -75,7 +75,7 @@ struct TLSTransportTests {
     }
 
     @Test func aCertificateForAnotherHostIsRefusedInWords() async throws {
-        guard let ca = try authority() else { return }
+        guard let ca = try await authority() else { return }
         let server = try await TLSTestServer(ca.issue("elsewhere", hosts: ["cloud.example.org"]))
         defer { Task { await server.stop() } }
         let transport = try CloudTransport.make(trust: TrustSettings(caFile: ca.certificate.path))
@@ -86,7 +86,7 @@ struct TLSTransportTests {
     }
 
     @Test func aSelfSignedCertificateIsRefusedInWords() async throws {
-        guard let ca = try authority() else { return }
+        guard let ca = try await authority() else { return }
         let server = try await TLSTestServer(ca.selfSigned("self"))
         defer { Task { await server.stop() } }
         let words = await refusal(try CloudTransport.make(trust: TrustSettings(caFile: ca.certificate.path)), "https://localhost:\(server.port)/")
@@ -97,7 +97,7 @@ struct TLSTransportTests {
     }
 
     @Test func aCertificateOfAnUnknownAuthorityIsRefusedInWords() async throws {
-        guard let ca = try authority(), let stranger = try authority("stranger") else { return }
+        guard let ca = try await authority(), let stranger = try await authority("stranger") else { return }
         let server = try await TLSTestServer(stranger.issue("cloud"))
         defer { Task { await server.stop() } }
         let words = await refusal(try CloudTransport.make(trust: TrustSettings(caFile: ca.certificate.path)), "https://localhost:\(server.port)/")
@@ -106,7 +106,7 @@ struct TLSTransportTests {
     }
 
     @Test func theRefusalReachesAPersonAsACloudThatCannotBeReached() async throws {
-        guard let ca = try authority() else { return }
+        guard let ca = try await authority() else { return }
         let server = try await TLSTestServer(ca.issue("old", validity: .expired))
         defer { Task { await server.stop() } }
         let client = CloudClient(
