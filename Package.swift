@@ -134,7 +134,7 @@ let package = Package(
         ),
 
         // Tests: one target per module, real SQLite and a real loopback server.
-        .testTarget(name: "CloudModelTests", dependencies: ["CloudModel"], swiftSettings: strict),
+        .testTarget(name: "CloudModelTests", dependencies: ["CloudModel", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TodoPlanningTests", dependencies: ["TodoPlanning", "ProcessTestSupport", "TestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "CloudServerTests",
@@ -175,8 +175,9 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "TodoUITests", dependencies: ["TodoUI", "Terminal", "HostileTextSupport", "TodoPlanning", "TestSupport"], swiftSettings: strict),
-        // The tests' one home for waiting on a condition and for scratch directories (removed when the run ends).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // The tests' one home for waiting on a condition, for scratch directories (removed when the run ends) and for
+        // running long computations on a thread of their own.
+        .target(name: "TestSupport", dependencies: ["SQLiteDB"], path: "Tests/TestSupport", swiftSettings: strict),
         // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.
         .target(name: "HostileTextSupport", path: "Tests/HostileTextSupport", swiftSettings: strict),
         // A private certificate authority made with openssl, shared by the TLS tests of the cloud and the device.

@@ -56,11 +56,15 @@ public final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
         func checkIsolated() { owner.checkIsolated() }
     }
 
+    /// Whether the caller runs on this executor's thread.
+    public var isCurrentThread: Bool {
+        let current = pthread_self()
+        return condition.withLock { thread }.map { pthread_equal($0, current) != 0 } ?? false
+    }
+
     /// Traps unless called on this executor's thread (what `assumeIsolated` and `preconditionIsolated` ask).
     public func checkIsolated() {
-        let current = pthread_self()
-        let mine = condition.withLock { thread }
-        precondition(mine.map { pthread_equal($0, current) != 0 } ?? false, "not on the thread of this ThreadTaskExecutor")
+        precondition(isCurrentThread, "not on the thread of this ThreadTaskExecutor")
     }
 
     /// Ends the thread once the jobs already queued have run; `last` (if any) runs on the thread before it ends:

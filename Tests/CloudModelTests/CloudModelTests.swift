@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Wire format")
@@ -79,7 +80,7 @@ struct WireFormatTests {
     }
 }
 
-@Suite("Streaming decoders agree with the Codable decoders")
+@Suite("Streaming decoders agree with the Codable decoders", .onThreadOfItsOwn)
 struct StreamingDecoderTests {
     @Test func modifyRequestDecodesTheSameBothWays() throws {
         var record = Record(

@@ -1,9 +1,10 @@
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 /// The server's storage read of `records/modify` keeps fields as canonical JSON; these pin it to the decoding path.
-@Suite("Fields kept as canonical JSON")
+@Suite("Fields kept as canonical JSON", .onThreadOfItsOwn)
 struct EncodedFieldsTests {
     /// A modify body with one record whose `fields` object is `fieldsJSON`, verbatim.
     private func body(_ fieldsJSON: String, type: String = "create") -> [UInt8] {

@@ -1,11 +1,12 @@
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 /// Each hot message's fast reader against its Codable decoder over generated messages: the bytes `JSONEncoder`
 /// writes, the same JSON respelled (members shuffled, whitespace, unknown members), and, for records, the bytes the
 /// fast writer writes. Both readers must give the message that was written.
-@Suite("Hot messages: fast readers against Codable over generated messages")
+@Suite("Hot messages: fast readers against Codable over generated messages", .onThreadOfItsOwn)
 struct HotMessageDifferentialTests {
     static let messages = 1_500
 

@@ -1,12 +1,13 @@
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 /// Each hot message's typed writer against Codable over seeded, generated messages: what the writer writes must be
 /// valid JSON that `JSONDecoder` reads as the message written (or, where the wire folds things, as what `JSONEncoder`'s
 /// bytes of it read as), and the fast reader must read it alike. The readers' side, Codable's bytes read fast, is
 /// `HotMessageDifferentialTests`.
-@Suite("Hot messages: typed writers against Codable over generated messages")
+@Suite("Hot messages: typed writers against Codable over generated messages", .onThreadOfItsOwn)
 struct HotMessageWriterTests {
     static let messages = 2_000
 

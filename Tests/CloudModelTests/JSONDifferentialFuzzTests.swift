@@ -1,12 +1,13 @@
 @testable import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 /// Our JSON readers against Foundation's `JSONSerialization` over generated documents, valid and mutated: both must
 /// read the same value or both refuse, except where Foundation is laxer in a way RFC 8259 leaves to each reader
 /// or forbids, each such case pinned down by the conformance corpus. The tree parser and the pull reader must agree
 /// exactly on every document.
-@Suite("JSON differential fuzz against Foundation")
+@Suite("JSON differential fuzz against Foundation", .onThreadOfItsOwn)
 struct JSONDifferentialFuzzTests {
     static let documents = 100_000
 

@@ -96,14 +96,16 @@ actor PostgresTestServer {
     static let shared = PostgresTestServer()
     static let logger = Logger(label: "cloudtodo.test.postgres")
 
-    private var found: Result<DatabaseURL, PostgresUnavailable>?
+    /// The one search for a server: callers arriving while it runs (the actor is reentrant at its awaits) wait for it
+    /// instead of starting a second cluster.
+    private var finding: Task<Result<DatabaseURL, PostgresUnavailable>, Never>?
 
     /// A URL of the server with a role that may create databases (its own database: the one to connect to for that).
     func administrationURL() async -> Result<DatabaseURL, PostgresUnavailable> {
-        if let found { return found }
-        let result = await locate()
-        found = result
-        return result
+        if let finding { return await finding.value }
+        let search = Task { await locate() }
+        finding = search
+        return await search.value
     }
 
     private func locate() async -> Result<DatabaseURL, PostgresUnavailable> {

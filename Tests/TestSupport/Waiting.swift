@@ -110,8 +110,8 @@ public func refuseBlockingInATask(_ what: String, at place: String) {
     Issue.record("\(what) inside a task at \(place) holds a thread every task shares: use the async form")
 }
 
-/// Runs blocking `work` (a child process waited for, a tool that takes seconds) on a new thread and awaits its result,
-/// so that no thread the tasks share is held meanwhile.
+/// Runs blocking `work` (a tool that takes seconds, waited for) on a new thread and awaits its result, so that no
+/// thread the tasks share is held meanwhile.
 public func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try work() }) }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import TodoPlanning
+import TestSupport
 
 /// Repeat rules: RRULE text in and out, the command line's words, summaries and the next occurrence.
-@Suite("Repeat rules")
+@Suite("Repeat rules", .onThreadOfItsOwn)
 struct RepeatRuleTests {
     typealias F = PlanningFixture
     let unsupported = "use FREQ, INTERVAL, BYDAY, COUNT and UNTIL"

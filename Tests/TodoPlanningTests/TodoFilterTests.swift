@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TodoPlanning
+import TestSupport
 
 /// A todo as a filter sees it.
 private struct Todo: Filterable {
@@ -73,7 +74,7 @@ private let todos: [(String, Todo)] = [
     ("k", Todo(title: "Cafe\u{301} run", tags: ["Übung"])),
 ]
 
-@Suite struct TodoFilterTests {
+@Suite(.onThreadOfItsOwn) struct TodoFilterTests {
     @Test(arguments: [
         ("  +Garden   due.before:EOW  PRI:2+ ", "+Garden due.before:EOW pri:2+"),
         ("list:\"Two words\" LIST:None list:\"none\" list:Home", "list:\"Two words\" list:none list:\"none\" list:Home"),

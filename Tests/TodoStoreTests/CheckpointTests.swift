@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import TodoStore
 
-@Suite("WAL checkpoints") struct CheckpointTests {
+@Suite("WAL checkpoints", .onThreadOfItsOwn) struct CheckpointTests {
     static func size(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int }
 
     @Test func closingLeavesTheFileWholeAndNoWAL() async throws {

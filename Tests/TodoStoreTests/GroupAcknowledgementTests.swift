@@ -2,10 +2,11 @@ import CloudModel
 import Foundation
 import Testing
 import TodoStore
+import TestSupport
 
 /// Acknowledgements of many records in one transaction (the engine commits the answers of several requests as one
 /// group): the per-record "edited since sent" check holds for every record of the group.
-@Suite("Group acknowledgements") struct GroupAcknowledgementTests {
+@Suite("Group acknowledgements", .onThreadOfItsOwn) struct GroupAcknowledgementTests {
     /// The cloud's answer for a sent save: system fields only, as to `desiredKeys: []`.
     private func answer(_ change: PendingChange) -> SentChange {
         var record = serverRecord(change.key.recordName, title: "", tag: "s-\(change.key.recordName)", modifiedAt: 9_000)

@@ -28,7 +28,7 @@ func serverRecord(
     return record
 }
 
-@Suite("TodoStore") struct TodoStoreTests {
+@Suite("TodoStore", .onThreadOfItsOwn) struct TodoStoreTests {
     @Test func migrationsCreateTheSchemaAndReopenKeepsData() async throws {
         try await withTemporaryStore { store, url in
             #expect(try await store.schemaVersion() == TodoStore.currentSchemaVersion)

@@ -5,7 +5,7 @@ import Testing
 import TodoPlanning
 import TodoUI
 
-@Suite("Rendering: wide characters, truncation, inert text, resize, updates, scale")
+@Suite("Rendering: wide characters, truncation, inert text, resize, updates, scale", .onThreadOfItsOwn)
 @MainActor
 struct RenderingTests {
     static let wide: [TodoRow] = [

@@ -3,10 +3,11 @@ import HostileTextSupport
 import Terminal
 import Testing
 import TodoUI
+import TestSupport
 
 /// Property tests with random hostile Unicode: the renderer never crashes, never exceeds the width, and never
 /// puts a control, C1 or bidi character into a cell.
-@Suite("Hostile Unicode: the grid and the renderer")
+@Suite("Hostile Unicode: the grid and the renderer", .onThreadOfItsOwn)
 struct UnicodeFuzzTests {
     @Test func zeroWidthCharactersAfterAnotherCharacterDoNotCrash() {
         var screen = Screen(width: 20, height: 1)
@@ -143,7 +144,7 @@ struct UnicodeFuzzTests {
     }
 }
 
-@Suite("Escape sequences the terminfo does not list")
+@Suite("Escape sequences the terminfo does not list", .onThreadOfItsOwn)
 struct EscapeSequenceTests {
     @Test func knownSequencesBecomeKeys() {
         #expect(EscapeSequence.decode("[1~") == .home)
