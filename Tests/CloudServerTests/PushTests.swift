@@ -1,4 +1,3 @@
-import CloudClient
 import CloudModel
 import Foundation
 import TestSupport
@@ -110,13 +109,7 @@ struct ShutdownTests {
         let courier = try await cloud.registerPush(phone)
         let poll = Task { try await cloud.poll(courier, timeout: 300) }
         try await cloud.waitForPoll(courier)
-        let ended = LockedValue(false)
-        let closing = Task {
-            await cloud.close()
-            ended.withLock { $0 = true }
-        }
-        #expect(await eventually(30) { ended.withLock { $0 } }, "shutdown returned with the poll still asking for minutes")
-        closing.cancel()
+        #expect(await ends { await cloud.close() }, "shutdown returned with the poll still asking for minutes")
         // It answered "nothing" (or its connection closed).
         let answer = try? await poll.value  // nil for both: a 204, or an error for the closed connection
         #expect(answer == nil)

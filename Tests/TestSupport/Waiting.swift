@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// How often the waits below look again at what they wait for.
@@ -116,4 +117,18 @@ public func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws 
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
+}
+
+/// Runs `work` in a task of its own and waits for it to end, for at most `seconds`; whether it ended. For a step
+/// that must end by an event (a stop, a shutdown, a quit) while something it should end asks to wait for minutes:
+/// the test goes on either way, and a step that did not end is cancelled.
+public func ends(within seconds: Double = 30, _ work: @escaping @Sendable () async -> Void) async -> Bool {
+    let ended = Mutex(false)
+    let task = Task {
+        await work()
+        ended.withLock { $0 = true }
+    }
+    let done = await eventually(seconds) { ended.withLock { $0 } }
+    if !done { task.cancel() }
+    return done
 }

@@ -23,10 +23,8 @@ struct PushChannelTests {
         transport.plan(.init(pathContains: "/courier/", count: 1, kind: .loseResponse))
         let channel = PushChannel(client: client, pollTimeout: 5, minimumBackoff: 0.05, maximumBackoff: 0.2)
         let received = LockedValue<[PushNotification]>([])
-        let ended = LockedValue(false)
         let listening = Task {
             for await push in channel.notifications() { received.withLock { $0.append(push) } }
-            ended.withLock { $0 = true }
         }
         defer {
             channel.stop()
@@ -99,10 +97,8 @@ struct PushChannelTests {
         _ = try await sender.signIn(account: "alice", password: "password-alice", deviceName: "phone")
         let channel = PushChannel(client: client, pollTimeout: 300, minimumBackoff: 0.05, maximumBackoff: 0.2)
         let received = LockedValue<[PushNotification]>([])
-        let ended = LockedValue(false)
         let listening = Task {
             for await push in channel.notifications() { received.withLock { $0.append(push) } }
-            ended.withLock { $0 = true }
         }
         #expect(await eventually(10) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
         #expect(await eventually(10) { received.withLock { !$0.isEmpty } })
@@ -116,7 +112,7 @@ struct PushChannelTests {
         try await sender.sendTestPush(toDevice: "laptop")
         #expect(await eventually(15) { received.withLock { $0.count >= 2 } })
         channel.stop()
-        #expect(await eventually(30) { ended.withLock { $0 } }, "stop() ended the listening, its 300 s poll with it")
+        #expect(await ends { await listening.value }, "stop() ended the listening, its 300 s poll with it")
         listening.cancel()
     }
 
