@@ -49,7 +49,9 @@ struct Export: AsyncParsableCommand {
         let filter = try parseFilter(filter)
         let todos = try await device.withSession { session in
             if !offline { await session.engine.sync(.manualRefresh) }
-            return try await session.listedTodos(in: .private, includeTrashed: false).filter { filter.isEmpty || filter.matches($0) }
+            // Only the rows the filter may keep are read (in SQL); each is still checked here.
+            let query = TodoQuery(scope: .private, hints: filter.hints, creationOrder: true)
+            return try await session.listedTodos(query).filter { filter.isEmpty || filter.matches($0) }
         }
         let portable = todos.map { PortableTodo($0.item, listTitle: $0.listTitle) }
         let calendar = planningCalendar

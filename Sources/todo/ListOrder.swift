@@ -23,9 +23,12 @@ struct ListOrder {
         return todos.indices.sorted { precedes(todos[$0], todos[$1], scores.isEmpty ? nil : (scores[$0], scores[$1])) }.map { todos[$0] }
     }
 
-    private func precedes(_ a: ListedTodo, _ b: ListedTodo, _ scores: (Double, Double)?) -> Bool {
-        let x = a.item
-        let y = b.item
+    /// `lines` in this order (for `next`, by the score each carries).
+    func sorted(_ lines: [ListedLine]) -> [ListedLine] {
+        lines.sorted { precedes($0, $1, order == .next ? ($0.score, $1.score) : nil) }
+    }
+
+    private func precedes(_ x: some ListOrderKeys, _ y: some ListOrderKeys, _ scores: (Double, Double)?) -> Bool {
         if x.isTrashed != y.isTrashed { return !x.isTrashed }
         if x.isCompleted != y.isCompleted { return !x.isCompleted }
         switch order {
@@ -39,14 +42,62 @@ struct ListOrder {
             if x.priority != y.priority { return x.priority > y.priority }
             if let byDue = DueDate.soonerFirst(x.due, y.due) { return byDue }
         case .created:
-            let first = x.system.created?.timestamp ?? Int64.min
-            let second = y.system.created?.timestamp ?? Int64.min
+            let first = x.created ?? Int64.min
+            let second = y.created ?? Int64.min
             if first != second { return first > second }  // newest first, unknown last
         case .title:
             break
         }
         let titles = x.title.localizedCaseInsensitiveCompare(y.title)
         if titles != .orderedSame { return titles == .orderedAscending }
-        return x.key.recordName < y.key.recordName
+        return x.recordName < y.recordName
+    }
+}
+
+/// What `ListOrder` compares of a todo.
+protocol ListOrderKeys {
+    var isTrashed: Bool { get }
+    var isCompleted: Bool { get }
+    var due: DueDate? { get }
+    var priority: Int { get }
+    /// When the cloud created it (ms since 1970), nil when not known.
+    var created: Int64? { get }
+    var title: String { get }
+    var recordName: String { get }
+}
+
+extension ListedTodo: ListOrderKeys {
+    var isTrashed: Bool { item.isTrashed }
+    var created: Int64? { item.system.created?.timestamp }
+    var recordName: String { item.key.recordName }
+}
+
+/// One todo as `todo list` prints it, with only what its order compares: what a list of every todo keeps of each
+/// row, made inside the cache's read (no copy of every todo is held).
+struct ListedLine: ListOrderKeys, Sendable {
+    var line: String
+    var isActive: Bool
+    var isTrashed: Bool
+    var isCompleted: Bool
+    var due: DueDate?
+    var priority: Int
+    var created: Int64?
+    var title: String
+    var recordName: String
+    /// Its urgency, for the `next` order (0 otherwise).
+    var score: Double
+
+    /// `todo`'s line and keys; `urgency` scores it when the order is `next`.
+    init(_ todo: ListedTodo, urgency: Urgency?) {
+        line = todoLine(todo)
+        isActive = todo.item.isActive
+        isTrashed = todo.item.isTrashed
+        isCompleted = todo.item.isCompleted
+        due = todo.item.due
+        priority = todo.item.priority
+        created = todo.created
+        title = todo.title
+        recordName = todo.recordName
+        score = urgency.map { $0.score(todo.urgencyFacts) } ?? 0
     }
 }
