@@ -41,7 +41,8 @@ public struct TodoQuery: Sendable {
             arguments.append(value)
             return "?\(arguments.count)"
         }
-        var sure: [String] = ["scope = ?1", "record_type = ?2"]
+        // The type is checked on each row (`+`): by its index, every todo would be looked up by key a second time.
+        var sure: [String] = ["scope = ?1", "+record_type = ?2"]
         // Conditions on columns planning fields may still be missing from (kept in `extra_fields` by an older build).
         var planned: [String] = []
         if !includeTrashed { sure.append("is_trashed = 0") }
@@ -127,7 +128,7 @@ extension TodoStore {
             var waiting: [TodoItem] = []
             var wanted = Set<String>()
             for column in ["depends", "extra_fields"] {
-                let sql = "SELECT \(Self.recordColumns) FROM records WHERE scope = ?1 AND record_type = ?2 AND \(column) IS NOT NULL"
+                let sql = "SELECT \(Self.recordColumns) FROM records WHERE scope = ?1 AND +record_type = ?2 AND \(column) IS NOT NULL"
                 for item in try db.query(sql, arguments, Self.item(from:)) where !item.depends.isEmpty && seen.insert(item.key).inserted {
                     wanted.formUnion(item.depends)
                     if !item.isCompleted && !item.isTrashed { waiting.append(item) }
@@ -135,7 +136,7 @@ extension TodoStore {
             }
             guard !wanted.isEmpty else { return (waiting, []) }
             // By name across the scope's zones: the names are few.
-            let openRows = "scope = ?1 AND record_type = ?2 AND is_completed = 0 AND is_trashed = 0"
+            let openRows = "scope = ?1 AND +record_type = ?2 AND is_completed = 0 AND is_trashed = 0"
             var open: [TodoItem] = []
             for chunk in Array(wanted).chunked(500) {
                 let list = (0..<chunk.count).map { "?\($0 + 3)" }.joined(separator: ", ")

@@ -7,7 +7,7 @@ import Glibc
 
 /// `todo-bench everyday [TODOS [ROUNDS]]`: the commands people run every day, the real `todo` binary beside
 /// Taskwarrior's `task` on the same todos, as whole processes, in interleaved rounds (medians), each with its peak
-/// resident memory (the child's own `ru_maxrss`, from `wait4`) and the ratio theirs / ours (> 1: we are faster).
+/// resident memory (the child's own `ru_maxrss`, from `wait4` in GNU time) and the ratio theirs / ours (> 1: we are faster).
 ///
 /// TODOS is 1,000, 10,000 (the default) or 100,000 todos: about 1.7 % tagged `home`, due dates spread over weeks
 /// before and after today, a tenth done. Taskwarrior gets the same todos by `task import` into a data directory of
@@ -128,7 +128,7 @@ enum EverydayBench {
                 readRows[index].theirs.append(measured.theirs)
             }
         }
-        print(String(format: "%-44@ %9@ %9@ %7@   %@", "with \(count) todos", "ours", "theirs", "ratio", "peak RSS ours / theirs"))
+        print(padded("with \(count) todos", 46) + padded("ours", 10) + padded("theirs", 10) + padded("ratio", 9) + "peak RSS ours / theirs")
         for row in [sending, importing] + readRows { print(line(row)) }
         print("ratio = theirs / ours (> 1: we are faster); times and memory are medians of \(rounds) rounds, ours and theirs "
             + "alternating first; the reads are --offline (from the cache), as Taskwarrior reads its files")
@@ -149,24 +149,32 @@ enum EverydayBench {
         let ours = CreateBench.median(row.ours.map(\.seconds))
         let oursMemory = CreateBench.median(row.ours.map(\.peakMegabytes))
         guard row.noPeer == nil, !row.theirs.isEmpty else {
-            return String(format: "%-44@ %7.3f s %9@ %7@   %5.1f MB / —   (%@)", row.name, ours, "—", "—", oursMemory, row.noPeer ?? "")
+            return padded(row.name, 46) + String(format: "%7.3f s %9@ %7@   %5.1f MB / —   (%@)", ours, "—", "—", oursMemory, row.noPeer ?? "")
         }
         let theirs = CreateBench.median(row.theirs.map(\.seconds))
         let theirsMemory = CreateBench.median(row.theirs.map(\.peakMegabytes))
-        return String(
-            format: "%-44@ %7.3f s %7.3f s %6.2f×   %5.1f MB / %5.1f MB (%.2f×)", row.name, ours, theirs, theirs / max(ours, 1e-6),
-            oursMemory, theirsMemory, theirsMemory / max(oursMemory, 1e-6))
+        return padded(row.name, 46)
+            + String(
+                format: "%7.3f s %7.3f s %6.2f×   %5.1f MB / %5.1f MB (%.2f×)", ours, theirs, theirs / max(ours, 1e-6), oursMemory, theirsMemory,
+                theirsMemory / max(oursMemory, 1e-6))
     }
 
     /// Runs `executable` to its end with its output thrown away; the wall time from spawn to exit and its peak RSS.
+    ///
+    /// The child is started by GNU time (`/usr/bin/time -f %M`), which reports its `ru_maxrss` from `wait4`: Linux
+    /// keeps a process's high-water mark across `execve`, so a child spawned from this bench directly would report at
+    /// least this bench's own resident memory. Without GNU time, the memory column is that floor.
     static func timed(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Timed {
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("everyday-rss-\(getpid())").path
+        let measured = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
+        let command = measured ? ["/usr/bin/time", "-f", "%M", "-o", report, executable] + arguments : [executable] + arguments
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for descriptor: Int32 in [0, 1, 2] {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
@@ -174,7 +182,7 @@ enum EverydayBench {
         }
         var pid: pid_t = 0
         let start = ContinuousClock.now
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
         guard spawned == 0 else { throw BenchError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         var usage = rusage()
@@ -184,8 +192,15 @@ enum EverydayBench {
         let elapsed = seconds(since: start)
         let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         guard exited == 0 else { throw BenchError("\(executable) \(arguments.prefix(3).joined(separator: " ")) exited with \(exited)") }
-        return Timed(seconds: elapsed, peakMegabytes: Double(usage.ru_maxrss) / 1024)
+        var kilobytes = Double(usage.ru_maxrss)
+        if measured, let text = try? String(contentsOfFile: report, encoding: .utf8), let reported = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            kilobytes = reported
+        }
+        return Timed(seconds: elapsed, peakMegabytes: kilobytes / 1024)
     }
+
+    /// `text` with spaces after it up to `width` characters.
+    static func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
 
     static func check(_ run: ProcessRun, _ what: String) throws {
         guard run.status == 0 else { throw BenchError("\(what) exited with \(run.status): \(run.errorText.prefix(300))") }
