@@ -117,6 +117,33 @@ extension TodoStore {
         }
     }
 
+    /// `mapTodos(matching:_:)` a chunk at a time, in key order: at most `limit` rows after `after` (nil: from the
+    /// start). `last` is the key of the last row read, `isComplete` that no row follows: an export of 100,000 todos
+    /// holds one chunk at a time.
+    public func mapTodos<T: Sendable>(
+        matching query: TodoQuery, after: RecordKey?, limit: Int, _ transform: @Sendable (TodoItem) throws -> T?
+    ) throws -> (values: [T], last: RecordKey?, isComplete: Bool) {
+        var (condition, arguments) = query.whereClause()
+        if let after {
+            let first = arguments.count + 1
+            condition += " AND (zone_owner, zone_name, record_name) > (?\(first), ?\(first + 1), ?\(first + 2))"
+            arguments += [.text(after.zoneOwner), .text(after.zoneName), .text(after.recordName)]
+        }
+        let sql = "SELECT \(Self.recordColumns) FROM records WHERE \(condition) ORDER BY zone_owner, zone_name, record_name LIMIT \(max(1, limit))"
+        return try read { db in
+            var values: [T] = []
+            var last: RecordKey?
+            var count = 0
+            _ = try db.query(sql, arguments) { row in
+                let item = try Self.item(from: row)
+                last = item.key
+                count += 1
+                if let value = try transform(item) { values.append(value) }
+            }
+            return (values, last, count < max(1, limit))
+        }
+    }
+
     /// What the dependency marks of a scope's todos need: every open, untrashed todo that waits on others (`waiting`),
     /// and every open, untrashed todo that any todo of the scope names as a dependency (`open`), oldest first. A few
     /// rows, found by index (v8): those with dependencies, those whose fields may still wait in `extra_fields`, and the

@@ -73,6 +73,27 @@ extension DeviceSession {
         }
     }
 
+    /// `transform` of each todo `query` reads, handed to `body` a chunk of at most `size` rows at a time in key order,
+    /// each chunk read after the last was handled: what a command writes out as it goes holds one chunk, not all.
+    func forEachChunk<T: Sendable>(
+        of query: TodoQuery, size: Int, _ transform: @escaping @Sendable (ListedTodo) -> T?, _ body: ([T]) async throws -> Void
+    ) async throws {
+        let lists = Dictionary(
+            try await store.records(ofType: TodoSchema.listType).filter { $0.key.scope == query.scope && (query.includeTrashed || !$0.isTrashed) }
+                .map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let related = try await store.dependencyTodos(in: query.scope)
+        let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
+        var after: RecordKey?
+        while true {
+            let chunk = try await store.mapTodos(matching: query, after: after, limit: size) { item in
+                transform(Self.listed(item, lists: lists, dependencies: dependencies))
+            }
+            if !chunk.values.isEmpty { try await body(chunk.values) }
+            guard !chunk.isComplete, let last = chunk.last else { return }
+            after = last
+        }
+    }
+
     /// The todos of `keys` as `ListedTodo`s (those the cache holds; in no particular order).
     func listedTodos(keys: [RecordKey]) async throws -> [ListedTodo] {
         var listed: [ListedTodo] = []
