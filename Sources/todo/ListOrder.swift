@@ -1,4 +1,5 @@
 import CloudModel
+import CoreFoundation
 import Foundation
 import TodoPlanning
 import TodoStore
@@ -23,12 +24,19 @@ struct ListOrder {
         return todos.indices.sorted { precedes(todos[$0], todos[$1], scores.isEmpty ? nil : (scores[$0], scores[$1])) }.map { todos[$0] }
     }
 
-    /// `lines` in this order (for `next`, by the score each carries).
+    /// `lines` in this order (for `next`, by the score each carries); their titles are compared as
+    /// `TitleOrder.Prepared` compares them.
     func sorted(_ lines: [ListedLine]) -> [ListedLine] {
-        lines.sorted { precedes($0, $1, order == .next ? ($0.score, $1.score) : nil) }
+        let titles = TitleOrder.Prepared(lines.map(\.title))
+        return lines.indices.sorted { a, b in
+            precedes(lines[a], lines[b], order == .next ? (lines[a].score, lines[b].score) : nil) { titles.compare(a, b) }
+        }.map { lines[$0] }
     }
 
-    private func precedes(_ x: some ListOrderKeys, _ y: some ListOrderKeys, _ scores: (Double, Double)?) -> Bool {
+    private func precedes(
+        _ x: some ListOrderKeys, _ y: some ListOrderKeys, _ scores: (Double, Double)?,
+        titleOrder: () -> ComparisonResult = { .orderedSame }
+    ) -> Bool {
         if x.isTrashed != y.isTrashed { return !x.isTrashed }
         if x.isCompleted != y.isCompleted { return !x.isCompleted }
         switch order {
@@ -48,9 +56,38 @@ struct ListOrder {
         case .title:
             break
         }
-        let titles = x.title.localizedCaseInsensitiveCompare(y.title)
+        let titles = x is ListedLine ? titleOrder() : x.title.localizedCaseInsensitiveCompare(y.title)
         if titles != .orderedSame { return titles == .orderedAscending }
         return x.recordName < y.recordName
+    }
+}
+
+/// Titles in `localizedCaseInsensitiveCompare`'s order, for sorting many: that call makes a CFLocale from the current
+/// locale's identifier and bridges both strings anew for every comparison, which was half of `todo list`'s time over
+/// 9,000 todos. Here the locale is made once and each title is bridged once; each comparison is the same
+/// CoreFoundation call with the same options (case-insensitive, non-literal) that it makes.
+enum TitleOrder {
+    /// Titles made ready to be compared by position.
+    struct Prepared {
+        /// The titles as NSStrings, which CoreFoundation takes as CFStrings.
+        private let strings: [NSString]
+        private let lengths: [CFIndex]
+        private let locale: CFLocale
+
+        init(_ titles: [String]) {
+            strings = titles.map { NSString(string: $0) }
+            lengths = strings.map { CFIndex($0.length) }
+            locale = CFLocaleCreate(kCFAllocatorSystemDefault, unsafeBitCast(NSString(string: Locale.current.identifier), to: CFString.self))
+        }
+
+        /// How the title at `a` compares with the one at `b`.
+        func compare(_ a: Int, _ b: Int) -> ComparisonResult {
+            // kCFCompareCaseInsensitive (1) and kCFCompareNonliteral (16), as NSString's compare adds with a locale.
+            let flags = CFStringCompareFlags(rawValue: 1 | 16)
+            let result = CFStringCompareWithOptionsAndLocale(
+                unsafeBitCast(strings[a], to: CFString.self), unsafeBitCast(strings[b], to: CFString.self), CFRangeMake(0, lengths[a]), flags, locale)
+            return result == .compareLessThan ? .orderedAscending : result == .compareGreaterThan ? .orderedDescending : .orderedSame
+        }
     }
 }
 
