@@ -244,6 +244,16 @@ public actor TodoStore {
             CREATE INDEX history_record ON history (scope, zone_owner, zone_name, record_name, id);
             """
         ),
+        (
+            "v8: everyday reads by index",
+            // `todo list`, `next` and `export` read only the rows their filter may keep (`TodoQuery`): open todos by
+            // due date, and the few that wait on others or still keep fields in `extra_fields`, without a scan.
+            """
+            CREATE INDEX records_open_due ON records (scope, is_completed, due_date) WHERE is_trashed = 0;
+            CREATE INDEX records_depends ON records (scope) WHERE depends IS NOT NULL;
+            CREATE INDEX records_extra ON records (scope) WHERE extra_fields IS NOT NULL;
+            """
+        ),
     ]
 
     /// The open connection, or `StoreError.closed`.

@@ -87,6 +87,7 @@ do {
         try await SyncBench.run(
             count: rest.first.flatMap(Int.init) ?? 10_000, runs: rest.dropFirst().first.flatMap(Int.init) ?? 5,
             baseline: rest.dropFirst(2).first)
+    case "everyday": try await EverydayBench.run(count: arguments.dropFirst().first.flatMap(Int.init) ?? 10_000, rounds: arguments.dropFirst(2).first.flatMap(Int.init) ?? 5)
     case "ui":
         try await UIBench.run()
     case "interchange":

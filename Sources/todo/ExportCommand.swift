@@ -47,9 +47,15 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try parseFilter(filter)
+        if format == .taskwarrior && vdir == nil {
+            try await exportTaskwarrior(filter)
+            return
+        }
         let todos = try await device.withSession { session in
             if !offline { await session.engine.sync(.manualRefresh) }
-            return try await session.listedTodos(in: .private, includeTrashed: false).filter { filter.isEmpty || filter.matches($0) }
+            // Only the rows the filter may keep are read (in SQL); each is still checked here.
+            let query = TodoQuery(scope: .private, hints: filter.hints, creationOrder: true)
+            return try await session.listedTodos(query).filter { filter.isEmpty || filter.matches($0) }
         }
         let portable = todos.map { PortableTodo($0.item, listTitle: $0.listTitle) }
         let calendar = planningCalendar
@@ -97,4 +103,110 @@ func inertLines(_ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
         sanitize(line.hasSuffix("\r") ? String(line.dropLast()) : String(line))
     }.joined(separator: "\n")
+}
+
+extension Export {
+    /// Rows read, encoded and written at a time by a Taskwarrior export.
+    static let chunk = 1_000
+
+    /// `--format taskwarrior` a chunk at a time, in key order (time-ordered names: about the order they were made):
+    /// each chunk of rows is read, encoded and written before the next is read, so an export of 100,000 todos holds
+    /// one chunk of them, and Taskwarrior's JSON array is the same text as when encoded whole.
+    private func exportTaskwarrior(_ filter: TodoFilter) async throws {
+        let sink = try ExportSink(output: output)
+        var warnings: [String] = []
+        var more = 0
+        var count = 0
+        var wroteOne = false
+        let now = Date()
+        let calendar = planningCalendar
+        do {
+            try await device.withSession { session in
+                if !offline { await session.engine.sync(.manualRefresh) }
+                let query = TodoQuery(scope: .private, hints: filter.hints)
+                try await session.forEachChunk(of: query, size: Self.chunk) { todo -> PortableTodo? in
+                    filter.isEmpty || filter.matches(todo) ? PortableTodo(todo.item, listTitle: todo.listTitle) : nil
+                } _: { portable in
+                    let export = TaskwarriorJSON.encode(portable, calendar: calendar, now: now)
+                    // The objects of this chunk, without the array's brackets ("[\n" … "\n]\n").
+                    let objects = export.text.dropFirst(2).dropLast(3)
+                    guard !objects.isEmpty else { return }
+                    try sink.write((wroteOne ? ",\n" : "[\n") + escapingTerminalControls(inJSON: String(objects)))
+                    wroteOne = true
+                    count += portable.count
+                    for warning in export.warnings {
+                        // Each chunk's log says how many it left out; they are counted together here.
+                        if warning.hasSuffix(" more warnings were left out."), let left = Int(warning.prefix { $0 != " " }) {
+                            more += left
+                        } else {
+                            warnings.append(warning)
+                        }
+                    }
+                }
+            }
+            try sink.write((wroteOne ? "" : "[\n") + "\n]\n")
+            try sink.finish()
+        } catch {
+            sink.abandon()
+            throw error
+        }
+        for warning in warnings.prefix(20) { printError(warning) }
+        if warnings.count + more > 20 { printError("… and \(warnings.count + more - 20) more") }
+        if let output { printError("Wrote \(count) todo\(count == 1 ? "" : "s") to \(output)") }
+    }
+}
+
+/// Where an export goes as it is written: a file (written beside it and renamed over it at the end, so a failed
+/// export leaves the old file), standard output as it is (a file or a pipe), or standard output made inert line by
+/// line (a terminal).
+final class ExportSink {
+    private let handle: FileHandle
+    private let path: String?
+    private let partial: String?
+    private let inert: Bool
+
+    init(output: String?) throws {
+        if let output {
+            let target = URL(fileURLWithPath: output)
+            let partial = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).partial").path
+            guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
+                throw DeviceCommandError("cannot write \(output): the directory cannot be written")
+            }
+            self.handle = handle
+            path = output
+            self.partial = partial
+            inert = false
+        } else {
+            handle = FileHandle.standardOutput
+            path = nil
+            partial = nil
+            inert = isatty(STDOUT_FILENO) != 0
+        }
+    }
+
+    /// Writes `text` (whole lines, or the array's punctuation).
+    func write(_ text: String) throws {
+        do {
+            try handle.write(contentsOf: Data((inert ? inertLines(text) : text).utf8))
+        } catch {
+            throw DeviceCommandError("cannot write \(path ?? "the export"): \(error.localizedDescription)")
+        }
+    }
+
+    /// Puts the file in place (a file export).
+    func finish() throws {
+        guard let path, let partial else { return }
+        try? handle.close()
+        guard rename(partial, path) == 0 else {
+            abandon()
+            throw DeviceCommandError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Removes what a failed file export wrote.
+    func abandon() {
+        guard let partial else { return }
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: partial)
+    }
 }

@@ -1,3 +1,6 @@
+// `stat` is declared by CoreFoundation's C headers in the static SDK once any file of this module imports it
+// (ListOrder.swift does): the member-visibility rule then asks for the import here too.
+import CoreFoundation
 import Foundation
 
 /// Reading the file `todo import` is given: only a regular file, at most a given size, with reasons a person can act on.

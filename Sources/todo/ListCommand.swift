@@ -49,32 +49,85 @@ func parseFilter(_ words: [String]) throws -> TodoFilter {
 }
 
 extension DeviceSession {
-    /// The todos of a scope (trashed ones when asked), each with its list's title.
+    /// The todos of a scope (trashed ones when asked), oldest first, each with its list's title.
     func listedTodos(in scope: DatabaseScope, includeTrashed: Bool) async throws -> [ListedTodo] {
-        let records = try await store.todos(in: scope, includeTrashed: includeTrashed)
-        let lists = Dictionary(records.filter(\.isList).map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
-        let todos = records.filter { $0.recordType == TodoSchema.todoType }
-        let dependencies = Self.openDependencies(of: todos)
-        return todos.map { item in
-            let title = item.listName.flatMap {
-                lists[RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: $0)]
-            }
-            var todo = ListedTodo(item: item, listTitle: title)
-            todo.blockers = item.depends.compactMap { dependencies.open[$0] }
-            todo.isBlocking = !item.isCompleted && dependencies.blocking.contains(item.key.recordName)
-            return todo
+        try await listedTodos(TodoQuery(scope: scope, includeTrashed: includeTrashed, creationOrder: true))
+    }
+
+    /// The todos `query` reads (a superset of what its filter keeps), each with its list's title and its dependency
+    /// marks; only those rows are made into todos, and only the lists and dependencies read that may be named.
+    func listedTodos(_ query: TodoQuery) async throws -> [ListedTodo] {
+        try await mapListedTodos(query) { $0 }
+    }
+
+    /// `transform` of each todo `query` reads, as a `ListedTodo`, inside the cache's read: what is kept of each row
+    /// is what `transform` gives (a line, a score), never a copy of every todo.
+    func mapListedTodos<T: Sendable>(_ query: TodoQuery, _ transform: @escaping @Sendable (ListedTodo) -> T?) async throws -> [T] {
+        let lists = Dictionary(
+            try await store.records(ofType: TodoSchema.listType).filter { $0.key.scope == query.scope && (query.includeTrashed || !$0.isTrashed) }
+                .map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let related = try await store.dependencyTodos(in: query.scope)
+        let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
+        return try await store.mapTodos(matching: query) { item in
+            transform(Self.listed(item, lists: lists, dependencies: dependencies))
         }
     }
 
-    /// The open todos that `todos` depend on, by record name, and the names of todos an open todo waits on. A blocker
-    /// only counts while it is open and in the cache: trashed, done, or removed with a list that is no longer shared,
-    /// it no longer blocks (and is not shown), though the name stays in the record until edited.
-    static func openDependencies(of todos: [TodoItem]) -> (open: [String: TodoItem], blocking: Set<String>) {
-        let waiting = todos.filter { !$0.depends.isEmpty && !$0.isCompleted && !$0.isTrashed }
-        guard !waiting.isEmpty else { return ([:], []) }
-        let open = Dictionary(
-            todos.filter { !$0.isCompleted && !$0.isTrashed }.map { ($0.key.recordName, $0) },
-            uniquingKeysWith: { first, _ in first })
+    /// `transform` of each todo `query` reads, handed to `body` a chunk of at most `size` rows at a time in key order,
+    /// each chunk read after the last was handled: what a command writes out as it goes holds one chunk, not all.
+    func forEachChunk<T: Sendable>(
+        of query: TodoQuery, size: Int, _ transform: @escaping @Sendable (ListedTodo) -> T?, _ body: ([T]) async throws -> Void
+    ) async throws {
+        let lists = Dictionary(
+            try await store.records(ofType: TodoSchema.listType).filter { $0.key.scope == query.scope && (query.includeTrashed || !$0.isTrashed) }
+                .map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let related = try await store.dependencyTodos(in: query.scope)
+        let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
+        var after: RecordKey?
+        while true {
+            let chunk = try await store.mapTodos(matching: query, after: after, limit: size) { item in
+                transform(Self.listed(item, lists: lists, dependencies: dependencies))
+            }
+            if !chunk.values.isEmpty { try await body(chunk.values) }
+            guard !chunk.isComplete, let last = chunk.last else { return }
+            after = last
+        }
+    }
+
+    /// The todos of `keys` as `ListedTodo`s (those the cache holds; in no particular order).
+    func listedTodos(keys: [RecordKey]) async throws -> [ListedTodo] {
+        var listed: [ListedTodo] = []
+        for scope in Set(keys.map(\.scope)) {
+            let lists = Dictionary(
+                try await store.records(ofType: TodoSchema.listType).filter { $0.key.scope == scope && !$0.isTrashed }.map { ($0.key, $0.title) },
+                uniquingKeysWith: { first, _ in first })
+            let related = try await store.dependencyTodos(in: scope)
+            let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
+            listed += try await store.mapTodos(keys: keys.filter { $0.scope == scope }) { Self.listed($0, lists: lists, dependencies: dependencies) }.values
+        }
+        return listed
+    }
+
+    /// `item` with its list's title (from `lists`) and its dependency marks.
+    static func listed(
+        _ item: TodoItem, lists: [RecordKey: String], dependencies: (open: [String: TodoItem], blocking: Set<String>)
+    ) -> ListedTodo {
+        let title = item.listName.flatMap {
+            lists[RecordKey(scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner, recordName: $0)]
+        }
+        var todo = ListedTodo(item: item, listTitle: title)
+        if !item.depends.isEmpty { todo.blockers = item.depends.compactMap { dependencies.open[$0] } }
+        todo.isBlocking = !item.isCompleted && dependencies.blocking.contains(item.key.recordName)
+        return todo
+    }
+
+    /// The open todos that `waiting` (the open todos that wait on others) and the todos shown depend on, by record
+    /// name (`open`: those of them open and in the cache, oldest first), and the names of todos an open todo waits
+    /// on. A blocker only counts while it is open and in the cache: trashed, done, or removed with a list that is no
+    /// longer shared, it no longer blocks (and is not shown), though the name stays in the record until edited.
+    static func openDependencies(waiting: [TodoItem], open: [TodoItem]) -> (open: [String: TodoItem], blocking: Set<String>) {
+        guard !open.isEmpty else { return ([:], []) }
+        let open = Dictionary(open.map { ($0.key.recordName, $0) }, uniquingKeysWith: { first, _ in first })
         var blocking = Set<String>()
         for item in waiting { for name in item.depends where open[name] != nil { blocking.insert(name) } }
         return (open, blocking)
@@ -133,23 +186,36 @@ struct List: AsyncParsableCommand {
         try await device.withSession(orSignedOut: true) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let scope: DatabaseScope = publicBoard ? .public : shared ? .shared : .private
-            // Signed out, the cache answers (docs/ACCOUNTS.md, "When a session ends"), with one line saying so.
-            let todos = try await session.listedTodos(in: scope, includeTrashed: all)
             let now = Date()
-            let kept = all ? todos : todos.filter { (asksForDone || !$0.item.isCompleted) && (asksForWaiting || !$0.isHidden(at: now)) }
             let context = try activeContext(session.options)
-            let matched = filter.isEmpty && context == nil ? kept : kept.filter { filter.matches($0) && context?.filter.matches($0) != false }
-            let order = sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? savedSort(session.options)
-            // Active todos first (what is being worked on now), each group in the order asked for.
-            let sorted = ListOrder(order, urgency: try urgency(session.options)).sorted(matched)
-            let shown = sorted.filter(\.item.isActive) + sorted.filter { !$0.item.isActive }
-            let snapshot = await session.engine.status()
-            if json {
-                try printTodosJSON(shown, urgency: try urgency(session.options))
-            } else {
-                for todo in shown { print(todoLine(todo)) }
+            // The cache reads only the rows the filter and the context may keep (in SQL, on the stored columns);
+            // each is still checked below. Signed out, the cache answers (docs/ACCOUNTS.md, "When a session ends").
+            let query = TodoQuery(
+                scope: scope, includeTrashed: all, openOnly: !all && !asksForDone, visibleAt: all || asksForWaiting ? nil : now,
+                hints: context.map { filter.hints.merged(with: $0.filter.hints) } ?? filter.hints)
+            let showsAll = all
+            let keeps: @Sendable (ListedTodo) -> Bool = { todo in
+                (showsAll || ((asksForDone || !todo.item.isCompleted) && (asksForWaiting || !todo.isHidden(at: now))))
+                    && filter.matches(todo) && context?.filter.matches(todo) != false
             }
-            if shown.isEmpty { printError("no todos match") }
+            let order = ListOrder(sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? savedSort(session.options), urgency: try urgency(session.options))
+            let snapshot = await session.engine.status()
+            let shownCount: Int
+            // Active todos first (what is being worked on now), each group in the order asked for.
+            if json {
+                let sorted = order.sorted(try await session.mapListedTodos(query) { keeps($0) ? $0 : nil })
+                let shown = sorted.filter(\.item.isActive) + sorted.filter { !$0.item.isActive }
+                try printTodosJSON(shown, urgency: order.urgency)
+                shownCount = shown.count
+            } else {
+                // Each row becomes its line inside the cache's read: the todos themselves are not kept.
+                let scoring = order.order == .next ? order.urgency : nil
+                let sorted = order.sorted(try await session.mapListedTodos(query) { keeps($0) ? ListedLine($0, urgency: scoring) : nil })
+                for line in sorted where line.isActive { print(line.line) }
+                for line in sorted where !line.isActive { print(line.line) }
+                shownCount = sorted.count
+            }
+            if shownCount == 0 { printError("no todos match") }
             if let context, !json { printError(contextLine(context)) }
             if let line = signedOutLine(snapshot) {
                 printError(line)

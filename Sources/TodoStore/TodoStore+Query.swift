@@ -1,0 +1,191 @@
+import CloudModel
+import Foundation
+import SQLiteDB
+import TodoPlanning
+
+/// What a command-line read asks of the cache (`todo list`, `next`, `export`): the conditions SQL can decide on the
+/// stored columns, so only the rows that may be shown are read and made into todos. Every condition is a necessary
+/// one: the caller's filter still decides each row, and rows a build before the planning columns stored (their
+/// fields still in `extra_fields`) always come back.
+public struct TodoQuery: Sendable {
+    /// The database read.
+    public var scope: DatabaseScope
+    /// Trashed todos too.
+    public var includeTrashed = false
+    /// Only todos not done.
+    public var openOnly = false
+    /// Leave out todos waiting at this moment or past their `until` then.
+    public var visibleAt: Date?
+    /// What the filter says of the columns.
+    public var hints = FilterHints()
+    /// Oldest first (by creation, then name), as `todos(in:)` gives them; else in key order, unsorted.
+    public var creationOrder = false
+
+    /// A read of `scope`'s todos (lists and share records are not todos).
+    public init(
+        scope: DatabaseScope, includeTrashed: Bool = false, openOnly: Bool = false, visibleAt: Date? = nil, hints: FilterHints = FilterHints(),
+        creationOrder: Bool = false
+    ) {
+        self.scope = scope
+        self.includeTrashed = includeTrashed
+        self.openOnly = openOnly
+        self.visibleAt = visibleAt
+        self.hints = hints
+        self.creationOrder = creationOrder
+    }
+
+    /// The WHERE clause and its arguments (`?1` is the scope, `?2` the todo type).
+    func whereClause() -> (sql: String, arguments: [SQLValue]) {
+        var arguments: [SQLValue] = [.text(scope.rawValue), .text(TodoSchema.todoType)]
+        func argument(_ value: SQLValue) -> String {
+            arguments.append(value)
+            return "?\(arguments.count)"
+        }
+        // The type is checked on each row (`+`): by its index, every todo would be looked up by key a second time.
+        var sure: [String] = ["scope = ?1", "+record_type = ?2"]
+        // Conditions on columns planning fields may still be missing from (kept in `extra_fields` by an older build).
+        var planned: [String] = []
+        if !includeTrashed { sure.append("is_trashed = 0") }
+        if openOnly || hints.completed == false {
+            sure.append("is_completed = 0")
+        } else if hints.completed == true {
+            sure.append("is_completed = 1")
+        }
+        if let visibleAt {
+            let now = argument(.int(Int64((visibleAt.timeIntervalSince1970 * 1000).rounded(.down))))
+            // Waiting: a wait moment after now; expired: an until moment at or before now (both to the millisecond).
+            planned.append("(wait_at IS NULL OR wait_at <= \(now) + 1)")
+            planned.append("(until_at IS NULL OR until_at >= \(now))")
+        }
+        for tag in hints.tags {
+            // LIKE folds ASCII only: a stored tag with any other character is read and left to the filter.
+            let pattern = "%" + tag.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            planned.append("(tags LIKE \(argument(.text(pattern))) ESCAPE '\\' OR tags GLOB \(argument(.text(Self.anyNonASCII))))")
+        }
+        for range in hints.dueRanges {
+            switch range {
+            case .none: sure.append("due_date IS NULL")
+            case .any: sure.append("due_date IS NOT NULL")
+            case .between(let low, let high):
+                sure.append("due_date IS NOT NULL")
+                // Milliseconds, a millisecond wider either way for the rounding of a moment read back as seconds.
+                if low.isFinite { sure.append("due_date >= \(argument(.int(Int64((low * 1000).rounded(.down)) - 1)))") }
+                if high.isFinite { sure.append("due_date <= \(argument(.int(Int64((high * 1000).rounded(.up)) + 1)))") }
+            }
+        }
+        if hints.priorities != 0...3 {
+            // As an item reads it: clamped to 0 … 3.
+            sure.append("min(max(priority, 0), 3) BETWEEN \(hints.priorities.lowerBound) AND \(hints.priorities.upperBound)")
+        }
+        var sql = sure.joined(separator: " AND ")
+        if !planned.isEmpty { sql += " AND ((\(planned.joined(separator: " AND "))) OR extra_fields IS NOT NULL)" }
+        return (sql, arguments)
+    }
+
+    /// A GLOB pattern matching text with any character outside ASCII.
+    static let anyNonASCII = "*[^\u{01}-\u{7F}]*"
+}
+
+extension TodoStore {
+    /// The todos `query` may keep, in key order (no sort) unless it asks for creation order: each row read once, and only the rows that pass its
+    /// conditions made into todos.
+    public func todos(matching query: TodoQuery) throws -> [TodoItem] {
+        let (condition, arguments) = query.whereClause()
+        return try read { db in
+            var names = StringInterner()
+            let order = query.creationOrder ? " ORDER BY COALESCE(created_at, local_edited_at), record_name" : ""
+            return try db.query("SELECT \(Self.recordColumns) FROM records WHERE \(condition)\(order)", arguments) { row in
+                var item = try Self.item(from: row)
+                names.share(&item)
+                return item
+            }
+        }
+    }
+
+    /// Turns the todos `query` may keep into values inside the read, one row at a time, in key order (or creation
+    /// order when it asks): a caller that needs a line or a score of each row never holds every todo at once.
+    public func mapTodos<T: Sendable>(matching query: TodoQuery, _ transform: @Sendable (TodoItem) throws -> T?) throws -> [T] {
+        let (condition, arguments) = query.whereClause()
+        return try read { db in
+            let order = query.creationOrder ? " ORDER BY COALESCE(created_at, local_edited_at), record_name" : ""
+            var values: [T] = []
+            _ = try db.query("SELECT \(Self.recordColumns) FROM records WHERE \(condition)\(order)", arguments) { row in
+                if let value = try transform(try Self.item(from: row)) { values.append(value) }
+            }
+            return values
+        }
+    }
+
+    /// `mapTodos(matching:_:)` a chunk at a time, in key order: at most `limit` rows after `after` (nil: from the
+    /// start). `last` is the key of the last row read, `isComplete` that no row follows: an export of 100,000 todos
+    /// holds one chunk at a time.
+    public func mapTodos<T: Sendable>(
+        matching query: TodoQuery, after: RecordKey?, limit: Int, _ transform: @Sendable (TodoItem) throws -> T?
+    ) throws -> (values: [T], last: RecordKey?, isComplete: Bool) {
+        var (condition, arguments) = query.whereClause()
+        if let after {
+            let first = arguments.count + 1
+            condition += " AND (zone_owner, zone_name, record_name) > (?\(first), ?\(first + 1), ?\(first + 2))"
+            arguments += [.text(after.zoneOwner), .text(after.zoneName), .text(after.recordName)]
+        }
+        let sql = "SELECT \(Self.recordColumns) FROM records WHERE \(condition) ORDER BY zone_owner, zone_name, record_name LIMIT \(max(1, limit))"
+        return try read { db in
+            var values: [T] = []
+            var last: RecordKey?
+            var count = 0
+            _ = try db.query(sql, arguments) { row in
+                let item = try Self.item(from: row)
+                last = item.key
+                count += 1
+                if let value = try transform(item) { values.append(value) }
+            }
+            return (values, last, count < max(1, limit))
+        }
+    }
+
+    /// What the dependency marks of a scope's todos need: every open, untrashed todo that waits on others (`waiting`),
+    /// and every open, untrashed todo that any todo of the scope names as a dependency (`open`), oldest first. A few
+    /// rows, found by index (v8): those with dependencies, those whose fields may still wait in `extra_fields`, and the
+    /// ones they name.
+    public func dependencyTodos(in scope: DatabaseScope) throws -> (waiting: [TodoItem], open: [TodoItem]) {
+        try read { db in
+            let arguments: [SQLValue] = [.text(scope.rawValue), .text(TodoSchema.todoType)]
+            var seen = Set<RecordKey>()
+            var waiting: [TodoItem] = []
+            var wanted = Set<String>()
+            for column in ["depends", "extra_fields"] {
+                let sql = "SELECT \(Self.recordColumns) FROM records WHERE scope = ?1 AND +record_type = ?2 AND \(column) IS NOT NULL"
+                for item in try db.query(sql, arguments, Self.item(from:)) where !item.depends.isEmpty && seen.insert(item.key).inserted {
+                    wanted.formUnion(item.depends)
+                    if !item.isCompleted && !item.isTrashed { waiting.append(item) }
+                }
+            }
+            guard !wanted.isEmpty else { return (waiting, []) }
+            // By name across the scope's zones: the names are few.
+            let openRows = "scope = ?1 AND +record_type = ?2 AND is_completed = 0 AND is_trashed = 0"
+            var open: [TodoItem] = []
+            for chunk in Array(wanted).chunked(500) {
+                let list = (0..<chunk.count).map { "?\($0 + 3)" }.joined(separator: ", ")
+                open += try db.query(
+                    "SELECT \(Self.recordColumns) FROM records WHERE \(openRows) AND record_name IN (\(list))",
+                    arguments + chunk.map(SQLValue.text)
+                ) { try Self.item(from: $0) }
+            }
+            // The order `todos(in:)` gave, so the first of two same-named records (two shared zones) is the same one.
+            open.sort {
+                let first = $0.system.created?.timestamp ?? $0.localEditedAt ?? Int64.min
+                let second = $1.system.created?.timestamp ?? $1.localEditedAt ?? Int64.min
+                return first != second ? first < second : $0.key.recordName < $1.key.recordName
+            }
+            return (waiting, open)
+        }
+    }
+}
+
+extension Array {
+    /// The elements in runs of at most `size`.
+    fileprivate func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
