@@ -67,17 +67,16 @@ struct Next: AsyncParsableCommand {
     }
 }
 
-/// The order of `todo next`: urgency, highest first, then the sooner due date, then title and ID so it is total.
-/// Each score is computed once, so ranking n todos is one O(n log n) sort.
+/// The order of `todo next`: `NextRanking`, the app's Next view's order too. Each score is computed once, so
+/// ranking n todos is one O(n log n) sort.
 enum NextOrder {
     static func ranked(_ todos: [ListedTodo], by urgency: Urgency) -> [(todo: ListedTodo, score: Double)] {
-        todos.map { ($0, urgency.score($0.urgencyFacts)) }.sorted { a, b in
-            if a.score != b.score { return a.score > b.score }
-            if let byDue = DueDate.soonerFirst(a.todo.item.due, b.todo.item.due) { return byDue }
-            let titles = a.todo.item.title.localizedCaseInsensitiveCompare(b.todo.item.title)
-            if titles != .orderedSame { return titles == .orderedAscending }
-            return a.todo.item.key.recordName < b.todo.item.key.recordName
+        todos.map { todo -> (todo: ListedTodo, score: Double, key: NextRanking.Key) in
+            let score = urgency.score(todo.urgencyFacts)
+            return (todo, score, NextRanking.Key(score: score, due: todo.item.due, title: todo.item.title, id: todo.item.key.recordName))
         }
+        .sorted { NextRanking.before($0.key, $1.key) }
+        .map { ($0.todo, $0.score) }
     }
 }
 
