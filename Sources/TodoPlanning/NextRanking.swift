@@ -3,22 +3,23 @@ import Foundation
 /// The one order of `todo next` and the app's Next view: urgency, highest first; then the sooner due date; then the
 /// title without case; then the ID, so the order is total and both rank the same todos the same way.
 public enum NextRanking {
-    /// What the order compares of one todo: its score, due date, title folded to lower case once, and ID.
+    /// What the order compares of one todo: its score, when it is due, its title and ID.
     public struct Key: Sendable {
         /// The urgency score.
         public var score: Double
-        /// The due date, if any.
-        public var due: DueDate?
-        /// The title in lower case (folded once, not at each comparison).
-        public var foldedTitle: String
+        /// When it is due (`DueDate.localMoment`, worked out once), +infinity when it is not: none comes last.
+        public var due: Double
+        /// The title, folded to lower case only when two todos tie on score and due date (folding every title of
+        /// 100,000 up front cost more than all the comparisons that need it).
+        public var title: String
         /// The record name, the last word.
         public var id: String
 
         /// The key of a todo scored `score`.
         public init(score: Double, due: DueDate?, title: String, id: String) {
             self.score = score
-            self.due = due
-            foldedTitle = title.lowercased()
+            self.due = due?.localMoment ?? .infinity
+            self.title = title
             self.id = id
         }
     }
@@ -26,8 +27,11 @@ public enum NextRanking {
     /// Whether `a` comes before `b`.
     public static func before(_ a: Key, _ b: Key) -> Bool {
         if a.score != b.score { return a.score > b.score }
-        if let byDue = DueDate.soonerFirst(a.due, b.due) { return byDue }
-        if a.foldedTitle != b.foldedTitle { return a.foldedTitle < b.foldedTitle }
+        if a.due != b.due { return a.due < b.due }
+        if a.title != b.title {
+            let (x, y) = (a.title.lowercased(), b.title.lowercased())
+            if x != y { return x < y }
+        }
         return a.id < b.id
     }
 }

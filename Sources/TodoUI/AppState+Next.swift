@@ -59,7 +59,8 @@ extension AppState {
 
     /// The record name a row id ends with.
     static func recordName(of id: String) -> String {
-        id.lastIndex(of: "\u{1F}").map { String(id[id.index(after: $0)...]) } ?? id
+        // The separator is one byte: a scan of the UTF-8 bytes, not of the characters.
+        id.utf8.lastIndex(of: 0x1F).map { String(Substring(id.utf8[id.utf8.index(after: $0)...])) } ?? id
     }
 
     /// Shows the Next view, or goes back to the tabs when it shows (from Today, N goes to Next).
