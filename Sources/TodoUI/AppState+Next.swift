@@ -24,7 +24,8 @@ extension AppState {
         let selectedID = selectedRow?.id
         let urgency = Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar)
         let blocking = blockingIDs()
-        var ranked: [(row: TodoRow, score: Double, key: NextRanking.Key)] = []
+        var rows: [TodoRow] = []
+        var keys: [NextRanking.Key] = []
         for tab in Tab.allCases {
             guard let data = tabs[tab] else { continue }
             for index in data.rows.indices {
@@ -32,12 +33,13 @@ extension AppState {
                 guard !row.isCompleted, !row.isList, filterMatches(index, in: data) else { continue }
                 let blocked = !row.depends.isEmpty && !openBlockers(of: row).isEmpty
                 let score = urgency.score(Self.urgencyFacts(
-                    of: row, isBlocked: blocked, isBlocking: blocking.contains(row.id), isWaiting: row.wait.map { $0 > now } ?? false))
+                    of: row, isBlocked: blocked, isBlocking: !blocking.isEmpty && blocking.contains(row.id), isWaiting: row.wait.map { $0 > now } ?? false))
                 // The record name ranks last, as `todo next` ranks: one order for both (`NextRanking`).
-                ranked.append((row, score, NextRanking.Key(score: score, due: row.due, title: row.title, id: Self.recordName(of: row.id))))
+                rows.append(row)
+                keys.append(NextRanking.Key(score: score, due: row.due, title: row.title, id: Self.recordName(of: row.id)))
             }
         }
-        ranked.sort { NextRanking.before($0.key, $1.key) }
+        let ranked = NextRanking.order(keys).map { (row: rows[$0], score: keys[$0].score) }
         var lines: [AgendaLine] = []
         lines.reserveCapacity(ranked.count + 1)
         if !ranked.isEmpty { lines.append(.heading("Most urgent first (\(Formatting.grouped(ranked.count)))")) }

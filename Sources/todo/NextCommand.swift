@@ -71,12 +71,9 @@ struct Next: AsyncParsableCommand {
 /// ranking n todos is one O(n log n) sort.
 enum NextOrder {
     static func ranked(_ todos: [ListedTodo], by urgency: Urgency) -> [(todo: ListedTodo, score: Double)] {
-        todos.map { todo -> (todo: ListedTodo, score: Double, key: NextRanking.Key) in
-            let score = urgency.score(todo.urgencyFacts)
-            return (todo, score, NextRanking.Key(score: score, due: todo.item.due, title: todo.item.title, id: todo.item.key.recordName))
-        }
-        .sorted { NextRanking.before($0.key, $1.key) }
-        .map { ($0.todo, $0.score) }
+        let scores = todos.map { urgency.score($0.urgencyFacts) }
+        let keys = todos.indices.map { NextRanking.Key(score: scores[$0], due: todos[$0].item.due, title: todos[$0].item.title, id: todos[$0].item.key.recordName) }
+        return NextRanking.order(keys).map { (todos[$0], scores[$0]) }
     }
 }
 
