@@ -114,6 +114,13 @@ public final class AppBridge {
         if item.wait != nil || item.scheduled != nil || item.until != nil || item.start != nil {
             (row.wait, row.scheduled, row.until, row.start) = (item.wait, item.scheduled, item.until, item.start)
         }
+        if !item.depends.isEmpty {
+            // Blockers live in the todo's own zone (`todo edit --depends` allows no other).
+            let key = item.key
+            row.depends = item.depends.map { rowID(RecordKey(scope: key.scope, zoneName: key.zoneName, zoneOwner: key.zoneOwner, recordName: $0)) }
+        }
+        let unreadable = item.unreadableFields
+        if !unreadable.isEmpty { row.unreadableFields = unreadable }
         if item.isList {
             let share = context.shares[item.key]
             row.kind = .list
@@ -206,6 +213,11 @@ public final class AppBridge {
                         repeat: repeating, to: DatabaseScope(draft.scope), recordName: Self.recordName(id))
                 }
                 settle(id, as: item.key)
+                if draft.wait != nil || draft.scheduled != nil || draft.until != nil || !draft.depends.isEmpty {
+                    var dates = TodoEdit(wait: draft.wait.map { .some($0) }, scheduled: draft.scheduled.map { .some($0) }, until: draft.until.map { .some($0) })
+                    if !draft.depends.isEmpty { dates.dependsList = draft.depends.map(Self.recordName) }
+                    _ = try await engine.edit(item.key, dates)
+                }
                 if let annotations = deletedAnnotations.removeValue(forKey: id) {
                     _ = try await engine.edit(item.key, TodoEdit(annotate: annotations))
                 }
@@ -213,9 +225,11 @@ public final class AppBridge {
                 _ = try await engine.edit(try key(id), TodoEdit(title: draft.title))
             case .update(let id, let draft):
                 let repeating = draft.repeatRule.map { RepeatSetting(rrule: $0, fromCompletion: draft.repeatFromCompletion) }
-                _ = try await engine.edit(
-                    try key(id),
-                    TodoEdit(title: draft.title, notes: draft.notes, due: .some(draft.due), priority: draft.priority, tags: draft.tags, repeatRule: .some(repeating)))
+                var edit = TodoEdit(
+                    title: draft.title, notes: draft.notes, due: .some(draft.due), priority: draft.priority, tags: draft.tags, repeatRule: .some(repeating),
+                    wait: .some(draft.wait), scheduled: .some(draft.scheduled), until: .some(draft.until))
+                edit.dependsList = draft.depends.map(Self.recordName)
+                _ = try await engine.edit(try key(id), edit)
             case .edit(let id, let changes):
                 _ = try await engine.edit(try key(id), Self.edit(changes))
             case .annotate(let id, let text):
@@ -226,7 +240,7 @@ public final class AppBridge {
                 _ = try await engine.unskip(try key(id))
             case .batch(let effects):
                 for effect in effects { await perform(effect) }
-            case .saveFilter, .setSortOrder, .editNotes:
+            case .saveFilter, .setSortOrder, .setContext, .editNotes:
                 break  // the configuration file and the editor, which the terminal app looks after
             case .restoreLost(let id, let lossID):
                 let record = try key(id)
@@ -308,7 +322,7 @@ public final class AppBridge {
         case .share(let listID, _, _), .removeParticipant(let listID, _), .stopSharing(let listID), .leave(let listID): [listID]
         case .annotate(let id, _), .skip(let id), .unskip(let id), .editNotes(let id, _): [id]
         case .batch(let effects): effects.flatMap(touched(by:))
-        case .accept, .decline, .refresh, .signIn, .showingPublicBoard, .quit, .saveFilter, .setSortOrder: []
+        case .accept, .decline, .refresh, .signIn, .showingPublicBoard, .quit, .saveFilter, .setSortOrder, .setContext: []
         }
     }
 
@@ -317,9 +331,11 @@ public final class AppBridge {
         let repeating = changes.repeatRule.map { rule in
             rule.map { RepeatSetting(rrule: $0, fromCompletion: changes.repeatFromCompletion ?? false) }
         }
-        return TodoEdit(
+        var edit = TodoEdit(
             title: changes.title, notes: changes.notes, due: changes.due, priority: changes.priority, tags: changes.tags,
-            repeatRule: repeating)
+            repeatRule: repeating, wait: changes.wait, scheduled: changes.scheduled, until: changes.until)
+        edit.dependsList = changes.depends.map { $0.map(recordName) }
+        return edit
     }
 
     /// Runs a refresh without holding up the keyboard; says when it is over, replacing "Refreshing…".

@@ -38,7 +38,8 @@ public enum TerminalApp {
         if hasCache { state.showLoading(FetchProgress(fetched: 0)) }
         let terminal = try NcursesTerminal(palette: settings.palette)
         defer { terminal.shutdown() }
-        let ui = UISession(terminal: terminal, state: consume state)
+        // TODO_TODAY draws the app as of that day (checked before the app starts: a day it cannot read is refused).
+        let ui = UISession(terminal: terminal, state: consume state, clock: AppClock.clock() ?? { Date() })
         ui.redraw()
 
         // The cache, read off the main actor while the key loop runs: each chunk reaches the screen as it comes.
@@ -135,6 +136,7 @@ public enum TerminalApp {
         let change: (inout DeviceSettings) -> Void
         switch effect {
         case .setSortOrder(let order): change = { $0.view.sort = order.rawValue }
+        case .setContext(let name): change = { $0.view.context = name }
         case .saveFilter(let name, let text):
             // What is saved must read back (`ConfigFile.parse`): a short name and one line, no control characters.
             guard (1...64).contains(name.count), !text.isEmpty,

@@ -28,4 +28,36 @@ extension AppState {
         for needle in filter.textNeedles where !data.search.row(index, contains: needle) { return false }
         return data.withFilterCandidates { filter.matchesFields($0(index)) }
     }
+
+    /// Switches the context to the saved filter after the one in effect, past the last to none, and asks for it to be
+    /// remembered as `todo context` does, so the command line and the next start see the same context.
+    mutating func cycleContext() -> [Effect] {
+        guard !savedFilters.isEmpty else {
+            message = StatusMessage("No saved filters to use as a context" + keyed(.saveFilter, otherwise: ".") { ": \($0) saves the filter in effect." })
+            return []
+        }
+        let current = context.flatMap { context in savedFilters.firstIndex { $0.name == context.name } }
+        let next = current.map { $0 + 1 } ?? 0
+        guard next < savedFilters.count else {
+            setContext(nil)
+            message = StatusMessage("No context: every todo shows" + keyed(.nextContext, otherwise: "") { " (\($0): \(savedFilters[0].name))" })
+            return [.setContext(nil)]
+        }
+        setContext(savedFilters[next])
+        guard let context else { return [] }  // refused: setContext said why
+        let write = contextFilter?.contextWrite ?? ContextWrite(tags: [], project: nil)
+        let writes = write.isEmpty ? "" : "; new todos get " + ([write.project.map { "project \($0)" }].compactMap(\.self) + write.tags.map { "+" + $0 }).joined(separator: " ")
+        message = StatusMessage("Context '\(context.name)': \(context.text)\(writes)", kind: .success)
+        return [.setContext(context.name)]
+    }
+
+    /// A new todo's form with what the context writes (Taskwarrior's write context): its tags, and its project when
+    /// the todo goes into no list otherwise. The fields show them, so the person sees and may change them.
+    func withContextDefaults(_ form: EditForm) -> EditForm {
+        guard form.kind == .todo, let write = contextFilter?.contextWrite, !write.isEmpty else { return form }
+        var form = form
+        if !write.tags.isEmpty { form[.tags] = LineEditor(write.tags.joined(separator: " ")) }
+        if let project = write.project, form.listID == nil, form.scope == .private { form[.project] = LineEditor(project) }
+        return form
+    }
 }

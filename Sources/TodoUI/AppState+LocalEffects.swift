@@ -33,6 +33,7 @@ extension AppState {
                 $0.tags = draft.tags
                 $0.repeatRule = draft.repeatRule
                 $0.repeatFromCompletion = draft.repeatFromCompletion
+                ($0.wait, $0.scheduled, $0.until, $0.depends) = (draft.wait, draft.scheduled, draft.until, draft.depends)
             }
         case .edit(let id, let changes):
             modifyRow(id) { changes.apply(to: &$0) }
@@ -58,7 +59,7 @@ extension AppState {
         case .batch(let effects):
             for effect in effects { applyLocally(effect, template: template) }
         case .refresh, .signIn, .quit, .showingPublicBoard, .share, .removeParticipant, .stopSharing, .accept, .decline, .leave,
-            .restoreLost, .saveFilter, .setSortOrder, .editNotes:
+            .restoreLost, .saveFilter, .setSortOrder, .setContext, .editNotes:
             break
         }
     }
@@ -84,13 +85,17 @@ extension AppState {
 
     func newRow(id: String, draft: TodoDraft) -> TodoRow {
         let isPublic = draft.scope == .public
-        return TodoRow(
+        var row = TodoRow(
             id: id, title: draft.title, notes: draft.notes, due: draft.due, priority: draft.priority,
             scope: draft.scope, canUpdate: true, canDelete: !isPublic,
             trashBehaviour: isPublic ? .markTrashed : .delete, isPending: true, owner: status.account,
             kind: draft.kind, listID: draft.listID, tags: draft.tags, repeatRule: draft.repeatRule,
             repeatFromCompletion: draft.repeatFromCompletion, created: now
         )
+        if draft.wait != nil || draft.scheduled != nil || draft.until != nil || !draft.depends.isEmpty {
+            (row.wait, row.scheduled, row.until, row.depends) = (draft.wait, draft.scheduled, draft.until, draft.depends)
+        }
+        return row
     }
 
     /// Finds a row by id on any tab.

@@ -11,11 +11,11 @@ public enum AgendaKind: Sendable, Hashable {
 
 /// The Next view: open todos of every scope (the filter in effect applies), ranked by Taskwarrior's urgency.
 extension AppState {
-    /// What urgency is computed from for a row.
-    static func urgencyFacts(of row: TodoRow) -> UrgencyFacts {
+    /// What urgency is computed from for a row; blocked, blocking and waiting only where they are known (the Next view).
+    static func urgencyFacts(of row: TodoRow, isBlocked: Bool = false, isBlocking: Bool = false, isWaiting: Bool = false) -> UrgencyFacts {
         UrgencyFacts(
             due: row.due, priority: row.priority, tags: row.tags, annotationCount: row.annotations.count, created: row.created,
-            inList: row.listID != nil, isActive: row.start != nil, scheduled: row.scheduled)
+            inList: row.listID != nil, isActive: row.start != nil, scheduled: row.scheduled, isBlocking: isBlocking, isBlocked: isBlocked, isWaiting: isWaiting)
     }
 
     /// Rebuilds `agenda` as the Next view's ranking, keeping the selected todo. Each score is computed once and the
@@ -23,21 +23,23 @@ extension AppState {
     mutating func rebuildNextAgenda() {
         let selectedID = selectedRow?.id
         let urgency = Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar)
-        var ranked: [(row: TodoRow, score: Double, title: String)] = []
+        let blocking = blockingIDs()
+        var rows: [TodoRow] = []
+        var keys: [NextRanking.Key] = []
         for tab in Tab.allCases {
             guard let data = tabs[tab] else { continue }
             for index in data.rows.indices {
                 let row = data.rows[index]
                 guard !row.isCompleted, !row.isList, filterMatches(index, in: data) else { continue }
-                ranked.append((row, urgency.score(Self.urgencyFacts(of: row)), row.title.lowercased()))
+                let blocked = !row.depends.isEmpty && !openBlockers(of: row).isEmpty
+                let score = urgency.score(Self.urgencyFacts(
+                    of: row, isBlocked: blocked, isBlocking: !blocking.isEmpty && blocking.contains(row.id), isWaiting: row.wait.map { $0 > now } ?? false))
+                // The record name ranks last, as `todo next` ranks: one order for both (`NextRanking`).
+                rows.append(row)
+                keys.append(NextRanking.Key(score: score, due: row.due, title: row.title, id: Self.recordName(of: row.id)))
             }
         }
-        ranked.sort { a, b in
-            if a.score != b.score { return a.score > b.score }
-            if let byDue = DueDate.soonerFirst(a.row.due, b.row.due) { return byDue }
-            if a.title != b.title { return a.title < b.title }
-            return a.row.id < b.row.id
-        }
+        let ranked = NextRanking.order(keys).map { (row: rows[$0], score: keys[$0].score) }
         var lines: [AgendaLine] = []
         lines.reserveCapacity(ranked.count + 1)
         if !ranked.isEmpty { lines.append(.heading("Most urgent first (\(Formatting.grouped(ranked.count)))")) }
@@ -55,6 +57,12 @@ extension AppState {
             agendaSelection = nearestAgendaTodo(from: 1, step: 1)
         }
         clampAgendaScroll()
+    }
+
+    /// The record name a row id ends with.
+    static func recordName(of id: String) -> String {
+        // The separator is one byte: a scan of the UTF-8 bytes, not of the characters.
+        id.utf8.lastIndex(of: 0x1F).map { String(Substring(id.utf8[id.utf8.index(after: $0)...])) } ?? id
     }
 
     /// Shows the Next view, or goes back to the tabs when it shows (from Today, N goes to Next).

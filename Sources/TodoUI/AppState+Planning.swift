@@ -137,7 +137,7 @@ extension AppState {
                 refuseLocked(row)
                 break
             }
-            mode = .edit(EditForm(editing: row, calendar: calendar))
+            mode = .edit(editForm(for: row))
             return []
         case .char("n"):
             guard row.canUpdate else {

@@ -104,6 +104,7 @@ extension AppState {
         case .calendar: toggleCalendar()
         case .sort: return cycleSortOrder()
         case .nextSavedFilter: cycleSavedFilter()
+        case .nextContext: return cycleContext()
         case .saveFilter: startSavingFilter()
         case .skip: return skipOccurrence()
         case .mark: toggleMark()
@@ -162,13 +163,13 @@ extension AppState {
                 message = StatusMessage("Read-only: '\(list.title)' is shared with you read-only.", kind: .warning)
                 return
             }
-            mode = .edit(EditForm(newIn: .shared, list: list))
+            mode = .edit(withContextDefaults(EditForm(newIn: .shared, list: list)))
         case .todos where status.isSignedOut:
             message = StatusMessage("Signed out: sign in to add todos" + keyed(.signIn, otherwise: ".") { " (press \($0))." }, kind: .warning)
         case .public where status.isSignedOut:
             message = StatusMessage("Signed out: the public board is read-only" + keyed(.signIn, otherwise: ".") { "; press \($0) to sign in." }, kind: .warning)
         case .todos:
-            mode = .edit(EditForm(newIn: .private, list: contextList))
+            mode = .edit(withContextDefaults(EditForm(newIn: .private, list: contextList)))
         default:
             mode = .edit(EditForm(newIn: tab.scope))
         }
@@ -183,7 +184,7 @@ extension AppState {
             refuseLocked(row)
             return
         }
-        mode = .edit(EditForm(editing: row, calendar: calendar))
+        mode = .edit(editForm(for: row))
     }
 
     mutating func refuseLocked(_ row: TodoRow) {

@@ -56,6 +56,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case sort
     /// Put the next saved filter in effect (after the last: none).
     case nextSavedFilter
+    /// Switch the context (`todo context`) to the next saved filter, then to none.
+    case nextContext
     /// Save the filter in effect under a name.
     case saveFilter
     /// Skip this occurrence of a repeating todo.

@@ -15,6 +15,16 @@ public enum FormField: Int, Hashable, Sendable, CaseIterable {
     case tags
     /// How it repeats, in `RepeatRule`'s words, or empty.
     case `repeat`
+    /// Hidden until then (the due-date grammar), or empty.
+    case wait
+    /// Not to be started before then, or empty.
+    case scheduled
+    /// Trashed by itself once past, or empty.
+    case until
+    /// The todos it waits on: their IDs (as `todo list` shows them) or titles, separated by commas.
+    case depends
+    /// Its project: a list path such as `Home.Garden` (a list is made when none has that title), or empty for none.
+    case project
 
     /// The label shown before the field.
     public var label: String {
@@ -25,6 +35,11 @@ public enum FormField: Int, Hashable, Sendable, CaseIterable {
         case .priority: "Priority"
         case .tags: "Tags"
         case .repeat: "Repeat"
+        case .wait: "Wait"
+        case .scheduled: "Scheduled"
+        case .until: "Until"
+        case .depends: "Depends"
+        case .project: "Project"
         }
     }
 }
@@ -66,8 +81,9 @@ public struct EditForm: Hashable, Sendable {
         openedWith = Array(repeating: "", count: FormField.allCases.count)
     }
 
-    /// A form for editing `row`, showing due dates as YYYY-MM-DD (and HH:MM when timed) in `calendar`.
-    public init(editing row: TodoRow, calendar: Calendar) {
+    /// A form for editing `row`, showing due dates as YYYY-MM-DD (and HH:MM when timed) in `calendar`; `project` is
+    /// the title of its list, `blockers` the short IDs of the todos it waits on.
+    public init(editing row: TodoRow, calendar: Calendar, project: String? = nil, blockers: [String] = []) {
         targetID = row.id
         scope = row.scope
         kind = row.kind
@@ -80,9 +96,21 @@ public struct EditForm: Hashable, Sendable {
             row.priority == 0 ? "" : String(row.priority),
             row.tags.joined(separator: " "),
             row.repeatSummary ?? "",
+            Self.momentText(row.wait, calendar: calendar),
+            Self.momentText(row.scheduled, calendar: calendar),
+            Self.momentText(row.until, calendar: calendar),
+            blockers.joined(separator: ", "),
+            project ?? "",
         ]
         editors = texts.map { LineEditor($0) }
         openedWith = texts
+    }
+
+    /// A moment as the form shows it: the day alone at the start of a day, else with its time; empty for none.
+    static func momentText(_ moment: Date?, calendar: Calendar) -> String {
+        guard let moment else { return "" }
+        let allDay = calendar.startOfDay(for: moment) == moment
+        return (allDay ? DueDate.day(moment, in: calendar) : DueDate(moment, allDay: false)).text(in: calendar)
     }
 
     /// Whether `field` still holds the text it opened with.

@@ -52,6 +52,7 @@ public struct Keymap: Sendable, Hashable {
         KeyBinding(keys: [.char("/")], command: .filter, description: "filter as you type"),
         KeyBinding(keys: [.char("f")], command: .nextSavedFilter, description: "next saved filter, then none"),
         KeyBinding(keys: [.char("F")], command: .saveFilter, description: "save the filter under a name"),
+        KeyBinding(keys: [.char("X")], command: .nextContext, description: "switch the context (saved filters)"),
         KeyBinding(keys: [.char("c")], command: .toggleCompleted, description: "show/hide completed"),
         KeyBinding(keys: [.char("T")], command: .today, description: "Today: overdue, today, 7 days"),
         KeyBinding(keys: [.char("N")], command: .next, description: "Next: most urgent first"),

@@ -23,17 +23,31 @@ extension Renderer {
 
     func drawForm(_ form: EditForm, _ screen: inout Screen, top: Int, height: Int) {
         guard height > 0 else { return }
-        let spacious = height >= 9
+        // What must show: the heading, the focused field and the lines under the fields (why a save was refused,
+        // what changed elsewhere); then as many fields as fit around the focused one, a blank line under the
+        // heading, the hint, and a blank line above it.
+        let messages = [form.underneath.map { ($0, Style.warning) }, form.error.map { ($0, Style.error) }].compactMap(\.self)
+        let fields = form.fields
+        var rest = height - 1 - messages.count
+        let room = max(1, min(fields.count, rest))
+        rest -= room
+        let gapUnderHeading = rest >= 1
+        if gapUnderHeading { rest -= 1 }
+        let showsHint = form.kind == .todo && rest >= 1
+        if showsHint { rest -= 1 }
+        let gapAboveHint = rest >= 1 && (showsHint || !messages.isEmpty)
         var row = top
         let noun = form.kind == .list ? "list" : "todo"
         var heading = form.targetID == nil ? "New \(noun) · \(Tab(form.scope).title)" : (form.kind == .list ? "Rename list" : "Edit todo")
         if form.targetID == nil, let listTitle = form.listTitle { heading += " › " + sanitize(listTitle) }
         screen.put(heading, row: row, col: 1, style: Style(bold: true, color: .accent))
-        row += spacious ? 2 : 1
+        row += gapUnderHeading ? 2 : 1
         let labelWidth = 9
         let fieldColumn = labelWidth + 2
         let fieldWidth = max(2, screen.width - fieldColumn - 1)
-        for field in form.fields where row < top + height {
+        let focusIndex = fields.firstIndex(of: form.focus) ?? 0
+        let first = min(max(0, focusIndex - room / 2), fields.count - room)
+        for field in fields[first..<first + room] where row < top + height {
             let focused = field == form.focus
             if focused { screen.put(">", row: row, col: 0, style: Style(bold: true, color: .accent)) }
             screen.put(padded(field.label, toWidth: labelWidth, alignRight: true), row: row, col: 1, style: focused ? .bold : .plain)
@@ -46,17 +60,14 @@ extension Renderer {
             }
             row += 1
         }
-        if spacious { row += 1 }
-        if row < top + height, form.kind == .todo {
+        if gapAboveHint { row += 1 }
+        if showsHint, row < top + height {
             screen.put(truncated("Due: fri 17:00, +3d, eow · Repeat: weekly · Priority 0–3", toWidth: screen.width - 2), row: row, col: 1, style: .muted)
             row += 1
         }
-        if let underneath = form.underneath, row < top + height {
-            screen.put(truncated(sanitize(underneath), toWidth: screen.width - 2), row: row, col: 1, style: .warning)
+        for (text, style) in messages where row < top + height {
+            screen.put(truncated(sanitize(text), toWidth: screen.width - 2), row: row, col: 1, style: style)
             row += 1
-        }
-        if let error = form.error, row < top + height {
-            screen.put(truncated(sanitize(error), toWidth: screen.width - 2), row: row, col: 1, style: .error)
         }
     }
 

@@ -44,6 +44,15 @@ extension AppState {
         for (label, moment) in [("Wait", row.wait), ("Scheduled", row.scheduled), ("Until", row.until), ("Started", row.start)] {
             if let moment { lines.append(DetailLine(label: label, value: Formatting.dueInFull(DueDate(moment, allDay: false), calendar: calendar))) }
         }
+        for (index, blocker) in openBlockers(of: row).enumerated() {
+            let text = sanitize(blocker.title) + " · ID " + Self.shortID(blocker.id)
+            for (part, wrapped) in Formatting.wrapped(text, width: valueWidth).enumerated() {
+                lines.append(DetailLine(label: index == 0 && part == 0 ? "Waits on" : "", value: wrapped, style: Style(color: .warning)))
+            }
+        }
+        if !row.isCompleted, isBlocking(row) {
+            lines.append(DetailLine(label: "Blocking", value: "an open todo waits on it"))
+        }
         let tags = row.tags.map { "+" + sanitize($0) }.joined(separator: " ")
         for (index, part) in Formatting.wrapped(tags.isEmpty ? "none" : tags, width: valueWidth).enumerated() {
             lines.append(DetailLine(label: index == 0 ? "Tags" : "", value: part, style: tags.isEmpty ? .muted : .plain))
@@ -51,6 +60,13 @@ extension AppState {
         let priority = row.priority == 0 ? "none" : String(repeating: "!", count: row.priority) + " (\(row.priority))"
         lines.append(DetailLine(label: "Priority", value: priority, style: row.priority == 0 ? .muted : .plain))
         lines.append(DetailLine(label: "Status", value: (row.isCompleted ? "done" : "open") + (row.canUpdate ? "" : " · read-only")))
+        if !row.unreadableFields.isEmpty {
+            // Names the cloud sent (untrusted); what `todo info` says of the same record.
+            let text = row.unreadableFields.map { sanitize($0) }.joined(separator: ", ") + ": in a form this device cannot read; taken as absent and kept as it came"
+            for (index, part) in Formatting.wrapped(text, width: valueWidth).enumerated() {
+                lines.append(DetailLine(label: index == 0 ? "Not read" : "", value: part, style: Style(color: .overdue)))
+            }
+        }
         lines.append(DetailLine(label: "", value: ""))
         lines.append(DetailLine(label: "Notes", value: ""))
         if row.notes.isEmpty {

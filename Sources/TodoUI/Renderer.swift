@@ -275,6 +275,14 @@ struct Renderer {
         if todo.isRepeating { suffix.append((" " + RowGlyphs.repeating, Style(dim: base.dim, color: .accent))) }
         if todo.start != nil { suffix.append((" " + RowGlyphs.active, Style(bold: true, dim: base.dim, color: .accent))) }
         if let wait = todo.wait, wait > state.now { suffix.append((" " + RowGlyphs.waiting, Style(dim: true))) }
+        if !todo.depends.isEmpty, !todo.isCompleted {
+            // What blocks it, as `todo list` says it: an open blocker the app holds (done, trashed or gone: nothing).
+            let blockers = state.openBlockers(of: todo)
+            if let first = blockers.first {
+                let more = blockers.count > 1 ? " +\(blockers.count - 1)" : ""
+                suffix.append((" (blocked by " + truncated(sanitize(first.title), toWidth: 20) + more + ")", Style(dim: true, color: .warning)))
+            }
+        }
         for tag in todo.tags { suffix.append((" +" + sanitize(tag), Style(dim: true, color: .tag))) }
         guard !suffix.isEmpty else {
             let title = padded(sanitize(todo.title), toWidth: layout.titleWidth)

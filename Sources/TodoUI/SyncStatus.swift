@@ -134,6 +134,8 @@ public enum Effect: Hashable, Sendable {
     case saveFilter(name: String, text: String)
     /// Remember the sort order (the config file).
     case setSortOrder(SortOrder)
+    /// Remember the context, a saved filter's name (nil: none), as `todo context` does (the config file).
+    case setContext(String?)
     /// Fetch now.
     case refresh
     /// Sign this device in again with the password typed (after the session ended).

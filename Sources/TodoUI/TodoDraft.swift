@@ -23,13 +23,25 @@ public struct TodoDraft: Hashable, Sendable {
     public var repeatRule: String?
     /// Whether the next occurrence counts from completion rather than from the due date.
     public var repeatFromCompletion: Bool
+    /// Hidden from the views until then.
+    public var wait: Date?
+    /// Not to be started before then.
+    public var scheduled: Date?
+    /// Goes to the trash by itself once past.
+    public var until: Date?
+    /// The row ids of the todos it waits on.
+    public var depends: [String]
 
     /// Creates a draft.
     public init(
         title: String, notes: String = "", due: DueDate? = nil, priority: Int = 0, scope: Scope = .private,
         kind: RowKind = .todo, listID: String? = nil, tags: [String] = [], repeatRule: String? = nil,
-        repeatFromCompletion: Bool = false
+        repeatFromCompletion: Bool = false, wait: Date? = nil, scheduled: Date? = nil, until: Date? = nil, depends: [String] = []
     ) {
+        self.wait = wait
+        self.scheduled = scheduled
+        self.until = until
+        self.depends = depends
         self.title = title
         self.notes = notes
         self.due = due
@@ -60,12 +72,25 @@ public struct TodoChanges: Hashable, Sendable {
     public var repeatRule: String??
     /// Whether the next occurrence counts from completion.
     public var repeatFromCompletion: Bool?
+    /// `.some(nil)` clears the wait date.
+    public var wait: Date??
+    /// `.some(nil)` clears the scheduled date.
+    public var scheduled: Date??
+    /// `.some(nil)` clears the expiry.
+    public var until: Date??
+    /// The whole new list of row ids it waits on.
+    public var depends: [String]?
 
     /// Changes of the given fields.
     public init(
         title: String? = nil, notes: String? = nil, due: DueDate?? = nil, priority: Int? = nil, tags: [String]? = nil,
-        repeatRule: String?? = nil, repeatFromCompletion: Bool? = nil
+        repeatRule: String?? = nil, repeatFromCompletion: Bool? = nil, wait: Date?? = nil, scheduled: Date?? = nil,
+        until: Date?? = nil, depends: [String]? = nil
     ) {
+        self.wait = wait
+        self.scheduled = scheduled
+        self.until = until
+        self.depends = depends
         self.title = title
         self.notes = notes
         self.due = due
@@ -83,13 +108,15 @@ public struct TodoChanges: Hashable, Sendable {
             priority: after.priority == before.priority ? nil : after.priority,
             tags: after.tags == before.tags ? nil : after.tags,
             repeatRule: after.repeatRule == before.repeatRule ? nil : .some(after.repeatRule),
-            repeatFromCompletion: after.repeatFromCompletion == before.repeatFromCompletion ? nil : after.repeatFromCompletion)
+            repeatFromCompletion: after.repeatFromCompletion == before.repeatFromCompletion ? nil : after.repeatFromCompletion,
+            wait: after.wait == before.wait ? nil : .some(after.wait), scheduled: after.scheduled == before.scheduled ? nil : .some(after.scheduled),
+            until: after.until == before.until ? nil : .some(after.until), depends: after.depends == before.depends ? nil : after.depends)
     }
 
     /// Whether nothing changes.
     public var isEmpty: Bool {
         title == nil && notes == nil && due == nil && priority == nil && tags == nil && repeatRule == nil
-            && repeatFromCompletion == nil
+            && repeatFromCompletion == nil && wait == nil && scheduled == nil && until == nil && depends == nil
     }
 
     /// Applies the changed fields to a row.
@@ -101,5 +128,9 @@ public struct TodoChanges: Hashable, Sendable {
         if let tags { row.tags = tags }
         if let repeatRule { row.repeatRule = repeatRule }
         if let repeatFromCompletion { row.repeatFromCompletion = repeatFromCompletion }
+        if let wait { row.wait = wait }
+        if let scheduled { row.scheduled = scheduled }
+        if let until { row.until = until }
+        if let depends { row.depends = depends }
     }
 }

@@ -199,6 +199,18 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
         guard let moments = extras?.values.moments else { return false }
         return (moments.wait.map { $0 > now } ?? false) || (moments.until.map { $0 <= now } ?? false)
     }
+    /// The row ids of the todos it waits on (Taskwarrior's `depends`), whether or not they are open or loaded: it is
+    /// blocked while one of them is an open todo the app holds.
+    public var depends: [String] {
+        get { extras?.values.depends ?? [] }
+        set { updateExtras { $0.depends = newValue } }
+    }
+    /// Fields the record carried in a form this device cannot read (of the wrong type, or out of range), by name:
+    /// taken as absent and kept as they came, and told in the details.
+    public var unreadableFields: [String] {
+        get { extras?.values.unreadableFields ?? [] }
+        set { updateExtras { $0.unreadableFields = newValue } }
+    }
     /// Timestamped notes added to it, oldest first (texts untrusted).
     public var annotations: [Annotation] {
         get { extras?.values.annotations ?? [] }
@@ -305,7 +317,8 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
     public var draft: TodoDraft {
         TodoDraft(
             title: title, notes: notes, due: due, priority: priority, scope: scope, kind: kind, listID: listID, tags: tags,
-            repeatRule: repeatRule, repeatFromCompletion: repeatFromCompletion)
+            repeatRule: repeatRule, repeatFromCompletion: repeatFromCompletion, wait: wait, scheduled: scheduled, until: until,
+            depends: depends)
     }
 
     private mutating func set(_ flag: Flags, _ on: Bool) {
@@ -330,6 +343,8 @@ final class RowExtras: Hashable, Sendable {
         var repeatFromCompletion = false
         var annotations: [Annotation] = []
         var moments = Moments()
+        var unreadableFields: [String] = []
+        var depends: [String] = []
     }
 
     /// Issue 27's dates, which few rows have.

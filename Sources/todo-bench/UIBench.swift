@@ -21,7 +21,10 @@ enum UIBench {
             let session = try await DeviceSession.open(options)
             await session.engine.sync(.launch)
             await session.close()
-            if count == 100_000 { try loadingKeys(server: server, directory: directory, account: account, count: count) }
+            if count == 100_000 {
+                try loadingKeys(server: server, directory: directory, account: account, count: count)
+                try nextProcess(server: server, directory: directory, account: account, count: count)
+            }
             // A fresh process, as a launch would be: its first frame, its keys, its memory.
             fflush(nil)  // this process's lines before the child's
             let child = Process()
@@ -63,6 +66,36 @@ enum UIBench {
             figures.filterTypedWhileLoading, launches, expected,
             afterRead.isEmpty ? "not shown by this build" : String(format: "median %.0f ms, max %.0f ms", percentile(afterRead, 0.5), afterRead.last ?? 0),
             percentile(afterKey, 0.5), afterKey.last ?? 0))
+    }
+
+    /// `todo next --offline` (the release `todo` beside this program, or `BENCH_TODO`) over the filled cache as a whole
+    /// process, start to exit, `BENCH_LAUNCHES` times (5 by default).
+    static func nextProcess(server: ServerProcess, directory: URL, account: String, count: Int) throws {
+        let me = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let environment = ProcessInfo.processInfo.environment
+        let todo = environment["BENCH_TODO"] ?? me.deletingLastPathComponent().appendingPathComponent("todo").path
+        guard FileManager.default.isExecutableFile(atPath: todo) else { return }
+        let launches = environment["BENCH_LAUNCHES"].flatMap(Int.init) ?? 5
+        var samples: [Double] = []
+        for _ in 0..<launches {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: todo)
+            process.arguments = [
+                "next", "--offline", "--account", account, "--password", "bench-password", "--device", "main", "--server", server.baseURL,
+                "--data-dir", directory.path,
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            let start = ContinuousClock.now
+            try process.run()
+            process.waitUntilExit()
+            samples.append(seconds(since: start) * 1000)
+            guard process.terminationStatus == 0 else { throw BenchError("todo next exited \(process.terminationStatus)") }
+        }
+        samples.sort()
+        print(String(
+            format: "todo next --offline over %d cached todos, as a whole process (%d runs): median %.0f ms, max %.0f ms  (target <= 150 ms)",
+            count, launches, percentile(samples, 0.5), samples.last ?? 0))
     }
 
     /// Sorts `count` rows like the bench's todos as the loader does once all are read, 5 times.
@@ -185,6 +218,14 @@ enum UIBench {
             return (samples.sorted(), slowest)
         }
         let (samples, slowest) = timed(keys)
+        // The Next view (N): every open todo scored and ranked as todo next ranks them, and its first frame; then back.
+        var nextSamples: [Double] = []
+        for _ in 0..<5 {
+            state.now = Date()
+            nextSamples += timed([.char("N")]).samples
+            _ = state.reduce(.char("N"))
+        }
+        nextSamples.sort()
         // A filter with tags and dates typed key by key (each key filters all rows again), then cleared.
         let filterKeys: [Key] = [.char("/")] + "+garden due.before:eow pri:1+".map { Key.char($0) } + [.enter, .char("j"), .char("/"), .escape]
         let filterSamples = timed(filterKeys).samples
@@ -238,6 +279,8 @@ enum UIBench {
             count, loadingFrame, firstRowCount, firstRows ?? 0, readAt ?? 0, allRows, chunks, count <= 10_000 ? " (target <= 150 ms)" : ""))
         print(String(format: "key -> frame with %6d todos (%d keys): p50 %.2f ms, max %.2f ms (key %@)  (target <= 10 ms)", count, samples.count,
                      percentile(samples, 0.5), samples.last ?? 0, slowest.key.label))
+        print(String(format: "Next view (N) over %6d todos, key -> first frame (%d times): p50 %.1f ms, max %.1f ms  (target <= 100 ms at 100,000)",
+                     count, nextSamples.count, percentile(nextSamples, 0.5), nextSamples.last ?? 0))
         print(String(format: "filter '+garden due.before:eow pri:1+' typed key by key over %6d todos (%d keys): p50 %.2f ms, max %.2f ms  (target <= 10 ms)",
                      count, filterSamples.count, percentile(filterSamples, 0.5), filterSamples.last ?? 0))
         print(String(format: "1,000 todos edited on another device, fetched, merged and drawn with %6d todos: %.0f ms", count, pushMs))

@@ -11,8 +11,9 @@ struct BurndownReport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "burndown", abstract: "Pending and done todos per day of the last weeks as a bar chart (Taskwarrior's burndown.daily).",
         discussion: """
-            Each day's bar stacks the todos done since the chart's first day (X) under those still open at the day's \
-            end (+), read from when each todo was made and when it was done (the cache's record times). Your todos \
+            Each day's bar stacks the todos done since the chart's first day (X) under those started and still open \
+            at the day's end (=, todo start) and those open and not started (+), read from when each todo was made, \
+            started and done (the cache's record times). Your todos \
             and those of lists shared with you, never trashed ones; the context (todo context) applies. Colour on a \
             terminal, plain text under NO_COLOR or into a pipe. TODO_TODAY=YYYY-MM-DD draws it as of that day.
             """)
@@ -41,7 +42,7 @@ struct BurndownReport: AsyncParsableCommand {
             }
             let charted = todos.filter { context?.filter.matches($0) != false }.map { todo in
                 // A done todo's last change is when it was done: the cache keeps no separate completion time.
-                (created: todo.item.system.created?.date, completed: todo.item.isCompleted ? todo.item.system.modified?.date : nil)
+                (created: todo.item.system.created?.date, completed: todo.item.isCompleted ? todo.item.system.modified?.date : nil, started: todo.item.start)
             }
             let chart = Burndown(charted, dayCount: weeks * 7, today: today, calendar: planningCalendar)
             for line in chart.text(width: terminalColumns(), ink: .forStandardOutput()) { print(line) }

@@ -68,3 +68,18 @@ func activeContext(_ options: DeviceOptions) throws -> (name: String, filter: To
 func contextLine(_ context: (name: String, filter: TodoFilter)) -> String {
     "context '\(context.name)' in effect (\(context.filter.summary)); todo context none shows everything"
 }
+
+/// The line on standard error that says what the context wrote into a new todo.
+func contextWriteLine(_ name: String, tags: [String], project: String?) -> String {
+    var parts: [String] = []
+    if !tags.isEmpty { parts.append("tagged " + tags.map { "+" + $0 }.joined(separator: " ")) }
+    if let project { parts.append("in project \(project)") }
+    return "context '\(name)': " + parts.joined(separator: ", ") + " (todo context none stops this)"
+}
+
+extension ContextWrite {
+    /// `given` tags, then the context's that are not among them (compared without case).
+    static func merged(_ given: [String], _ context: [String]) -> [String] {
+        given + context.filter { tag in !given.contains { $0.caseInsensitiveCompare(tag) == .orderedSame } }
+    }
+}

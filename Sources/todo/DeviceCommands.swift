@@ -91,20 +91,33 @@ struct Add: AsyncParsableCommand {
         let repeating = try planning.repeatSetting() ?? nil
         var dated = TodoEdit()
         try dates.apply(to: &dated)
+        // The context's tags and project go into the new todo (Taskwarrior's write context); a flag given wins.
+        let context = try activeContext(try device.deviceOptions())
+        let written = context?.filter.contextWrite ?? ContextWrite(tags: [], project: nil)
+        let tags = ContextWrite.merged(planning.addTags, written.tags)
+        let contextProject = project.project == nil && list == nil && !toPublicBoard ? written.project : nil
         try await device.withSession { session in
             var item: TodoItem
-            let projectList = try await project.list(in: session)
+            let projectList: TodoItem?
+            if let contextProject {
+                projectList = try await ProjectOption.list(named: contextProject, in: session)
+            } else {
+                projectList = try await project.list(in: session)
+            }
             if let projectList {
                 item = try await session.engine.add(
-                    title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating, toList: projectList.key)
+                    title: title, notes: notes, due: due, priority: priority, tags: tags, repeat: repeating, toList: projectList.key)
             } else if let list {
                 let target = try await session.list(named: list)
                 item = try await session.engine.add(
-                    title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating, toList: target.key)
+                    title: title, notes: notes, due: due, priority: priority, tags: tags, repeat: repeating, toList: target.key)
             } else {
                 item = try await session.engine.add(
-                    title: title, notes: notes, due: due, priority: priority, tags: planning.addTags, repeat: repeating,
+                    title: title, notes: notes, due: due, priority: priority, tags: tags, repeat: repeating,
                     to: toPublicBoard ? .public : .private)
+            }
+            if let context, !output.quiet, tags != planning.addTags || contextProject != nil {
+                printError(contextWriteLine(context.name, tags: tags.filter { !planning.addTags.contains($0) }, project: contextProject))
             }
             if !dates.isEmpty || !dependencies.isEmpty {
                 var edit = dated

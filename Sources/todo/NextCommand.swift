@@ -58,7 +58,9 @@ struct Next: AsyncParsableCommand {
                     guard !todo.item.isCompleted, !todo.item.isTrashed, asksForWaiting || !todo.isHidden(at: now),
                         filter.matches(todo), context?.filter.matches(todo) != false
                     else { return nil }
-                    return NextCandidate(key: todo.item.key, score: urgency.score(todo.urgencyFacts), due: todo.item.due, title: todo.item.title)
+                    let rank = NextRanking.Key(
+                        score: urgency.score(todo.urgencyFacts), due: todo.item.due, title: todo.item.title, id: todo.item.key.recordName)
+                    return NextCandidate(key: todo.item.key, rank: rank)
                 }
             }
             let ranked = NextOrder.ranked(candidates, limit: limit)
@@ -77,17 +79,17 @@ struct Next: AsyncParsableCommand {
     }
 }
 
-/// What `todo next` keeps of each open todo while it ranks them: its score and what breaks ties.
+/// What `todo next` keeps of each open todo while it ranks them: its key and what `NextRanking` compares.
 struct NextCandidate: Sendable {
     var key: RecordKey
-    var score: Double
-    var due: DueDate?
-    var title: String
+    var rank: NextRanking.Key
+    /// Its urgency score.
+    var score: Double { rank.score }
 }
 
-/// The order of `todo next`: urgency, highest first, then the sooner due date, then title and ID so it is total.
-/// Each score is computed once; with a limit, only the candidates scoring at least the limit-th highest score are
-/// sorted (the scores alone pick them), so ranking 10,000 todos for 25 lines compares the titles of a few.
+/// The order of `todo next`: `NextRanking`, the app's Next view's order too. Each score is computed once; with a
+/// limit, only the candidates scoring at least the limit-th highest score are sorted (the scores alone pick them), so
+/// ranking 10,000 todos for 25 lines compares the titles of a few.
 enum NextOrder {
     static func ranked(_ candidates: [NextCandidate], limit: Int = 0) -> ArraySlice<NextCandidate> {
         var candidates = candidates
@@ -95,13 +97,7 @@ enum NextOrder {
             let lowest = candidates.map(\.score).sorted(by: >)[limit - 1]
             candidates.removeAll { $0.score < lowest }
         }
-        let ranked = candidates.sorted { a, b in
-            if a.score != b.score { return a.score > b.score }
-            if let byDue = DueDate.soonerFirst(a.due, b.due) { return byDue }
-            let titles = a.title.localizedCaseInsensitiveCompare(b.title)
-            if titles != .orderedSame { return titles == .orderedAscending }
-            return a.key.recordName < b.key.recordName
-        }
+        let ranked = NextRanking.order(candidates.map(\.rank)).map { candidates[$0] }
         return limit > 0 ? ranked.prefix(limit) : ranked[...]
     }
 }

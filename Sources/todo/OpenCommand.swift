@@ -18,6 +18,7 @@ struct Open: AsyncParsableCommand {
         }
         // Refuse a terminal the app cannot draw on (TERM=dumb) before anything else happens.
         try NcursesTerminal.preflight()
+        _ = try reportToday()  // a TODO_TODAY the app could not read is refused here, in words
         let launch = try device.launch()
         announceCloud(launch)
         var options = launch.options

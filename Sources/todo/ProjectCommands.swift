@@ -36,10 +36,15 @@ struct ProjectOption: ParsableArguments {
     /// for `none`. Only called when the flag was given.
     func list(in session: DeviceSession) async throws -> TodoItem? {
         guard let project, project.lowercased() != "none" else { return nil }
-        if let found = try await session.engine.lists().first(where: { $0.title.caseInsensitiveCompare(project) == .orderedSame }) {
+        return try await Self.list(named: project, in: session)
+    }
+
+    /// The list titled `path` (any case), yours or shared with you, else a new list of yours.
+    static func list(named path: String, in session: DeviceSession) async throws -> TodoItem {
+        if let found = try await session.engine.lists().first(where: { $0.title.caseInsensitiveCompare(path) == .orderedSame }) {
             return found
         }
-        return try await session.engine.addList(title: project)
+        return try await session.engine.addList(title: path)
     }
 }
 

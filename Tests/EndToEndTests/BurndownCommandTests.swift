@@ -35,7 +35,7 @@ struct BurndownCommandTests {
         // Title, 16 rows of bars, the axis, days, months and the legend; a pipe gets no escape sequences.
         #expect(lines.count == 22 && lines[21].isEmpty, "\(chart.output)")
         #expect(lines[0].hasPrefix("Burndown, daily: ") && lines[0].hasSuffix(" to \(today)"), "\(lines[0])")
-        #expect(lines[20].hasSuffix("X done  + pending    today: 2 pending, 1 done"), "\(chart.output)")
+        #expect(lines[20].hasSuffix("X done  = started  + pending    today: 2 pending, 1 done"), "\(chart.output)")
         #expect(lines[1].hasPrefix("   3 |") && lines[1].hasSuffix("+"), "\(chart.output)")
         #expect(lines[16].hasSuffix("X"), "\(chart.output)")
         #expect(!chart.output.contains("\u{1B}"))

@@ -52,8 +52,26 @@ struct BurndownTextTests {
                0 +--------------------------------------------------------
                   15  16  17  18  19  20  21  22  23  24  25  26  27  28
                   Nov
-                  X done  + pending    today: 5 pending, 7 done
+                  X done  = started  + pending    today: 5 pending, 7 done
             """, Comment(rawValue: "\n" + lines.joined(separator: "\n")))
+    }
+
+    /// Taskwarrior's started band: an active todo counts as started from its start, between done and pending.
+    @Test func startedTodosHaveTheirOwnBand() {
+        var todos = Self.todos.map { (created: $0.created, completed: $0.completed, started: Date?.none) }
+        todos[2].started = Self.at(11, 25)  // made 10-20, open, started 11-25
+        todos[5].started = Self.at(11, 27)  // made 11-16, open, started 11-27
+        let chart = Burndown(todos, dayCount: 14, today: Self.at(11, 28, 12), calendar: Self.utc)
+        #expect(chart.days.map(\.started) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2])
+        #expect(chart.days.last?.pending == 3 && chart.days.last?.done == 7)
+        let lines = chart.text(width: 80, height: 16)
+        #expect(lines.count == 21 && lines.allSatisfy { $0.count <= 80 })
+        // The last bar, bottom up: seven done (9 rows of 16 at 12), two started (3 rows), three pending (4 rows).
+        let lastBar = lines[1...16].map { $0.count >= 61 ? String(Array($0)[58..<61]) : "   " }
+        #expect(lastBar == Array(repeating: "+++", count: 4) + Array(repeating: "===", count: 3) + Array(repeating: "XXX", count: 9), "\(lastBar)")
+        #expect(lines[20].hasSuffix("X done  = started  + pending    today: 2 started, 3 pending, 7 done"), "\(lines[20])")
+        let colour = chart.text(width: 80, height: 16, ink: ReportInk(colour: true)).joined()
+        #expect(colour.contains("\u{1B}[34m███\u{1B}[0m"), "the started band in its own colour")
     }
 
     @Test func colourMarksTheBarsOnly() {

@@ -180,18 +180,18 @@ struct BulkAndPlanningActionTests {
             CloudTodo · alice · laptop · online · synced 2 s ago
             [Todos 7]  Shared 1   Public 0   T Today
              New todo · Todos
-
                  Title Mow the lawn
                  Notes
                    Due sat 10:00
               Priority
             >     Tags garden +outside bad,tag
                 Repeat every fortnight
-
-             Due: fri 17:00, +3d, eow · Repeat: weekly · Priority 0–3
+                  Wait
+             Scheduled
+                 Until
+               Depends
+               Project
              Tags: a tag cannot contain , ('bad,tag').
-
-
             Enter save · Esc cancel · Tab/↑↓ field
             """)
         #expect(session.state.mode.formFocus == .tags)
@@ -202,18 +202,18 @@ struct BulkAndPlanningActionTests {
             CloudTodo · alice · laptop · online · synced 2 s ago
             [Todos 7]  Shared 1   Public 0   T Today
              New todo · Todos
-
                  Title Mow the lawn
                  Notes
                    Due sat 10:00
               Priority
                   Tags garden +outside garden
             >   Repeat every fortnight
-
-             Due: fri 17:00, +3d, eow · Repeat: weekly · Priority 0–3
+                  Wait
+             Scheduled
+                 Until
+               Depends
+               Project
              Repeat: 'fortnight' is not a weekday or a unit; use mon…s…
-
-
             Enter save · Esc cancel · Tab/↑↓ field
             """)
         #expect(session.state.mode.formFocus == .repeat)

@@ -110,13 +110,13 @@ struct DrawnWidthGoldenTests {
               Priority
                   Tags
                 Repeat
+                  Wait
+             Scheduled
+                 Until
+               Depends
+               Project
 
              Due: fri 17:00, +3d, eow · Repeat: weekly · Priority 0–3
-
-
-
-
-
 
 
 

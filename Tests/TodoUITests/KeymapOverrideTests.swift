@@ -11,7 +11,7 @@ struct KeymapOverrideTests {
     static let commands =
         "move-up, move-down, page-up, page-down, top, bottom, add, edit, toggle-done, trash, undo, redo, filter, "
         + "toggle-completed, next-tab, prev-tab, new-list, move, share, invitations, leave, details, today, next, calendar, sort, "
-        + "next-saved-filter, save-filter, skip, mark, clear-marks, priority, add-tag, remove-tag, refresh, sign-in, help, quit"
+        + "next-saved-filter, next-context, save-filter, skip, mark, clear-marks, priority, add-tag, remove-tag, refresh, sign-in, help, quit"
 
     /// The error a table is refused with, or nil when it is read.
     func refusal(_ overrides: [String: String]) -> KeymapError? {
@@ -146,8 +146,8 @@ struct KeymapOverrideTests {
               /                    filter as you type
               f                    next saved filter, then none
               F                    save the filter under a name
+              X                    switch the context (saved filters)
               c                    show/hide completed
-              t                    Today: overdue, today, 7 days
             j/k scroll · any other key closes help
             """)
         // The leave key went to trash: leave is not listed; the questions and marks say the new keys.
@@ -156,6 +156,7 @@ struct KeymapOverrideTests {
             CloudTodo · alice · laptop · online · synced 2 s ago
             [Todos 4]  Shared 1   Public 2   t Today
              Keys
+              N                    Next: most urgent first
               C                    Calendar: the month, due by day
               O                    cycle the sort order
               o                    details, notes log (a annotates)
@@ -175,7 +176,6 @@ struct KeymapOverrideTests {
              Questions
               x  Ctrl-X            ask y/n before removing anything
               y                    confirms; n, Esc or q keep it
-              other keys           keep the question, say y or n
             j/k scroll · any other key closes help
             """)
     }

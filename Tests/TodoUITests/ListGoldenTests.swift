@@ -290,6 +290,7 @@ struct ListGoldenTests {
               /                    filter as you type
               f                    next saved filter, then none
               F                    save the filter under a name
+              X                    switch the context (saved filters)
               c                    show/hide completed
               T                    Today: overdue, today, 7 days
               N                    Next: most urgent first
@@ -301,7 +302,6 @@ struct ListGoldenTests {
               +                    add a tag
               -                    remove a tag
               v                    mark for a bulk action
-              Esc                  clear the marks
             j/k scroll · any other key closes help
             """)
         press(session, .escape)

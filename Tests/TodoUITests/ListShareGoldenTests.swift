@@ -84,11 +84,11 @@ struct ListShareGoldenTests {
               Priority
                   Tags
                 Repeat
-
-             Due: fri 17:00, +3d, eow · Repeat: weekly · Priority 0–3
-
-
-
+                  Wait
+             Scheduled
+                 Until
+               Depends
+               Project
             Enter save · Esc cancel · Tab/↑↓ field
             """)
         type(session, "Bread")

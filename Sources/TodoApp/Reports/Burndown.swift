@@ -1,14 +1,17 @@
 import Foundation
 
-/// `todo burndown`: for each day of the last weeks, how many todos were open at its end and how many had been done
-/// since the first day, as a stacked bar chart (Taskwarrior's `burndown.daily`).
+/// `todo burndown`: for each day of the last weeks, how many todos were open at its end (started ones apart) and how
+/// many had been done since the first day, as a stacked bar chart (Taskwarrior's `burndown.daily`: done, started and
+/// pending bands).
 public struct Burndown: Sendable, Hashable {
     /// One day's counts.
     public struct Day: Sendable, Hashable {
         /// The day's start, in the report's calendar.
         public var start: Date
-        /// Open at the end of the day: made by then, not done by then.
+        /// Open at the end of the day and not started: made by then, not done by then.
         public var pending: Int
+        /// Open at the end of the day and started by then (active).
+        public var started = 0
         /// Done from the first day of the chart to the end of this one.
         public var done: Int
     }
@@ -19,8 +22,15 @@ public struct Burndown: Sendable, Hashable {
     public let calendar: Calendar
 
     /// The chart of `todos` (when each was made, nil if unknown: before the chart; when it was done, nil if open)
-    /// over the `dayCount` days that end with the day of `today`.
+    /// over the `dayCount` days that end with the day of `today`; none of them started.
     public init(_ todos: [(created: Date?, completed: Date?)], dayCount: Int, today: Date, calendar: Calendar) {
+        self.init(todos.map { ($0.created, $0.completed, nil) }, dayCount: dayCount, today: today, calendar: calendar)
+    }
+
+    /// The chart of `todos` as above, each with when it was started if it is active (`todo start`): from then on, while
+    /// open, it counts as started, not pending. Only the start of an open todo is kept (done clears it), so a todo
+    /// done since counts as pending on the days it was active, not started.
+    public init(_ todos: [(created: Date?, completed: Date?, started: Date?)], dayCount: Int, today: Date, calendar: Calendar) {
         self.calendar = calendar
         let last = calendar.startOfDay(for: today)
         guard dayCount > 0, let first = calendar.date(byAdding: .day, value: -(dayCount - 1), to: last) else { return }
@@ -32,6 +42,8 @@ public struct Burndown: Sendable, Hashable {
             for todo in todos where (todo.created ?? .distantPast) < end {
                 if let completed = todo.completed, completed < end {
                     if completed >= first { day.done += 1 }
+                } else if let started = todo.started, started < end {
+                    day.started += 1
                 } else {
                     day.pending += 1
                 }
@@ -46,12 +58,14 @@ public struct Burndown: Sendable, Hashable {
         let axis = 6  // "  12 |"
         let column = max(1, min(4, (width - axis) / days.count))
         let bar = column >= 2 ? column - 1 : 1
-        let top = max(1, days.map { $0.pending + $0.done }.max() ?? 1)
+        let top = max(1, days.map { $0.pending + $0.started + $0.done }.max() ?? 1)
         var out = [ink.paint("Burndown, daily: \(Self.dayText(firstDay.start, calendar)) to \(Self.dayText(lastDay.start, calendar))", .heading)]
-        let heights = days.map { day -> (done: Int, all: Int) in
-            let all = Int((Double((day.pending + day.done) * height) / Double(top)).rounded())
-            let done = Int((Double(day.done * height) / Double(top)).rounded())
-            return (min(done, all), all)
+        // Each band's top, rounded from the sums below it, so the bands of a bar always add up to its height.
+        let heights = days.map { day -> (done: Int, started: Int, all: Int) in
+            let rows = { (count: Int) in Int((Double(count * height) / Double(top)).rounded()) }
+            let all = rows(day.pending + day.started + day.done)
+            let started = min(rows(day.started + day.done), all)
+            return (min(rows(day.done), started), started, all)
         }
         for level in stride(from: height - 1, through: 0, by: -1) {
             var label = ""
@@ -61,6 +75,8 @@ public struct Burndown: Sendable, Hashable {
                 let mark: String
                 if level < height.done {
                     mark = ink.colour ? ink.paint(String(repeating: "█", count: bar), .done) : String(repeating: "X", count: bar)
+                } else if level < height.started {
+                    mark = ink.colour ? ink.paint(String(repeating: "█", count: bar), .started) : String(repeating: "=", count: bar)
                 } else if level < height.all {
                     mark = ink.colour ? ink.paint(String(repeating: "█", count: bar), .pending) : String(repeating: "+", count: bar)
                 } else {
@@ -74,9 +90,10 @@ public struct Burndown: Sendable, Hashable {
         out.append(Self.trimmedRight(String(repeating: " ", count: axis) + labels(column: column, width: width - axis)))
         out.append(Self.trimmedRight(String(repeating: " ", count: axis) + months(column: column)))
         let legend = ink.colour
-            ? ink.paint("█", .done) + " done  " + ink.paint("█", .pending) + " pending"
-            : "X done  + pending"
-        out.append(String(repeating: " ", count: axis) + legend + "    today: \(lastDay.pending) pending, \(lastDay.done) done")
+            ? ink.paint("█", .done) + " done  " + ink.paint("█", .started) + " started  " + ink.paint("█", .pending) + " pending"
+            : "X done  = started  + pending"
+        let started = lastDay.started > 0 ? "\(lastDay.started) started, " : ""
+        out.append(String(repeating: " ", count: axis) + legend + "    today: \(started)\(lastDay.pending) pending, \(lastDay.done) done")
         return out
     }
 

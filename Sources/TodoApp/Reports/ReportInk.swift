@@ -31,6 +31,8 @@ public struct ReportInk: Sendable, Hashable {
         case done
         /// Still to do: yellow.
         case pending
+        /// Started, not done (active): blue.
+        case started
         /// Overdue: bold red.
         case overdue
         /// Today: reverse video, bold.
@@ -46,6 +48,7 @@ public struct ReportInk: Sendable, Hashable {
             switch self {
             case .done: "32"
             case .pending: "33"
+            case .started: "34"
             case .overdue: "1;31"
             case .today: "1;7"
             case .heading: "1"
