@@ -8,7 +8,8 @@ extension AnyEndpoint {
         Endpoint.recordsModify.erased, Endpoint.recordsLookup.erased, Endpoint.recordsQuery.erased,
         Endpoint.recordsChanges.erased, Endpoint.changesDatabase.erased, Endpoint.changesZone.erased,
         Endpoint.zonesChanges.erased, Endpoint.zonesList.erased, Endpoint.zonesLookup.erased, Endpoint.zonesModify.erased,
-        Endpoint.subscriptionsModify.erased, Endpoint.subscriptionsList.erased, Endpoint.sharesModify.erased,
+        Endpoint.subscriptionsModify.erased, Endpoint.subscriptionsList.erased, Endpoint.subscriptionsLookup.erased,
+        Endpoint.sharesModify.erased,
         Endpoint.sharesList.erased, Endpoint.sharesAccept.erased, Endpoint.sharesLeave.erased, Endpoint.assetsUpload.erased,
         Endpoint.usersDiscover.erased, Endpoint.usersDiscoverability.erased, Endpoint.usersCaller.erased,
         Endpoint.usersCurrent.erased, Endpoint.tokensCreate.erased, Endpoint.tokensRegister.erased, Endpoint.push.erased,
@@ -83,6 +84,11 @@ extension Endpoint where Request == ModifySubscriptionsRequest, Response == Subs
 extension Endpoint where Request == EmptyBody, Response == SubscriptionsResponse {
     /// `subscriptions/list`: the caller's subscriptions in the database.
     public static var subscriptionsList: Self { .database(.get, "subscriptions/list") }
+}
+
+extension Endpoint where Request == LookupSubscriptionsRequest, Response == SubscriptionsResponse {
+    /// `subscriptions/lookup`: the caller's subscriptions by ID, per-item results in order.
+    public static var subscriptionsLookup: Self { .database(.post, "subscriptions/lookup") }
 }
 
 // MARK: Shares

@@ -50,6 +50,7 @@ struct DatabaseRoutes {
         serve(.zonesModify) { try await $0.modifyZones($1, $2.database, $2.caller) }
         serve(.subscriptionsModify) { try await $0.modifySubscriptions($1, $2.database, $2.caller) }
         serve(.subscriptionsList) { try await $0.listSubscriptions($1.database, $1.caller) }
+        serve(.subscriptionsLookup) { try await $0.lookupSubscriptions($1, $2.database, $2.caller) }
         serve(.sharesModify) { try await $0.modifyShares($1, $2.database, $2.caller) }
         serve(.sharesList) { try await $0.listShares($1.database, $1.caller) }
         serve(.sharesAccept) { try await $0.acceptOrLeaveShares($1, $2.database, $2.caller, leave: false) }

@@ -29,7 +29,7 @@ extension CloudService {
         }
         return try .encode(
             AssetUploadResponse(
-                tokens: zip(request.tokens, tickets).map { AssetUploadResponse.Token(recordName: $0.recordName, fieldName: $0.fieldName, url: CapabilityURL.assetUpload.url(origin: caller.origin, container: container, credential: $1)) }))
+                tokens: zip(request.tokens, tickets).map { AssetUploadResponse.Token(recordName: $0.recordName, fieldName: $0.fieldName, url: capabilityURL(.assetUpload, origin: caller.origin, container: container, credential: $1)) }))
     }
 
     /// `POST /assets/1/{container}/{env}/upload/{ticket}` (the file's bytes) and
@@ -73,8 +73,18 @@ struct AssetValues {
     var container: String
     var user: String
     var origin: String
+    /// Signs the `downloadURL`s of a cloud that requires an API token.
+    var grants: CapabilityGrant?
 
     static func isAsset(_ type: String) -> Bool { type == "ASSETID" || type == "ASSET" }
+
+    /// The `downloadURL` of an asset, signed (without expiry: it is stored in the record) when grants are on.
+    func downloadURL(_ id: String) -> String {
+        let url = CapabilityURL.assetDownload.url(origin: origin, container: container, credential: id)
+        guard let grants else { return url }
+        let path = CapabilityURL.assetDownload.path(container: container, credential: id)
+        return url + "?\(CapabilityGrant.parameter)=" + grants.grant(path: path, expires: 0)
+    }
 
     /// The canonical value to store for an asset value as sent.
     func resolve(_ bytes: ArraySlice<UInt8>, field: String, tx: any StoreTransaction) async throws -> [UInt8] {
@@ -87,7 +97,7 @@ struct AssetValues {
         if let receipt = string("receipt") {
             id = receipt
             fresh = true
-        } else if let url = string("downloadURL"), let last = url.split(separator: "/").last {
+        } else if let url = string("downloadURL"), let last = url.split(separator: "?").first?.split(separator: "/").last {
             id = String(last)
         } else {
             throw ServerError(.badRequest, "field '\(field)': an asset value needs the receipt of its upload")
@@ -107,7 +117,7 @@ struct AssetValues {
         let stored = FieldValue.unknown(
             type: "ASSETID",
             value: .object([
-                "downloadURL": .string(CapabilityURL.assetDownload.url(origin: origin, container: container, credential: asset.id)), "fileChecksum": .string(asset.checksum),
+                "downloadURL": .string(downloadURL(asset.id)), "fileChecksum": .string(asset.checksum),
                 "size": .int(asset.size),
             ]))
         var writer = JSONWriter(reserving: 256)

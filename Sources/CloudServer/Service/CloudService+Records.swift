@@ -40,7 +40,7 @@ extension CloudService {
         do {
             outcomes = try await write(notifying: { tx in
                 let schema = SchemaSession(
-                    container: database.container, tx: tx, assets: AssetValues(container: database.container, user: user, origin: caller.origin))
+                    container: database.container, tx: tx, assets: AssetValues(container: database.container, user: user, origin: caller.origin, grants: self.capabilityGrants))
                 let batch = RecordWriteBatch(
                     service: self, tx: tx, feed: feed, database: database, stamp: now, schema: schema, zoneFromRequest: zoneFromRequest)
                 var atomicZones = Set<Int64>()
