@@ -34,4 +34,10 @@ struct WebClientStoreTests {
         let suite = WebURLTests()
         try await on(store) { try await suite.handedOutURLsWorkWithoutTheAPIToken() }
     }
+
+    @Test(arguments: stores) func values(_ store: String) async throws {
+        let suite = WebValuesTests()
+        try await on(store) { try await suite.untypedAssetsAssetListsAndRereferencedAssets() }
+        try await on(store) { try await suite.untypedValuesTakeTheSchemaTypeAndOddValuesAreRefusedPerRecord() }
+    }
 }

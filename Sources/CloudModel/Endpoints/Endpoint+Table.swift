@@ -11,6 +11,7 @@ extension AnyEndpoint {
         Endpoint.subscriptionsModify.erased, Endpoint.subscriptionsList.erased, Endpoint.subscriptionsLookup.erased,
         Endpoint.sharesModify.erased,
         Endpoint.sharesList.erased, Endpoint.sharesAccept.erased, Endpoint.sharesLeave.erased, Endpoint.assetsUpload.erased,
+        Endpoint.assetsRereference.erased,
         Endpoint.usersDiscover.erased, Endpoint.usersDiscoverability.erased, Endpoint.usersCaller.erased,
         Endpoint.usersCurrent.erased, Endpoint.tokensCreate.erased, Endpoint.tokensRegister.erased, Endpoint.push.erased,
         Endpoint.devicesList.erased, Endpoint.devicesRevoke.erased, Endpoint.createAccount.erased, Endpoint.signIn.erased,
@@ -115,6 +116,11 @@ extension Endpoint where Request == ShareReferenceRequest, Response == SharesRes
 extension Endpoint where Request == AssetUploadRequest, Response == AssetUploadResponse {
     /// `assets/upload`: an upload URL per asset field named.
     public static var assetsUpload: Self { .database(.post, "assets/upload") }
+}
+
+extension Endpoint where Request == RereferenceAssetsRequest, Response == RereferenceAssetsResponse {
+    /// `assets/rereference`: new receipts for assets stored in records' fields, to save in other records.
+    public static var assetsRereference: Self { .database(.post, "assets/rereference", in: [.private, .public]) }
 }
 
 extension Endpoint where Request == DiscoverUsersRequest, Response == DiscoverUsersResponse {

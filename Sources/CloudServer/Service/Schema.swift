@@ -114,7 +114,8 @@ final class SchemaSession {
         // The usual save: every value typed as its field already is (and none an asset, which is always resolved).
         if entries.allSatisfy({ entry in
             entry.canonical.map { bytes in
-                Schema.canonicalType(bytes).map { !AssetValues.isAsset($0) && known[entry.name]?.type == $0 } ?? true
+                // An untyped value of no CloudKit shape (nil) is typed below.
+                Schema.canonicalType(bytes).map { !AssetValues.isAsset($0) && !AssetValues.isAssetList($0) && known[entry.name]?.type == $0 } ?? false
             } ?? true
         }) {
             return (fields, false)
@@ -126,14 +127,18 @@ final class SchemaSession {
                 result.appendRemoval(entry.name)
                 continue
             }
-            guard var given = Schema.canonicalType(bytes) else {
-                result.append(entry.name, canonical: bytes)
-                continue
+            var given: String
+            if let type = Schema.canonicalType(bytes) {
+                given = type
+            } else {
+                bytes = ArraySlice(try UntypedValues.typed(bytes, known: known[entry.name]?.type, field: entry.name))
+                given = Schema.canonicalType(bytes) ?? ""
+                retyped = true
             }
-            if AssetValues.isAsset(given) {
+            if AssetValues.isAsset(given) || AssetValues.isAssetList(given) {
                 guard let assets else { throw ServerError(.badRequest, "field '\(entry.name)': assets cannot be saved here") }
+                given = AssetValues.isAsset(given) ? "ASSETID" : "ASSETID_LIST"
                 bytes = ArraySlice(try await assets.resolve(bytes, field: entry.name, tx: tx))
-                given = "ASSETID"
                 retyped = true
             }
             if let field = known[entry.name] {
