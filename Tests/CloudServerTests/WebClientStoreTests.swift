@@ -40,4 +40,12 @@ struct WebClientStoreTests {
         try await on(store) { try await suite.untypedAssetsAssetListsAndRereferencedAssets() }
         try await on(store) { try await suite.untypedValuesTakeTheSchemaTypeAndOddValuesAreRefusedPerRecord() }
     }
+
+    @Test(arguments: stores) func queries(_ store: String) async throws {
+        let suite = WebQueryTests()
+        try await on(store) { try await suite.listComparatorsNumbersAsStringsAndSystemFieldMarks() }
+        try await on(store) { try await suite.nearWithDistanceAndSortingByRelativeLocation() }
+        try await on(store) { try await suite.zoneWideQueriesPageAcrossTheCallersZones() }
+        try await on(store) { try await suite.discoveryByPhoneFindsNoOneAndDiscoverAllListsSharingPartners() }
+    }
 }

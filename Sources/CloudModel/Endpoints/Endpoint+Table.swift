@@ -124,8 +124,9 @@ extension Endpoint where Request == RereferenceAssetsRequest, Response == Rerefe
 }
 
 extension Endpoint where Request == DiscoverUsersRequest, Response == DiscoverUsersResponse {
-    /// `users/discover`: the users found by account name, among those who allowed it.
-    public static var usersDiscover: Self { .database(.post, "users/discover") }
+    /// `users/discover`: the users found by account name, among those who allowed it (a GET: every discoverable user
+    /// the caller shares with).
+    public static var usersDiscover: Self { .database(.post, "users/discover", alsoGET: true) }
 }
 
 extension Endpoint where Request == DiscoverabilityRequest, Response == DiscoverabilityRequest {

@@ -57,7 +57,7 @@ struct DatabaseRoutes {
         serve(.sharesLeave) { try await $0.acceptOrLeaveShares($1, $2.database, $2.caller, leave: true) }
         serve(.assetsUpload) { try await $0.assetUpload($1, $2.database, $2.caller) }
         serve(.assetsRereference) { try await $0.rereferenceAssets($1, $2.database, $2.caller) }
-        serve(.usersDiscover) { try await $0.discoverUsers($1, $2.database) }
+        serve(.usersDiscover) { try await $0.discoverUsers($1) }
         serve(.usersDiscoverability) { try await $0.setDiscoverability($1, $2.database, $2.caller) }
         serve(.usersCaller) { try await $0.callerIdentity($1.caller) }
         serve(.usersCurrent) { try await $0.callerIdentity($1.caller) }

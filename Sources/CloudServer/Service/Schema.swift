@@ -29,18 +29,24 @@ enum Schema {
     /// fields always may be used).
     static func checkIndexes(_ query: Query, fields: [String: SchemaField]) throws {
         for filter in query.filterBy ?? [] {
-            if let name = filter.fieldName, fields[name]?.queryable != true {
+            if let name = filter.fieldName ?? filter.systemFieldName.flatMap(markedSystemField), fields[name]?.queryable != true {
                 throw ServerError(
                     .badRequest, "field '\(name.prefix(64))' of '\(query.recordType.prefix(64))' is not marked queryable; mark it with todo server schema index")
             }
         }
         for sort in query.sortBy ?? [] {
-            if let name = sort.fieldName, fields[name]?.sortable != true {
+            if let name = sort.fieldName ?? sort.systemFieldName.flatMap(markedSystemField), fields[name]?.sortable != true {
                 throw ServerError(
                     .badRequest, "field '\(name.prefix(64))' of '\(query.recordType.prefix(64))' is not marked sortable; mark it with todo server schema index")
             }
         }
     }
+
+    /// The system fields a query may use only once marked, as custom fields (no index of ours covers them), and
+    /// their types; `recordName` and `modifiedTimestamp` are indexed and always may be used.
+    static let markedSystemFields = ["createdTimestamp": "TIMESTAMP", "createdUserRecordName": "STRING", "modifiedUserRecordName": "STRING"]
+
+    private static func markedSystemField(_ name: String) -> String? { markedSystemFields[name] == nil ? nil : name }
 
     /// Whether a container (`name/environment`) is a production environment, whose schema is fixed.
     static func isProduction(_ container: String) -> Bool { container.hasSuffix("/production") }
