@@ -48,4 +48,8 @@ struct WebClientStoreTests {
         try await on(store) { try await suite.zoneWideQueriesPageAcrossTheCallersZones() }
         try await on(store) { try await suite.discoveryByPhoneFindsNoOneAndDiscoverAllListsSharingPartners() }
     }
+
+    @Test(arguments: stores) func shareLinks(_ store: String) async throws {
+        try await on(store) { try await WebShareTests().resolveAndAcceptByShortGUIDThenSeeTheSharedRecords() }
+    }
 }

@@ -11,7 +11,7 @@ extension AnyEndpoint {
         Endpoint.subscriptionsModify.erased, Endpoint.subscriptionsList.erased, Endpoint.subscriptionsLookup.erased,
         Endpoint.sharesModify.erased,
         Endpoint.sharesList.erased, Endpoint.sharesAccept.erased, Endpoint.sharesLeave.erased, Endpoint.assetsUpload.erased,
-        Endpoint.assetsRereference.erased,
+        Endpoint.assetsRereference.erased, Endpoint.recordsResolve.erased, Endpoint.recordsAccept.erased,
         Endpoint.usersDiscover.erased, Endpoint.usersDiscoverability.erased, Endpoint.usersCaller.erased,
         Endpoint.usersCurrent.erased, Endpoint.tokensCreate.erased, Endpoint.tokensRegister.erased, Endpoint.push.erased,
         Endpoint.devicesList.erased, Endpoint.devicesRevoke.erased, Endpoint.createAccount.erased, Endpoint.signIn.erased,
@@ -109,6 +109,13 @@ extension Endpoint where Request == ShareReferenceRequest, Response == SharesRes
     public static var sharesAccept: Self { .database(.post, "shares/accept", in: [.shared]) }
     /// `shares/leave`: removes the caller from shares.
     public static var sharesLeave: Self { .database(.post, "shares/leave", in: [.shared]) }
+}
+
+extension Endpoint where Request == ShortGUIDsRequest, Response == ShareLinksResponse {
+    /// `records/resolve`: shares by the short GUIDs of their URLs (for their owner and participants).
+    public static var recordsResolve: Self { .database(.post, "records/resolve") }
+    /// `records/accept`: accepts the shares of short GUIDs (the caller's invitations).
+    public static var recordsAccept: Self { .database(.post, "records/accept", in: [.shared]) }
 }
 
 // MARK: Assets and users

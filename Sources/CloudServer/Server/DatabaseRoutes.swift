@@ -56,6 +56,8 @@ struct DatabaseRoutes {
         serve(.sharesAccept) { try await $0.acceptOrLeaveShares($1, $2.database, $2.caller, leave: false) }
         serve(.sharesLeave) { try await $0.acceptOrLeaveShares($1, $2.database, $2.caller, leave: true) }
         serve(.assetsUpload) { try await $0.assetUpload($1, $2.database, $2.caller) }
+        serve(.recordsResolve) { try await $0.resolveShareLinks($1, $2.database, $2.caller) }
+        serve(.recordsAccept) { try await $0.acceptShareLinks($1, $2.database, $2.caller) }
         serve(.assetsRereference) { try await $0.rereferenceAssets($1, $2.database, $2.caller) }
         serve(.usersDiscover) { try await $0.discoverUsers($1) }
         serve(.usersDiscoverability) { try await $0.setDiscoverability($1, $2.database, $2.caller) }
