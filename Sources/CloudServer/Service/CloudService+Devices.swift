@@ -89,8 +89,9 @@ extension CloudService {
         guard token.count == 64, token.allSatisfy(\.isHexDigit),
             let row = try await store.read({ try await $0.pushToken(token) }), row.container == container
         else {
-            // Held before its answer: a web client polling again at once must not spin.
-            await Self.holdFailedPoll(request.query)
+            // Held before its answer when it carries no session (a web client's, which may poll again at once); a
+            // device with a session backs off itself and registers again.
+            if request.bearerToken == nil { await Self.holdFailedPoll(request.query) }
             throw ServerError(.notFound, "unknown push token")
         }
         let seconds = request.query["timeout"].flatMap(Double.init) ?? 30
