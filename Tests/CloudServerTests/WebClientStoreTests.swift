@@ -51,5 +51,6 @@ struct WebClientStoreTests {
 
     @Test(arguments: stores) func shareLinks(_ store: String) async throws {
         try await on(store) { try await WebShareTests().resolveAndAcceptByShortGUIDThenSeeTheSharedRecords() }
+        try await on(store) { try await WebShareTests().aShareRecordSavedTheCloudKitJSWayIsTheDevicesShare() }
     }
 }

@@ -51,4 +51,36 @@ struct WebShareTests {
             #expect(listed["shares", 0, "shortGUID"] as? String == guid)
         }
     }
+
+    @Test func aShareRecordSavedTheCloudKitJSWayIsTheDevicesShare() async throws {
+        try await withCloud { cloud in
+            let alice = try await cloud.signIn("alice")
+            let bob = try await cloud.signIn("bob")
+            try await cloud.createTodosZone(alice)
+            let body = #"{"zoneID":{"zoneName":"Todos"},"operations":[{"operationType":"create","record":{"recordName":"L2","recordType":"TodoList","fields":{"title":{"value":"Trip"}},"share":{"recordName":"S2","zoneID":{"zoneName":"Todos"}}}},{"operationType":"create","record":{"recordName":"S2","recordType":"cloudkit.share","fields":{},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"bob"}},"permission":"READ_WRITE"}]}}]}"#
+            let saved = try await cloud.web(cloud.address.databasePath(.private, "records/modify"), body, token: alice.token)
+            print("cloudkit.share save:", body, "->", saved.text)
+            #expect(saved.status == 200, "\(saved.text)")
+            #expect(saved["records", 0, "recordName"] as? String == "L2", "\(saved.text)")
+            #expect(saved["records", 1, "recordType"] as? String == "cloudkit.share", "\(saved.text)")
+            #expect(saved["records", 1, "rootRecordName"] as? String == "L2")
+            let guid = try #require(saved["records", 1, "shortGUID"] as? String)
+            // The device's listing shows it; the participant accepts it by GUID and sees the list.
+            let owned = try await cloud.web(cloud.address.databasePath(.private, "shares/list"), method: "GET", token: alice.token)
+            #expect(owned["shares", 0, "shareRecordName"] as? String == "share-L2", "\(owned.text)")
+            #expect(owned["shares", 0, "participants", 0, "account"] as? String == "bob")
+            let accepted = try await cloud.web(cloud.address.databasePath(.shared, "records/accept"), #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, token: bob.token)
+            #expect(accepted["results", 0, "share", "currentUserParticipant", "acceptanceStatus"] as? String == "ACCEPTED", "\(accepted.text)")
+            let lookup = try await cloud.web(
+                cloud.address.databasePath(.shared, "records/lookup"),
+                #"{"zoneID":{"zoneName":"Todos","ownerRecordName":"\#(alice.user)"},"records":[{"recordName":"L2"}]}"#, token: bob.token)
+            #expect(lookup["records", 0, "fields", "title", "value"] as? String == "Trip", "\(lookup.text)")
+            // A body that only mentions the type in a value is an ordinary write.
+            let plain = try await cloud.web(
+                cloud.address.databasePath(.private, "records/modify"),
+                #"{"zoneID":{"zoneName":"Todos"},"operations":[{"operationType":"create","record":{"recordName":"T9","recordType":"Todo","parent":{"recordName":"L2"},"fields":{"title":{"value":"\"cloudkit.share\""}}}}]}"#,
+                token: alice.token)
+            #expect(plain["records", 0, "recordName"] as? String == "T9", "\(plain.text)")
+        }
+    }
 }

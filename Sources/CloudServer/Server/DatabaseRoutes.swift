@@ -38,7 +38,7 @@ struct DatabaseRoutes {
 
     /// Every database endpoint of the table, with its handler.
     private func registerEndpoints() {
-        serve(.recordsModify) { try await $0.modifyRecords(body: $1.request.body, $1.database, $1.caller) }
+        serve(.recordsModify) { try await $0.modifyRecordsOrShares(body: $1.request.body, $1.database, $1.caller) }
         serve(.recordsLookup) { try await $0.lookupRecords($1, $2.database, $2.caller) }
         serve(.recordsQuery) { try await $0.queryRecords($1, $2.database, $2.caller) }
         serve(.recordsChanges) { try await $0.recordChanges($1, $2.database, $2.caller) }
