@@ -71,17 +71,20 @@ public struct AssetUploadResult: Sendable, Hashable, Codable {
     public init(singleFile: SingleFile) { self.singleFile = singleFile }
 }
 
-/// Who to discover: by account name (ours), by e-mail address (matched against account names), or by record name.
+/// Who to discover: by account name (ours), by e-mail address (matched against account names), by record name, or by
+/// phone number (accounts have none: it finds no one).
 public struct UserLookupInfo: Sendable, Hashable, Codable {
     public var accountName: String?
     public var emailAddress: String?
     public var userRecordName: String?
+    public var phoneNumber: String?
 
     /// A lookup by any of the keys.
-    public init(accountName: String? = nil, emailAddress: String? = nil, userRecordName: String? = nil) {
+    public init(accountName: String? = nil, emailAddress: String? = nil, userRecordName: String? = nil, phoneNumber: String? = nil) {
         self.accountName = accountName
         self.emailAddress = emailAddress
         self.userRecordName = userRecordName
+        self.phoneNumber = phoneNumber
     }
 }
 

@@ -1,5 +1,7 @@
 // Request and response bodies of the database endpoints, keyed as CloudKit Web Services spell them.
 
+import Foundation
+
 /// `records/modify` request.
 public struct ModifyRecordsRequest: Sendable, Hashable, Codable {
     public var operations: [RecordOperation]
@@ -65,6 +67,46 @@ public enum Comparator: String, Sendable, Hashable, Codable, CaseIterable {
     case containsAnyTokens = "CONTAINS_ANY_TOKENS"
     case containsAllTokens = "CONTAINS_ALL_TOKENS"
     case listContains = "LIST_CONTAINS"
+    case notListContains = "NOT_LIST_CONTAINS"
+    case listMemberBeginsWith = "LIST_MEMBER_BEGINS_WITH"
+    case notListMemberBeginsWith = "NOT_LIST_MEMBER_BEGINS_WITH"
+    /// A LOCATION field within `distance` meters of the filter's location.
+    case near = "NEAR"
+}
+
+/// A point on the globe (a LOCATION value's `latitude` and `longitude`, degrees).
+public struct QueryLocation: Sendable, Hashable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+
+    /// A point.
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The point of a LOCATION value, nil for any other value.
+    public init?(_ value: FieldValue) {
+        guard case .unknown(_, .object(let object)) = value else { return nil }
+        func number(_ key: String) -> Double? {
+            switch object[key] {
+            case .int(let i)?: Double(i)
+            case .double(let d)?: d
+            default: nil
+            }
+        }
+        guard let latitude = number("latitude"), let longitude = number("longitude"), abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+        self.init(latitude: latitude, longitude: longitude)
+    }
+
+    /// Great-circle distance in meters (haversine, mean Earth radius).
+    public func meters(to other: QueryLocation) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (other.latitude - latitude) * radians
+        let dLon = (other.longitude - longitude) * radians
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * 6_371_008.8 * asin(min(1, a.squareRoot()))
+    }
 }
 
 /// One `filterBy` clause, on a field or a system field.
@@ -74,13 +116,16 @@ public struct QueryFilter: Sendable, Hashable, Codable {
     /// `recordName`, `createdTimestamp`, `modifiedTimestamp`, `createdUserRecordName`, `modifiedUserRecordName`.
     public var systemFieldName: String?
     public var fieldValue: FieldValue
+    /// `NEAR`'s radius, in meters.
+    public var distance: Double?
 
     /// A comparison of a field against a value.
-    public init(_ comparator: Comparator, fieldName: String? = nil, systemFieldName: String? = nil, _ value: FieldValue) {
+    public init(_ comparator: Comparator, fieldName: String? = nil, systemFieldName: String? = nil, _ value: FieldValue, distance: Double? = nil) {
         self.comparator = comparator
         self.fieldName = fieldName
         self.systemFieldName = systemFieldName
         self.fieldValue = value
+        self.distance = distance
     }
 }
 
@@ -89,12 +134,15 @@ public struct QuerySort: Sendable, Hashable, Codable {
     public var fieldName: String?
     public var systemFieldName: String?
     public var ascending: Bool?
+    /// Sorts a LOCATION field by its distance from this point (nearest first when ascending).
+    public var relativeLocation: QueryLocation?
 
     /// Sorts by a field or system field.
-    public init(fieldName: String? = nil, systemFieldName: String? = nil, ascending: Bool = true) {
+    public init(fieldName: String? = nil, systemFieldName: String? = nil, ascending: Bool = true, relativeLocation: QueryLocation? = nil) {
         self.fieldName = fieldName
         self.systemFieldName = systemFieldName
         self.ascending = ascending
+        self.relativeLocation = relativeLocation
     }
 }
 
@@ -119,6 +167,10 @@ public struct QueryRequest: Sendable, Hashable, Codable {
     public var query: Query
     public var continuationMarker: String?
     public var desiredKeys: [String]?
+    /// Queries every zone of the caller's database (in zone name order) instead of `zoneID`'s.
+    public var zoneWide: Bool?
+    /// Answers INT64 and TIMESTAMP values as strings (for clients whose numbers lose precision past 2^53).
+    public var numbersAsStrings: Bool?
 
     /// A query in a zone, a page of at most `resultsLimit`.
     public init(query: Query, zoneID: ZoneID? = nil, resultsLimit: Int? = nil, continuationMarker: String? = nil) {

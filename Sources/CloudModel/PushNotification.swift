@@ -1,5 +1,6 @@
-/// An APNs-style push as the web courier delivers it:
-/// `{"aps":{"content-available":1},"ck":{"nid","cid","met":{"sid","dbs"}}}`.
+/// An APNs-style push as the web courier delivers it: `{"aps":{"content-available":1},"ck":{"nid","cid",…}}` with
+/// `fet` (a zone's records changed: zone subscriptions, and database subscriptions beside their `met`) or `qry` (a
+/// query subscription's record), the parts CloudKit JS reads.
 public struct PushNotification: Sendable, Hashable, Codable {
     /// The `aps` dictionary.
     public struct APS: Sendable, Hashable, Codable {
@@ -29,6 +30,24 @@ public struct PushNotification: Sendable, Hashable, Codable {
         public init(sid: String, dbs: Int) {
             self.sid = sid
             self.dbs = dbs
+        }
+    }
+
+    /// A zone's part (`fet`): which subscription fired for which zone (name and owner).
+    public struct ZoneInfo: Sendable, Hashable, Codable {
+        public var sid: String
+        public var dbs: Int
+        /// Zone name.
+        public var zid: String
+        /// The zone owner's user record name.
+        public var zoid: String
+
+        /// The subscription that fired, for a zone of a database.
+        public init(sid: String, dbs: Int, zid: String, zoid: String) {
+            self.sid = sid
+            self.dbs = dbs
+            self.zid = zid
+            self.zoid = zoid
         }
     }
 
@@ -62,13 +81,15 @@ public struct PushNotification: Sendable, Hashable, Codable {
         /// Container identifier.
         public var cid: String
         public var met: DatabaseInfo?
+        public var fet: ZoneInfo?
         public var qry: QueryInfo?
 
         /// The CloudKit part of a push.
-        public init(nid: String, cid: String, met: DatabaseInfo? = nil, qry: QueryInfo? = nil) {
+        public init(nid: String, cid: String, met: DatabaseInfo? = nil, fet: ZoneInfo? = nil, qry: QueryInfo? = nil) {
             self.nid = nid
             self.cid = cid
             self.met = met
+            self.fet = fet
             self.qry = qry
         }
     }
@@ -84,7 +105,7 @@ public struct PushNotification: Sendable, Hashable, Codable {
 
     /// The database the push is about, if it says.
     public var scope: DatabaseScope? {
-        (ck.met?.dbs ?? ck.qry?.dbs).flatMap(DatabaseScope.init(notificationCode:))
+        (ck.met?.dbs ?? ck.fet?.dbs ?? ck.qry?.dbs).flatMap(DatabaseScope.init(notificationCode:))
     }
 }
 

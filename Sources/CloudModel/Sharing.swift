@@ -81,12 +81,14 @@ public struct ShareInfo: Sendable, Hashable, Codable {
     public var participants: [ShareParticipantInfo]
     /// The caller's own entry; only in `shared/shares/list`, accept and leave answers.
     public var currentUserParticipant: ShareParticipantInfo?
+    /// The share's short GUID (`records/resolve`, `records/accept` take it).
+    public var shortGUID: String?
 
     /// A share with its root, owner and participants.
     public init(
         shareRecordName: String, zoneID: ZoneID, rootRecordName: String, rootTitle: String? = nil,
         recordChangeTag: ChangeTag? = nil, owner: ShareOwnerInfo, participants: [ShareParticipantInfo],
-        currentUserParticipant: ShareParticipantInfo? = nil
+        currentUserParticipant: ShareParticipantInfo? = nil, shortGUID: String? = nil
     ) {
         self.shareRecordName = shareRecordName
         self.zoneID = zoneID
@@ -96,6 +98,7 @@ public struct ShareInfo: Sendable, Hashable, Codable {
         self.owner = owner
         self.participants = participants
         self.currentUserParticipant = currentUserParticipant
+        self.shortGUID = shortGUID
     }
 }
 

@@ -61,12 +61,43 @@ public struct ModifySubscriptionsRequest: Sendable, Hashable, Codable {
             operationType = type
             self.subscription = subscription
         }
+
+        private enum CodingKeys: String, CodingKey { case operationType, subscription }
+
+        /// A delete may name its subscription by `subscriptionID` alone (the cloud answers with the stored one).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            operationType = try c.decode(SubscriptionOperationType.self, forKey: .operationType)
+            if operationType == .delete, let reference = try? c.decode(SubscriptionReference.self, forKey: .subscription),
+                (try? c.decode(Subscription.self, forKey: .subscription)) == nil
+            {
+                subscription = Subscription(subscriptionID: reference.subscriptionID, subscriptionType: .query, notificationInfo: nil)
+            } else {
+                subscription = try c.decode(Subscription.self, forKey: .subscription)
+            }
+        }
     }
 
     public var operations: [Operation]
 
     /// A batch of subscription operations.
     public init(operations: [Operation]) { self.operations = operations }
+}
+
+/// A subscription named by its ID alone (`subscriptions/lookup`, a delete).
+public struct SubscriptionReference: Sendable, Hashable, Codable {
+    public var subscriptionID: String
+
+    /// Names a subscription.
+    public init(subscriptionID: String) { self.subscriptionID = subscriptionID }
+}
+
+/// `subscriptions/lookup` request: `{"subscriptions":[{"subscriptionID"}]}`.
+public struct LookupSubscriptionsRequest: Sendable, Hashable, Codable {
+    public var subscriptions: [SubscriptionReference]
+
+    /// Looks up subscriptions by ID.
+    public init(subscriptions: [SubscriptionReference]) { self.subscriptions = subscriptions }
 }
 
 /// One entry of a `subscriptions` result: a subscription, or its error.

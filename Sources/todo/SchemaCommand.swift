@@ -35,7 +35,7 @@ struct SchemaCommand: AsyncParsableCommand {
                 dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container,
                 environment: environment)
             print("\(location.container) (\(environment))")
-            print(SchemaAdministration.describe(types), terminator: "")
+            printLines(SchemaAdministration.describe(types))
         }
     }
 
@@ -84,7 +84,13 @@ struct SchemaCommand: AsyncParsableCommand {
             let types = try await SchemaAdministration.deploy(
                 dataDirectory: schema.server.dataDirectory, storage: try schema.server.storage, container: location.container)
             print("Deployed to \(location.container) (production):")
-            print(SchemaAdministration.describe(types), terminator: "")
+            printLines(SchemaAdministration.describe(types))
         }
     }
+}
+
+/// Prints each line of `text` on its own (the sanitiser makes a newline inside one line inert, so the lines go one
+/// by one: type and field names come from clients).
+private func printLines(_ text: String) {
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0) { print(line) }
 }

@@ -8,8 +8,10 @@ extension AnyEndpoint {
         Endpoint.recordsModify.erased, Endpoint.recordsLookup.erased, Endpoint.recordsQuery.erased,
         Endpoint.recordsChanges.erased, Endpoint.changesDatabase.erased, Endpoint.changesZone.erased,
         Endpoint.zonesChanges.erased, Endpoint.zonesList.erased, Endpoint.zonesLookup.erased, Endpoint.zonesModify.erased,
-        Endpoint.subscriptionsModify.erased, Endpoint.subscriptionsList.erased, Endpoint.sharesModify.erased,
+        Endpoint.subscriptionsModify.erased, Endpoint.subscriptionsList.erased, Endpoint.subscriptionsLookup.erased,
+        Endpoint.sharesModify.erased,
         Endpoint.sharesList.erased, Endpoint.sharesAccept.erased, Endpoint.sharesLeave.erased, Endpoint.assetsUpload.erased,
+        Endpoint.assetsRereference.erased, Endpoint.recordsResolve.erased, Endpoint.recordsAccept.erased,
         Endpoint.usersDiscover.erased, Endpoint.usersDiscoverability.erased, Endpoint.usersCaller.erased,
         Endpoint.usersCurrent.erased, Endpoint.tokensCreate.erased, Endpoint.tokensRegister.erased, Endpoint.push.erased,
         Endpoint.devicesList.erased, Endpoint.devicesRevoke.erased, Endpoint.createAccount.erased, Endpoint.signIn.erased,
@@ -85,6 +87,11 @@ extension Endpoint where Request == EmptyBody, Response == SubscriptionsResponse
     public static var subscriptionsList: Self { .database(.get, "subscriptions/list") }
 }
 
+extension Endpoint where Request == LookupSubscriptionsRequest, Response == SubscriptionsResponse {
+    /// `subscriptions/lookup`: the caller's subscriptions by ID, per-item results in order.
+    public static var subscriptionsLookup: Self { .database(.post, "subscriptions/lookup") }
+}
+
 // MARK: Shares
 
 extension Endpoint where Request == ModifySharesRequest, Response == SharesResponse {
@@ -104,6 +111,13 @@ extension Endpoint where Request == ShareReferenceRequest, Response == SharesRes
     public static var sharesLeave: Self { .database(.post, "shares/leave", in: [.shared]) }
 }
 
+extension Endpoint where Request == ShortGUIDsRequest, Response == ShareLinksResponse {
+    /// `records/resolve`: shares by the short GUIDs of their URLs (for their owner and participants).
+    public static var recordsResolve: Self { .database(.post, "records/resolve") }
+    /// `records/accept`: accepts the shares of short GUIDs (the caller's invitations).
+    public static var recordsAccept: Self { .database(.post, "records/accept", in: [.shared]) }
+}
+
 // MARK: Assets and users
 
 extension Endpoint where Request == AssetUploadRequest, Response == AssetUploadResponse {
@@ -111,9 +125,15 @@ extension Endpoint where Request == AssetUploadRequest, Response == AssetUploadR
     public static var assetsUpload: Self { .database(.post, "assets/upload") }
 }
 
+extension Endpoint where Request == RereferenceAssetsRequest, Response == RereferenceAssetsResponse {
+    /// `assets/rereference`: new receipts for assets stored in records' fields, to save in other records.
+    public static var assetsRereference: Self { .database(.post, "assets/rereference", in: [.private, .public]) }
+}
+
 extension Endpoint where Request == DiscoverUsersRequest, Response == DiscoverUsersResponse {
-    /// `users/discover`: the users found by account name, among those who allowed it.
-    public static var usersDiscover: Self { .database(.post, "users/discover") }
+    /// `users/discover`: the users found by account name, among those who allowed it (a GET: every discoverable user
+    /// the caller shares with).
+    public static var usersDiscover: Self { .database(.post, "users/discover", alsoGET: true) }
 }
 
 extension Endpoint where Request == DiscoverabilityRequest, Response == DiscoverabilityRequest {

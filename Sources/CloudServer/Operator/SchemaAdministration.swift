@@ -69,8 +69,13 @@ public enum SchemaAdministration {
     ) async throws {
         let key = try containerKey(container, environment)
         let found = try await OperatorStore.with(storage, dataDirectory: dataDirectory) { store in
-            try await store.write {
-                try await $0.markSchemaField(container: key, recordType: recordType, name: field, queryable: queryable, sortable: sortable)
+            try await store.write { tx in
+                // A system field no index covers is marked like a field: it enters the type's schema first.
+                if let type = Schema.markedSystemFields[field], try await tx.schemaFields(container: key, recordType: recordType)?[field] == nil {
+                    guard try await tx.schemaFields(container: key, recordType: recordType) != nil else { return false }
+                    try await tx.defineSchemaField(container: key, recordType: recordType, name: field, type: type)
+                }
+                return try await tx.markSchemaField(container: key, recordType: recordType, name: field, queryable: queryable, sortable: sortable)
             }
         }
         guard found else {

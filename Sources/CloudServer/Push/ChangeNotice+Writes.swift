@@ -20,25 +20,25 @@ extension CloudService {
     static func recordNotices(_ outcomes: [ItemOutcome], database: DatabaseKey, writer: Caller) -> [ChangeNotice] {
         switch database.scope {
         case .private:
-            var zones = Set<String>()
-            for outcome in outcomes {
-                switch outcome {
-                case .saved(_, let zoneID, _), .deleted(_, let zoneID): zones.insert(zoneID.zoneName)
-                case .failed: break
-                }
-            }
-            return zones.isEmpty ? [] : [.database(database, zones: zones, writerDevice: writer.deviceID)]
+            // The records written travel along for the owner's query subscriptions.
+            let changes = recordChanges(outcomes)
+            return changes.isEmpty
+                ? [] : [.database(database, zones: Set(changes.map(\.zoneName)), writerDevice: writer.deviceID, records: changes)]
         case .public:
-            let changes = outcomes.compactMap { outcome -> PublicRecordChange? in
-                switch outcome {
-                case .saved(let record, let zoneID, let event): PublicRecordChange(recordName: record.recordName, zoneName: zoneID.zoneName, event: event)
-                case .deleted(let name, let zoneID): PublicRecordChange(recordName: name, zoneName: zoneID.zoneName, event: .delete)
-                case .failed: nil
-                }
-            }
+            let changes = recordChanges(outcomes)
             return changes.isEmpty ? [] : [.publicRecords(container: database.container, changes: changes, writerDevice: writer.deviceID)]
         case .shared:
             return []
+        }
+    }
+
+    private static func recordChanges(_ outcomes: [ItemOutcome]) -> [PublicRecordChange] {
+        outcomes.compactMap { outcome -> PublicRecordChange? in
+            switch outcome {
+            case .saved(let record, let zoneID, let event): PublicRecordChange(recordName: record.recordName, zoneName: zoneID.zoneName, event: event)
+            case .deleted(let name, let zoneID): PublicRecordChange(recordName: name, zoneName: zoneID.zoneName, event: .delete)
+            case .failed: nil
+            }
         }
     }
 

@@ -7,9 +7,10 @@ import Foundation
 /// and records it needs. That keeps them small (PostgreSQL's NOTIFY takes at most 8000 bytes) and keeps the
 /// writer's transaction short.
 enum ChangeNotice: Sendable, Hashable {
-    /// A database's change feed moved, in `zones` (nil: in any zone): its owner's devices subscribed to it hear of
-    /// it, all but the device that wrote.
-    case database(DatabaseKey, zones: Set<String>?, writerDevice: String?)
+    /// A database's change feed moved, in `zones` (nil: in any zone; empty: only `records` to judge): its owner's
+    /// devices subscribed to it hear of it, all but the device that wrote. `records` names the records written, for
+    /// the owner's query subscriptions (nil: none to judge).
+    case database(DatabaseKey, zones: Set<String>?, writerDevice: String?, records: [PublicRecordChange]? = nil)
     /// Records of a container's public database changed: its query subscriptions look at them.
     case publicRecords(container: String, changes: [PublicRecordChange], writerDevice: String?)
     /// `device/push`: a test push to the tokens of one device.
@@ -22,7 +23,7 @@ enum ChangeNotice: Sendable, Hashable {
     case sessionsEnded(EndedSessions)
 }
 
-/// One change of a public record, as a query subscription needs to judge it.
+/// One change of a record (public, or in a private database), as a query subscription needs to judge it.
 struct PublicRecordChange: Sendable, Hashable, Codable {
     var recordName: String
     var zoneName: String
@@ -48,7 +49,7 @@ extension ChangeNotice: Codable {
 
     private enum Key: String, CodingKey {
         case kind = "k", container = "c", scope = "s", owner = "o", zones = "z", writer = "w", changes = "r", user = "u"
-        case device = "d", zonePK = "p", event = "e", origin = "g", ended = "x"
+        case device = "d", zonePK = "p", event = "e", origin = "g", ended = "x", records = "q"
     }
 
     init(from decoder: any Decoder) throws {
@@ -60,7 +61,8 @@ extension ChangeNotice: Codable {
                 owner: try c.decode(String.self, forKey: .owner))
             self = .database(
                 key, zones: try c.decodeIfPresent([String].self, forKey: .zones).map(Set.init),
-                writerDevice: try c.decodeIfPresent(String.self, forKey: .writer))
+                writerDevice: try c.decodeIfPresent(String.self, forKey: .writer),
+                records: try c.decodeIfPresent([PublicRecordChange].self, forKey: .records))
         case .publicRecords:
             self = .publicRecords(
                 container: try c.decode(String.self, forKey: .container), changes: try c.decode([PublicRecordChange].self, forKey: .changes),
@@ -81,13 +83,14 @@ extension ChangeNotice: Codable {
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         switch self {
-        case .database(let key, let zones, let writer):
+        case .database(let key, let zones, let writer, let records):
             try c.encode(Kind.database, forKey: .kind)
             try c.encode(key.container, forKey: .container)
             try c.encode(key.scope, forKey: .scope)
             try c.encode(key.owner, forKey: .owner)
             try c.encodeIfPresent(zones.map { $0.sorted() }, forKey: .zones)
             try c.encodeIfPresent(writer, forKey: .writer)
+            try c.encodeIfPresent(records, forKey: .records)
         case .publicRecords(let container, let changes, let writer):
             try c.encode(Kind.publicRecords, forKey: .kind)
             try c.encode(container, forKey: .container)
@@ -171,8 +174,17 @@ enum NoticePayload {
     /// Smaller notices saying at least as much as `notice`; empty when it cannot be made smaller.
     private static func split(_ notice: ChangeNotice) -> [ChangeNotice] {
         switch notice {
-        case .database(let key, let zones, let writer):
-            return zones == nil ? [] : [.database(key, zones: nil, writerDevice: writer)]
+        case .database(let key, let zones, let writer, let records):
+            // The records go in halves of their own (no zones: the zone's subscriptions hear of it once).
+            if let records, records.count > 1 {
+                let half = records.count / 2
+                return [
+                    .database(key, zones: zones, writerDevice: writer, records: Array(records[..<half])),
+                    .database(key, zones: [], writerDevice: writer, records: Array(records[half...])),
+                ]
+            }
+            if records != nil { return [.database(key, zones: zones, writerDevice: writer)] }
+            return zones == nil || zones?.isEmpty == true ? [] : [.database(key, zones: nil, writerDevice: writer)]
         case .publicRecords(let container, let changes, let writer):
             guard changes.count > 1 else { return [] }
             let half = changes.count / 2

@@ -184,6 +184,7 @@ actor PushHub {
 
     private static func coalescingKey(_ notification: PushNotification) -> String {
         if let met = notification.ck.met { return "met:\(met.dbs):\(met.sid)" }
+        if let fet = notification.ck.fet { return "fet:\(fet.dbs):\(fet.sid):\(fet.zoid):\(fet.zid)" }
         if let qry = notification.ck.qry { return "qry:\(qry.sid):\(qry.rid ?? "")" }
         return "resync"
     }

@@ -25,9 +25,27 @@ struct QueryEvaluator: Sendable {
             {
                 throw ServerError(.badRequest, "\(filter.comparator.rawValue) needs a list value")
             }
+            switch filter.comparator {
+            case .near:
+                guard filter.fieldName != nil, QueryLocation(filter.fieldValue) != nil else {
+                    throw ServerError(.badRequest, "NEAR compares a LOCATION field with a LOCATION value (latitude and longitude)")
+                }
+                guard let distance = filter.distance, distance.isFinite, distance > 0 else {
+                    throw ServerError(.badRequest, "NEAR needs a distance in meters, above 0")
+                }
+            case .listContains, .notListContains, .listMemberBeginsWith, .notListMemberBeginsWith:
+                guard filter.fieldName != nil else { throw ServerError(.badRequest, "\(filter.comparator.rawValue) needs a fieldName (a list field)") }
+                if filter.comparator == .listMemberBeginsWith || filter.comparator == .notListMemberBeginsWith, filter.fieldValue.stringValue == nil {
+                    throw ServerError(.badRequest, "\(filter.comparator.rawValue) needs a STRING value")
+                }
+            default: break
+            }
         }
         for sort in query.sortBy ?? [] where (sort.fieldName == nil) == (sort.systemFieldName == nil) {
             throw ServerError(.badRequest, "each sort names exactly one of fieldName or systemFieldName")
+        }
+        for sort in query.sortBy ?? [] where sort.relativeLocation != nil && sort.fieldName == nil {
+            throw ServerError(.badRequest, "a sort by relativeLocation names a LOCATION fieldName")
         }
         self.query = query
         var bound: Int64?
@@ -52,8 +70,8 @@ struct QueryEvaluator: Sendable {
         let sorts = query.sortBy ?? []
         rows.sort { a, b in
             for sort in sorts {
-                let left = value(of: a.record, field: sort.fieldName, system: sort.systemFieldName)
-                let right = value(of: b.record, field: sort.fieldName, system: sort.systemFieldName)
+                let left = sortValue(of: a.record, sort)
+                let right = sortValue(of: b.record, sort)
                 let order = Self.compare(left, right)
                 if order != 0 { return (sort.ascending ?? true) ? order < 0 : order > 0 }
             }
@@ -70,9 +88,16 @@ struct QueryEvaluator: Sendable {
     private func matches(_ record: Record) throws -> Bool {
         for filter in query.filterBy ?? [] {
             let actual = value(of: record, field: filter.fieldName, system: filter.systemFieldName)
-            if !Self.test(filter.comparator, actual, filter.fieldValue) { return false }
+            if !Self.test(filter, actual) { return false }
         }
         return true
+    }
+
+    /// What a sort orders by: the value, or for `relativeLocation` the distance from it in meters.
+    private func sortValue(of record: Record, _ sort: QuerySort) -> FieldValue? {
+        let value = value(of: record, field: sort.fieldName, system: sort.systemFieldName)
+        guard let origin = sort.relativeLocation else { return value }
+        return value.flatMap(QueryLocation.init).map { .double(origin.meters(to: $0)) }
     }
 
     private func value(of record: Record, field: String?, system: String?) -> FieldValue? {
@@ -113,7 +138,8 @@ struct QueryEvaluator: Sendable {
         Set(text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init))
     }
 
-    private static func test(_ comparator: CloudModel.Comparator, _ actual: FieldValue?, _ expected: FieldValue) -> Bool {
+    private static func test(_ filter: QueryFilter, _ actual: FieldValue?) -> Bool {
+        let (comparator, expected) = (filter.comparator, filter.fieldValue)
         switch comparator {
         case .equals: return actual != nil && compare(actual, expected) == 0
         case .notEquals: return actual == nil || compare(actual, expected) != 0
@@ -128,9 +154,18 @@ struct QueryEvaluator: Sendable {
             guard case .list(_, let items) = expected else { return false }
             let found = actual != nil && items.contains { compare(actual, $0) == 0 }
             return comparator == .in ? found : !found
-        case .listContains:
-            guard case .list(_, let items)? = actual else { return false }
-            return items.contains { compare($0, expected) == 0 }
+        case .listContains, .notListContains:
+            let items: [FieldValue] = if case .list(_, let items)? = actual { items } else { [] }
+            let found = items.contains { compare($0, expected) == 0 }
+            return comparator == .listContains ? found : !found
+        case .listMemberBeginsWith, .notListMemberBeginsWith:
+            let items: [FieldValue] = if case .list(_, let items)? = actual { items } else { [] }
+            let prefix = expected.stringValue ?? ""
+            let found = items.contains { $0.stringValue?.hasPrefix(prefix) ?? false }
+            return comparator == .listMemberBeginsWith ? found : !found
+        case .near:
+            guard let here = actual.flatMap(QueryLocation.init), let there = QueryLocation(expected), let distance = filter.distance else { return false }
+            return here.meters(to: there) <= distance
         case .containsAnyTokens, .containsAllTokens:
             guard let text = actual?.stringValue, let wanted = expected.stringValue else { return false }
             let have = tokens(text)

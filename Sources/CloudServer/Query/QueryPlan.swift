@@ -30,25 +30,34 @@ struct QueryPlan: Sendable {
     let residual: QueryEvaluator?
     /// Identifies the query a marker belongs to.
     let fingerprint: String
+    /// The record type queried.
+    let recordType: String
 
     static let maxSorts = 4
     static let maxFilters = 16
 
     init(_ query: Query) throws {
         _ = try QueryEvaluator(query)  // the shape checks
+        recordType = query.recordType
         let filters = query.filterBy ?? []
         let sorts = query.sortBy ?? []
         guard filters.count <= Self.maxFilters, sorts.count <= Self.maxSorts else {
             throw ServerError(.badRequest, "at most \(Self.maxFilters) filters and \(Self.maxSorts) sorts in a query")
         }
         let isTokens = { (filter: QueryFilter) in filter.comparator == .containsAnyTokens || filter.comparator == .containsAllTokens }
-        let tokenFilters = filters.filter(isTokens)
-        residual = tokenFilters.isEmpty ? nil : try QueryEvaluator(Query(recordType: query.recordType, filterBy: tokenFilters))
+        // NEAR: SQL narrows to the bounding box, the exact distance is checked on the rows it returns.
+        let residualFilters = filters.filter { isTokens($0) || $0.comparator == .near }
+        residual = residualFilters.isEmpty ? nil : try QueryEvaluator(Query(recordType: query.recordType, filterBy: residualFilters))
         let encoded = (try? JSONEncoder.sorted.encode(query)) ?? Data()
         fingerprint = String(Self.fnv1a(encoded), radix: 36)
         for filter in filters where !isTokens(filter) { try add(filter) }
         for sort in sorts {
-            let (sql, nullable) = try Self.expression(field: sort.fieldName, system: sort.systemFieldName)
+            let (sql, nullable) =
+                if let origin = sort.relativeLocation, let field = sort.fieldName {
+                    (try Self.distanceOrder(field: field, from: origin), true)
+                } else {
+                    try Self.expression(field: sort.fieldName, system: sort.systemFieldName)
+                }
             keys.append(Key(sql: sql, ascending: sort.ascending ?? true, nullable: nullable))
         }
         keys.append(Key(sql: "record_name", ascending: true, nullable: false))
@@ -169,7 +178,60 @@ struct QueryPlan: Sendable {
             arguments.append(wanted)
         case .containsAnyTokens, .containsAllTokens:
             break  // residual
+        case .notListContains:
+            guard let field = filter.fieldName, let wanted = Self.sqlValue(filter.fieldValue) else {
+                throw ServerError(.badRequest, "NOT_LIST_CONTAINS needs a fieldName and a single value")
+            }
+            conditions.append(
+                "NOT (json_type(fields, '$.\(field).value') = 'array' AND EXISTS (SELECT 1 FROM json_each(fields, '$.\(field).value') e "
+                    + "WHERE (CASE e.type WHEN 'object' THEN json_extract(e.value, '$.recordName') ELSE e.value END) = ?))")
+            arguments.append(wanted)
+        case .listMemberBeginsWith, .notListMemberBeginsWith:
+            guard let field = filter.fieldName, let prefix = filter.fieldValue.stringValue else {
+                throw ServerError(.badRequest, "\(filter.comparator.rawValue) needs a fieldName and a STRING value")
+            }
+            let exists =
+                "(json_type(fields, '$.\(field).value') = 'array' AND EXISTS (SELECT 1 FROM json_each(fields, '$.\(field).value') e "
+                + "WHERE e.type = 'text' AND substr(e.value, 1, length(?)) = ?))"
+            conditions.append(filter.comparator == .listMemberBeginsWith ? exists : "NOT \(exists)")
+            arguments += [.text(prefix), .text(prefix)]
+        case .near:
+            guard let field = filter.fieldName, let center = QueryLocation(filter.fieldValue), let distance = filter.distance else {
+                throw ServerError(.badRequest, "NEAR needs a LOCATION fieldName, value and distance")
+            }
+            // The box around the circle (a degree of latitude is about 111 km; longitude shrinks with its cosine).
+            let (latitude, longitude) = Self.coordinates(field)
+            let dLat = distance / 111_000 + 1e-9
+            var box = "\(latitude) BETWEEN ? AND ?"
+            arguments += [.double(center.latitude - dLat), .double(center.latitude + dLat)]
+            let shrink = cos(min(89.9, abs(center.latitude) + dLat) * .pi / 180)
+            let dLon = distance / (111_000 * shrink)
+            if dLon < 180 {
+                box += " AND \(longitude) BETWEEN ? AND ?"
+                arguments += [.double(center.longitude - dLon), .double(center.longitude + dLon)]
+            }
+            conditions.append(box)
         }
+    }
+
+    /// The SQL of a LOCATION field's latitude and longitude (the name is checked to be a plain name first).
+    private static func coordinates(_ field: String) -> (latitude: String, longitude: String) {
+        ("json_extract(fields, '$.\(field).value.latitude')", "json_extract(fields, '$.\(field).value.longitude')")
+    }
+
+    /// An order by distance from `origin`: the squared planar distance with longitude scaled by the cosine of the
+    /// origin's latitude, which orders like the true distance over the distances a query sorts. Numbers are written
+    /// into the SQL: they are doubles Swift printed, nothing a client wrote.
+    static func distanceOrder(field: String, from origin: QueryLocation) throws -> String {
+        guard Validation.isName(field, maxLength: 255, extra: "_", letterFirst: true) else {
+            throw ServerError(.badRequest, "invalid field name '\(field.prefix(64))'")
+        }
+        guard origin.latitude.isFinite, origin.longitude.isFinite else { throw ServerError(.badRequest, "relativeLocation needs latitude and longitude") }
+        let (latitude, longitude) = coordinates(field)
+        let scale = cos(origin.latitude * .pi / 180)
+        let dy = "(\(latitude) - (\(origin.latitude)))"
+        let dx = "((\(longitude) - (\(origin.longitude))) * \(scale))"
+        return "(\(dy) * \(dy) + \(dx) * \(dx))"
     }
 
     private static func jsonArray(_ items: [FieldValue]) throws -> String {

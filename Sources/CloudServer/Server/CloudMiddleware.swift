@@ -104,15 +104,31 @@ struct RequestBodyMiddleware: RouterMiddleware {
 private struct RequestTooLarge: Error {}
 
 /// A cloud started with `--api-token` answers only requests that carry it (`ckAPIToken`), `/health` aside; even a
-/// path it does not serve says so only to those.
+/// path it does not serve says so only to those. The URLs it hands out carry a grant instead (`CapabilityGrant`).
 struct APITokenMiddleware: RouterMiddleware {
     typealias Context = CloudRequestContext
     let token: String
+    let service: CloudService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if context.request.segments.first != EndpointAPI.health.rawValue {
-            guard let given = context.request.query["ckAPIToken"], Secrets.constantTimeEquals(Array(given.utf8), Array(token.utf8))
-            else { throw ServerError(.authenticationFailed, "missing or wrong API token (the cloud was started with --api-token)") }
+        let segments = context.request.segments
+        if segments.first != EndpointAPI.health.rawValue {
+            if let given = context.request.query["ckAPIToken"], Secrets.constantTimeEquals(Array(given.utf8), Array(token.utf8)) {
+                return try await next(request, context)
+            }
+            let isCourier = segments.count == 6 && segments[0] == EndpointAPI.device.rawValue && segments[4] == CapabilityURL.courier.action
+            let isCapability = isCourier || segments.first == CapabilityURL.assetsSegment
+            if isCapability, let grant = context.request.query[CapabilityGrant.parameter], let grants = service.capabilityGrants,
+                grants.verifies(grant, path: "/" + segments.joined(separator: "/"), now: service.nowMillis)
+            {
+                return try await next(request, context)
+            }
+            if isCourier { await CloudService.holdFailedPoll(context.request.query) }
+            throw ServerError(
+                .authenticationFailed,
+                isCapability
+                    ? "this URL's grant is missing, wrong or expired: ask the cloud for a new one (or add ckAPIToken)"
+                    : "missing or wrong API token (the cloud was started with --api-token)")
         }
         return try await next(request, context)
     }

@@ -22,7 +22,7 @@ enum CloudRoutes {
         router.add(middleware: RequestLogMiddleware(logger: service.logger))
         router.add(middleware: ServiceErrorMiddleware(service: service))
         router.add(middleware: RequestBodyMiddleware(service: service))
-        if let token = service.configuration.apiToken { router.add(middleware: APITokenMiddleware(token: token)) }
+        if let token = service.configuration.apiToken { router.add(middleware: APITokenMiddleware(token: token, service: service)) }
 
         let health = Endpoint.health
         router.serve(RouterPath(EndpointAPI.health.rawValue), health.erased.methods) { _ in try .encode(HealthStatus(time: service.nowMillis)) }

@@ -38,7 +38,7 @@ struct DatabaseRoutes {
 
     /// Every database endpoint of the table, with its handler.
     private func registerEndpoints() {
-        serve(.recordsModify) { try await $0.modifyRecords(body: $1.request.body, $1.database, $1.caller) }
+        serve(.recordsModify) { try await $0.modifyRecordsOrShares(body: $1.request.body, $1.database, $1.caller) }
         serve(.recordsLookup) { try await $0.lookupRecords($1, $2.database, $2.caller) }
         serve(.recordsQuery) { try await $0.queryRecords($1, $2.database, $2.caller) }
         serve(.recordsChanges) { try await $0.recordChanges($1, $2.database, $2.caller) }
@@ -50,12 +50,16 @@ struct DatabaseRoutes {
         serve(.zonesModify) { try await $0.modifyZones($1, $2.database, $2.caller) }
         serve(.subscriptionsModify) { try await $0.modifySubscriptions($1, $2.database, $2.caller) }
         serve(.subscriptionsList) { try await $0.listSubscriptions($1.database, $1.caller) }
+        serve(.subscriptionsLookup) { try await $0.lookupSubscriptions($1, $2.database, $2.caller) }
         serve(.sharesModify) { try await $0.modifyShares($1, $2.database, $2.caller) }
         serve(.sharesList) { try await $0.listShares($1.database, $1.caller) }
         serve(.sharesAccept) { try await $0.acceptOrLeaveShares($1, $2.database, $2.caller, leave: false) }
         serve(.sharesLeave) { try await $0.acceptOrLeaveShares($1, $2.database, $2.caller, leave: true) }
         serve(.assetsUpload) { try await $0.assetUpload($1, $2.database, $2.caller) }
-        serve(.usersDiscover) { try await $0.discoverUsers($1, $2.database) }
+        serve(.recordsResolve) { try await $0.resolveShareLinks($1, $2.database, $2.caller) }
+        serve(.recordsAccept) { try await $0.acceptShareLinks($1, $2.database, $2.caller) }
+        serve(.assetsRereference) { try await $0.rereferenceAssets($1, $2.database, $2.caller) }
+        serve(.usersDiscover) { try await $0.discoverUsers($1) }
         serve(.usersDiscoverability) { try await $0.setDiscoverability($1, $2.database, $2.caller) }
         serve(.usersCaller) { try await $0.callerIdentity($1.caller) }
         serve(.usersCurrent) { try await $0.callerIdentity($1.caller) }

@@ -29,7 +29,7 @@ extension CloudService {
         }
         return try .encode(
             AssetUploadResponse(
-                tokens: zip(request.tokens, tickets).map { AssetUploadResponse.Token(recordName: $0.recordName, fieldName: $0.fieldName, url: CapabilityURL.assetUpload.url(origin: caller.origin, container: container, credential: $1)) }))
+                tokens: zip(request.tokens, tickets).map { AssetUploadResponse.Token(recordName: $0.recordName, fieldName: $0.fieldName, url: capabilityURL(.assetUpload, origin: caller.origin, container: container, credential: $1)) }))
     }
 
     /// `POST /assets/1/{container}/{env}/upload/{ticket}` (the file's bytes) and
@@ -73,21 +73,56 @@ struct AssetValues {
     var container: String
     var user: String
     var origin: String
+    /// Signs the `downloadURL`s of a cloud that requires an API token.
+    var grants: CapabilityGrant?
 
     static func isAsset(_ type: String) -> Bool { type == "ASSETID" || type == "ASSET" }
 
-    /// The canonical value to store for an asset value as sent.
+    /// The `downloadURL` of an asset, signed (without expiry: it is stored in the record) when grants are on.
+    func downloadURL(_ id: String) -> String {
+        let url = CapabilityURL.assetDownload.url(origin: origin, container: container, credential: id)
+        guard let grants else { return url }
+        let path = CapabilityURL.assetDownload.path(container: container, credential: id)
+        return url + "?\(CapabilityGrant.parameter)=" + grants.grant(path: path, expires: 0)
+    }
+
+    /// Whether a type is a list of assets (`ASSETID_LIST`, or `ASSET_LIST` read as it).
+    static func isAssetList(_ type: String) -> Bool { type == "ASSETID_LIST" || type == "ASSET_LIST" }
+
+    /// The canonical value to store for an asset value (or a list of them) as sent.
     func resolve(_ bytes: ArraySlice<UInt8>, field: String, tx: any StoreTransaction) async throws -> [UInt8] {
-        guard case .object(let wrapper)? = try? JSONParser.parse(bytes), case .object(let value)? = wrapper["value"] else {
+        guard case .object(let wrapper)? = try? JSONParser.parse(bytes) else {
             throw ServerError(.badRequest, "field '\(field)': an asset value is an object")
         }
+        let stored: FieldValue
+        if case .string(let type)? = wrapper["type"], Self.isAssetList(type) {
+            guard case .array(let items)? = wrapper["value"] else { throw ServerError(.badRequest, "field '\(field)': an asset list is an array") }
+            var values: [JSONValue] = []
+            for item in items {
+                guard case .object(let value) = item else { throw ServerError(.badRequest, "field '\(field)': each asset is an object") }
+                values.append(try await resolve(value, field: field, tx: tx))
+            }
+            stored = .unknown(type: "ASSETID_LIST", value: .array(values))
+        } else {
+            guard case .object(let value)? = wrapper["value"] else { throw ServerError(.badRequest, "field '\(field)': an asset value is an object") }
+            stored = .unknown(type: "ASSETID", value: try await resolve(value, field: field, tx: tx))
+        }
+        // The canonical form `JSONWriter.field` gives every stored value (value keys sorted).
+        var writer = JSONWriter(reserving: 256)
+        writer.field(stored)
+        return writer.bytes
+    }
+
+    /// One asset as stored (`{downloadURL, fileChecksum, size}`), from a receipt (the saver's upload) or a download
+    /// URL (a fetched value sent back), checked against the asset's own checksum and size.
+    private func resolve(_ value: [String: JSONValue], field: String, tx: any StoreTransaction) async throws -> JSONValue {
         let string = { (key: String) -> String? in if case .string(let s)? = value[key] { s } else { nil } }
         let id: String
         var fresh = false
         if let receipt = string("receipt") {
             id = receipt
             fresh = true
-        } else if let url = string("downloadURL"), let last = url.split(separator: "/").last {
+        } else if let url = string("downloadURL"), let last = url.split(separator: "?").first?.split(separator: "/").last {
             id = String(last)
         } else {
             throw ServerError(.badRequest, "field '\(field)': an asset value needs the receipt of its upload")
@@ -103,15 +138,6 @@ struct AssetValues {
         case .int(let size)? where size == asset.size: break
         default: throw ServerError(.badRequest, "field '\(field)': size does not match the uploaded asset")
         }
-        // The canonical form `JSONWriter.field` gives every stored value (value keys sorted).
-        let stored = FieldValue.unknown(
-            type: "ASSETID",
-            value: .object([
-                "downloadURL": .string(CapabilityURL.assetDownload.url(origin: origin, container: container, credential: asset.id)), "fileChecksum": .string(asset.checksum),
-                "size": .int(asset.size),
-            ]))
-        var writer = JSONWriter(reserving: 256)
-        writer.field(stored)
-        return writer.bytes
+        return .object(["downloadURL": .string(downloadURL(asset.id)), "fileChecksum": .string(asset.checksum), "size": .int(asset.size)])
     }
 }

@@ -3,16 +3,20 @@ import Foundation
 import Logging
 
 extension CloudService {
-    /// `tokens/create`: a new push token and its courier URL.
+    /// `tokens/create`: a new push token and its courier URL, bound to the caller's device at once: a web client
+    /// polls it without `tokens/register` (which stays harmless), and the device's older token is forgotten.
     func createPushToken(_ request: ServiceRequest, container: String, caller: Caller) async throws -> ServiceResponse {
-        // Only a signed-in device gets a token (it keeps a few unregistered ones at most): the table stays bounded.
-        _ = try caller.requireUser()
+        // Only a signed-in device gets a token, one per device: the table stays bounded.
+        let user = try caller.requireUser()
         guard let deviceID = caller.deviceID else { throw ServerError(.badRequest, "no device behind this token") }
         let body = try decode(CreateTokenRequest.self, from: request)
         let token = Secrets.randomHex(bytes: 32)
         let now = nowMillis
-        try await store.write { try await $0.insertPushToken(token, container: container, creatorDevice: deviceID, now: now) }
-        let url = CapabilityURL.courier.url(origin: request.origin, container: container, credential: token)
+        try await store.write { tx in
+            try await tx.insertPushToken(token, container: container, creatorDevice: deviceID, now: now)
+            try await tx.bindPushToken(token, user: user, deviceID: deviceID)
+        }
+        let url = capabilityURL(.courier, origin: request.origin, container: container, credential: token)
         return try .encode(CreateTokenResponse(apnsEnvironment: body.apnsEnvironment, apnsToken: token, webcourierURL: url))
     }
 
@@ -84,7 +88,12 @@ extension CloudService {
     func courier(_ request: ServiceRequest, container: String, token: String) async throws -> ServiceResponse {
         guard token.count == 64, token.allSatisfy(\.isHexDigit),
             let row = try await store.read({ try await $0.pushToken(token) }), row.container == container
-        else { throw ServerError(.notFound, "unknown push token") }
+        else {
+            // Held before its answer when it carries no session (a web client's, which may poll again at once); a
+            // device with a session backs off itself and registers again.
+            if request.bearerToken == nil { await Self.holdFailedPoll(request.query) }
+            throw ServerError(.notFound, "unknown push token")
+        }
         let seconds = request.query["timeout"].flatMap(Double.init) ?? 30
         guard seconds.isFinite, seconds >= 0 else { throw ServerError(.badRequest, "timeout must be a number of seconds") }
         let now = nowMillis

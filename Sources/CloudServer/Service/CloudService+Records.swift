@@ -40,7 +40,7 @@ extension CloudService {
         do {
             outcomes = try await write(notifying: { tx in
                 let schema = SchemaSession(
-                    container: database.container, tx: tx, assets: AssetValues(container: database.container, user: user, origin: caller.origin))
+                    container: database.container, tx: tx, assets: AssetValues(container: database.container, user: user, origin: caller.origin, grants: self.capabilityGrants))
                 let batch = RecordWriteBatch(
                     service: self, tx: tx, feed: feed, database: database, stamp: now, schema: schema, zoneFromRequest: zoneFromRequest)
                 var atomicZones = Set<Int64>()
@@ -281,71 +281,6 @@ extension CloudService {
             return answer.finish()
         }
         return ServiceResponse(status: 200, body: body)
-    }
-
-    /// `records/query`: filtered, sorted, paged live records of a type, evaluated in SQL a page at a time.
-    /// The continuation marker holds the sort key of the last record looked at: the next page starts after it, so
-    /// records written between pages neither shift others out of the paging nor bring them back.
-    func queryRecords(_ request: QueryRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
-        let limit = CloudLimits.pageSize(request.resultsLimit)
-        let plan = try QueryPlan(request.query)
-        let start = try request.continuationMarker.map(plan.position(of:))
-        let recordType = request.query.recordType
-        let zoneID = request.zoneID
-        let desired = request.desiredKeys.map(Set.init)
-        let query = request.query
-        return try await store.read { tx -> ServiceResponse in
-            try Schema.checkIndexes(query, fields: try await tx.schemaFields(container: database.container, recordType: recordType) ?? [:])
-            guard let zone = try await self.resolveZone(tx, database, zoneID, create: false) else {
-                return try .encode(QueryResponse(records: [], continuationMarker: nil))
-            }
-            let roots = try await self.viewIfShared(tx, database, zone)?.rootNames
-            var page: [(record: StoredRecord, key: [SQLValue])] = []
-            var position = start
-            var moreComing = false
-            if plan.residual == nil, plan.fieldFilter == nil {
-                // Column conditions only: SQL answers exactly the page.
-                let rows = try await tx.queryRecords(zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit + 1)
-                moreComing = rows.count > limit
-                page = rows.prefix(limit).compactMap { row in row.record.map { ($0, row.key) } }
-                position = page.last?.key ?? position
-            } else {
-                // Filters no index helps: rows are read in order, a bounded number per request; the marker is the
-                // last one looked at, so a page may come back short (even empty) with more to come.
-                var scanned = 0
-                scanning: while true {
-                    let chunk = try await tx.queryRecords(
-                        zonePK: zone.pk, recordType: recordType, plan: plan, after: position, roots: roots, limit: Self.queryChunk)
-                    for row in chunk {
-                        scanned += 1
-                        position = row.key
-                        if let record = row.record, try plan.residual?.matches(record, zoneID: zone.zoneID) ?? true {
-                            page.append((record, row.key))
-                        }
-                        if page.count == limit || scanned == Self.queryScanBudget {
-                            moreComing = true
-                            break scanning
-                        }
-                    }
-                    if chunk.count < Self.queryChunk { break }
-                }
-            }
-            // At most `maxResponseBytes` of records (one at least); the rest comes on the next page.
-            var bytes = 0
-            for (index, row) in page.enumerated() {
-                bytes += row.record.fieldsJSON.count + 512
-                if index > 0, bytes > CloudLimits.maxResponseBytes {
-                    page.removeLast(page.count - index)
-                    position = page.last?.key
-                    moreComing = true
-                    break
-                }
-            }
-            var answer = RecordsResponseWriter(reserving: page.reduce(64) { $0 + $1.record.fieldsJSON.count + 512 })
-            for row in page { try answer.record(row.record, zoneID: zone.zoneID, desiredKeys: desired) }
-            let marker = moreComing ? position.map(plan.marker(after:)) : nil
-            return ServiceResponse(status: 200, body: answer.finish(continuationMarker: marker))
-        }
     }
 
     /// Rows read at once when a query filters on fields.

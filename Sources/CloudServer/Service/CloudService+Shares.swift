@@ -181,7 +181,7 @@ extension CloudService {
         }
     }
 
-    private func acceptOrLeave(
+    func acceptOrLeave(
         _ item: ShareReference, _ database: DatabaseKey, stamp: RecordStamp, leave: Bool, tx: any StoreTransaction,
         _ effects: inout ShareEffects
     ) async throws -> ShareInfo {
@@ -324,6 +324,7 @@ extension CloudService {
             recordChangeTag: record?.changeTag,
             owner: ShareOwnerInfo(userRecordName: owner, account: try await tx.user(recordName: owner)?.account),
             participants: participants,
-            currentUserParticipant: currentUser.flatMap { user in participants.first { $0.userRecordName == user } })
+            currentUserParticipant: currentUser.flatMap { user in participants.first { $0.userRecordName == user } },
+            shortGUID: Self.shortGUID(zone, share))
     }
 }

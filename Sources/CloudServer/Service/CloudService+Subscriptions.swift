@@ -25,10 +25,12 @@ extension CloudService {
                     guard !id.isEmpty, id.utf8.count <= 255 else { throw ServerError(.badRequest, "subscriptionID must be 1 to 255 bytes") }
                     switch operation.operationType {
                     case .delete:
-                        guard try await tx.deleteSubscription(key, id: id) else {
+                        // Answered with the subscription as it was (a delete may name it by its ID alone).
+                        let stored = try await tx.subscriptions(key).first { $0.subscriptionID == id }
+                        guard let stored, try await tx.deleteSubscription(key, id: id) else {
                             throw ServerError(.notFound, "subscription '\(id)' not found")
                         }
-                        return .subscription(subscription)
+                        return .subscription(stored)
                     case .create, .update:
                         try Self.validate(subscription, scope: database.scope)
                         if operation.operationType == .update, !(try await tx.subscriptions(key).contains { $0.subscriptionID == id }) {
@@ -60,6 +62,9 @@ extension CloudService {
                 throw ServerError(.badRequest, "a zone subscription needs a zoneID in the private database")
             }
         case .query:
+            guard scope != .shared else {
+                throw ServerError(.badRequest, "the shared database takes no query subscriptions: use a database subscription")
+            }
             guard let query = subscription.query else { throw ServerError(.badRequest, "a query subscription needs a query") }
             _ = try QueryEvaluator(query)
         }
@@ -70,5 +75,22 @@ extension CloudService {
         let key = try subscriptionKey(database, caller)
         let subscriptions = try await store.read { try await $0.subscriptions(key) }
         return try .encode(SubscriptionsResponse(subscriptions: subscriptions.map(SubscriptionResult.subscription)))
+    }
+
+    /// `subscriptions/lookup`: the caller's subscriptions by ID, `NOT_FOUND` per ID it has none of.
+    func lookupSubscriptions(_ request: LookupSubscriptionsRequest, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
+        let key = try subscriptionKey(database, caller)
+        guard !request.subscriptions.isEmpty, request.subscriptions.count <= CloudLimits.maxOperationsPerRequest else {
+            throw ServerError(.badRequest, "look up 1 to \(CloudLimits.maxOperationsPerRequest) subscriptions")
+        }
+        let stored = try await store.read { try await $0.subscriptions(key) }
+        let byID = Dictionary(stored.map { ($0.subscriptionID, $0) }, uniquingKeysWith: { first, _ in first })
+        let results = request.subscriptions.map { reference -> SubscriptionResult in
+            if let subscription = byID[reference.subscriptionID] { return .subscription(subscription) }
+            var error = ServerError(.notFound, "subscription '\(reference.subscriptionID)' not found")
+            error.subscriptionID = reference.subscriptionID
+            return .failure(error)
+        }
+        return try .encode(SubscriptionsResponse(subscriptions: results))
     }
 }

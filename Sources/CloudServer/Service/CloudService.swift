@@ -83,6 +83,8 @@ final class CloudService: Sendable {
     let sessionCache: SessionCache?
     /// Feed pages read ahead of the device's next request, where a read is a round trip (nil: none).
     let readAhead: FeedReadAhead?
+    /// Signs the URLs the cloud hands out, when it requires an API token (nil: they need no signature).
+    let capabilityGrants: CapabilityGrant?
     let logger: Logger
 
     init(configuration: ServerConfiguration, store: any CloudStore, bus: any PushBus = InProcessPushBus(), logger: Logger) {
@@ -97,6 +99,7 @@ final class CloudService: Sendable {
             store.readsAreRoundTrips && configuration.sessionCacheLifetime > 0
             ? SessionCache(lifetime: .milliseconds(Int64(configuration.sessionCacheLifetime * 1000))) : nil
         self.readAhead = store.readsAreRoundTrips ? FeedReadAhead() : nil
+        self.capabilityGrants = configuration.apiToken.map(CapabilityGrant.init(apiToken:))
         self.logger = logger
     }
 

@@ -29,18 +29,24 @@ enum Schema {
     /// fields always may be used).
     static func checkIndexes(_ query: Query, fields: [String: SchemaField]) throws {
         for filter in query.filterBy ?? [] {
-            if let name = filter.fieldName, fields[name]?.queryable != true {
+            if let name = filter.fieldName ?? filter.systemFieldName.flatMap(markedSystemField), fields[name]?.queryable != true {
                 throw ServerError(
                     .badRequest, "field '\(name.prefix(64))' of '\(query.recordType.prefix(64))' is not marked queryable; mark it with todo server schema index")
             }
         }
         for sort in query.sortBy ?? [] {
-            if let name = sort.fieldName, fields[name]?.sortable != true {
+            if let name = sort.fieldName ?? sort.systemFieldName.flatMap(markedSystemField), fields[name]?.sortable != true {
                 throw ServerError(
                     .badRequest, "field '\(name.prefix(64))' of '\(query.recordType.prefix(64))' is not marked sortable; mark it with todo server schema index")
             }
         }
     }
+
+    /// The system fields a query may use only once marked, as custom fields (no index of ours covers them), and
+    /// their types; `recordName` and `modifiedTimestamp` are indexed and always may be used.
+    static let markedSystemFields = ["createdTimestamp": "TIMESTAMP", "createdUserRecordName": "STRING", "modifiedUserRecordName": "STRING"]
+
+    private static func markedSystemField(_ name: String) -> String? { markedSystemFields[name] == nil ? nil : name }
 
     /// Whether a container (`name/environment`) is a production environment, whose schema is fixed.
     static func isProduction(_ container: String) -> Bool { container.hasSuffix("/production") }
@@ -114,7 +120,8 @@ final class SchemaSession {
         // The usual save: every value typed as its field already is (and none an asset, which is always resolved).
         if entries.allSatisfy({ entry in
             entry.canonical.map { bytes in
-                Schema.canonicalType(bytes).map { !AssetValues.isAsset($0) && known[entry.name]?.type == $0 } ?? true
+                // An untyped value of no CloudKit shape (nil) is typed below.
+                Schema.canonicalType(bytes).map { !AssetValues.isAsset($0) && !AssetValues.isAssetList($0) && known[entry.name]?.type == $0 } ?? false
             } ?? true
         }) {
             return (fields, false)
@@ -126,14 +133,18 @@ final class SchemaSession {
                 result.appendRemoval(entry.name)
                 continue
             }
-            guard var given = Schema.canonicalType(bytes) else {
-                result.append(entry.name, canonical: bytes)
-                continue
+            var given: String
+            if let type = Schema.canonicalType(bytes) {
+                given = type
+            } else {
+                bytes = ArraySlice(try UntypedValues.typed(bytes, known: known[entry.name]?.type, field: entry.name))
+                given = Schema.canonicalType(bytes) ?? ""
+                retyped = true
             }
-            if AssetValues.isAsset(given) {
+            if AssetValues.isAsset(given) || AssetValues.isAssetList(given) {
                 guard let assets else { throw ServerError(.badRequest, "field '\(entry.name)': assets cannot be saved here") }
+                given = AssetValues.isAsset(given) ? "ASSETID" : "ASSETID_LIST"
                 bytes = ArraySlice(try await assets.resolve(bytes, field: entry.name, tx: tx))
-                given = "ASSETID"
                 retyped = true
             }
             if let field = known[entry.name] {
