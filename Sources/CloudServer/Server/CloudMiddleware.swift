@@ -110,7 +110,8 @@ struct APITokenMiddleware: RouterMiddleware {
     let token: String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if context.request.segments.first != EndpointAPI.health.rawValue {
+        // CalDAV clients cannot add the token to their URLs; they sign in with an app password instead.
+        if context.request.segments.first != EndpointAPI.health.rawValue, !["dav", ".well-known"].contains(context.request.segments.first) {
             guard let given = context.request.query["ckAPIToken"], Secrets.constantTimeEquals(Array(given.utf8), Array(token.utf8))
             else { throw ServerError(.authenticationFailed, "missing or wrong API token (the cloud was started with --api-token)") }
         }
