@@ -167,6 +167,9 @@ extension CalDAVHandler {
         var color: String?
         if !request.body.isEmpty {
             let root = try DAVXML.parse(request.body)
+            guard root.isElement(Self.c, "mkcalendar") || root.isElement(Self.d, "mkcol") else {
+                throw CalDAVFailure(400, "\(request.method) takes a mkcalendar (or mkcol) body")
+            }
             for set in root.all(Self.d, "set") {
                 for prop in set.all(Self.d, "prop") {
                     if let text = prop.child(Self.d, "displayname")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty { title = String(text.prefix(200)) }
