@@ -40,7 +40,7 @@ extension CalDAVHandler {
             var out = DAVWriter(root: "multistatus")
             switch request.target {
             case .root:
-                Self.write(&out, href: CalDAVPath.root, props: self.rootProps(account), asked)
+                Self.write(&out, href: request.path == "/" ? "/" : CalDAVPath.root, props: self.rootProps(account), asked)
             case .principal:
                 Self.write(&out, href: CalDAVPath.principal(account.account), props: self.principalProps(account), asked)
             case .home:

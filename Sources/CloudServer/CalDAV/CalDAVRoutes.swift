@@ -12,6 +12,8 @@ enum CalDAVRoutes {
     /// Whether a request of `method` to `uri` is one of CalDAV's (for the methods the rest of the cloud never serves).
     static func serves(method: String, uri: String) -> Bool {
         guard methods.contains(method) else { return false }
+        // Clients given only the server's address look for the principal at its root.
+        if uri == "/" { return method == "PROPFIND" || method == "OPTIONS" }
         return uri == "/dav" || uri.hasPrefix("/dav/") || uri.hasPrefix("/.well-known/caldav")
     }
 
@@ -25,6 +27,9 @@ enum CalDAVRoutes {
                 Response(status: .movedPermanently, headers: [.location: "/dav/"])
             }
             router.on("dav", method: method) { request, context in await handler.respond(request, context) }
+            if name == "PROPFIND" || name == "OPTIONS" {
+                router.on("/", method: method) { request, context in await handler.respond(request, context) }
+            }
             router.on("dav/**", method: method) { request, context in await handler.respond(request, context) }
         }
     }
@@ -40,6 +45,7 @@ enum CalDAVTarget: Sendable {
 
     /// The target of a decoded path below `/dav`; nil for anything else.
     init?(_ segments: [String]) {
+        guard segments.isEmpty || segments[0] == "dav" else { return nil }
         let parts = Array(segments.dropFirst())
         switch parts.count {
         case 0: self = .root
@@ -85,6 +91,8 @@ struct CalDAVRequest: Sendable {
     var account: CalDAVAccount
     var headers: HTTPFields
     var body: Data
+    /// The path as sent.
+    var path: String
 
     func header(_ name: String) -> String? { HTTPFields.Element.Name(name).flatMap { headers[$0] } }
 
@@ -119,7 +127,7 @@ struct CalDAVHandler: Sendable {
             var signed = caller
             signed.origin = context.request.origin
             let account = CalDAVAccount(account: row.account, user: user, caller: signed, container: container)
-            let dav = CalDAVRequest(method: method, target: target, account: account, headers: request.headers, body: context.request.body)
+            let dav = CalDAVRequest(method: method, target: target, account: account, headers: request.headers, body: context.request.body, path: context.path)
             return try await dispatch(dav)
         } catch let failure as CalDAVFailure {
             return Self.failure(failure)
