@@ -75,20 +75,18 @@ enum VTodoMapping {
     /// The calendar object of a todo record.
     static func calendarObject(_ item: TodoItem) -> String {
         let current = portable(item)
-        let generated = ICalendarObject(ICalendar.encode([current], calendar: calendar, includeList: false))
-        var mine = generated.todos.first?.properties ?? []
+        let encoded = ICalendar.encode([current], calendar: calendar, includeList: false)
+        guard case .string(let keptText)? = item.extraFields[keptField], let read = try? decode(keptText) else {
+            // A todo no client wrote: the export's text as it is (the common case, so not taken apart again).
+            guard current.isCompleted, let end = encoded.range(of: "END:VTODO\r\n") else { return encoded }
+            return encoded.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: "PERCENT-COMPLETE:100\r\n")
+        }
+        var mine = ICalendarObject(encoded).todos.first?.properties ?? []
         if current.isCompleted { mine.append(ICalendarLine("PERCENT-COMPLETE:100")) }
         var out = ""
         ICalendarFolding.append("BEGIN:VCALENDAR", to: &out)
         ICalendarFolding.append("VERSION:2.0", to: &out)
         ICalendarFolding.append("PRODID:" + ICalendar.productID, to: &out)
-        guard case .string(let keptText)? = item.extraFields[keptField], let read = try? decode(keptText) else {
-            ICalendarFolding.append("BEGIN:VTODO", to: &out)
-            for line in mine { ICalendarFolding.append(line.raw, to: &out) }
-            ICalendarFolding.append("END:VTODO", to: &out)
-            ICalendarFolding.append("END:VCALENDAR", to: &out)
-            return out
-        }
         let kept = ICalendarObject(keptText)
         let written = normalized(read, object: kept)
         let theirs = kept.todos.first?.properties ?? []
