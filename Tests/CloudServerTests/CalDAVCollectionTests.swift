@@ -70,6 +70,13 @@ import Testing
             #expect(readOnly.text.contains("<d:privilege><d:read/></d:privilege>"))
             #expect(!readOnly.text.contains("<d:write/>"))
             #expect(try await cloud.getTodo(reader, collection: collection, "bread").status == 200)
+            // The owner's other todos never show in a participant's sync, not even as names.
+            let before = try await cloud.syncCollection(reader, collection: collection, token: "")
+            let token = try #require(before.matches("<d:sync-token>", "</d:sync-token>").first)
+            #expect(try await cloud.putTodo(owner, "private-thing", vtodo("private-thing", ["SUMMARY:Mine alone"])).status == 201)
+            #expect(try await cloud.putTodo(owner, collection: "family", "eggs", vtodo("eggs", ["SUMMARY:Eggs"])).status == 201)
+            let after = try await cloud.syncCollection(reader, collection: collection, token: token)
+            #expect(after.hrefs == ["/dav/calendars/rita/\(collection)/eggs.ics"])
             #expect(try await cloud.putTodo(reader, collection: collection, "jam", vtodo("jam", ["SUMMARY:Jam"])).status == 403)
             #expect(try await cloud.dav("DELETE", "/dav/calendars/rita/\(collection)/bread.ics", login: reader).status == 403)
             #expect(try await cloud.putTodo(writer, collection: collection, "jam", vtodo("jam", ["SUMMARY:Jam"])).status == 201)

@@ -60,7 +60,14 @@ extension CloudService {
         var removed = Set<String>()
         var after = token.seq
         while true {
-            let rows = try await tx.changes(zonePK: zone.pk, after: after, limit: 1000, includeTombstones: true)
+            // A participant reads the owner's zone as a share shows it: records under the list, and tombstones of
+            // those that left it; never the names of the owner's other records.
+            let rows: [StoredRecord]
+            if collection.database.scope == .shared, let list = collection.id.listName {
+                rows = try await tx.visibleChanges(zonePK: zone.pk, after: after, limit: 1000, includeTombstones: true, roots: [list])
+            } else {
+                rows = try await tx.changes(zonePK: zone.pk, after: after, limit: 1000, includeTombstones: true)
+            }
             for row in rows where row.seq <= head.seq {
                 if row.deleted {
                     removed.insert(row.recordName)
