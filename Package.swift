@@ -66,6 +66,8 @@ let package = Package(
             name: "CloudServer",
             dependencies: [
                 "CloudModel", "SQLiteDB", "CCrypt",
+                // CalDAV: todos read and written as the device reads and writes them, iCalendar as import/export has it.
+                "TodoStore", "TodoPlanning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

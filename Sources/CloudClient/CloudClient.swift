@@ -239,6 +239,12 @@ public final class CloudClient: Sendable {
         return device
     }
 
+    /// `app-passwords/create`: a new app password for CalDAV clients, labelled `label` (shown once; listed and
+    /// revoked as a device of that name).
+    public func createAppPassword(label: String) async throws -> CreateAppPasswordResponse {
+        try await call(.appPasswordsCreate, CreateAppPasswordRequest(label: label))
+    }
+
     // MARK: Operations
 
     /// Whether the cloud answers `GET /health` with a 2xx within `timeout` seconds.

@@ -62,41 +62,15 @@ final class RepeatingTodos {
         return try await saveOccurrenceStep(old: item, new: back, makingNext: false)
     }
 
-    /// The record name of a series' occurrence: the series' name, `-`, its number (occurrence 1 is the series' own record).
-    static func occurrenceName(series: String, number: Int) -> String { "\(series)-\(number)" }
+    /// The record name of a series' occurrence (see `TodoItem.occurrenceName`).
+    static func occurrenceName(series: String, number: Int) -> String { TodoItem.occurrenceName(series: series, number: number) }
 
-    /// Where the occurrence after `item` lives; nil when `item` is the last occurrence a series can have
-    /// (`TodoItem.occurrenceRange`: its number came from a record, which another account may have written).
-    static func nextOccurrenceKey(of item: TodoItem) -> RecordKey? {
-        let (number, overflow) = item.occurrence.addingReportingOverflow(1)
-        guard !overflow, TodoItem.occurrenceRange.contains(Int64(number)) else { return nil }
-        return RecordKey(
-            scope: item.key.scope, zoneName: item.key.zoneName, zoneOwner: item.key.zoneOwner,
-            recordName: occurrenceName(series: item.seriesName, number: number))
-    }
+    /// Where the occurrence after `item` lives (see `TodoItem.nextOccurrenceKey`).
+    static func nextOccurrenceKey(of item: TodoItem) -> RecordKey? { item.nextOccurrenceKey }
 
-    /// The occurrence after `item`, completed at `now`: the same todo due at the rule's next date, or nil when the rule
-    /// ends (COUNT, UNTIL) or cannot be read.
+    /// The occurrence after `item`, completed at `now` (see `TodoItem.nextOccurrence`).
     static func nextOccurrence(of item: TodoItem, completedAt now: Date, calendar: Calendar) -> TodoItem? {
-        guard let key = nextOccurrenceKey(of: item), let text = item.repeatRule, var rule = try? RepeatRule(rrule: text) else { return nil }
-        rule.from = item.repeatFromCompletion ? .completion : .due
-        let current = item.due ?? DueDate.day(now, in: calendar)
-        guard let due = rule.next(after: current, completedAt: now, occurrence: item.occurrence, calendar: calendar) else { return nil }
-        var next = TodoItem(key: key, recordType: item.recordType, title: item.title)
-        next.apply(fields: item.fields)
-        next.parent = item.parent
-        next.sharePermission = item.sharePermission
-        next.isCompleted = false
-        next.isTrashed = false
-        next.annotations = []
-        // Dates of this occurrence do not carry over (they would hide or expire the next one for the wrong day).
-        (next.wait, next.scheduled, next.until, next.start) = (nil, nil, nil, nil)
-        next.due = due
-        next.series = item.seriesName
-        next.occurrence = item.occurrence + 1  // within `occurrenceRange`: `nextOccurrenceKey` said so
-        next.editStamps = nil
-        next.lostEdits = nil
-        return next
+        item.nextOccurrence(completedAt: now, calendar: calendar)
     }
 
     /// Saves one occurrence's completion, un-completion or skip with its effect on the next occurrence, in one transaction.

@@ -17,6 +17,7 @@ struct Todo: AsyncParsableCommand {
             Summary.self,
             BurndownReport.self,
             CalendarReport.self,
+            AppPassword.self,
         ],
         defaultSubcommand: Open.self
     )

@@ -66,6 +66,7 @@ struct ClientEndpointTests {
             { try await client.sendTestPush(toDevice: "phone") },
             { _ = try await client.listDevices() },
             { _ = try await client.revokeDevice(named: "phone") },
+            { _ = try await client.createAppPassword(label: "phone") },
             { _ = await client.isHealthy() },
             { try await client.injectFault(FaultRequest(endpoint: "nothing", serverErrorCode: .throttled, count: 0)) },
             { try await client.compactForTesting() },

@@ -16,6 +16,7 @@ extension AnyEndpoint {
         Endpoint.usersCurrent.erased, Endpoint.tokensCreate.erased, Endpoint.tokensRegister.erased, Endpoint.push.erased,
         Endpoint.devicesList.erased, Endpoint.devicesRevoke.erased, Endpoint.createAccount.erased, Endpoint.signIn.erased,
         Endpoint.signOut.erased, Endpoint.faults.erased, Endpoint.compact.erased, Endpoint.health.erased,
+        Endpoint.appPasswordsCreate.erased,
     ]
 }
 
@@ -173,6 +174,11 @@ extension Endpoint where Request == EmptyBody, Response == DevicesResponse {
 extension Endpoint where Request == RevokeDeviceRequest, Response == DevicesResponse {
     /// `devices/revoke` (ours): ends the session of one of the caller's devices.
     public static var devicesRevoke: Self { .init(.device, .post, "devices/revoke") }
+}
+
+extension Endpoint where Request == CreateAppPasswordRequest, Response == CreateAppPasswordResponse {
+    /// `app-passwords/create` (ours): a password for a CalDAV client, listed and revoked as a device.
+    public static var appPasswordsCreate: Self { .init(.device, .post, "app-passwords/create") }
 }
 
 // MARK: Accounts

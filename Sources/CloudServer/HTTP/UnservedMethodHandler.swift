@@ -31,7 +31,9 @@ final class UnservedMethodHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
-        guard case .head(let head) = unwrapInboundIn(data), !Self.serves(head.method) else {
+        guard case .head(let head) = unwrapInboundIn(data), !Self.serves(head.method),
+            !CalDAVRoutes.serves(method: head.method.rawValue, uri: head.uri)
+        else {
             context.fireChannelRead(data)
             return
         }

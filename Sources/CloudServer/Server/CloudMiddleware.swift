@@ -112,7 +112,10 @@ struct APITokenMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let segments = context.request.segments
-        if segments.first != EndpointAPI.health.rawValue {
+        // CalDAV clients cannot add the token to their URLs; they sign in with an app password instead (below `/dav/`,
+        // `/.well-known/caldav`, and the root where clients look first).
+        let isCalDAV = segments.isEmpty || ["dav", ".well-known"].contains(segments.first)
+        if segments.first != EndpointAPI.health.rawValue, !isCalDAV {
             if let given = context.request.query["ckAPIToken"], Secrets.constantTimeEquals(Array(given.utf8), Array(token.utf8)) {
                 return try await next(request, context)
             }

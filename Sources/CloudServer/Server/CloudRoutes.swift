@@ -37,6 +37,7 @@ enum CloudRoutes {
                 return try await service.assets(context.request, container: context.container, action: s[4], id: s[5])
             }
         if service.configuration.enableFaults { admin(router.group("admin/1"), service) }
+        CalDAVRoutes.register(router, service)
         return router
     }
 
@@ -64,6 +65,7 @@ enum CloudRoutes {
             (Endpoint.push.erased, { try await $0.testPush($1, container: $2, caller: $3) }),
             (Endpoint.devicesList.erased, { try await $0.listDevices($1, container: $2, caller: $3) }),
             (Endpoint.devicesRevoke.erased, { try await $0.revokeDevice($1, container: $2, caller: $3) }),
+            (Endpoint.appPasswordsCreate.erased, { try await $0.createAppPassword($1, container: $2, caller: $3) }),
         ]
         for (endpoint, handler) in handlers {
             signed.serve(RouterPath(endpoint.path), served) { context in

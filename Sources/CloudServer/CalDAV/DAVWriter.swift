@@ -1,0 +1,106 @@
+import Foundation
+
+/// The XML namespaces of WebDAV, CalDAV and the two vendor namespaces clients ask in.
+enum DAVNamespace {
+    static let dav = "DAV:"
+    static let caldav = "urn:ietf:params:xml:ns:caldav"
+    static let calendarServer = "http://calendarserver.org/ns/"
+    static let apple = "http://apple.com/ns/ical/"
+
+    /// The prefix the answers use for a namespace (declared on the root element), nil for any other.
+    static func prefix(_ namespace: String) -> String? {
+        switch namespace {
+        case dav: "d"
+        case caldav: "c"
+        case calendarServer: "cs"
+        case apple: "ic"
+        default: nil
+        }
+    }
+}
+
+/// A property name: namespace and local name.
+struct DAVName: Hashable, Sendable {
+    var namespace: String
+    var name: String
+
+    init(_ namespace: String, _ name: String) {
+        self.namespace = namespace
+        self.name = name
+    }
+}
+
+/// Builds a WebDAV answer body: `<d:multistatus>` with the four namespaces declared once.
+struct DAVWriter {
+    private(set) var text = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+
+    /// Opens the root element `name` of the DAV: namespace.
+    init(root name: String) {
+        text += "<d:\(name) xmlns:d=\"DAV:\" xmlns:c=\"\(DAVNamespace.caldav)\" xmlns:cs=\"\(DAVNamespace.calendarServer)\" xmlns:ic=\"\(DAVNamespace.apple)\">"
+    }
+
+    /// `<tag>` of a property name (an unknown namespace declared on the element itself).
+    static func open(_ name: DAVName) -> String {
+        if let prefix = DAVNamespace.prefix(name.namespace) { return "<\(prefix):\(name.name)>" }
+        return "<x:\(name.name) xmlns:x=\"\(escape(name.namespace))\">"
+    }
+
+    static func close(_ name: DAVName) -> String {
+        if let prefix = DAVNamespace.prefix(name.namespace) { return "</\(prefix):\(name.name)>" }
+        return "</x:\(name.name)>"
+    }
+
+    static func empty(_ name: DAVName) -> String {
+        if let prefix = DAVNamespace.prefix(name.namespace) { return "<\(prefix):\(name.name)/>" }
+        return "<x:\(name.name) xmlns:x=\"\(escape(name.namespace))\"/>"
+    }
+
+    /// Text as XML character data.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\r": out += "&#13;"
+            default:
+                // XML 1.0 cannot carry other control characters at all.
+                if scalar.value < 0x20, scalar != "\n", scalar != "\t" { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    mutating func raw(_ xml: String) { text += xml }
+
+    /// One `<d:response>`: the href, then a propstat per status of the properties given (name → inner XML).
+    mutating func response(href: String, found: [(DAVName, String)], missing: [DAVName], forbidden: [DAVName] = []) {
+        text += "<d:response><d:href>\(Self.escape(href))</d:href>"
+        if !found.isEmpty {
+            text += "<d:propstat><d:prop>"
+            for (name, value) in found { text += value.isEmpty ? Self.empty(name) : Self.open(name) + value + Self.close(name) }
+            text += "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
+        }
+        for (names, status) in [(missing, "404 Not Found"), (forbidden, "403 Forbidden")] where !names.isEmpty {
+            text += "<d:propstat><d:prop>"
+            for name in names { text += Self.empty(name) }
+            text += "</d:prop><d:status>HTTP/1.1 \(status)</d:status></d:propstat>"
+        }
+        if found.isEmpty && missing.isEmpty && forbidden.isEmpty {
+            text += "<d:propstat><d:prop/><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
+        }
+        text += "</d:response>"
+    }
+
+    /// A `<d:response>` of a member that is gone (sync-collection) or was not found (multiget).
+    mutating func status(href: String, _ status: String) {
+        text += "<d:response><d:href>\(Self.escape(href))</d:href><d:status>HTTP/1.1 \(status)</d:status></d:response>"
+    }
+
+    /// The finished document, closing root `name`.
+    func finish(root name: String) -> String { text + "</d:\(name)>" }
+}
