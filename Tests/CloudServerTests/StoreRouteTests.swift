@@ -12,115 +12,116 @@ struct StoreRouteTests {
     /// The stores besides SQLite, on which the route suites run by default.
     static let stores = ["memory", "postgres"]
 
-    /// Runs `body` with every `TestCloud` it makes on a fresh store of the kind named.
-    private func on(_ store: String, _ test: String = #function, _ body: () async throws -> Void) async throws {
-        switch store {
-        case "memory":
-            try await TestStorage.$current.withValue(.memory) { try await body() }
-        default:
-            try await PostgresTestDatabase.with("\(test) on PostgreSQL") { database in
-                try await TestStorage.$current.withValue(.postgres(database.url)) { try await body() }
-            }
-        }
-    }
-
     @Test(arguments: stores) func createUpdateConflictDelete(_ store: String) async throws {
-        try await on(store) { try await RecordTests().createUpdateConflictDelete() }
+        try await onStore(store, #function) { try await RecordTests().createUpdateConflictDelete() }
     }
 
     @Test(arguments: stores) func unknownFieldTypesAndTypelessValuesSurvive(_ store: String) async throws {
-        try await on(store) { try await RecordTests().unknownFieldTypesAndTypelessValuesSurvive() }
+        try await onStore(store, #function) { try await RecordTests().unknownFieldTypesAndTypelessValuesSurvive() }
     }
 
     @Test(arguments: stores) func atomicBatchesAreAllOrNothing(_ store: String) async throws {
-        try await on(store) { try await RecordTests().atomicBatchesAreAllOrNothing() }
+        try await onStore(store, #function) { try await RecordTests().atomicBatchesAreAllOrNothing() }
     }
 
     @Test(arguments: stores) func limitsAreEnforcedWithClearErrors(_ store: String) async throws {
-        try await on(store) { try await RecordTests().limitsAreEnforcedWithClearErrors() }
+        try await onStore(store, #function) { try await RecordTests().limitsAreEnforcedWithClearErrors() }
     }
 
     @Test(arguments: stores) func queryFiltersSortsAndPages(_ store: String) async throws {
-        try await on(store) { try await RecordTests().queryFiltersSortsAndPages() }
+        try await onStore(store, #function) { try await RecordTests().queryFiltersSortsAndPages() }
     }
 
     @Test(arguments: stores) func pagingOver450RecordsThenIncremental(_ store: String) async throws {
-        try await on(store) { try await ChangeFeedTests().pagingOver450RecordsThenIncremental() }
+        try await onStore(store, #function) { try await ChangeFeedTests().pagingOver450RecordsThenIncremental() }
     }
 
     @Test(arguments: stores) func databaseFeedReportsChangedAndDeletedZones(_ store: String) async throws {
-        try await on(store) { try await ChangeFeedTests().databaseFeedReportsChangedAndDeletedZones() }
+        try await onStore(store, #function) { try await ChangeFeedTests().databaseFeedReportsChangedAndDeletedZones() }
     }
 
     @Test(arguments: stores) func tokensExpireAfterCompaction(_ store: String) async throws {
-        try await on(store) { try await ChangeFeedTests().tokensExpireAfterCompaction() }
+        try await onStore(store, #function) { try await ChangeFeedTests().tokensExpireAfterCompaction() }
     }
 
     @Test(arguments: stores) func garbageTokensAreBadRequests(_ store: String) async throws {
-        try await on(store) { try await ChangeFeedTests().garbageTokensAreBadRequests() }
+        try await onStore(store, #function) { try await ChangeFeedTests().garbageTokensAreBadRequests() }
     }
 
     @Test(arguments: stores) func inviteAcceptAndSeeExactlyTheSharedList(_ store: String) async throws {
-        try await on(store) { try await SharingTests().inviteAcceptAndSeeExactlyTheSharedList() }
+        try await onStore(store, #function) { try await SharingTests().inviteAcceptAndSeeExactlyTheSharedList() }
     }
 
     @Test(arguments: stores) func participantEditsReachTheOwnerAndPushesSkipTheWriter(_ store: String) async throws {
-        try await on(store) { try await SharingTests().participantEditsReachTheOwnerAndPushesSkipTheWriter() }
+        try await onStore(store, #function) { try await SharingTests().participantEditsReachTheOwnerAndPushesSkipTheWriter() }
     }
 
     @Test(arguments: stores) func participantRulesReadOnlyRootShareAndHierarchy(_ store: String) async throws {
-        try await on(store) { try await SharingTests().participantRulesReadOnlyRootShareAndHierarchy() }
+        try await onStore(store, #function) { try await SharingTests().participantRulesReadOnlyRootShareAndHierarchy() }
     }
 
     @Test(arguments: stores) func recordsLeavingTheSharedListBecomeTombstones(_ store: String) async throws {
-        try await on(store) { try await SharingTests().recordsLeavingTheSharedListBecomeTombstones() }
+        try await onStore(store, #function) { try await SharingTests().recordsLeavingTheSharedListBecomeTombstones() }
     }
 
     @Test(arguments: stores) func acceptingASecondShareInTheZoneExpiresOldTokens(_ store: String) async throws {
-        try await on(store) { try await SharingTests().acceptingASecondShareInTheZoneExpiresOldTokens() }
+        try await onStore(store, #function) { try await SharingTests().acceptingASecondShareInTheZoneExpiresOldTokens() }
     }
 
     @Test(arguments: stores) func revokeLeaveRootDeleteAndZoneDeleteEndAccess(_ store: String) async throws {
-        try await on(store) { try await SharingTests().revokeLeaveRootDeleteAndZoneDeleteEndAccess() }
+        try await onStore(store, #function) { try await SharingTests().revokeLeaveRootDeleteAndZoneDeleteEndAccess() }
     }
 
     @Test(arguments: stores) func nothingUnsharedLeaksToParticipantsOrStrangers(_ store: String) async throws {
-        try await on(store) { try await SharingTests().nothingUnsharedLeaksToParticipantsOrStrangers() }
+        try await onStore(store, #function) { try await SharingTests().nothingUnsharedLeaksToParticipantsOrStrangers() }
     }
 
     @Test(arguments: stores) func zonesOfTwoOwnersWithOneNameStayApart(_ store: String) async throws {
-        try await on(store) { try await SharingTests().zonesOfTwoOwnersWithOneNameStayApart() }
+        try await onStore(store, #function) { try await SharingTests().zonesOfTwoOwnersWithOneNameStayApart() }
     }
 
     @Test(arguments: stores) func shareRequestsGetClearErrors(_ store: String) async throws {
-        try await on(store) { try await SharingTests().shareRequestsGetClearErrors() }
+        try await onStore(store, #function) { try await SharingTests().shareRequestsGetClearErrors() }
     }
 
     @Test(arguments: stores) func publicBoard(_ store: String) async throws {
-        try await on(store) { try await PermissionTests().publicBoard() }
+        try await onStore(store, #function) { try await PermissionTests().publicBoard() }
     }
 
     @Test(arguments: stores) func privateDataStaysPrivate(_ store: String) async throws {
-        try await on(store) { try await PermissionTests().privateDataStaysPrivate() }
+        try await onStore(store, #function) { try await PermissionTests().privateDataStaysPrivate() }
     }
 
     @Test(arguments: stores) func keysetPagingUnderConcurrentInsertsUnsorted(_ store: String) async throws {
-        try await on(store) { try await QueryTests().keysetPagingUnderConcurrentInserts(sortedBy: nil) }
+        try await onStore(store, #function) { try await QueryTests().keysetPagingUnderConcurrentInserts(sortedBy: nil) }
     }
 
     @Test(arguments: stores) func keysetPagingUnderConcurrentInsertsSorted(_ store: String) async throws {
-        try await on(store) { try await QueryTests().keysetPagingUnderConcurrentInserts(sortedBy: "modifiedTimestamp") }
+        try await onStore(store, #function) { try await QueryTests().keysetPagingUnderConcurrentInserts(sortedBy: "modifiedTimestamp") }
     }
 
     @Test(arguments: stores) func sqlMatchesTheEvaluator(_ store: String) async throws {
-        try await on(store) { try await QueryTests().sqlMatchesTheEvaluator() }
+        try await onStore(store, #function) { try await QueryTests().sqlMatchesTheEvaluator() }
     }
 
     @Test(arguments: stores) func aRareFieldMatchIsReachedThroughBoundedPages(_ store: String) async throws {
-        try await on(store) { try await QueryTests().aRareFieldMatchIsReachedThroughBoundedPages() }
+        try await onStore(store, #function) { try await QueryTests().aRareFieldMatchIsReachedThroughBoundedPages() }
     }
 
     @Test(arguments: stores) func markersOfAnotherQueryOrForgedAreRefused(_ store: String) async throws {
-        try await on(store) { try await QueryTests().markersOfAnotherQueryOrForgedAreRefused() }
+        try await onStore(store, #function) { try await QueryTests().markersOfAnotherQueryOrForgedAreRefused() }
+    }
+}
+
+/// Runs `body` with every `TestCloud` it makes on a fresh store of the kind named (`memory` or `postgres`; PostgreSQL
+/// prints `skipped: …` naming `test` where it cannot start).
+func onStore(_ store: String, _ test: String, _ body: () async throws -> Void) async throws {
+    switch store {
+    case "memory":
+        try await TestStorage.$current.withValue(.memory) { try await body() }
+    default:
+        try await PostgresTestDatabase.with("\(test) on PostgreSQL") { database in
+            try await TestStorage.$current.withValue(.postgres(database.url)) { try await body() }
+        }
     }
 }
