@@ -52,7 +52,7 @@ struct AccountAdministrationTests {
             try await AccountAdministration.setPassword(dataDirectory: directory, storage: storage, account: "olivia", password: "second password")
             // Another process ended the sessions: the cloud hears of it by its notice channel (PostgreSQL) or its next
             // read of the session (SQLite), within the session cache's lifetime at the latest.
-            #expect(try await eventually(5) {
+            #expect(try await eventually(30) {
                 try await cloud.raw("POST", cloud.address.databasePath(.private, "zones/list"), body: Data("{}".utf8), token: session.ckWebAuthToken).status == 401
             })
             #expect(try await cloud.attemptSignIn("olivia", password: "first password").status == 401)

@@ -168,7 +168,7 @@ final class CloudInstance: @unchecked Sendable {
     }
 
     private func waitUntilHealthy() async throws {
-        let healthy = try await eventually(15) {
+        let healthy = try await eventually(30) {
             guard isRunning else { throw LoadBalancerError("todo server exited: \(log)") }
             let answer = try? await URLSession.shared.data(from: URL(string: baseURL + "/health")!)
             return (answer?.1 as? HTTPURLResponse)?.statusCode == 200

@@ -67,7 +67,7 @@ struct CrossHostTests {
         // And back: laptop1 completes it; laptop2's command line sees it done.
         tmux.keys("hosts:0.0", "Space")
         try await tmux.wait("hosts:0.0", "[x] Across hosts")
-        let done = try await eventually(10) {
+        let done = try await eventually(30) {
             try await hosts.run(.devices, [binary, "list", "--json", "is:done"], environment: laptop("laptop2")).text.contains("\"isCompleted\" : true")
         }
         #expect(done, "laptop2 never saw the completion")

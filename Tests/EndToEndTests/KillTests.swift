@@ -94,7 +94,7 @@ struct KillTests {
     }
 
     private func waitHealthy(_ base: String) async throws {
-        let healthy = await eventually(15) {
+        let healthy = await eventually(30) {
             guard let (_, response) = try? await URLSession.shared.data(from: URL(string: base + "/health")!) else { return false }
             return (response as? HTTPURLResponse)?.statusCode == 200
         }

@@ -135,7 +135,7 @@ extension TrustedTextEndToEnd {
 
         private func waitForTitle(_ tmux: Tmux, _ target: String, _ title: String) async throws {
             #expect(
-                await eventually(5) { pane(tmux, target, "#{pane_title}").contains(title) },
+                await eventually(30) { pane(tmux, target, "#{pane_title}").contains(title) },
                 "the harness must see an OSC 0 when one reaches tmux")
         }
 

@@ -2,6 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 
+/// The waits' bound for failure when a test names none, in seconds (see `firstValue`).
+public let defaultWaitBound: Double = 30
+
 /// How often the waits below look again at what they wait for.
 public let conditionCheckInterval: Duration = .milliseconds(10)
 
@@ -10,8 +13,11 @@ public let conditionCheckInterval: Duration = .milliseconds(10)
 /// For what travels through the network or another process, where no event reaches the test: the wait ends as soon as
 /// there is a value, so `seconds` is a bound for failure only, never a duration a test depends on. It runs in the
 /// caller's isolation, so `produce` may read the caller's state.
+///
+/// The default bound is generous on purpose: the whole suite starts at once on 2 cores with its clouds, PostgreSQL,
+/// nginx and child processes, and a hop that takes milliseconds alone has waited more than 5 s there.
 public func firstValue<T>(
-    within seconds: Double = 10, isolation: isolated (any Actor)? = #isolation, _ produce: () async throws -> T?
+    within seconds: Double = defaultWaitBound, isolation: isolated (any Actor)? = #isolation, _ produce: () async throws -> T?
 ) async rethrows -> T? {
     let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
     while ContinuousClock.now < deadline {
@@ -57,7 +63,7 @@ public func firstValueBlocking<T>(
 
 /// Waits until `condition` holds (see `firstValue`), for at most `seconds`; whether it held.
 public func eventually(
-    _ seconds: Double = 10, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
+    _ seconds: Double = defaultWaitBound, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     try await firstValue(within: seconds) { try await condition() ? true : nil } != nil
 }

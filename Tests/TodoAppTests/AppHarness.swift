@@ -100,10 +100,10 @@ final class AppHarness {
         for update in inbox.drain() { state.receive(update) }
     }
 
-    /// Shows what the engine reported until `condition` holds (background work posts when it ends), for at most 10 s;
+    /// Shows what the engine reported until `condition` holds (background work posts when it ends), for at most 30 s;
     /// never waits for a pass to end.
     func settle(until condition: (AppHarness) -> Bool) async -> Bool {
-        await eventually(10) {
+        await eventually(30) {
             await settle(waitingForIdle: false)
             return condition(self)
         }

@@ -31,13 +31,13 @@ struct PushChannelTests {
             listening.cancel()
         }
         // Sent once the channel registered its token.
-        #expect(await eventually(10) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
+        #expect(await eventually(30) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
 
-        #expect(await eventually(10) { received.withLock { !$0.isEmpty } }, "the lost notification never came again")
+        #expect(await eventually(30) { received.withLock { !$0.isEmpty } }, "the lost notification never came again")
         // Acknowledged by the next poll, it is not delivered a third time: a second push, which the mailbox hands out
         // after anything still in it, arrives next.
         try await sender.sendTestPush(toDevice: "laptop")
-        #expect(await eventually(10) { received.withLock { $0.count >= 2 } })
+        #expect(await eventually(30) { received.withLock { $0.count >= 2 } })
         let nids = received.withLock { $0.map(\.ck.nid) }
         #expect(nids.count == 2 && Set(nids).count == 2, "\(nids)")
         #expect(transport.sentPaths.filter { $0.contains("/courier/") }.count >= 3, "polls: cut, redelivered, acknowledging")
@@ -61,9 +61,9 @@ struct PushChannelTests {
             channel.stop()
             listening.cancel()
         }
-        #expect(await eventually(10) { events.withLock { $0.contains(.connected) } })
+        #expect(await eventually(30) { events.withLock { $0.contains(.connected) } })
         _ = try await phone.revokeDevice(named: "laptop")
-        #expect(await eventually(10) {
+        #expect(await eventually(30) {
             events.withLock { $0.contains { if case .sessionEnded = $0 { true } else { false } } }
         }, "the channel never said the session ended: \(events.withLock { $0 })")
         let told = events.withLock { $0.filter { if case .sessionEnded = $0 { true } else { false } } }
@@ -100,8 +100,8 @@ struct PushChannelTests {
         let listening = Task {
             for await push in channel.notifications() { received.withLock { $0.append(push) } }
         }
-        #expect(await eventually(10) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
-        #expect(await eventually(10) { received.withLock { !$0.isEmpty } })
+        #expect(await eventually(30) { (try? await sender.sendTestPush(toDevice: "laptop")) != nil })
+        #expect(await eventually(30) { received.withLock { !$0.isEmpty } })
         // A poll now waits on the courier; a push after a quiet while still arrives on it. The quiet while is the
         // phone's own 2 s poll, begun after the laptop's and ended by the cloud with nothing.
         let hub = cloud.server.service.hub
@@ -110,7 +110,7 @@ struct PushChannelTests {
         try await sender.registerPushToken(witness.apnsToken)
         #expect(try await sender.pollNotification(courierURL: try #require(URL(string: witness.webcourierURL)), timeout: 2) == nil)
         try await sender.sendTestPush(toDevice: "laptop")
-        #expect(await eventually(15) { received.withLock { $0.count >= 2 } })
+        #expect(await eventually(30) { received.withLock { $0.count >= 2 } })
         channel.stop()
         #expect(await ends { await listening.value }, "stop() ended the listening, its 300 s poll with it")
         listening.cancel()
@@ -124,7 +124,7 @@ struct PushChannelTests {
         let channel = PushChannel(client: client, pollTimeout: 1, minimumBackoff: 0.01, maximumBackoff: 0.02)
         let events = channel.events()
         let reading = Task { for await _ in events {} }
-        #expect(await eventually(5) { transport.polls.withLock { $0 } >= 1 })
+        #expect(await eventually(30) { transport.polls.withLock { $0 } >= 1 })
         channel.stop()
         await reading.value
     }
