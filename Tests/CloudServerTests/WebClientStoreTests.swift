@@ -4,9 +4,9 @@ import PostgresTestSupport
 import Testing
 
 /// The web-client conformance tests run again on the memory store and on PostgreSQL (SQLite runs them in their own
-/// suites). Each run gets a fresh store; PostgreSQL prints `skipped: …` where it cannot start. Each test is a test
-/// case of its own, so that they run side by side.
-@Suite("Web clients on every store")
+/// suites). Each run gets a fresh store; PostgreSQL prints `skipped: …` where it cannot start. One at a time, as
+/// `StoreRouteTests` (see there).
+@Suite("Web clients on every store", .serialized)
 struct WebClientStoreTests {
     static let stores = ["memory", "postgres"]
 
