@@ -101,7 +101,10 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: local.appendingPathComponent("from-cloud.ics").path))
             #expect(try await todoman(["list"]).contains("Made in the cloud"))
             _ = try await todoman(["new", "-l", "todos", "Made in todoman"])
-            _ = try await todoman(["done", "1"])
+            // todoman numbers todos in its own cache's order: take the cloud's todo's number from its JSON listing.
+            let listing = try JSONSerialization.jsonObject(with: Data(try await todoman(["--porcelain", "list"]).utf8)) as? [[String: Any]]
+            let number = try #require(listing?.first { $0["summary"] as? String == "Made in the cloud" }?["id"] as? Int)
+            _ = try await todoman(["done", String(number)])
             try await vdirsyncer(["sync"])
             let synced = try await cloud.syncCollection(login, token: "", data: true)
             #expect(synced.text.contains("SUMMARY:Made in todoman"))
