@@ -60,7 +60,7 @@ struct HostilePeerTests {
     }
 
     @Test func xRealIPIsBelievedOnlyFromTrustedProxies() async throws {
-        let limits = SignInLimits(failuresPerAccount: 1000, failuresPerAddress: 3, failuresPerAddressAndAccount: 1000)
+        let limits = SignInLimits(failuresPerAccount: 1000, failuresPerAddress: 3, failureWindow: 3600, failuresPerAddressAndAccount: 1000)
         // No proxy named and plain loopback: a local process rotating X-Real-IP stays one address.
         try await withCloud(signInLimits: limits) { cloud async throws in
             for index in 0..<3 {

@@ -1,0 +1,49 @@
+import Foundation
+
+/// What the kernel says of a loopback port's sockets (from `/proc/net/tcp` and `tcp6`), for a connection test's
+/// failure message: whether connections the cloud never saw wait in the accept queue or were accepted and are still
+/// open in this process.
+enum ListeningSocket {
+    /// The accept queue's length and the server side's connections on `port`, by state and by whether this process
+    /// holds their descriptors.
+    static func describe(port: Int) -> String {
+        let held = Set(openSocketInodes())
+        var acceptQueue = 0
+        var states: [String: Int] = [:]
+        var established = (held: 0, queued: 0)
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ")
+                guard columns.count > 9, let local = columns[1].split(separator: ":").last, Int(local, radix: 16) == port
+                else { continue }
+                let state = String(columns[3])
+                states[state, default: 0] += 1
+                if state == "0A", let queue = columns[4].split(separator: ":").last { acceptQueue += Int(queue, radix: 16) ?? 0 }
+                if state == "01" {
+                    if held.contains(String(columns[9])) { established.held += 1 } else { established.queued += 1 }
+                }
+            }
+        }
+        let named = states.sorted { $0.key < $1.key }.map { "\(stateNames[$0.key] ?? $0.key) \($0.value)" }
+        return "accept queue \(acceptQueue); established held \(established.held), not accepted \(established.queued); "
+            + named.joined(separator: ", ")
+    }
+
+    private static let stateNames = [
+        "01": "ESTABLISHED", "02": "SYN_SENT", "03": "SYN_RECV", "04": "FIN_WAIT1", "05": "FIN_WAIT2", "06": "TIME_WAIT",
+        "07": "CLOSE", "08": "CLOSE_WAIT", "09": "LAST_ACK", "0A": "LISTEN", "0B": "CLOSING",
+    ]
+
+    /// The inodes of the sockets this process has open.
+    private static func openSocketInodes() -> [String] {
+        let directory = "/proc/self/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.compactMap { entry in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(entry)"),
+                target.hasPrefix("socket:[")
+            else { return nil }
+            return String(target.dropFirst(8).dropLast())
+        }
+    }
+}
