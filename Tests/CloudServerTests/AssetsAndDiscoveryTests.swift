@@ -57,18 +57,14 @@ struct AssetsAndDiscoveryTests {
             let url = try #require((token["url"] as? String).flatMap(URL.init(string:)))
 
             let bytes = Data((0..<5000).map { UInt8($0 % 251) })
-            var post = URLRequest(url: url)
-            post.httpMethod = "POST"
-            post.httpBody = bytes
-            let (answer, response) = try await cloud.session.data(for: post)
-            #expect((response as! HTTPURLResponse).statusCode == 200)
+            let (status, answer) = try await TestHTTPClient.send("POST", url.absoluteString, body: bytes)
+            #expect(status == 200)
             let file = try #require(try json(answer)["singleFile"] as? [String: Any])
             #expect(file["size"] as? Int == 5000)
             let receipt = try #require(file["receipt"] as? String)
             let checksum = try #require(file["fileChecksum"] as? String)
             // An upload URL is used once.
-            let (_, again) = try await cloud.session.data(for: post)
-            #expect((again as! HTTPURLResponse).statusCode == 404)
+            #expect(try await TestHTTPClient.send("POST", url.absoluteString, body: bytes).status == 404)
 
             // Bob cannot put Alice's upload in his record.
             let bobZone = try await cloud.raw(
@@ -88,8 +84,8 @@ struct AssetsAndDiscoveryTests {
             #expect(value["fileChecksum"] as? String == checksum)
             #expect(value["size"] as? Int == 5000)
             let download = try #require((value["downloadURL"] as? String).flatMap(URL.init(string:)))
-            let (downloaded, downloadResponse) = try await cloud.session.data(from: download)
-            #expect((downloadResponse as! HTTPURLResponse).statusCode == 200)
+            let (downloadStatus, downloaded) = try await TestHTTPClient.send("GET", download.absoluteString)
+            #expect(downloadStatus == 200)
             #expect(downloaded == bytes)
 
             // A fetched record sent back as it came keeps its asset; a forged checksum is refused.
@@ -139,15 +135,10 @@ struct AssetsAndDiscoveryTests {
                 "POST", cloud.address.databasePath(.public, "assets/upload"),
                 body: Data(#"{"tokens":[{"recordName":"r","recordType":"Todo","fieldName":"f"}]}"#.utf8), token: alice.token)
             let url = try #require(((try json(upload.body)["tokens"] as? [[String: Any]])?.first?["url"] as? String).flatMap(URL.init(string:)))
-            var post = URLRequest(url: url)
-            post.httpMethod = "POST"
-            post.httpBody = Data(count: 1001)
-            let (body, response) = try await cloud.session.data(for: post)
-            #expect((response as! HTTPURLResponse).statusCode == 400)
+            let (status, body) = try await TestHTTPClient.send("POST", url.absoluteString, body: Data(count: 1001))
+            #expect(status == 400)
             #expect(try json(body)["condition"] as? String == "LIMIT_EXCEEDED")
-            post.httpBody = Data(count: 1000)
-            let (_, fits) = try await cloud.session.data(for: post)
-            #expect((fits as! HTTPURLResponse).statusCode == 200)
+            #expect(try await TestHTTPClient.send("POST", url.absoluteString, body: Data(count: 1000)).status == 200)
         } catch {
             await cloud.close()
             throw error

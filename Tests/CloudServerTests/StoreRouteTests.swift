@@ -6,9 +6,8 @@ import Testing
 /// The cloud's route tests (records, change feeds, sharing, permissions, queries) run again on the memory store and on
 /// PostgreSQL: the conformance suite checks each store method by method, these check that the service's rules hold on
 /// every store. Each run gets a fresh store; PostgreSQL prints `skipped: …` where it cannot start. Each route test is
-/// a test case of its own, run one at a time: side by side, one of them (`garbageTokensAreBadRequests`) once never
-/// ended, and until that is understood the suite keeps the order it was green in.
-@Suite("The cloud's routes on every store", .serialized)
+/// a test case of its own, and they run side by side.
+@Suite("The cloud's routes on every store")
 struct StoreRouteTests {
     /// The stores besides SQLite, on which the route suites run by default.
     static let stores = ["memory", "postgres"]

@@ -18,7 +18,6 @@ final class TestCloud: Sendable {
     /// Where the cloud keeps its data (the operator tools open the same).
     let storage: CloudStorage
     let address = ContainerAddress.default
-    let session: URLSession
 
     init(
         openRegistration: Bool = true, retention: TimeInterval = 3600, rateLimit: Double? = nil, directory: URL? = nil,
@@ -34,11 +33,6 @@ final class TestCloud: Sendable {
         configure(&configuration)
         self.storage = configuration.storage
         server = try await CloudServer.start(configuration)
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = 60
-        // Concurrent requests reach the cloud at once (the default holds all but a few back, per host).
-        sessionConfiguration.httpMaximumConnectionsPerHost = 64
-        session = URLSession(configuration: sessionConfiguration)
     }
 
     /// Stops the server and removes its files.
@@ -77,14 +71,10 @@ final class TestCloud: Sendable {
         _ method: String, _ path: String, body: Data? = nil, token: String? = nil, contentType: String = "application/json",
         headers: [String: String] = [:]
     ) async throws -> (status: Int, body: Data) {
-        var request = URLRequest(url: URL(string: server.baseURL.absoluteString + path)!)
-        request.httpMethod = method
-        request.httpBody = body
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        return ((response as! HTTPURLResponse).statusCode, data)
+        var fields = ["Content-Type": contentType]
+        if let token { fields["Authorization"] = "Bearer \(token)" }
+        fields.merge(headers) { $1 }
+        return try await TestHTTPClient.send(method, server.baseURL.absoluteString + path, body: body, headers: fields)
     }
 
     /// POSTs a JSON body to a database endpoint and decodes the answer.
@@ -169,8 +159,7 @@ final class TestCloud: Sendable {
     func poll(_ courier: String, timeout: Double, ack: String? = nil) async throws -> PushNotification? {
         var url = "\(courier)?timeout=\(timeout)"
         if let ack { url += "&ack=\(ack)" }
-        let (data, response) = try await session.data(from: URL(string: url)!)
-        let status = (response as! HTTPURLResponse).statusCode
+        let (status, data) = try await TestHTTPClient.send("GET", url, timeout: .seconds(timeout + 60))
         if status == 204 { return nil }
         #expect(status == 200)
         return try JSONDecoder().decode(PushNotification.self, from: data)
@@ -225,16 +214,19 @@ func withCloud(
     signInLimits: SignInLimits = .forTests, sessionIdleTimeout: TimeInterval = 90 * 86400, logLevel: Logger.Level = .critical,
     storage: CloudStorage = TestStorage.current, configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestCloud) async throws -> Void
 ) async throws {
-    let cloud = try await TestCloud(
-        openRegistration: openRegistration, retention: retention, rateLimit: rateLimit, passwordHashCost: passwordHashCost,
-        signInLimits: signInLimits, sessionIdleTimeout: sessionIdleTimeout, logLevel: logLevel, storage: storage, configure: configure)
+    let test = "\(Test.current?.name ?? "a test") on \(storage)"
+    let cloud = try await StallReport.watching("\(test): starting its cloud") {
+        try await TestCloud(
+            openRegistration: openRegistration, retention: retention, rateLimit: rateLimit, passwordHashCost: passwordHashCost,
+            signInLimits: signInLimits, sessionIdleTimeout: sessionIdleTimeout, logLevel: logLevel, storage: storage, configure: configure)
+    }
     do {
-        try await body(cloud)
+        try await StallReport.watching("\(test): its body") { try await body(cloud) }
     } catch {
-        await cloud.close()
+        await StallReport.watching("\(test): closing its cloud") { await cloud.close() }
         throw error
     }
-    await cloud.close()
+    await StallReport.watching("\(test): closing its cloud") { await cloud.close() }
 }
 
 /// The storage a `TestCloud` gets when a test names none: SQLite, unless a scope sets another (`StoreRouteTests`

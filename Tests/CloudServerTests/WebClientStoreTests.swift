@@ -4,9 +4,8 @@ import PostgresTestSupport
 import Testing
 
 /// The web-client conformance tests run again on the memory store and on PostgreSQL (SQLite runs them in their own
-/// suites). Each run gets a fresh store; PostgreSQL prints `skipped: …` where it cannot start. One at a time, as
-/// `StoreRouteTests` (see there).
-@Suite("Web clients on every store", .serialized)
+/// suites). Each run gets a fresh store; PostgreSQL prints `skipped: …` where it cannot start.
+@Suite("Web clients on every store")
 struct WebClientStoreTests {
     static let stores = ["memory", "postgres"]
 

@@ -38,11 +38,7 @@ extension TestCloud {
     /// GETs a URL the cloud handed out, exactly as handed out (plus `extra` query items); status and body.
     func fetch(_ url: String, method: String = "GET", body: Data? = nil, extra: String? = nil) async throws -> (status: Int, body: Data) {
         let full = extra.map { url + (url.contains("?") ? "&" : "?") + $0 } ?? url
-        var request = URLRequest(url: URL(string: full)!)
-        request.httpMethod = method
-        request.httpBody = body
-        let (data, response) = try await session.data(for: request)
-        return ((response as! HTTPURLResponse).statusCode, data)
+        return try await TestHTTPClient.send(method, full, body: body)
     }
 
     /// `tokens/create` as CloudKit JS sends it (no `tokens/register` after); the courier URL.
