@@ -83,12 +83,9 @@ struct AccountAdministrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await CloudServer.start(ServerConfiguration(port: 0, dataDirectory: directory, logLevel: .critical, passwordHashCost: 1))
         let body = try JSONEncoder().encode(CreateAccountRequest(account: "mallory", password: "password1"))
-        var request = URLRequest(url: URL(string: server.baseURL.absoluteString + ContainerAddress.default.authPath("accounts"))!)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (status, data) = try await TestHTTPClient.send("POST", server.baseURL.absoluteString + ContainerAddress.default.authPath("accounts"), body: body)
         await server.shutdown()
-        #expect((response as? HTTPURLResponse)?.statusCode == 403)
+        #expect(status == 403)
         #expect(try JSONDecoder().decode(ServerError.self, from: data).reason.contains("administrator"))
     }
 }

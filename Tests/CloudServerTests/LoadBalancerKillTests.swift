@@ -170,8 +170,7 @@ final class CloudInstance: @unchecked Sendable {
     private func waitUntilHealthy() async throws {
         let healthy = try await eventually(30) {
             guard isRunning else { throw LoadBalancerError("todo server exited: \(log)") }
-            let answer = try? await URLSession.shared.data(from: URL(string: baseURL + "/health")!)
-            return (answer?.1 as? HTTPURLResponse)?.statusCode == 200
+            return (try? await TestHTTPClient.send("GET", baseURL + "/health", timeout: .seconds(5)))?.status == 200
         }
         guard healthy else { throw LoadBalancerError("todo server did not answer within 15 s: \(log)") }
     }
@@ -194,12 +193,10 @@ final class CloudInstance: @unchecked Sendable {
 
     /// Creates an account through this instance.
     func createAccount(_ account: String, password: String) async throws {
-        var request = URLRequest(url: URL(string: baseURL + ContainerAddress.default.authPath("accounts"))!)
-        request.httpMethod = "POST"
-        request.httpBody = try JSONEncoder().encode(CreateAccountRequest(account: account, password: password))
-        let (_, response) = try await URLSession.shared.data(for: request)
-        guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
-            throw LoadBalancerError("creating \(account) answered \(String(describing: response))")
+        let body = try JSONEncoder().encode(CreateAccountRequest(account: account, password: password))
+        let (status, answer) = try await TestHTTPClient.send("POST", baseURL + ContainerAddress.default.authPath("accounts"), body: body)
+        guard (200..<300).contains(status) else {
+            throw LoadBalancerError("creating \(account) answered \(status): \(String(decoding: answer, as: UTF8.self))")
         }
     }
 
