@@ -107,15 +107,11 @@ public enum ChildProcess {
         }
     }
 
-    /// `stop` for synchronous code inside a task (a `defer`, a `deinit`): the signal goes now and a thread of its own
-    /// reaps the child, so no thread the tasks share waits for it.
+    /// `stop` for synchronous code inside a task (a `defer`, a `deinit`): the signal goes now, and a detached task
+    /// does the rest of `stop`, whose waits hold no thread.
     public static func stopInBackground(_ child: Running, grace: Duration = .seconds(10)) {
         kill(child.pid, SIGTERM)
-        Thread.detachNewThread {
-            if firstValueBlocking(within: grace, { finished(child) }) != nil { return }
-            kill(child.pid, SIGKILL)
-            while firstValueBlocking(within: 60, { finished(child) }) == nil {}
-        }
+        Task.detached { await stop(child, grace: grace) }
     }
 
     /// The child's result when it has ended (reaped, its files read and removed), else nil.
