@@ -223,10 +223,10 @@ func withCloud(
     do {
         try await StallReport.watching("\(test): its body") { try await body(cloud) }
     } catch {
-        await StallReport.watching("\(test): closing its cloud") { await cloud.close() }
+        await StallReport.watching("\(test): closing its cloud", detail: { cloud.server.shutdownStage }) { await cloud.close() }
         throw error
     }
-    await StallReport.watching("\(test): closing its cloud") { await cloud.close() }
+    await StallReport.watching("\(test): closing its cloud", detail: { cloud.server.shutdownStage }) { await cloud.close() }
 }
 
 /// The storage a `TestCloud` gets when a test names none: SQLite, unless a scope sets another (`StoreRouteTests`

@@ -6,6 +6,7 @@ import Synchronization
 public enum StallReport {
     private struct Watched {
         var label: String
+        var detail: @Sendable () -> String
         var start: ContinuousClock.Instant
         var reported = false
     }
@@ -20,13 +21,15 @@ public enum StallReport {
         Thread.detachNewThread { watch() }
     }()
 
-    /// Runs `work`, named `label` on standard error should it still run after `threshold`.
+    /// Runs `work`, named `label` on standard error should it still run after `threshold`, with what `detail` says
+    /// then.
     public static func watching<T>(
-        _ label: @autoclosure () -> String, isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
+        _ label: @autoclosure () -> String, detail: @escaping @Sendable () -> String = { "" }, isolation: isolated (any Actor)? = #isolation,
+        _ work: () async throws -> T
     ) async rethrows -> T {
         _ = watcher
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let watched = Watched(label: label(), start: .now)
+        let watched = Watched(label: label(), detail: detail, start: .now)
         inFlight.withLock { $0[id] = watched }
         defer { inFlight.withLock { $0[id] = nil } }
         return try await work()
@@ -39,7 +42,8 @@ public enum StallReport {
             let late = inFlight.withLock { watched in
                 watched.filter { !$0.value.reported && now - $0.value.start > threshold }.map { id, entry in
                     watched[id]?.reported = true
-                    return "\(entry.label): still running after \(now - entry.start)\n"
+                    let detail = entry.detail()
+                    return "\(entry.label): still running after \(now - entry.start)\(detail.isEmpty ? "" : " (\(detail))")\n"
                 }
             }
             for line in late { FileHandle.standardError.write(Data(("STALLED " + line).utf8)) }

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// Starts and runs the cloud: the HTTP front of `CloudService` on Hummingbird.
 public enum CloudServer {
@@ -157,6 +158,10 @@ public final class RunningCloudServer: Sendable {
     /// Connections held now.
     public var connectionCount: Int { registry.count }
 
+    /// Which step `shutdown()` is at ("running" before it begins): a shutdown that never ends says where it waits.
+    public var shutdownStage: String { "\(stage.withLock { $0 }); \(registry.count) connections held" }
+    private let stage = Mutex("running")
+
     /// `http://host:port` or `https://host:port` (an IPv6 host in brackets, a wildcard host as loopback).
     public let baseURL: URL
 
@@ -176,11 +181,21 @@ public final class RunningCloudServer: Sendable {
     /// Stops accepting requests and waits for the server to finish.
     public func shutdown() async {
         // Long-polls would hold a graceful shutdown for their whole timeout: answer them (204) first.
+        enter("answering long-polls")
         await service.hub.close()
+        enter("asking the HTTP server to stop")
         await group.triggerGracefulShutdown()
         for task in tasks.dropFirst() { task.cancel() }
-        for task in tasks { await task.value }
+        for (index, task) in tasks.enumerated() {
+            enter(index == 0 ? "waiting for the HTTP server's connections to end" : "waiting for background task \(index)")
+            await task.value
+        }
+        enter("closing the push bus")
         await service.bus.shutDown()
+        enter("closing the store")
         await service.store.shutDown()
+        enter("stopped")
     }
+
+    private func enter(_ step: String) { stage.withLock { $0 = step } }
 }
