@@ -24,10 +24,19 @@ final class RawClient: @unchecked Sendable {
     /// Connects to `host` (an IPv4 or IPv6 literal) on `port`, from the IPv4 address `source` when given (any of
     /// 127.0.0.0/8 is this machine on Linux: one process can be many peers).
     init(host: String = "127.0.0.1", port: Int, from source: String? = nil) throws {
+        // Opened before `self` is whole: a class whose initializer throws once every property is set is deinitialized,
+        // and a `deinit` closing a descriptor the failed connect already closed would close whatever another thread
+        // had opened under that number meanwhile (an event loop's, a database connection's).
+        descriptor = try Self.connected(host: host, port: port, from: source)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// A socket connected to `host` on `port` (from `source`), or closed and thrown.
+    private static func connected(host: String, port: Int, from source: String?) throws -> Int32 {
         var v4 = sockaddr_in()
         var v6 = sockaddr_in6()
         let isV6 = host.contains(":")
-        descriptor = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawClientError("socket: \(String(cString: strerror(errno)))") }
         if let source {
             var local = sockaddr_in()
@@ -63,7 +72,7 @@ final class RawClient: @unchecked Sendable {
             close(descriptor)
             throw RawClientError("connect to \(host):\(port): \(reason)")
         }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        return descriptor
     }
 
     deinit { close(descriptor) }

@@ -25,7 +25,8 @@ public final class HeldPort: @unchecked Sendable {
         }
         guard bound else {
             let reason = String(cString: strerror(errno))
-            close(descriptor)
+            // Through `release`, so the `deinit` a throwing class initializer still runs closes nothing twice.
+            release()
             throw NginxError("cannot hold port \(port): \(reason)")
         }
     }
