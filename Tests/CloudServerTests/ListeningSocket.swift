@@ -2,7 +2,7 @@ import Foundation
 
 /// What the kernel says of a loopback port's sockets (from `/proc/net/tcp` and `tcp6`), for a connection test's
 /// failure message: whether connections the cloud never saw wait in the accept queue or were accepted and are still
-/// open in this process.
+/// open in this process, and in which state the clients' ends are.
 enum ListeningSocket {
     /// The accept queue's length and the server side's connections on `port`, by state and by whether this process
     /// holds their descriptors.
@@ -11,12 +11,17 @@ enum ListeningSocket {
         var acceptQueue = 0
         var states: [String: Int] = [:]
         var established = (held: 0, queued: 0)
+        var clients: [String: Int] = [:]
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
             guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")
-                guard columns.count > 9, let local = columns[1].split(separator: ":").last, Int(local, radix: 16) == port
-                else { continue }
+                guard columns.count > 9, let local = columns[1].split(separator: ":").last else { continue }
+                // This process's client ends of connections to the port (whether they have seen the cloud's close).
+                if let remote = columns[2].split(separator: ":").last, Int(remote, radix: 16) == port, Int(local, radix: 16) != port {
+                    clients[String(columns[3]), default: 0] += 1
+                }
+                guard Int(local, radix: 16) == port else { continue }
                 let state = String(columns[3])
                 states[state, default: 0] += 1
                 if state == "0A", let queue = columns[4].split(separator: ":").last { acceptQueue += Int(queue, radix: 16) ?? 0 }
@@ -25,9 +30,11 @@ enum ListeningSocket {
                 }
             }
         }
-        let named = states.sorted { $0.key < $1.key }.map { "\(stateNames[$0.key] ?? $0.key) \($0.value)" }
+        func names(_ counts: [String: Int]) -> String {
+            counts.sorted { $0.key < $1.key }.map { "\(stateNames[$0.key] ?? $0.key) \($0.value)" }.joined(separator: ", ")
+        }
         return "accept queue \(acceptQueue); established held \(established.held), not accepted \(established.queued); "
-            + named.joined(separator: ", ")
+            + "server ends: \(names(states)); client ends: \(names(clients))"
     }
 
     private static let stateNames = [

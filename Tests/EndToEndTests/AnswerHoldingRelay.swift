@@ -16,7 +16,9 @@ final class AnswerHoldingRelay: Sendable {
     private let listener: Int32
     private let path: String
     private let armed = Mutex<(@Sendable () -> Void)?>(nil)
-    private let stopped = Atomic<Bool>(false)
+    /// Whether `stop` was called, and whether the accept loop has closed the listener (both under one lock, so the
+    /// listener is never shut down after its number was given back).
+    private let listening = Mutex((stopped: false, closed: false))
 
     /// A relay to the cloud on `upstreamPort` that watches for requests naming `path`.
     init(upstreamPort: Int, path: String) throws {
@@ -43,9 +45,12 @@ final class AnswerHoldingRelay: Sendable {
 
     /// Stops accepting; relayed connections end as their ends close.
     func stop() {
-        stopped.store(true, ordering: .relaxed)
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        // Only a shutdown: the accept loop, woken by it, closes the listener, so no accept can meet a number another
+        // thread has reopened.
+        listening.withLock { state in
+            state.stopped = true
+            if !state.closed { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
     }
 
     private static func loopback(port: Int) -> sockaddr_in {
@@ -57,9 +62,19 @@ final class AnswerHoldingRelay: Sendable {
     }
 
     private func acceptLoop() {
-        while !stopped.load(ordering: .relaxed) {
+        while true {
             let client = accept(listener, nil, nil)
-            guard client >= 0 else { return }
+            let failure = errno
+            let stopped = listening.withLock { $0.stopped }
+            if client < 0, failure == EINTR, !stopped { continue }
+            guard client >= 0, !stopped else {
+                if client >= 0 { close(client) }
+                listening.withLock { state in
+                    close(listener)
+                    state.closed = true
+                }
+                return
+            }
             let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Self.loopback(port: upstreamPort)
             let size = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -71,21 +86,25 @@ final class AnswerHoldingRelay: Sendable {
             }
             // Whether this connection's last request named the path (its answer is the next bytes back).
             let asked = AskedFlag()
+            let pair = RelayedPair(client: client, upstream: upstream)
             Thread { [self] in
                 pump(from: client, to: upstream) { bytes in
                     if String(decoding: bytes, as: UTF8.self).contains(self.path) { asked.value.store(true, ordering: .sequentiallyConsistent) }
                 }
+                pair.pumpEnded()
             }.start()
             Thread { [self] in
                 pump(from: upstream, to: client) { _ in
                     guard asked.value.exchange(false, ordering: .sequentiallyConsistent) else { return }
                     if let action = self.armed.withLock({ armed in defer { armed = nil }; return armed }) { action() }
                 }
+                pair.pumpEnded()
             }.start()
         }
     }
 
-    /// Copies bytes from `source` to `sink`, calling `seen` with each chunk before it is passed on; closes both at the end.
+    /// Copies bytes from `source` to `sink`, calling `seen` with each chunk before it is passed on; at the end shuts
+    /// both down, so the other direction's pump ends too (`RelayedPair` closes them once both have).
     private func pump(from source: Int32, to sink: Int32, seen: ([UInt8]) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -103,8 +122,26 @@ final class AnswerHoldingRelay: Sendable {
         }
         shutdown(source, Int32(SHUT_RDWR))
         shutdown(sink, Int32(SHUT_RDWR))
-        close(source)
-        // The other direction's pump closes `sink` when its read ends after the shutdown.
+    }
+}
+
+/// A relayed connection's two descriptors, closed when both pumps have ended: closing one while the other pump may
+/// still shut it down or write to it would reach whatever another thread opened under that number meanwhile.
+private final class RelayedPair: Sendable {
+    private let client: Int32
+    private let upstream: Int32
+    private let ended = Atomic<Int>(0)
+
+    init(client: Int32, upstream: Int32) {
+        self.client = client
+        self.upstream = upstream
+    }
+
+    /// One direction is done; the second closes both.
+    func pumpEnded() {
+        guard ended.add(1, ordering: .acquiringAndReleasing).newValue == 2 else { return }
+        close(client)
+        close(upstream)
     }
 }
 
