@@ -18,9 +18,11 @@ enum TestHTTPClient {
             redirectConfiguration: .follow(max: 5, allowCycles: false), timeout: .init(connect: .seconds(30)),
             connectionPool: .init(idleTimeout: .seconds(20), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)))
 
-    /// One request to `url`; its status and whole body. A request without an answer fails after `timeout`.
+    /// One request to `url`; its status and whole body. A request without an answer fails after `timeout`: a bound
+    /// for failure only, long because it covers the whole exchange (URLSession's 60 s counted only silence), and a
+    /// PostgreSQL query page under a fully loaded machine has taken over a minute.
     static func send(
-        _ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:], timeout: Duration = .seconds(60)
+        _ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:], timeout: Duration = .seconds(300)
     ) async throws -> (status: Int, body: Data) {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
