@@ -20,10 +20,10 @@ struct FirstBytesTests {
             client.drain()
             #expect(!client.isClosed)
             await client.send("lth HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            #expect(await client.response(within: .seconds(15))?.status == 200)
+            #expect(await client.response(within: .seconds(30))?.status == 200)
             // The pipeline built for the first request serves the next one on the same connection.
             await client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            #expect(await client.response(within: .seconds(15))?.status == 200)
+            #expect(await client.response(within: .seconds(30))?.status == 200)
         }
     }
 
