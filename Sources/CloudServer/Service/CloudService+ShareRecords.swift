@@ -8,7 +8,7 @@ extension CloudService {
     /// `records/modify`, with share records taken out and saved as shares when the body has any.
     func modifyRecordsOrShares(body: Data, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
         // A byte search, only where share records can be saved: every other write goes on as before.
-        if database.scope == .private, body.range(of: Self.shareTypeBytes) != nil,
+        if database.scope == .private, Self.mentionsShareType(body),
             let response = try await saveShareRecords(body, database, caller)
         {
             return response
@@ -17,6 +17,25 @@ extension CloudService {
     }
 
     private static let shareTypeBytes = Data(#""cloudkit.share""#.utf8)
+
+    /// Whether `body` holds the share type's bytes: `memchr` to each `"` and `memcmp` there, since `Data.range(of:)`
+    /// compares byte by byte from every position (4.5 % of the cloud's CPU taking 10,000 todos).
+    static func mentionsShareType(_ body: Data) -> Bool {
+        body.withUnsafeBytes { haystack in
+            shareTypeBytes.withUnsafeBytes { needle in
+                guard let start = haystack.baseAddress, let pattern = needle.baseAddress, haystack.count >= needle.count else { return false }
+                var offset = 0
+                let last = haystack.count - needle.count
+                while offset <= last {
+                    guard let found = memchr(start + offset, Int32(UInt8(ascii: "\"")), last - offset + 1) else { return false }
+                    offset = start.distance(to: UnsafeRawPointer(found))
+                    if memcmp(start + offset, pattern, needle.count) == 0 { return true }
+                    offset += 1
+                }
+                return false
+            }
+        }
+    }
 
     /// nil when no operation saves a `cloudkit.share` record (the words were only in a value).
     private func saveShareRecords(_ body: Data, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse? {
