@@ -120,16 +120,19 @@ extension JSONReader {
     }
 
     /// The fast path of `readEncodedFields`: `{"type":T,"value":V}` with the keys in either order, T one of
-    /// STRING, INT64, TIMESTAMP and V a string without escapes (STRING) or a plain integer (INT64, TIMESTAMP).
+    /// STRING, INT64, TIMESTAMP and STRING_LIST and V a string without escapes (STRING), a plain integer (INT64,
+    /// TIMESTAMP) or a non-empty array of such strings (STRING_LIST: tags, which every other todo has).
     /// Appends the canonical JSON and answers true; for anything else answers false, having appended nothing,
     /// and the caller rewinds and reads the value the general way.
     private mutating func copyCommonField(_ name: String, into fields: inout EncodedFields) -> Bool {
+        enum Kind { case string, int64, timestamp, stringList }
         guard next == UInt8(ascii: "{") else { return false }
         cursor.index += 1
-        var type: FieldType?
+        var type: Kind?
         var text: Range<Int>?
         var integer: Int64?
         var integerToken = 0..<0
+        var elements: [Range<Int>]?
         while true {
             guard next == UInt8(ascii: "\""), let key = cursor.plainString() else { return false }
             guard next == UInt8(ascii: ":") else { return false }
@@ -142,14 +145,28 @@ extension JSONReader {
                     type = .int64
                 } else if cursor.spells(name, "TIMESTAMP") {
                     type = .timestamp
+                } else if cursor.spells(name, "STRING_LIST") {
+                    type = .stringList
                 } else {
                     return false
                 }
             } else if cursor.spells(key, "value") {
-                guard text == nil, integer == nil else { return false }
+                guard text == nil, integer == nil, elements == nil else { return false }
                 if next == UInt8(ascii: "\"") {
                     guard let range = cursor.plainString() else { return false }
                     text = range
+                } else if next == UInt8(ascii: "[") {
+                    cursor.index += 1
+                    var strings: [Range<Int>] = []
+                    while true {
+                        guard next == UInt8(ascii: "\""), let range = cursor.plainString() else { return false }
+                        strings.append(range)
+                        guard let separator = next else { return false }
+                        cursor.index += 1
+                        if separator == UInt8(ascii: "]") { break }
+                        guard separator == UInt8(ascii: ",") else { return false }
+                    }
+                    elements = strings
                 } else {
                     let start = cursor.index
                     guard let value = cursor.plainInteger() else { return false }
@@ -171,6 +188,17 @@ extension JSONReader {
                         bytes.append(contentsOf: #"{"type":"STRING","value":"#.utf8)
                         bytes.append(contentsOf: quoted)
                         bytes.append(UInt8(ascii: "}"))
+                    }
+                case .stringList?:
+                    guard let elements else { return false }
+                    let buffer = cursor.buffer
+                    fields.append(name) { bytes in
+                        bytes.append(contentsOf: #"{"type":"STRING_LIST","value":["#.utf8)
+                        for (index, element) in elements.enumerated() {
+                            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                            bytes.append(contentsOf: buffer[(element.lowerBound - 1)..<(element.upperBound + 1)])
+                        }
+                        bytes.append(contentsOf: "]}".utf8)
                     }
                 case let integerType? where integerType == .int64 || integerType == .timestamp:
                     guard let integer else { return false }

@@ -202,6 +202,26 @@ public struct JSONWriter: Sendable {
 
     /// Appends a field value as `{"type":…,"value":…}`.
     public mutating func field(_ value: FieldValue) {
+        // The scalars of nearly every field, with their opening spelled once (the same bytes as below).
+        switch value {
+        case .string(let s):
+            raw(#"{"type":"STRING","value":"#)
+            string(s)
+            raw("}")
+            return
+        case .int64(let i):
+            raw(#"{"type":"INT64","value":"#)
+            int(i)
+            raw("}")
+            return
+        case .timestamp(let i):
+            raw(#"{"type":"TIMESTAMP","value":"#)
+            int(i)
+            raw("}")
+            return
+        default:
+            break
+        }
         raw("{")
         if let type = value.typeName {
             raw("\"type\":")

@@ -274,7 +274,7 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     }
 
     /// The `repeatFrom` value of a series counted from completion.
-    static let fromCompletion = "completion"
+    public static let fromCompletion = "completion"
 
     // Numbers from the network and files are kept within these where they enter (`apply(fields:)`, a cache row), so
     // arithmetic on them cannot trap: another account can write any INT64 or TIMESTAMP into a shared record.

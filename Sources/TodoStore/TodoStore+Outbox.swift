@@ -201,7 +201,9 @@ extension TodoStore {
             let sql = includeFailed ? Self.pendingAllSQL : Self.pendingUnfailedSQL
             var changes: [PendingChange] = []
             let arguments: [SQLValue] = [.int(Int64(min(limit, Int(Int64.max)))), .int(sequence ?? Int64.min)]
-            let rows = try db.query(sql, arguments) { row -> PendingChange? in
+            if limit < 100_000 { changes.reserveCapacity(limit) }
+            // Appended as read: a list of optionals copied into this one copied every change (a retain per field).
+            _ = try db.query(sql, arguments) { row in
                 let key = RecordKey(
                     scope: DatabaseScope(rawValue: row.text(0)) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1),
                     recordName: row.text(3))
@@ -210,19 +212,19 @@ extension TodoStore {
                 let failed = row.optionalText(9)
                 let sequence = row.int(10)
                 if row.text(4) == "delete" {
-                    return PendingChange(
-                        key: key, action: .delete(recordType: row.text(5), changeTag: row.optionalText(6)), baseFields: baseFields,
-                        revision: revision, failedReason: failed, sequence: sequence)
+                    changes.append(
+                        PendingChange(
+                            key: key, action: .delete(recordType: row.text(5), changeTag: row.optionalText(6)), baseFields: baseFields,
+                            revision: revision, failedReason: failed, sequence: sequence))
+                    return
                 }
-                guard !row.isNull(11) else { return nil }
+                guard !row.isNull(11) else { return }
                 // The join matched the outbox row's key: the record's key is that one.
                 var item = try Self.item(from: row, offset: 11, key: key)
                 item.hasPendingChanges = true
-                return PendingChange(
-                    key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed, sequence: sequence)
+                changes.append(
+                    PendingChange(key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed, sequence: sequence))
             }
-            changes.reserveCapacity(rows.count)
-            for case let change? in rows { changes.append(change) }
             return changes
         }
     }

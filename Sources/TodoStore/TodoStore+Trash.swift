@@ -17,13 +17,16 @@ extension TodoStore {
     }
 
     /// Private and shared todos not in the trash whose `until` is at `milliseconds` or before, found by index.
+    ///
+    /// `+record_type` keeps SQLite off the record-type index, which it otherwise chose (no statistics): every todo
+    /// was read after each pass that reached the cloud (10 ms at 10,000 todos) instead of the few with an `until`.
     public func expiredTodos(at milliseconds: Int64, limit: Int) throws -> [TodoItem] {
         try read { db in
             var items: [TodoItem] = []
             _ = try db.query(
                 """
                 SELECT \(Self.recordColumns) FROM records WHERE until_at IS NOT NULL AND is_trashed = 0 AND until_at <= ?1
-                AND scope != ?2 AND record_type = ?3 LIMIT ?4
+                AND scope != ?2 AND +record_type = ?3 LIMIT ?4
                 """,
                 [.int(milliseconds), .text(DatabaseScope.public.rawValue), .text(TodoSchema.todoType), .int(Int64(max(0, limit)))]
             ) { row in items.append(try Self.item(from: row)) }

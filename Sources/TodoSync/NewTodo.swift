@@ -68,7 +68,20 @@ public struct NewTodo: Sendable, Hashable {
     }
 
     /// Whether the cloud can take this todo: its fields within the record limit, with room for the edit stamps.
-    public var fitsCloudRecord: Bool { recordBytes <= CloudLimits.maxRecordBytes - 4096 }
+    ///
+    /// Nearly every todo is far below the limit: a bound on its written size (each byte of text escaped to six, the
+    /// other fields a few hundred bytes) answers without writing it out, which took 8 % of importing 10,000.
+    public var fitsCloudRecord: Bool {
+        let limit = CloudLimits.maxRecordBytes - 4096
+        if repeating == nil {
+            var text = title.utf8.count + notes.utf8.count + (series?.utf8.count ?? 0)
+            for tag in tags { text += tag.utf8.count + 32 }
+            for annotation in annotations { text += annotation.text.utf8.count + 64 }
+            for name in depends { text += name.utf8.count + 32 }
+            if 6 * text + 4096 <= limit { return true }
+        }
+        return recordBytes <= limit
+    }
 
     /// The record this todo becomes under a name, before it is stamped (every way of adding todos makes them here).
     func item(_ key: RecordKey) -> TodoItem {

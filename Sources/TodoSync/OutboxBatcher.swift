@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TodoPlanning
 import TodoStore
 
 /// One `records/modify` request's worth of pending changes, all in one zone.
@@ -56,43 +57,63 @@ public struct OutboxBatch: Sendable, Hashable {
     }
 
     /// `item.fields` as `JSONWriter.fields` writes them (keys sorted); without kept unknown fields, the known ones
-    /// are written in name order directly.
+    /// are written in name order directly, with no dictionary built and sorted per record (tags, notes and dates
+    /// included: a todo with tags took the slow path, 9 % of the device's CPU sending 10,000).
     private static func writeFields(of item: TodoItem, into writer: inout JSONWriter) {
-        guard item.extraFields.isEmpty, item.tags.isEmpty, item.annotations.isEmpty, item.repeatRule == nil, item.series == nil,
-            item.occurrence == 1, item.wait == nil, item.scheduled == nil, item.until == nil, item.start == nil, item.depends.isEmpty
-        else {
+        guard item.extraFields.isEmpty else {
             writer.fields(item.fields)
             return
         }
-        // In name order: allDay, dueDate, editStamps, isCompleted, isTrashed, list, lostEdits, notes, priority, title.
+        // In name order: allDay, annotations, depends, dueDate, editStamps, isCompleted, isTrashed, list, lostEdits,
+        // notes, occurrence, priority, repeat, repeatFrom, scheduled, series, start, tags, title, until, wait.
         writer.sortedFields { fields in
-            if let dueDate = item.dueDate {
-                fields.field(Keys.allDay, .int64(item.dueAllDay ? 1 : 0))
-                fields.field(Keys.dueDate, .timestamp(dueDate))
-            }
+            if item.dueDate != nil { fields.field(Keys.allDay, .int64(item.dueAllDay ? 1 : 0)) }
+            if !item.annotations.isEmpty { fields.field(Keys.annotations, .list(.string, item.annotations.map { .string($0.wire) })) }
+            if !item.depends.isEmpty { fields.field(Keys.depends, .list(.string, item.depends.map(FieldValue.string))) }
+            if let dueDate = item.dueDate { fields.field(Keys.dueDate, .timestamp(dueDate)) }
             if let stamps = item.editStamps { fields.field(Keys.editStamps, .string(stamps)) }
             fields.field(Keys.isCompleted, .int64(item.isCompleted ? 1 : 0))
             fields.field(Keys.isTrashed, .int64(item.isTrashed ? 1 : 0))
             if let list = item.list { fields.field(Keys.list, .reference(list)) }
             if let lost = item.lostEdits { fields.field(Keys.lostEdits, .string(lost)) }
             fields.field(Keys.notes, .string(item.notes))
+            if item.occurrence != 1 { fields.field(Keys.occurrence, .int64(Int64(item.occurrence))) }
             fields.field(Keys.priority, .int64(Int64(item.priority)))
+            if let rule = item.repeatRule { fields.field(Keys.repeatRule, .string(rule)) }
+            if item.repeatFromCompletion { fields.field(Keys.repeatFrom, .string(TodoItem.fromCompletion)) }
+            if let scheduled = item.scheduled { fields.field(Keys.scheduled, .timestamp(scheduled)) }
+            if let series = item.series { fields.field(Keys.series, .string(series)) }
+            if let start = item.start { fields.field(Keys.start, .timestamp(start)) }
+            if !item.tags.isEmpty { fields.field(Keys.tags, .list(.string, item.tags.map(FieldValue.string))) }
             fields.field(Keys.title, .string(item.title))
+            if let until = item.until { fields.field(Keys.until, .timestamp(until)) }
+            if let wait = item.wait { fields.field(Keys.wait, .timestamp(wait)) }
         }
     }
 
     /// The known fields' names, spelled as JSON once.
     private enum Keys {
         static let allDay = FieldKey(TodoItem.Field.allDay)
+        static let annotations = FieldKey(TodoItem.Field.annotations)
+        static let depends = FieldKey(TodoItem.Field.depends)
         static let dueDate = FieldKey(TodoItem.Field.dueDate)
-        static let editStamps = FieldKey("editStamps")
+        static let editStamps = FieldKey(FieldStamps.fieldName)
         static let isCompleted = FieldKey(TodoItem.Field.isCompleted)
         static let isTrashed = FieldKey(TodoItem.Field.isTrashed)
         static let list = FieldKey(TodoItem.Field.list)
-        static let lostEdits = FieldKey("lostEdits")
+        static let lostEdits = FieldKey(LostEdit.fieldName)
         static let notes = FieldKey(TodoItem.Field.notes)
+        static let occurrence = FieldKey(TodoItem.Field.occurrence)
         static let priority = FieldKey(TodoItem.Field.priority)
+        static let repeatRule = FieldKey(TodoItem.Field.repeat)
+        static let repeatFrom = FieldKey(TodoItem.Field.repeatFrom)
+        static let scheduled = FieldKey(TodoItem.Field.scheduled)
+        static let series = FieldKey(TodoItem.Field.series)
+        static let start = FieldKey(TodoItem.Field.start)
+        static let tags = FieldKey(TodoItem.Field.tags)
         static let title = FieldKey(TodoItem.Field.title)
+        static let until = FieldKey(TodoItem.Field.until)
+        static let wait = FieldKey(TodoItem.Field.wait)
     }
 }
 

@@ -49,7 +49,8 @@ final class TodoImporter {
         var replacing: [TodoItem] = []
         var counts = ImportCounts()
         let keys = prepared.map(\.item.key)
-        let importing = Set(keys)
+        // Needed only when a repeating todo is completed by the file: not built for every import.
+        var importing: Set<RecordKey>?
         let now = Date(timeIntervalSince1970: Double(clock.nowMilliseconds()) / 1000)
         for (item, _) in prepared {
             guard let old = existing[item.key] else {
@@ -66,7 +67,8 @@ final class TodoImporter {
             replacing.append(time.stamped(item, from: old))
             // Completed in another program (Taskwarrior): the series goes on as it does for `todo done`.
             if old.isRepeating, !old.isCompleted, item.isCompleted, item.isRepeating, !item.isTrashed {
-                if let nextKey = RepeatingTodos.nextOccurrenceKey(of: item), !importing.contains(nextKey), try await store.todo(nextKey) == nil,
+                if importing == nil { importing = Set(keys) }
+                if let nextKey = RepeatingTodos.nextOccurrenceKey(of: item), importing?.contains(nextKey) == false, try await store.todo(nextKey) == nil,
                     let next = RepeatingTodos.nextOccurrence(of: item, completedAt: now, calendar: RepeatingTodos.planningCalendar)
                 {
                     items.append(time.stamped(next, from: nil))
@@ -74,7 +76,9 @@ final class TodoImporter {
             }
         }
         prepared = []
-        try await store.addLocalRecords(lists.new + consume items, replacing: replacing, at: clock.nowMilliseconds(), progress: progress)
+        // The lists go first; without new ones the todos are handed on as they are, not copied behind them.
+        if !lists.new.isEmpty { items.insert(contentsOf: lists.new, at: 0) }
+        try await store.addLocalRecords(consume items, replacing: replacing, at: clock.nowMilliseconds(), progress: progress)
         // Many records at once: readers and the snapshot read everything again rather than key by key.
         feed.invalidateAll()
         try? await status.reloadCounts(store)

@@ -26,7 +26,9 @@ struct ServerAccountCommand: AsyncParsableCommand {
 
     /// `todo server account add NAME`.
     struct Add: AsyncParsableCommand {
+        // Named here, as every command is: a name derived from the type is demangled at every start of `todo`.
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Create an account (password from $TODO_PASSWORD, else asked twice; --password-cost N sets the yescrypt cost).")
 
         @ParentCommand var server: ServerCommand
@@ -45,7 +47,7 @@ struct ServerAccountCommand: AsyncParsableCommand {
 
     /// `todo server account list`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the accounts with their signed-in devices and last use.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts with their signed-in devices and last use.")
 
         @ParentCommand var server: ServerCommand
 
@@ -70,7 +72,7 @@ struct ServerAccountCommand: AsyncParsableCommand {
 
     /// `todo server account remove NAME`.
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an account and all its data (asks unless --yes).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete an account and all its data (asks unless --yes).")
 
         @ParentCommand var server: ServerCommand
         @Argument(help: "The account name.") var name: String
@@ -91,6 +93,7 @@ struct ServerAccountCommand: AsyncParsableCommand {
     /// `todo server account passwd NAME`.
     struct Passwd: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "passwd",
             abstract: "Set an account's password and sign all its devices out (password from $TODO_PASSWORD, else asked twice).")
 
         @ParentCommand var server: ServerCommand

@@ -36,6 +36,9 @@ struct EncodedFieldsTests {
             #"{"title":{"value":"Buy milk","type":"STRING"},"n":{"type":"INT64","value":42},"due":{"value":1790000000000,"type":"TIMESTAMP"}}"#,
             #"{ "title" : { "type" : "STRING" , "value" : "写周报 🥛 \#u{7F}\#u{85}" } , "n" : {"value" : -7 , "type":"INT64"} }"#,
             #"{"zero":{"type":"INT64","value":-0},"min":{"type":"INT64","value":-9223372036854775808},"max":{"type":"TIMESTAMP","value":9223372036854775807}}"#,
+            // String lists (tags) on the fast path: spacing, value first, non-ASCII; with escapes or other elements, not.
+            #"{"tags":{"type":"STRING_LIST","value":["home"]},"two":{"value" : [ "a" , "写🥛 \#u{7F}" ] , "type":"STRING_LIST"}}"#,
+            #"{"esc":{"type":"STRING_LIST","value":["a\"b","c\u00e9"]},"none":{"type":"STRING_LIST","value":[]},"obj":{"type":"STRING_LIST","value":["a"],"extra":true}}"#,
             // Escapes are decoded and written back the canonical way.
             #"{"t":{"type":"STRING","value":"a\"b\\c\/d\n\u00e9\ud83d\ude00\u001b"}}"#,
             // The general path: doubles, timestamps as fractions, lists, references, bytes, unknown types, typeless values.

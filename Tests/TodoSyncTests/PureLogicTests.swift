@@ -210,6 +210,30 @@ import TodoSync
             }
         }
     }
+
+    /// Every known field, written in name order without the dictionary: byte for byte what the client writes.
+    @Test func everyKnownFieldIsWrittenAsTheClientWritesIt() throws {
+        var full = TodoItem(key: .privateTodo("full"), title: "Plan \"trip\" ✈️", notes: "pack")
+        full.apply(fields: [
+            "title": .string("Plan \"trip\" ✈️"), "notes": .string("pack"), "isCompleted": .int64(0), "priority": .int64(2),
+            "isTrashed": .int64(0), "dueDate": .timestamp(1_790_000_000_000), "allDay": .int64(0),
+            "tags": .list(.string, [.string("home"), .string("trip")]), "repeat": .string("FREQ=WEEKLY"), "repeatFrom": .string("completion"),
+            "series": .string("first"), "occurrence": .int64(3),
+            "annotations": .list(.string, [.string("2026-11-01T10:00:00Z called them")]), "wait": .timestamp(1_789_000_000_000),
+            "scheduled": .timestamp(1_789_500_000_000), "until": .timestamp(1_799_000_000_000), "start": .timestamp(1_789_900_000_000),
+            "depends": .list(.string, [.string("other")]), "editStamps": .string("title=1,0"), "lostEdits": .string("[]"),
+        ])
+        full.setList("L1")
+        #expect(full.extraFields.isEmpty && full.tags.count == 2 && full.annotations.count == 1 && full.repeatFromCompletion)
+        var plain = TodoItem(key: .privateTodo("plain"), title: "Milk")
+        plain.tags = ["errand"]
+        plain.system.changeTag = "t2"
+        let changes = [full, plain].map { PendingChange(key: $0.key, action: .save($0), baseFields: nil, revision: 1) }
+        for batch in OutboxBatcher.batches(changes) {
+            #expect(batch.requestBody == Data(batch.request.jsonBody))
+            #expect(try ModifyRecordsRequest(bytes: batch.requestBody) == batch.request)
+        }
+    }
 }
 
 @Suite("canUpdate / canDelete / trash per the permission table of docs/ARCHITECTURE.md") struct PermissionTests {

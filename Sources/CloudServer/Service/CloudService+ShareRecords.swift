@@ -8,7 +8,7 @@ extension CloudService {
     /// `records/modify`, with share records taken out and saved as shares when the body has any.
     func modifyRecordsOrShares(body: Data, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
         // A byte search, only where share records can be saved: every other write goes on as before.
-        if database.scope == .private, body.range(of: Self.shareTypeBytes) != nil,
+        if database.scope == .private, Self.mentionsShareType(body),
             let response = try await saveShareRecords(body, database, caller)
         {
             return response
@@ -17,6 +17,27 @@ extension CloudService {
     }
 
     private static let shareTypeBytes = Data(#""cloudkit.share""#.utf8)
+
+    /// Whether `body` holds the share type's bytes: `memchr` to each `.` (rare in a todo's JSON, unlike `"`) and
+    /// `memcmp` around it, since `Data.range(of:)` compares byte by byte from every position (4.5 % of the cloud's
+    /// CPU taking 10,000 todos).
+    static func mentionsShareType(_ body: Data) -> Bool {
+        let dot = 9  // where `.` is in `"cloudkit.share"`
+        return body.withUnsafeBytes { haystack in
+            shareTypeBytes.withUnsafeBytes { needle in
+                guard let start = haystack.baseAddress, let pattern = needle.baseAddress, haystack.count >= needle.count else { return false }
+                var offset = dot
+                let last = haystack.count - needle.count + dot
+                while offset <= last {
+                    guard let found = memchr(start + offset, Int32(UInt8(ascii: ".")), last - offset + 1) else { return false }
+                    offset = start.distance(to: UnsafeRawPointer(found))
+                    if memcmp(start + offset - dot, pattern, needle.count) == 0 { return true }
+                    offset += 1
+                }
+                return false
+            }
+        }
+    }
 
     /// nil when no operation saves a `cloudkit.share` record (the words were only in a value).
     private func saveShareRecords(_ body: Data, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse? {

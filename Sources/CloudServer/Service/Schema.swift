@@ -56,12 +56,14 @@ enum Schema {
 
     /// The type named at the start of a canonical value (`{"type":"T",…}`), nil for a value without one.
     static func canonicalType(_ bytes: ArraySlice<UInt8>) -> String? {
-        let prefix = Array(#"{"type":""#.utf8)
-        guard bytes.starts(with: prefix) else { return nil }
-        let start = bytes.startIndex + prefix.count
+        guard bytes.starts(with: typePrefix) else { return nil }
+        let start = bytes.startIndex + typePrefix.count
         guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
+
+    /// How canonical JSON of a typed value begins; made once, not for every field of every record saved.
+    private static let typePrefix = Array(#"{"type":""#.utf8)
 
     /// An untyped value's canonical JSON with the field's type, when its JSON fits that type: an integer is also a
     /// TIMESTAMP or a DOUBLE, a base64 string is also BYTES (lists alike); nil when it does not fit.
