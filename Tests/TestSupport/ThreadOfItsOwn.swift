@@ -1,4 +1,7 @@
 import SQLiteDB
+
+// The trait is for the tests only; the executor below also serves where no test library is linked (`todo-bench`).
+#if canImport(Testing)
 import Testing
 
 /// A trait for tests that compute for seconds without awaiting (fuzzing, generated corpora, large renders, SQLite
@@ -33,3 +36,4 @@ extension Trait where Self == ThreadOfItsOwn {
     /// Each test case runs on a thread of its own (see `ThreadOfItsOwn`).
     public static var onThreadOfItsOwn: Self { ThreadOfItsOwn() }
 }
+#endif

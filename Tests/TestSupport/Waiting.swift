@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
+
+// Absent where a release tool links these helpers (`todo-bench` starts nginx with them, with the static runtime).
+#if canImport(Testing)
 import Testing
+#endif
 
 /// The waits' bound for failure when a test names none, in seconds (see `firstValue`).
 public let defaultWaitBound: Double = 30
@@ -114,7 +118,12 @@ public func holdsThroughout(
 /// one of the threads all tasks share. Synchronous code on a thread of its own (a scripted server's, a reaper) passes.
 public func refuseBlockingInATask(_ what: String, at place: String) {
     guard withUnsafeCurrentTask(body: { $0 != nil }) else { return }
-    Issue.record("\(what) inside a task at \(place) holds a thread every task shares: use the async form")
+    let message = "\(what) inside a task at \(place) holds a thread every task shares: use the async form"
+    #if canImport(Testing)
+    Issue.record(Comment(rawValue: message))
+    #else
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    #endif
 }
 
 /// Runs blocking `work` (a tool that takes seconds, waited for) on a new thread and awaits its result, so that no
