@@ -30,6 +30,10 @@ struct WebClientStoreTests {
         try await onStore(store, #function) { try await WebPushTests().subscriptionsAreLookedUpAndDeletedByIDAlone() }
     }
 
+    @Test(arguments: stores) func aParticipantsWritesFireTheOwnersSubscriptions(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebPushSharingTests().aParticipantsWritesFireTheOwnersSubscriptions() }
+    }
+
     @Test(arguments: stores) func handedOutURLsWorkWithoutTheAPIToken(_ store: String) async throws {
         try await onStore(store, #function) { try await WebURLTests().handedOutURLsWorkWithoutTheAPIToken() }
     }
