@@ -43,6 +43,8 @@ public struct LookupRecordsRequest: Sendable, Hashable, Codable {
     public var records: [Item]
     public var zoneID: ZoneID?
     public var desiredKeys: [String]?
+    /// Answers INT64 and TIMESTAMP values as strings (for clients whose numbers lose precision past 2^53).
+    public var numbersAsStrings: Bool?
 
     /// Looks up records by name in a zone.
     public init(recordNames: [String], zoneID: ZoneID? = nil, desiredKeys: [String]? = nil) {
@@ -329,6 +331,8 @@ public struct ZoneChangesQuery: Sendable, Hashable, Codable {
     public var syncToken: ChangeToken?
     public var resultsLimit: Int?
     public var desiredKeys: [String]?
+    /// Answers INT64 and TIMESTAMP values as strings (for clients whose numbers lose precision past 2^53).
+    public var numbersAsStrings: Bool?
 
     /// Changes of a zone after a token.
     public init(zoneID: ZoneID, syncToken: ChangeToken? = nil, resultsLimit: Int? = nil) {
@@ -341,6 +345,8 @@ public struct ZoneChangesQuery: Sendable, Hashable, Codable {
 /// `changes/zone` request.
 public struct ZoneChangesRequest: Sendable, Hashable, Codable {
     public var zones: [ZoneChangesQuery]
+    /// Answers INT64 and TIMESTAMP values as strings (for clients whose numbers lose precision past 2^53).
+    public var numbersAsStrings: Bool?
 
     /// Asks for the changes of several zones.
     public init(zones: [ZoneChangesQuery]) { self.zones = zones }
@@ -429,6 +435,8 @@ public struct RecordChangesRequest: Sendable, Hashable, Codable {
     public var syncToken: ChangeToken?
     public var resultsLimit: Int?
     public var desiredKeys: [String]?
+    /// Answers INT64 and TIMESTAMP values as strings (for clients whose numbers lose precision past 2^53).
+    public var numbersAsStrings: Bool?
 
     /// Changes of one zone after a token.
     public init(zoneID: ZoneID?, syncToken: ChangeToken? = nil, resultsLimit: Int? = nil) {
