@@ -107,8 +107,11 @@ public struct QueryLocation: Sendable, Hashable, Codable {
         let dLat = (other.latitude - latitude) * radians
         let dLon = (other.longitude - longitude) * radians
         let a = sin(dLat / 2) * sin(dLat / 2) + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * 6_371_008.8 * asin(min(1, a.squareRoot()))
+        return 2 * Self.earthRadius * asin(min(1, a.squareRoot()))
     }
+
+    /// The mean radius of the Earth in meters, the sphere distances are measured on.
+    public static let earthRadius = 6_371_008.8
 }
 
 /// One `filterBy` clause, on a field or a system field.
