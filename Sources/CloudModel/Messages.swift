@@ -43,6 +43,8 @@ public struct LookupRecordsRequest: Sendable, Hashable, Codable {
     public var records: [Item]
     public var zoneID: ZoneID?
     public var desiredKeys: [String]?
+    /// Answers INT64 and TIMESTAMP values as strings (for clients whose numbers lose precision past 2^53).
+    public var numbersAsStrings: Bool?
 
     /// Looks up records by name in a zone.
     public init(recordNames: [String], zoneID: ZoneID? = nil, desiredKeys: [String]? = nil) {
@@ -105,8 +107,11 @@ public struct QueryLocation: Sendable, Hashable, Codable {
         let dLat = (other.latitude - latitude) * radians
         let dLon = (other.longitude - longitude) * radians
         let a = sin(dLat / 2) * sin(dLat / 2) + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * 6_371_008.8 * asin(min(1, a.squareRoot()))
+        return 2 * Self.earthRadius * asin(min(1, a.squareRoot()))
     }
+
+    /// The mean radius of the Earth in meters, the sphere distances are measured on.
+    public static let earthRadius = 6_371_008.8
 }
 
 /// One `filterBy` clause, on a field or a system field.
@@ -329,6 +334,8 @@ public struct ZoneChangesQuery: Sendable, Hashable, Codable {
     public var syncToken: ChangeToken?
     public var resultsLimit: Int?
     public var desiredKeys: [String]?
+    /// Answers INT64 and TIMESTAMP values as strings (for clients whose numbers lose precision past 2^53).
+    public var numbersAsStrings: Bool?
 
     /// Changes of a zone after a token.
     public init(zoneID: ZoneID, syncToken: ChangeToken? = nil, resultsLimit: Int? = nil) {
@@ -341,6 +348,8 @@ public struct ZoneChangesQuery: Sendable, Hashable, Codable {
 /// `changes/zone` request.
 public struct ZoneChangesRequest: Sendable, Hashable, Codable {
     public var zones: [ZoneChangesQuery]
+    /// Answers INT64 and TIMESTAMP values as strings (for clients whose numbers lose precision past 2^53).
+    public var numbersAsStrings: Bool?
 
     /// Asks for the changes of several zones.
     public init(zones: [ZoneChangesQuery]) { self.zones = zones }
@@ -429,6 +438,8 @@ public struct RecordChangesRequest: Sendable, Hashable, Codable {
     public var syncToken: ChangeToken?
     public var resultsLimit: Int?
     public var desiredKeys: [String]?
+    /// Answers INT64 and TIMESTAMP values as strings (for clients whose numbers lose precision past 2^53).
+    public var numbersAsStrings: Bool?
 
     /// Changes of one zone after a token.
     public init(zoneID: ZoneID?, syncToken: ChangeToken? = nil, resultsLimit: Int? = nil) {

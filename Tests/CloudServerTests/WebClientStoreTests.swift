@@ -29,6 +29,38 @@ struct WebClientStoreTests {
         try await onStore(store, #function) { try await WebPushTests().subscriptionsAreLookedUpAndDeletedByIDAlone() }
     }
 
+    @Test(arguments: stores) func aParticipantsWritesFireTheOwnersSubscriptions(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebPushSharingTests().aParticipantsWritesFireTheOwnersSubscriptions() }
+    }
+
+    @Test(arguments: stores) func recordsModifyAnswersNumbersAsStrings(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebNumbersAsStringsTests().recordsModifyAnswersNumbersAsStrings() }
+    }
+
+    @Test(arguments: stores) func recordsLookupAnswersNumbersAsStrings(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebNumbersAsStringsTests().recordsLookupAnswersNumbersAsStrings() }
+    }
+
+    @Test(arguments: stores) func recordsChangesAnswersNumbersAsStrings(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebNumbersAsStringsTests().recordsChangesAnswersNumbersAsStrings() }
+    }
+
+    @Test(arguments: stores) func zoneChangesAnswerNumbersAsStringsForTheRequestOrOneZone(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebNumbersAsStringsTests().zoneChangesAnswerNumbersAsStringsForTheRequestOrOneZone() }
+    }
+
+    @Test(arguments: stores) func nearAndNearestAcrossTheAntimeridian(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebNearTests().nearAndNearestAcrossTheAntimeridian() }
+    }
+
+    @Test(arguments: stores) func nearAndNearestAroundThePoles(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebNearTests().nearAndNearestAroundThePoles() }
+    }
+
+    @Test(arguments: stores) func aZoneWideShareIsRefusedPerRecordInWords(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebShareTests().aZoneWideShareIsRefusedPerRecordInWords() }
+    }
+
     @Test(arguments: stores) func handedOutURLsWorkWithoutTheAPIToken(_ store: String) async throws {
         try await onStore(store, #function) { try await WebURLTests().handedOutURLsWorkWithoutTheAPIToken() }
     }

@@ -139,7 +139,9 @@ extension CloudService: NoticeReceiver {
             let hits = changes.filter { change in
                 guard fires.contains(change.event), let zoneID = zoneIDs[change.zoneName] else { return false }
                 if let only = subscription.zoneID, only.zoneName != change.zoneName { return false }
-                guard let record = records[change.zoneName]?[change.recordName], !record.deleted else { return true }
+                guard let record = records[change.zoneName]?[change.recordName] else { return true }
+                // A tombstone that kept its type matches only a query of that type.
+                if record.deleted { return record.recordType.isEmpty || record.recordType == query.recordType }
                 guard record.recordType == query.recordType else { return false }
                 return (try? evaluator.run([record], zoneID: zoneID).isEmpty == false) ?? false
             }

@@ -16,7 +16,8 @@ extension CloudService {
     }
 
     /// The notices a `records/modify` owes: the private database's feed (the zones written), or the public board's
-    /// query subscriptions; a write to the shared database reaches the owner through its share notices.
+    /// query subscriptions. A write to the shared database reaches the owner's zone and database subscriptions through
+    /// its share notices; its records go to the owner's query subscriptions here (no zones: those were told).
     static func recordNotices(_ outcomes: [ItemOutcome], database: DatabaseKey, writer: Caller) -> [ChangeNotice] {
         switch database.scope {
         case .private:
@@ -28,17 +29,29 @@ extension CloudService {
             let changes = recordChanges(outcomes)
             return changes.isEmpty ? [] : [.publicRecords(container: database.container, changes: changes, writerDevice: writer.deviceID)]
         case .shared:
-            return []
+            // Each owner's zone is written under their name: their private database judges the records.
+            var byOwner: [String: [PublicRecordChange]] = [:]
+            for outcome in outcomes {
+                guard let change = recordChange(outcome), let owner = outcome.zoneID?.ownerRecordName else { continue }
+                byOwner[owner, default: []].append(change)
+            }
+            return byOwner.sorted { $0.key < $1.key }.map { owner, changes in
+                .database(
+                    DatabaseKey(container: database.container, scope: .private, owner: owner), zones: [], writerDevice: writer.deviceID,
+                    records: changes)
+            }
         }
     }
 
     private static func recordChanges(_ outcomes: [ItemOutcome]) -> [PublicRecordChange] {
-        outcomes.compactMap { outcome -> PublicRecordChange? in
-            switch outcome {
-            case .saved(let record, let zoneID, let event): PublicRecordChange(recordName: record.recordName, zoneName: zoneID.zoneName, event: event)
-            case .deleted(let name, let zoneID): PublicRecordChange(recordName: name, zoneName: zoneID.zoneName, event: .delete)
-            case .failed: nil
-            }
+        outcomes.compactMap(recordChange)
+    }
+
+    private static func recordChange(_ outcome: ItemOutcome) -> PublicRecordChange? {
+        switch outcome {
+        case .saved(let record, let zoneID, let event): PublicRecordChange(recordName: record.recordName, zoneName: zoneID.zoneName, event: event)
+        case .deleted(let name, let zoneID): PublicRecordChange(recordName: name, zoneName: zoneID.zoneName, event: .delete)
+        case .failed: nil
         }
     }
 
@@ -50,5 +63,15 @@ extension CloudService {
         }
         notices += effects.ownerZones.sorted().map { ChangeNotice.zoneSharesChanged(zonePK: $0) }
         return notices
+    }
+}
+
+extension ItemOutcome {
+    /// The zone an applied operation wrote, nil for a failed one.
+    fileprivate var zoneID: ZoneID? {
+        switch self {
+        case .saved(_, let zoneID, _), .deleted(_, let zoneID): zoneID
+        case .failed: nil
+        }
     }
 }

@@ -199,18 +199,10 @@ struct QueryPlan: Sendable {
             guard let field = filter.fieldName, let center = QueryLocation(filter.fieldValue), let distance = filter.distance else {
                 throw ServerError(.badRequest, "NEAR needs a LOCATION fieldName, value and distance")
             }
-            // The box around the circle (a degree of latitude is about 111 km; longitude shrinks with its cosine).
-            let (latitude, longitude) = Self.coordinates(field)
-            let dLat = distance / 111_000 + 1e-9
-            var box = "\(latitude) BETWEEN ? AND ?"
-            arguments += [.double(center.latitude - dLat), .double(center.latitude + dLat)]
-            let shrink = cos(min(89.9, abs(center.latitude) + dLat) * .pi / 180)
-            let dLon = distance / (111_000 * shrink)
-            if dLon < 180 {
-                box += " AND \(longitude) BETWEEN ? AND ?"
-                arguments += [.double(center.longitude - dLon), .double(center.longitude + dLon)]
+            guard center.latitude.isFinite, center.longitude.isFinite, distance.isFinite, distance > 0 else {
+                throw ServerError(.badRequest, "NEAR needs a finite LOCATION value and a distance above 0")
             }
-            conditions.append(box)
+            conditions.append(Self.nearBox(field: field, center: center, meters: distance, arguments: &arguments))
         }
     }
 
@@ -219,19 +211,52 @@ struct QueryPlan: Sendable {
         ("json_extract(fields, '$.\(field).value.latitude')", "json_extract(fields, '$.\(field).value.longitude')")
     }
 
-    /// An order by distance from `origin`: the squared planar distance with longitude scaled by the cosine of the
-    /// origin's latitude, which orders like the true distance over the distances a query sorts. Numbers are written
-    /// into the SQL: they are doubles Swift printed, nothing a client wrote.
+    /// The SQL box around a NEAR circle: the latitudes it spans, and unless it reaches a pole the longitudes, in two
+    /// ranges when it crosses the antimeridian (179.9 and -179.9 are 22 km apart at the equator). The box is exact on
+    /// the sphere `QueryLocation.meters(to:)` measures on, a hair wider against rounding; the distance itself is
+    /// checked on the rows it lets through.
+    static func nearBox(field: String, center: QueryLocation, meters: Double, arguments: inout [SQLValue]) -> String {
+        let (latitude, longitude) = coordinates(field)
+        let degrees = 180 / Double.pi
+        let radius = meters / QueryLocation.earthRadius  // the circle's angular radius, in radians
+        let dLat = radius * degrees * (1 + 1e-9) + 1e-9
+        var box = "\(latitude) BETWEEN ? AND ?"
+        arguments += [.double(center.latitude - dLat), .double(center.latitude + dLat)]
+        // A circle over a pole reaches every longitude; otherwise its widest is asin(sin r / cos latitude).
+        guard abs(center.latitude) + dLat < 90 else { return box }
+        let dLon = asin(min(1, sin(radius) / cos(center.latitude / degrees))) * degrees * (1 + 1e-9) + 1e-9
+        guard dLon < 180 else { return box }
+        let middle = remainder(center.longitude, 360)  // in -180...180
+        let (low, high) = (middle - dLon, middle + dLon)
+        if low < -180 {
+            box += " AND (\(longitude) >= ? OR \(longitude) <= ?)"
+            arguments += [.double(low + 360), .double(high)]
+        } else if high > 180 {
+            box += " AND (\(longitude) >= ? OR \(longitude) <= ?)"
+            arguments += [.double(low), .double(high - 360)]
+        } else {
+            box += " AND \(longitude) BETWEEN ? AND ?"
+            arguments += [.double(low), .double(high)]
+        }
+        return box
+    }
+
+    /// An order by distance from `origin`: the haversine of the great-circle angle (sin² of half the latitude
+    /// difference plus the cosines' product times sin² of half the longitude difference), which grows with the true
+    /// distance everywhere, across the antimeridian and over the poles alike. It uses SQLite's math functions (in
+    /// its default builds since 3.35). Numbers are written into the SQL: they are doubles Swift printed, nothing a
+    /// client wrote.
     static func distanceOrder(field: String, from origin: QueryLocation) throws -> String {
         guard Validation.isName(field, maxLength: 255, extra: "_", letterFirst: true) else {
             throw ServerError(.badRequest, "invalid field name '\(field.prefix(64))'")
         }
         guard origin.latitude.isFinite, origin.longitude.isFinite else { throw ServerError(.badRequest, "relativeLocation needs latitude and longitude") }
         let (latitude, longitude) = coordinates(field)
-        let scale = cos(origin.latitude * .pi / 180)
-        let dy = "(\(latitude) - (\(origin.latitude)))"
-        let dx = "((\(longitude) - (\(origin.longitude))) * \(scale))"
-        return "(\(dy) * \(dy) + \(dx) * \(dx))"
+        let half = Double.pi / 360  // degrees to radians, halved
+        let sinLat = "sin((\(latitude) - (\(origin.latitude))) * \(half))"
+        let sinLon = "sin((\(longitude) - (\(origin.longitude))) * \(half))"
+        let cosines = "\(cos(origin.latitude * half * 2)) * cos(\(latitude) * \(half * 2))"
+        return "(\(sinLat) * \(sinLat) + \(cosines) * \(sinLon) * \(sinLon))"
     }
 
     private static func jsonArray(_ items: [FieldValue]) throws -> String {

@@ -235,7 +235,13 @@ extension CloudService {
         }
         var named = Set<ZoneID>()
         let queries = request.zones.filter { named.insert(ZoneID(zoneName: $0.zoneID.zoneName, ownerRecordName: $0.zoneID.ownerRecordName)).inserted }
-        if let page = try await ownZonePage(queries, database) { return ServiceResponse(status: 200, body: page) }
+        // `numbersAsStrings` for the whole request, or per zone as the zone's own keys override the request's.
+        let stringZones = Set(queries.filter { $0.numbersAsStrings ?? request.numbersAsStrings ?? false }.map(\.zoneID.zoneName))
+        func answered(_ body: [UInt8]) throws -> ServiceResponse {
+            let response = ServiceResponse(status: 200, body: body)
+            return stringZones.isEmpty ? response : try response.numbersAsStrings(zoneNames: stringZones)
+        }
+        if let page = try await ownZonePage(queries, database) { return try answered(page) }
         let body = try await store.read { tx -> [UInt8] in
             var answer = ZoneChangesWriter(reserving: 64 * 1024)
             for query in queries {
@@ -257,7 +263,7 @@ extension CloudService {
             }
             return answer.finish()
         }
-        return ServiceResponse(status: 200, body: body)
+        return try answered(body)
     }
 
     /// `records/changes`: the older single-zone form; errors are request-level.
@@ -274,7 +280,8 @@ extension CloudService {
             try await Self.writePage(page, desired: query.desiredKeys.map(Set.init), into: &answer)
             return answer.finish()
         }
-        return ServiceResponse(status: 200, body: body)
+        let response = ServiceResponse(status: 200, body: body)
+        return request.numbersAsStrings == true ? try response.numbersAsStrings() : response
     }
 
     /// `changes/database` (and the older `zones/changes`): zones changed or deleted after a token.

@@ -54,7 +54,7 @@ extension CloudService {
             }
             return ServiceResponse(status: 200, body: answer.finish(continuationMarker: marker))
         }
-        return request.numbersAsStrings == true ? try Self.numbersAsStrings(response) : response
+        return request.numbersAsStrings == true ? try response.numbersAsStrings() : response
     }
 
     /// One zone's part of a page: at most `limit` records and about `bytesLeft` bytes (one at least), and the key to
@@ -120,34 +120,5 @@ extension CloudService {
             throw ServerError(.badRequest, "continuationMarker is not one this cloud issued for this query")
         }
         return (zone, parts[1].isEmpty ? nil : String(parts[1]))
-    }
-
-    /// The answer with every INT64 and TIMESTAMP value (and list item) of its records written as a string.
-    static func numbersAsStrings(_ response: ServiceResponse) throws -> ServiceResponse {
-        guard case .object(var body) = try JSONParser.parse(response.body), case .array(let records)? = body["records"] else { return response }
-        body["records"] = .array(
-            records.map { record in
-                guard case .object(var object) = record, case .object(var fields)? = object["fields"] else { return record }
-                for (name, field) in fields {
-                    guard case .object(var wrapper) = field, case .string(let type)? = wrapper["type"],
-                        ["INT64", "TIMESTAMP", "INT64_LIST", "TIMESTAMP_LIST"].contains(type), let value = wrapper["value"]
-                    else { continue }
-                    wrapper["value"] = stringed(value)
-                    fields[name] = .object(wrapper)
-                }
-                object["fields"] = .object(fields)
-                return .object(object)
-            })
-        var writer = JSONWriter(reserving: response.body.count + 64)
-        writer.json(.object(body))
-        return ServiceResponse(status: response.status, body: writer.bytes)
-    }
-
-    private static func stringed(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .int(let number): .string(String(number))
-        case .array(let items): .array(items.map(stringed))
-        default: value
-        }
     }
 }

@@ -126,7 +126,8 @@ extension CloudService {
             case .failed(let error): try answer.failure(error)
             }
         }
-        return ServiceResponse(status: 200, body: answer.finish())
+        let response = ServiceResponse(status: 200, body: answer.finish())
+        return request.numbersAsStrings == true ? try response.numbersAsStrings() : response
     }
 
     /// Applies one operation inside the write transaction; `encodedFields` stand for `operation.record.fields`, and
@@ -280,7 +281,8 @@ extension CloudService {
             }
             return answer.finish()
         }
-        return ServiceResponse(status: 200, body: body)
+        let response = ServiceResponse(status: 200, body: body)
+        return request.numbersAsStrings == true ? try response.numbersAsStrings() : response
     }
 
     /// Rows read at once when a query filters on fields.

@@ -17,6 +17,8 @@ extension CloudService {
     }
 
     private static let shareTypeBytes = Data(#""cloudkit.share""#.utf8)
+    /// The name CloudKit gives the share record of a zone-wide share.
+    static let zoneShareName = "cloudkit.zoneshare"
 
     /// Whether `body` holds the share type's bytes: `memchr` to each `.` (rare in a todo's JSON, unlike `"`) and
     /// `memcmp` around it, since `Data.range(of:)` compares byte by byte from every position (4.5 % of the cloud's
@@ -77,6 +79,15 @@ extension CloudService {
         for (index, operation) in shares.enumerated() {
             guard case .object(let o) = operation, case .object(let record)? = o["record"] else { continue }
             let name: String? = if case .string(let n)? = record["recordName"] { n } else { nil }
+            if name == Self.zoneShareName {
+                // A share of the whole zone does not fit the shares this cloud keeps, which are each of one list.
+                var error = ServerError(
+                    .badRequest,
+                    "zone-wide shares (cloudkit.zoneshare) are not supported by this cloud: share a root record (a list) with its share record instead")
+                error.recordName = name
+                failures[index] = error
+                continue
+            }
             var root = name.flatMap { rootOf[$0] }
             if root == nil, case .object(let fields)? = record["fields"], case .object(let field)? = fields["rootRecord"], case .object(let value)? = field["value"],
                 case .string(let r)? = value["recordName"]
