@@ -30,12 +30,12 @@ extension AppState {
 
     /// What the `next` sort ranks with: the Next view's coefficients at the state's "now" and the dependencies of the
     /// rows held then (taken when a tab is sorted); nil for the other orders, which need neither.
-    var sortRanking: NextSort? { sortRanking(over: { Tab.allCases.lazy.compactMap { self.tabs[$0]?.rows }.joined() }) }
+    var sortRanking: NextSort? { sortRanking(over: { Tab.allCases.compactMap { self.tabs[$0]?.rows } }) }
 
     /// `sortRanking` with the dependency marks of `rows` (rows about to be held, when the tabs are being replaced).
-    func sortRanking<Rows: Sequence<TodoRow>>(over rows: () -> Rows) -> NextSort? {
+    func sortRanking(over rows: () -> [[TodoRow]]) -> NextSort? {
         guard sortOrder == .next else { return nil }
-        return NextSort(urgency: Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar), marks: DependencyMarks(rows))
+        return NextSort(urgency: Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar), marks: DependencyMarks(rows()))
     }
 
     // MARK: saved filters

@@ -12,7 +12,7 @@ extension AppState {
         let anchor = selection - scroll
         tabs.removeAll()  // the old rows go before the new ones are sorted
         visible.removeAll()
-        let ranking = sortRanking(over: { partitions.values.joined() })
+        let ranking = sortRanking(over: { Array(partitions.values) })
         for tab in Tab.allCases { tabs[tab] = TabRows(partitions.removeValue(forKey: tab) ?? [], order: sortOrder, ranking: ranking) }
         finishUpdate(status: status, anchor: anchor, reloading: true)
     }
@@ -73,7 +73,7 @@ extension AppState {
         let anchor = selection - scroll
         var incoming = loaded.tabs
         tabs.removeAll()
-        let ranking = sortRanking(over: { incoming.values.lazy.map(\.rows).joined() })
+        let ranking = sortRanking(over: { incoming.values.map(\.rows) })
         for tab in Tab.allCases {
             guard let data = incoming.removeValue(forKey: tab) else { continue }
             tabs[tab] = data.order == sortOrder && sortOrder != .next ? data : TabRows(data.rows, order: sortOrder, ranking: ranking)

@@ -17,15 +17,26 @@ struct DependencyMarks: Sendable, Equatable {
     func isBlocking(_ row: TodoRow) -> Bool { !waitedOnByOpen.isEmpty && waitedOnByOpen.contains(row.id) }
 
     /// The marks of `rows` (every tab's): two passes that only look at rows with dependencies, and at the ids they
-    /// name, so 100,000 rows without any cost a glance at each.
-    init<Rows: Sequence<TodoRow>>(_ rows: () -> Rows) {
+    /// name, so 100,000 rows without any cost a glance at each. Each row is read in place: a row copied out retains
+    /// every string it holds.
+    init(_ rows: [[TodoRow]]) {
         var named = Set<String>()
-        for row in rows() where !row.depends.isEmpty {
-            named.formUnion(row.depends)
-            if !row.isCompleted { waitedOnByOpen.formUnion(row.depends) }
+        for part in rows {
+            part.withUnsafeBufferPointer { part in
+                for index in part.indices where !part[index].depends.isEmpty {
+                    named.formUnion(part[index].depends)
+                    if !part[index].isCompleted { waitedOnByOpen.formUnion(part[index].depends) }
+                }
+            }
         }
         guard !named.isEmpty else { return }
-        for row in rows() where !row.isCompleted && !row.isList && named.contains(row.id) { openWaitedOn.insert(row.id) }
+        for part in rows {
+            part.withUnsafeBufferPointer { part in
+                for index in part.indices where !part[index].isCompleted && !part[index].isList && named.contains(part[index].id) {
+                    openWaitedOn.insert(part[index].id)
+                }
+            }
+        }
     }
 
     /// No dependencies known.
@@ -53,7 +64,7 @@ struct NextSort: Sendable {
 extension AppState {
     /// The dependency marks of every tab's rows.
     func dependencyMarks() -> DependencyMarks {
-        DependencyMarks { Tab.allCases.lazy.compactMap { self.tabs[$0]?.rows }.joined() }
+        DependencyMarks(Tab.allCases.compactMap { tabs[$0]?.rows })
     }
 
     /// Under the `next` sort, sorts again each tab whose marks are not those of the rows now held (a dependency
