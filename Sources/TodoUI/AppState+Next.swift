@@ -24,27 +24,33 @@ extension AppState {
         let selectedID = selectedRow?.id
         // The ranking a tab sorted by `next` uses too: one scoring of each todo, blocked, blocking and waiting included.
         let ranking = NextSort(urgency: Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar), marks: dependencyMarks())
-        var rows: [TodoRow] = []
+        // Where each ranked todo lies (its tab's rows, its index): rows are read in place and copied once, into the
+        // agenda; copying each out and into a list and a ranked list first retained every string three times more.
+        var parts: [[TodoRow]] = []
+        var places: [(part: Int, index: Int)] = []
         var keys: [NextRanking.Key] = []
         for tab in Tab.allCases {
             guard let data = tabs[tab] else { continue }
-            for index in data.rows.indices {
-                let row = data.rows[index]
-                guard !row.isCompleted, !row.isList, filterMatches(index, in: data) else { continue }
-                // The record name ranks last, as `todo next` ranks: one order for both (`NextRanking`).
-                rows.append(row)
-                keys.append(ranking.key(of: row))
+            let part = parts.count
+            parts.append(data.rows)
+            data.rows.withUnsafeBufferPointer { rows in
+                for index in rows.indices where !rows[index].isCompleted && !rows[index].isList && filterMatches(index, in: data) {
+                    // The record name ranks last, as `todo next` ranks: one order for both (`NextRanking`).
+                    places.append((part, index))
+                    keys.append(ranking.key(of: rows[index]))
+                }
             }
         }
-        let ranked = NextRanking.order(keys).map { (row: rows[$0], score: keys[$0].score) }
+        let ranked = NextRanking.order(keys)
         var lines: [AgendaLine] = []
         lines.reserveCapacity(ranked.count + 1)
         if !ranked.isEmpty { lines.append(.heading("Most urgent first (\(Formatting.grouped(ranked.count)))")) }
         var scores: [String: Double] = [:]
         scores.reserveCapacity(ranked.count)
-        for entry in ranked {
-            lines.append(.todo(entry.row))
-            scores[entry.row.id] = entry.score
+        for position in ranked {
+            let place = places[position]
+            lines.append(.todo(parts[place.part][place.index]))
+            scores[parts[place.part][place.index].id] = keys[position].score
         }
         agenda = lines
         agendaScores = scores
