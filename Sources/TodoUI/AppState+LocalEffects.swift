@@ -22,7 +22,7 @@ extension AppState {
             row.kind = draft.kind
             row.listID = draft.listID
             row.isPending = true
-            let empty = TabRows(order: sortOrder, urgency: sortUrgency)
+            let empty = TabRows(order: sortOrder, ranking: sortRanking)
             tabs[Tab(draft.scope), default: empty].insert(row)
         case .update(let id, let draft):
             modifyRow(id) {
@@ -45,7 +45,7 @@ extension AppState {
             if let template {
                 var row = template
                 row.isPending = true
-                let empty = TabRows(order: sortOrder, urgency: sortUrgency)
+                let empty = TabRows(order: sortOrder, ranking: sortRanking)
                 tabs[Tab(row.scope), default: empty].insert(row)
             }
         case .move(let id, let listID):
@@ -62,6 +62,7 @@ extension AppState {
             .restoreLost, .saveFilter, .setSortOrder, .setContext, .editNotes:
             break
         }
+        refreshNextMarks()
     }
 
     private mutating func modifyRow(_ id: String, _ change: (inout TodoRow) -> Void) {
@@ -72,7 +73,7 @@ extension AppState {
                 var rows = data.rows
                 change(&rows[index])
                 rows[index].isPending = true
-                tabs[tab] = TabRows(rows, order: sortOrder, urgency: sortUrgency)
+                tabs[tab] = TabRows(rows, order: sortOrder, ranking: sortRanking)
                 return
             }
             guard var row = tabs[tab]?.remove(id: id) else { continue }

@@ -11,7 +11,7 @@ public enum AgendaKind: Sendable, Hashable {
 
 /// The Next view: open todos of every scope (the filter in effect applies), ranked by Taskwarrior's urgency.
 extension AppState {
-    /// What urgency is computed from for a row; blocked, blocking and waiting only where they are known (the Next view).
+    /// What urgency is computed from for a row; blocked, blocking and waiting as `NextSort` works them out.
     static func urgencyFacts(of row: TodoRow, isBlocked: Bool = false, isBlocking: Bool = false, isWaiting: Bool = false) -> UrgencyFacts {
         UrgencyFacts(
             due: row.due, priority: row.priority, tags: row.tags, annotationCount: row.annotations.count, created: row.created,
@@ -22,32 +22,35 @@ extension AppState {
     /// rows sorted once: O(n log n) over the loaded rows.
     mutating func rebuildNextAgenda() {
         let selectedID = selectedRow?.id
-        let urgency = Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar)
-        let blocking = blockingIDs()
-        var rows: [TodoRow] = []
+        // The ranking a tab sorted by `next` uses too: one scoring of each todo, blocked, blocking and waiting included.
+        let ranking = NextSort(urgency: Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar), marks: dependencyMarks())
+        // Where each ranked todo lies (its tab's rows, its index): rows are read in place and copied once, into the
+        // agenda; copying each out and into a list and a ranked list first retained every string three times more.
+        var parts: [[TodoRow]] = []
+        var places: [(part: Int, index: Int)] = []
         var keys: [NextRanking.Key] = []
         for tab in Tab.allCases {
             guard let data = tabs[tab] else { continue }
-            for index in data.rows.indices {
-                let row = data.rows[index]
-                guard !row.isCompleted, !row.isList, filterMatches(index, in: data) else { continue }
-                let blocked = !row.depends.isEmpty && !openBlockers(of: row).isEmpty
-                let score = urgency.score(Self.urgencyFacts(
-                    of: row, isBlocked: blocked, isBlocking: !blocking.isEmpty && blocking.contains(row.id), isWaiting: row.wait.map { $0 > now } ?? false))
-                // The record name ranks last, as `todo next` ranks: one order for both (`NextRanking`).
-                rows.append(row)
-                keys.append(NextRanking.Key(score: score, due: row.due, title: row.title, id: Self.recordName(of: row.id)))
+            let part = parts.count
+            parts.append(data.rows)
+            data.rows.withUnsafeBufferPointer { rows in
+                for index in rows.indices where !rows[index].isCompleted && !rows[index].isList && filterMatches(index, in: data) {
+                    // The record name ranks last, as `todo next` ranks: one order for both (`NextRanking`).
+                    places.append((part, index))
+                    keys.append(ranking.key(of: rows[index]))
+                }
             }
         }
-        let ranked = NextRanking.order(keys).map { (row: rows[$0], score: keys[$0].score) }
+        let ranked = NextRanking.order(keys)
         var lines: [AgendaLine] = []
         lines.reserveCapacity(ranked.count + 1)
         if !ranked.isEmpty { lines.append(.heading("Most urgent first (\(Formatting.grouped(ranked.count)))")) }
         var scores: [String: Double] = [:]
         scores.reserveCapacity(ranked.count)
-        for entry in ranked {
-            lines.append(.todo(entry.row))
-            scores[entry.row.id] = entry.score
+        for position in ranked {
+            let place = places[position]
+            lines.append(.todo(parts[place.part][place.index]))
+            scores[parts[place.part][place.index].id] = keys[position].score
         }
         agenda = lines
         agendaScores = scores

@@ -16,19 +16,27 @@ extension AppState {
     /// Sorts every tab in `order`.
     mutating func setSortOrder(_ order: SortOrder) {
         sortOrder = order
+        let ranking = sortRanking  // over every tab's rows, before any is taken out to be sorted
         for tab in Tab.allCases {
             // The old rows go before the new ones are sorted: one copy of 100,000 rows, not two.
             guard var data = tabs.removeValue(forKey: tab) else { continue }
             let rows = data.rows
             data = TabRows()
-            tabs[tab] = TabRows(rows, order: order, urgency: sortUrgency)
+            tabs[tab] = TabRows(rows, order: order, ranking: ranking)
         }
         recomputeVisible()
         clampScroll()
     }
 
-    /// What the `next` sort ranks with: the Next view's coefficients at the state's "now" (taken when a tab is sorted).
-    var sortUrgency: Urgency { Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar) }
+    /// What the `next` sort ranks with: the Next view's coefficients at the state's "now" and the dependencies of the
+    /// rows held then (taken when a tab is sorted); nil for the other orders, which need neither.
+    var sortRanking: NextSort? { sortRanking(over: { Tab.allCases.compactMap { self.tabs[$0]?.rows } }) }
+
+    /// `sortRanking` with the dependency marks of `rows` (rows about to be held, when the tabs are being replaced).
+    func sortRanking(over rows: () -> [[TodoRow]]) -> NextSort? {
+        guard sortOrder == .next else { return nil }
+        return NextSort(urgency: Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar), marks: DependencyMarks(rows()))
+    }
 
     // MARK: saved filters
 

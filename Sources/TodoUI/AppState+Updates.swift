@@ -12,7 +12,8 @@ extension AppState {
         let anchor = selection - scroll
         tabs.removeAll()  // the old rows go before the new ones are sorted
         visible.removeAll()
-        for tab in Tab.allCases { tabs[tab] = TabRows(partitions.removeValue(forKey: tab) ?? [], order: sortOrder, urgency: sortUrgency) }
+        let ranking = sortRanking(over: { Array(partitions.values) })
+        for tab in Tab.allCases { tabs[tab] = TabRows(partitions.removeValue(forKey: tab) ?? [], order: sortOrder, ranking: ranking) }
         finishUpdate(status: status, anchor: anchor, reloading: true)
     }
 
@@ -31,12 +32,12 @@ extension AppState {
             if starts && finishes {
                 // Read again in one update: these rows are all.
                 tabs[tab] = nil  // the old rows go before the new ones are sorted
-                tabs[tab] = TabRows(incoming.removeValue(forKey: tab) ?? [], order: sortOrder, urgency: sortUrgency)
+                tabs[tab] = TabRows(incoming.removeValue(forKey: tab) ?? [], order: sortOrder, ranking: sortRanking)
                 continue
             }
             let changed = incoming.removeValue(forKey: tab) ?? []
             guard var data = tabs.removeValue(forKey: tab) else {
-                if !changed.isEmpty { tabs[tab] = TabRows(changed, order: sortOrder, urgency: sortUrgency) }
+                if !changed.isEmpty { tabs[tab] = TabRows(changed, order: sortOrder, ranking: sortRanking) }
                 continue
             }
             // Read again in chunks: the rows stay until replaced, and the unconfirmed ones go at the end.
@@ -52,7 +53,7 @@ extension AppState {
                 data = TabRows()
                 rows.removeAll { dropped.contains($0.id) }
                 rows.append(contentsOf: changed)
-                data = TabRows(rows, order: sortOrder, urgency: sortUrgency)
+                data = TabRows(rows, order: sortOrder, ranking: sortRanking)
             } else if dropped.count + changed.count > 16 {
                 data.merge(dropping: dropped, adding: changed)
             } else {
@@ -72,9 +73,10 @@ extension AppState {
         let anchor = selection - scroll
         var incoming = loaded.tabs
         tabs.removeAll()
+        let ranking = sortRanking(over: { incoming.values.map(\.rows) })
         for tab in Tab.allCases {
             guard let data = incoming.removeValue(forKey: tab) else { continue }
-            tabs[tab] = data.order == sortOrder && sortOrder != .next ? data : TabRows(data.rows, order: sortOrder, urgency: sortUrgency)
+            tabs[tab] = data.order == sortOrder && sortOrder != .next ? data : TabRows(data.rows, order: sortOrder, ranking: ranking)
         }
         finishUpdate(status: status, anchor: anchor, reloading: true)
     }
@@ -108,6 +110,7 @@ extension AppState {
     /// selected record on its screen line instead, since then every row may be new.
     private mutating func finishUpdate(status: SyncStatus, anchor: Int, reloading: Bool = false) {
         self.status = status
+        refreshNextMarks()
         if case .edit(var form) = mode, let id = form.targetID {
             if let current = row(id: id) {
                 form.noteUnderneath(current.draft, calendar: calendar)
@@ -136,7 +139,8 @@ extension AppState {
     /// Replaces the rows of one tab, keeping selection, filter and scroll.
     public mutating func update(rows: [TodoRow], in tab: Tab) {
         let anchor = selection - scroll
-        tabs[tab] = TabRows(rows, order: sortOrder, urgency: sortUrgency)
+        tabs[tab] = TabRows(rows, order: sortOrder, ranking: sortRanking)
+        refreshNextMarks()
         if tab == self.tab || showsToday { recomputeVisible(anchor: anchor) }
     }
 

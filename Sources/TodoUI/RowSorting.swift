@@ -15,7 +15,7 @@ public enum SortOrder: String, Hashable, Sendable, CaseIterable {
     case created
     /// Title (case-insensitive), alphabetically.
     case title
-    /// Urgency (highest first, as `todo next` and the Next view rank), then due, then title.
+    /// `NextRanking`, as `todo next` and the Next view rank: urgency (highest first), then due, then title.
     case next
 
     /// The order the sort key switches to next: due, priority, created, title, next, due…
@@ -31,10 +31,6 @@ public enum SortOrder: String, Hashable, Sendable, CaseIterable {
 
     /// What the tab bar and status line call it ("by due"; "by urgency" for next).
     public var label: String { self == .next ? "by urgency" : "by " + rawValue }
-
-    /// The urgency a `.next` sort ranks with when it was given none (rows read before the app's clock and
-    /// `[urgency]` are known; the app sorts them again with its own).
-    static var fallbackUrgency: Urgency { Urgency(now: Date(), calendar: Formatting.isoCalendar) }
 }
 
 /// Sorts rows for display in `order` (by default: incomplete first, then priority (high first), due date (soonest
@@ -46,25 +42,22 @@ public func sortedForDisplay(_ rows: [TodoRow], order: SortOrder = .priority) ->
 /// True when `a` (whose lowercased title is `aKey`) is listed before `b` in `order`.
 func displayOrder(
     _ a: TodoRow, _ aKey: UnsafeBufferPointer<UInt8>, _ b: TodoRow, _ bKey: UnsafeBufferPointer<UInt8>, _ order: SortOrder = .priority,
-    urgency: Urgency? = nil
+    ranking: NextSort? = nil
 ) -> Bool {
-    withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in displayOrder(a, aKey, b, bKey, order, urgency: urgency) } }
+    withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in displayOrder(a, aKey, b, bKey, order, ranking: ranking) } }
 }
 
 /// `displayOrder` of the rows at `x` and `y`, read in place (a sort of 100,000 rows compares about 1.7 million pairs:
 /// copying each row retained its strings).
 func displayOrder(
     _ x: UnsafePointer<TodoRow>, _ aKey: UnsafeBufferPointer<UInt8>, _ y: UnsafePointer<TodoRow>, _ bKey: UnsafeBufferPointer<UInt8>,
-    _ order: SortOrder = .priority, urgency: Urgency? = nil
+    _ order: SortOrder = .priority, ranking: NextSort? = nil
 ) -> Bool {
     if x.pointee.isCompleted != y.pointee.isCompleted { return !x.pointee.isCompleted }
     switch order {
     case .next:
-        let ranking = urgency ?? SortOrder.fallbackUrgency
-        let a = ranking.score(AppState.urgencyFacts(of: x.pointee))
-        let b = ranking.score(AppState.urgencyFacts(of: y.pointee))
-        if a != b { return a > b }
-        if let byDue = DueDate.soonerFirst(x.pointee.due, y.pointee.due) { return byDue }
+        let ranking = ranking ?? NextSort.fallback
+        return NextRanking.before(ranking.key(of: x.pointee), ranking.key(of: y.pointee))
     case .priority:
         if x.pointee.priority != y.pointee.priority { return x.pointee.priority > y.pointee.priority }
         if let byDue = DueDate.soonerFirst(x.pointee.due, y.pointee.due) { return byDue }

@@ -8,9 +8,9 @@ import TodoPlanning
 struct TabRows: Sendable {
     /// How the todos are ordered within their groups.
     private(set) var order: SortOrder = .priority
-    /// What a `.next` order ranks with (nil: Taskwarrior's coefficients now); one value for the tab's whole life, so
-    /// rows inserted later compare with the same scores as those sorted first.
-    private(set) var urgency: Urgency?
+    /// What a `.next` order ranks with (nil: Taskwarrior's coefficients now, no dependencies); one value for the tab's
+    /// whole life, so rows inserted later compare with the same scores as those sorted first.
+    private(set) var ranking: NextSort?
     var rows: [TodoRow] = []
     /// The lowercased title and notes of each row, in row order.
     var search = SearchText()
@@ -26,9 +26,9 @@ struct TabRows: Sendable {
     var listOpenCounts: [String: Int] = [:]
     var openCount = 0
 
-    init(_ unsorted: consuming [TodoRow] = [], order: SortOrder = .priority, urgency: Urgency? = nil) {
+    init(_ unsorted: consuming [TodoRow] = [], order: SortOrder = .priority, ranking: NextSort? = nil) {
         self.order = order
-        self.urgency = urgency
+        self.ranking = ranking
         var rows = unsorted
         for row in rows where row.isList {
             listGroups[row.id] = TabRows.groupKey(ofList: row)
@@ -50,9 +50,9 @@ struct TabRows: Sendable {
         let groups = groupNames.map { ranks[$0] ?? 0 }
         // Each row's sort fields read once into plain values: a comparison reading the rows themselves copied them,
         // retaining their strings, about 1.7 million times for 100,000 rows.
-        let ranking = order == .next ? urgency ?? SortOrder.fallbackUrgency : nil
+        let next = order == .next ? ranking ?? NextSort.fallback : nil
         let keys = rows.indices.map { index in
-            SortFields(rows[index], group: groups[index], order: order, urgency: ranking)
+            SortFields(rows[index], group: groups[index], order: order, ranking: next)
         }
         var sequence = Array(rows.indices)
         rows.withUnsafeBufferPointer { rows in
@@ -85,7 +85,7 @@ struct TabRows: Sendable {
         let addedGroups = added.map(group(of:))
         var order = Array(added.indices)
         addedText.withTitleKeys { key in
-            order.sort { TabRows.precedes(added[$0], key($0), addedGroups[$0], added[$1], key($1), addedGroups[$1], self.order, self.urgency) }
+            order.sort { TabRows.precedes(added[$0], key($0), addedGroups[$0], added[$1], key($1), addedGroups[$1], self.order, self.ranking) }
         }
         removeRows { dropped.contains($0.id) }
         let kept = rows.count
@@ -107,7 +107,7 @@ struct TabRows: Sendable {
                 addedFirst: { candidate, keptIndex, keptKey in
                     TabRows.precedes(
                         added[candidate], addedKey(candidate), addedGroups[candidate], moved[keptIndex], keptKey,
-                        group(of: moved[keptIndex]), self.order, self.urgency)
+                        group(of: moved[keptIndex]), self.order, self.ranking)
                 },
                 place: { position, keptIndex in
                     if let keptIndex {
@@ -153,7 +153,7 @@ struct TabRows: Sendable {
     mutating func removeStale() {
         guard rows.contains(where: \.isStale) else { return }
         if rows.contains(where: { $0.isStale && $0.isList }) {
-            self = TabRows(rows.filter { !$0.isStale }, order: order, urgency: urgency)  // a list goes: its todos regroup
+            self = TabRows(rows.filter { !$0.isStale }, order: order, ranking: ranking)  // a list goes: its todos regroup
             return
         }
         removeRows(where: \.isStale)
@@ -210,11 +210,11 @@ struct TabRows: Sendable {
     /// Group first, the heading before its todos, then the display order.
     static func precedes(
         _ a: TodoRow, _ aKey: UnsafeBufferPointer<UInt8>, _ aGroup: String, _ b: TodoRow, _ bKey: UnsafeBufferPointer<UInt8>,
-        _ bGroup: String, _ order: SortOrder, _ urgency: Urgency?
+        _ bGroup: String, _ order: SortOrder, _ ranking: NextSort?
     ) -> Bool {
         if aGroup != bGroup { return aGroup < bGroup }
         if a.kind != b.kind { return a.isList }
-        return displayOrder(a, aKey, b, bKey, order, urgency: urgency)
+        return displayOrder(a, aKey, b, bKey, order, ranking: ranking)
     }
 
     func index(of id: String) -> Int? {
@@ -225,7 +225,7 @@ struct TabRows: Sendable {
     mutating func insert(_ row: TodoRow) {
         if row.isList {
             // A new or renamed heading regroups its todos: rebuild (lists change rarely).
-            self = TabRows(rows.filter { $0.id != row.id } + [row], order: order, urgency: urgency)
+            self = TabRows(rows.filter { $0.id != row.id } + [row], order: order, ranking: ranking)
             return
         }
         var single = SearchText()
@@ -237,7 +237,7 @@ struct TabRows: Sendable {
             search.withTitleKeys { key in
                 while low < high {
                     let mid = (low + high) / 2
-                    if TabRows.precedes(rows[mid], key(mid), self.group(of: rows[mid]), row, rowKey(0), group, order, urgency) {
+                    if TabRows.precedes(rows[mid], key(mid), self.group(of: rows[mid]), row, rowKey(0), group, order, ranking) {
                         low = mid + 1
                     } else {
                         high = mid
@@ -261,7 +261,7 @@ struct TabRows: Sendable {
         let row = rows[index]
         if row.isList {
             // Its todos go with it (the engine deletes them in the same transaction).
-            self = TabRows(rows.filter { $0.id != id && $0.listID != id }, order: order, urgency: urgency)
+            self = TabRows(rows.filter { $0.id != id && $0.listID != id }, order: order, ranking: ranking)
             return row
         }
         rows.remove(at: index)
@@ -294,10 +294,10 @@ struct SortFields {
     /// second swap roles (`dueFirst`).
     var due: Double
     var dueFirst: Bool
-    /// Compared before the others (larger first): the urgency for `.next`, else 0.
-    var rank = 0.0
+    /// For `.next`, the todo's `NextRanking` key, which decides alone after the group, heading and done.
+    var next: NextRanking.Key?
 
-    init(_ row: TodoRow, group: Int, order: SortOrder, urgency: Urgency? = nil) {
+    init(_ row: TodoRow, group: Int, order: SortOrder, ranking: NextSort? = nil) {
         self.group = group
         isList = row.isList
         isCompleted = row.isCompleted
@@ -306,8 +306,8 @@ struct SortFields {
         switch order {
         case .priority, .due: first = Int64(row.priority)
         case .next:
-            // Urgency, then the sooner due date, as `todo next` breaks ties.
-            if !row.isList, let urgency { rank = urgency.score(AppState.urgencyFacts(of: row)) }
+            // The Next view's order: every term `todo next` counts, its ties broken as it breaks them.
+            if !row.isList, let ranking { next = ranking.key(of: row) }
             first = 0
             dueFirst = true
         case .created: first = row.createdKey
@@ -323,7 +323,7 @@ struct SortFields {
         if group != other.group { return group < other.group }
         if isList != other.isList { return isList }
         if isCompleted != other.isCompleted { return !isCompleted }
-        if rank != other.rank { return rank > other.rank }
+        if let next, let other = other.next { return NextRanking.before(next, other) }
         if dueFirst, due != other.due { return due < other.due }
         if first != other.first { return first > other.first }
         if !dueFirst, due != other.due { return due < other.due }

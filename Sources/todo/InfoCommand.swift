@@ -30,22 +30,30 @@ struct Info: AsyncParsableCommand {
             let listed = try await session.listedTodos(in: item.key.scope, includeTrashed: true)
             let todo = listed.first { $0.item.key == item.key } ?? ListedTodo(item: item, listTitle: nil)
             let snapshot = await session.engine.snapshot()
-            for (label, value) in lines(todo, shares: snapshot.todos(in: item.key.scope).compactMap(ShareState.init)) {
+            let shares = [DatabaseScope.private, .shared].flatMap { snapshot.todos(in: $0).compactMap(ShareState.init) }
+            var names = InfoNames(credentials: session.credentials, shares: shares)
+            for list in try await session.store.records(ofType: TodoSchema.listType) where list.key.scope == item.key.scope {
+                names.lists[list.key.recordName] = list.title
+            }
+            for other in listed { names.todos[other.item.key.recordName] = (other.item.shortID, other.item.title) }
+            if !offline, session.credentials != nil, let devices = try? await session.client.listDevices() {
+                for device in devices { names.devices[device.deviceID] = device.deviceName }
+            }
+            for (label, value) in lines(todo, shares: shares.filter { $0.key.scope == item.key.scope }, names: names) {
                 print(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
             }
             let history = try await session.store.history(of: item.key)
             print("History" + (history.isEmpty ? "     none on this device yet" : ""))
-            let me = session.credentials?.deviceID
             for entry in history {
                 let when = momentText(Date(timeIntervalSince1970: Double(entry.at) / 1000))
-                let from = entry.device.map { $0 == me ? "this device" : "device \($0)" } ?? "this device"
-                print("  \(when)  \(from)\(entry.fromCloud ? " (via the cloud)" : ""): " + entry.changes.joined(separator: "; "))
+                let from = names.device(entry.device)
+                print("  \(when)  \(from)\(entry.fromCloud ? " (via the cloud)" : ""): " + entry.changes.map(names.change).joined(separator: "; "))
             }
         }
     }
 
     /// The fields, as label and value.
-    private func lines(_ todo: ListedTodo, shares: [ShareState]) -> [(String, String)] {
+    private func lines(_ todo: ListedTodo, shares: [ShareState], names: InfoNames) -> [(String, String)] {
         let item = todo.item
         var lines: [(String, String)] = [
             ("ID", "\(item.shortID) (\(item.key.recordName))"),
@@ -54,7 +62,7 @@ struct Info: AsyncParsableCommand {
         ]
         if !item.notes.isEmpty { lines.append(("Notes", item.notes)) }
         lines.append(("Project", todo.listTitle ?? "none"))
-        lines.append(("Database", item.key.scope.rawValue + (item.key.zoneOwner.isEmpty ? "" : " (owner \(item.key.zoneOwner))")))
+        lines.append(("Database", item.key.scope.rawValue + (item.key.zoneOwner.isEmpty ? "" : " (owner \(names.person(item.key.zoneOwner)))")))
         if let listName = item.listName, let share = shares.first(where: { $0.rootRecordName == listName && $0.key.zone == item.key.zone }) {
             if item.key.scope == .shared {
                 lines.append(("Shared", "by \(share.ownerAccount ?? "?"), you may \(item.sharePermission == .readOnly ? "read it" : "read and change it")"))
@@ -78,10 +86,10 @@ struct Info: AsyncParsableCommand {
             lines.append((index == 0 ? "Annotations" : "", momentText(note.entry) + "  " + note.text))
         }
         if let created = item.system.created {
-            lines.append(("Created", momentText(Date(timeIntervalSince1970: Double(created.timestamp) / 1000)) + " by \(created.userRecordName)"))
+            lines.append(("Created", momentText(Date(timeIntervalSince1970: Double(created.timestamp) / 1000)) + " by \(names.person(created.userRecordName))"))
         }
         if let modified = item.system.modified {
-            lines.append(("Modified", momentText(Date(timeIntervalSince1970: Double(modified.timestamp) / 1000)) + " by \(modified.userRecordName)"))
+            lines.append(("Modified", momentText(Date(timeIntervalSince1970: Double(modified.timestamp) / 1000)) + " by \(names.person(modified.userRecordName))"))
         }
         if item.hasPendingChanges { lines.append(("Pending", "a change waits to be sent")) }
         return lines

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudModel
 import Foundation
+import TodoApp
 import TodoPlanning
 import TodoStore
 import TodoSync
@@ -48,72 +49,81 @@ struct ProjectOption: ParsableArguments {
     }
 }
 
-/// `todo projects`: every project (list path) with its open todos counted, nested by dots.
+/// `todo projects [FILTER...]`: every project (list path) with something open, its open todos counted (its
+/// children's included), nested by dots; the counting `todo summary` does.
 struct Projects: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "projects", abstract: "Show the projects (lists, nested by dotted titles) with their open todos counted.")
+        commandName: "projects", abstract: "Show the projects (lists, nested by dotted titles) with their open todos counted.",
+        discussion: """
+            A parent counts the open todos of the lists below it, waiting ones included, as todo summary and \
+            Taskwarrior's projects count them; a project with nothing open is not shown. Your lists and those shared \
+            with you; the context (todo context) and filter terms narrow what is counted.
+            """)
 
     @OptionGroup var device: DeviceOptionGroup
 
     @Flag(help: "Do not ask the cloud; count the cache.")
     var offline = false
 
+    @Argument(parsing: .allUnrecognized, help: "Filter terms, as todo list takes them.")
+    var filter: [String] = []
+
+    func validate() throws {
+        try refuseUnknownOptions(in: filter, of: Projects.self)
+        _ = try parseFilter(filter)
+    }
+
     func run() async throws {
+        let filter = try parseFilter(filter)
         try await device.withSession(orSignedOut: true) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
-            var own: [String: Int] = [:]
-            var none = 0
-            let now = Date()
-            for scope in [DatabaseScope.private, .shared] {
-                for list in try await session.engine.lists() where list.key.scope == scope { own[list.title, default: 0] += 0 }
-                for todo in try await session.listedTodos(in: scope, includeTrashed: false)
-                where !todo.item.isCompleted && !todo.item.isTrashed && !todo.isHidden(at: now) {
-                    if let path = todo.listTitle { own[path, default: 0] += 1 } else { none += 1 }
-                }
-            }
-            // Parents without a list of their own are shown (with 0) so the nesting reads.
-            for path in Array(own.keys) { for parent in ProjectPath.ancestry(path) where own[parent] == nil { own[parent] = 0 } }
-            let paths = own.keys.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
-            let width = max(7, paths.map { path in 2 * (ProjectPath.ancestry(path).count - 1) + (path.split(separator: ".").last.map(\.count) ?? 0) }.max() ?? 0)
-            print("Project".padding(toLength: width, withPad: " ", startingAt: 0) + "  Open")
-            for path in paths {
-                let depth = ProjectPath.ancestry(path).count - 1
-                let name = String(repeating: "  ", count: depth) + (path.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? path)
-                print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(own[path] ?? 0).leftPadded(to: 4))
-            }
-            print("(none)".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(none).leftPadded(to: 4))
+            let context = try activeContext(session.options)
+            let open = try await session.reportTodos(matching: filter, context: context, at: Date()).filter { $0.standing == .open }
+            for line in ProjectSummary(open.map { (path: $0.todo.listTitle, isCompleted: false) }).projectsText() { print(line) }
+            if let context { printError(contextLine(context)) }
+            if let line = signedOutLine(await session.engine.status()) { printError(line) }
         }
     }
 }
 
-/// `todo tags`: every tag of an open todo with how many open todos carry it.
+/// `todo tags [FILTER...]`: every tag of an open todo with how many open todos carry it.
 struct Tags: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tags", abstract: "Show the tags of open todos, each with how many carry it.")
+    static let configuration = CommandConfiguration(
+        commandName: "tags", abstract: "Show the tags of open todos, each with how many carry it.",
+        discussion: """
+            Open todos count, waiting ones included, as todo projects and Taskwarrior's tags count them; tags \
+            differing only in case count together. The context (todo context) and filter terms narrow what is counted.
+            """)
 
     @OptionGroup var device: DeviceOptionGroup
 
     @Flag(help: "Do not ask the cloud; count the cache.")
     var offline = false
 
+    @Argument(parsing: .allUnrecognized, help: "Filter terms, as todo list takes them.")
+    var filter: [String] = []
+
+    func validate() throws {
+        try refuseUnknownOptions(in: filter, of: Tags.self)
+        _ = try parseFilter(filter)
+    }
+
     func run() async throws {
+        let filter = try parseFilter(filter)
         try await device.withSession(orSignedOut: true) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
-            var counts: [String: (name: String, count: Int)] = [:]
-            let now = Date()
-            for scope in [DatabaseScope.private, .shared] {
-                for todo in try await session.listedTodos(in: scope, includeTrashed: false)
-                where !todo.item.isCompleted && !todo.item.isTrashed && !todo.isHidden(at: now) {
-                    for tag in todo.item.tags { counts[foldedText(tag), default: (tag, 0)].count += 1 }
-                }
-            }
-            guard !counts.isEmpty else {
+            let context = try activeContext(session.options)
+            let open = try await session.reportTodos(matching: filter, context: context, at: Date()).filter { $0.standing == .open }
+            let rows = TagCounts(open.map(\.todo.item.tags)).rows
+            if rows.isEmpty {
                 printError("no open todo has a tag")
-                return
+            } else {
+                let width = max(3, rows.map(\.name.count).max() ?? 0)
+                print("Tag".padding(toLength: width, withPad: " ", startingAt: 0) + "  Open")
+                for row in rows { print(row.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(row.count).leftPadded(to: 4)) }
             }
-            let rows = counts.values.sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
-            let width = max(3, rows.map(\.name.count).max() ?? 0)
-            print("Tag".padding(toLength: width, withPad: " ", startingAt: 0) + "  Open")
-            for row in rows { print(row.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(row.count).leftPadded(to: 4)) }
+            if let context { printError(contextLine(context)) }
+            if let line = signedOutLine(await session.engine.status()) { printError(line) }
         }
     }
 }

@@ -12,15 +12,19 @@ struct Summary: AsyncParsableCommand {
         commandName: "summary", abstract: "Per project (list path), open and done todos, percent done and a bar (Taskwarrior's summary).",
         discussion: """
             A project is a list: lists nest by dotted names, so Home.Garden is shown below Home and Home counts it \
-            too. Todos in no list are counted under (none). Your lists and those shared with you; trashed todos are \
-            left out; the context (todo context) and filter terms narrow what is counted. Colour on a terminal, plain \
-            text (# done, . open) under NO_COLOR or into a pipe.
+            too. Todos in no list are counted under (none). Open todos include waiting ones, as todo projects counts \
+            them; a project with nothing open is left out unless --all. Your lists and those shared with you; trashed \
+            todos are left out; the context (todo context) and filter terms narrow what is counted. Colour on a \
+            terminal, plain text (# done, . open) under NO_COLOR or into a pipe.
             """)
 
     @OptionGroup var device: DeviceOptionGroup
 
     @Flag(help: "Do not ask the cloud; count the cache.")
     var offline = false
+
+    @Flag(help: "Show every project, those with nothing open too (Taskwarrior's summary.all.projects).")
+    var all = false
 
     @Argument(parsing: .allUnrecognized, help: "Filter terms, as todo list takes them.")
     var filter: [String] = []
@@ -35,12 +39,8 @@ struct Summary: AsyncParsableCommand {
         try await device.withSession(orSignedOut: true) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let context = try activeContext(session.options)
-            var todos: [ListedTodo] = []
-            for scope in [DatabaseScope.private, .shared] {
-                todos += try await session.listedTodos(in: scope, includeTrashed: false).filter { !$0.item.isTrashed }
-            }
-            let counted = todos.filter { filter.matches($0) && context?.filter.matches($0) != false }
-            let summary = ProjectSummary(counted.map { (path: $0.listTitle, isCompleted: $0.item.isCompleted) })
+            let counted = try await session.reportTodos(matching: filter, context: context, at: Date())
+            let summary = ProjectSummary(counted.map { (path: $0.todo.listTitle, isCompleted: $0.standing == .done) }, everyProject: all)
             for line in summary.text(width: terminalColumns(), ink: .forStandardOutput()) { print(line) }
             if let context { printError(contextLine(context)) }
             if let line = signedOutLine(await session.engine.status()) { printError(line) }

@@ -171,9 +171,10 @@ struct TodoFieldsCommandTests {
         #expect(projects.status == 0, "\(projects.errors)")
         let lines = titles(projects)
         #expect(lines.first?.hasPrefix("Project") == true, "\(lines)")
-        // Each project with its own open todos, the nested ones indented below their parent (as task projects shows them).
+        // Each project with its open todos, a parent counting its children's, the nested ones indented below their
+        // parent (as task projects shows and counts them).
         let words = lines.map { $0.split(separator: " ").joined(separator: " ") }
-        #expect(words == ["Project Open", "Home 1", "Garden 2", "Homework 1", "(none) 1"], "\(lines)")
+        #expect(words == ["Project Open", "Home 3", "Garden 2", "Homework 1", "(none) 1", "3 projects, 5 open"], "\(lines)")
         #expect(lines[2].hasPrefix("  Garden"), "\(lines)")
 
         let tags = titles(try await todo(stage, ["tags", "--offline"]))

@@ -1,7 +1,8 @@
 import Foundation
 
-/// `todo summary`: per project (a list path, `Home.Garden` below `Home`), how many todos are open and how many are
-/// done, each parent counting its children's, as Taskwarrior's summary report counts sub-projects in their parent.
+/// `todo summary` and `todo projects`: per project (a list path, `Home.Garden` below `Home`), how many todos are open
+/// and how many are done, each parent counting its children's, as Taskwarrior's summary and projects reports count
+/// sub-projects in their parent. Which todos count is `ReportCounting`'s rule.
 public struct ProjectSummary: Sendable, Hashable {
     /// One line of the summary.
     public struct Line: Sendable, Hashable {
@@ -22,10 +23,13 @@ public struct ProjectSummary: Sendable, Hashable {
 
     /// The lines: projects in path order (a parent before its children), then the todos in no list.
     public private(set) var lines: [Line] = []
+    /// How many projects were left out for having nothing open.
+    public private(set) var finishedLeftOut = 0
 
     /// The summary of todos given as their list path (nil: in no list) and whether each is done. A path's parents
-    /// get lines of their own even when no list has that name.
-    public init(_ todos: [(path: String?, isCompleted: Bool)]) {
+    /// get lines of their own even when no list has that name. A project with nothing open in it or below it is
+    /// left out unless `everyProject`, as Taskwarrior leaves it out unless `summary.all.projects` is set.
+    public init(_ todos: [(path: String?, isCompleted: Bool)], everyProject: Bool = false) {
         var counts: [String: (open: Int, done: Int)] = [:]
         var loose = (open: 0, done: 0)
         for todo in todos {
@@ -53,6 +57,10 @@ public struct ProjectSummary: Sendable, Hashable {
             return Line(path: path, depth: path.count(where: { $0 == "." }), open: count.open, done: count.done)
         }
         if loose.open + loose.done > 0 { lines.append(Line(path: nil, depth: 0, open: loose.open, done: loose.done)) }
+        if !everyProject {
+            finishedLeftOut = lines.count(where: { $0.open == 0 })
+            lines.removeAll { $0.open == 0 }
+        }
     }
 
     /// A list title as a path: spaces around the dots dropped (`Home . Garden` is `Home.Garden`).
@@ -63,7 +71,9 @@ public struct ProjectSummary: Sendable, Hashable {
 
     /// The report as lines of text at most `width` columns wide (80 and more give the bar its full 20 columns).
     public func text(width: Int = 80, ink: ReportInk = .plain) -> [String] {
-        guard !lines.isEmpty else { return ["No todos: nothing to summarise."] }
+        guard !lines.isEmpty else {
+            return [finishedLeftOut > 0 ? "No open todos: every project is done (todo summary --all shows them)." : "No todos: nothing to summarise."]
+        }
         let names = lines.map { String(repeating: "  ", count: $0.depth) + $0.name }
         let nameWidth = min(32, max(7, names.map(\.count).max() ?? 0))
         let numbers = 6 + 6 + 6
@@ -90,5 +100,18 @@ public struct ProjectSummary: Sendable, Hashable {
         out.append("")
         out.append(ink.paint("\(projects.count) project\(projects.count == 1 ? "" : "s"), \(open) open, \(done) done", .muted))
         return out
+    }
+
+    /// `todo projects`: each project, indented under its parent, with its open todos (its children's included), then
+    /// `(none)`; a line saying so when nothing is open.
+    public func projectsText() -> [String] {
+        guard !lines.isEmpty else { return ["No projects: no todo is open."] }
+        let names = lines.map { String(repeating: "  ", count: $0.depth) + $0.name }
+        let width = max(7, names.map(\.count).max() ?? 0)
+        let open = lines.filter { $0.depth == 0 }.reduce(0) { $0 + $1.open }
+        let projects = lines.count(where: { $0.path != nil })
+        return [padded("Project", width) + "  Open"] + zip(lines, names).map { line, name in
+            padded(name, width) + "  " + rightAligned(String(line.open), 4)
+        } + ["", "\(projects) project\(projects == 1 ? "" : "s"), \(open) open"]
     }
 }
