@@ -3,14 +3,15 @@ import PostgresNIO
 /// Compaction of the feeds in PostgreSQL, elected: one instance at a time.
 extension PostgresStoreTransaction {
     /// Drops tombstones, deleted-zone entries and root exits older than `before`, moving the horizons past them. One
-    /// instance at a time: when another holds the compaction lock, this one leaves the work to it. (The bus elects
-    /// the instance that compacts, with a session lock on its listener connection; that lock goes when the listener
-    /// reconnects, and another instance may be elected while this transaction still runs on a pool connection, so
-    /// the transaction takes a lock of its own too.)
+    /// compaction at a time: one that finds another under way waits for it, then finds little left to do. (The bus
+    /// elects the instance that compacts, with a session lock on its listener connection; that lock goes when the
+    /// listener reconnects, and another instance may be elected while this transaction still runs on a pool
+    /// connection, so the transaction takes a lock of its own too.) Waiting, not giving up: an operator's compaction
+    /// that met the cloud's own every-second one under a zero retention answered done while it had dropped nothing.
     func compact(before: Int64) async throws {
+        // The lock first, so two compactions never hold each other's rows while they wait.
+        try await run("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))")
         try await flushZoneChanges()
-        guard try await first("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.migrationLock + 1))", { try $0.decode(Bool.self) }) == true
-        else { return }
         try await run(
             """
             UPDATE zones z SET compacted_seq = GREATEST(z.compacted_seq, t.horizon)
