@@ -132,7 +132,7 @@ extension CalDAVHandler {
 
     func collectionProps(_ account: CalDAVAccount, _ collection: CalDAVCollection, _ tx: any StoreTransaction) async throws -> Props {
         var props = common(account)
-        let token = try await service.calDAVToken(collection, tx).uri
+        let token = try await service.calDAVToken(collection, heads, tx).uri
         props[DAVName(Self.d, "resourcetype")] = { "<d:collection/><c:calendar/>" }
         props[DAVName(Self.d, "displayname")] = { DAVWriter.escape(collection.title) }
         props[DAVName(DAVNamespace.apple, "calendar-color")] = { collection.color }
