@@ -165,6 +165,7 @@ extension CalDAVHandler {
         }
         var title = name
         var color: String?
+        var order: Int64?
         if !request.body.isEmpty {
             let root = try DAVXML.parse(request.body)
             guard root.isElement(Self.c, "mkcalendar") || root.isElement(Self.d, "mkcol") else {
@@ -173,7 +174,8 @@ extension CalDAVHandler {
             for set in root.all(Self.d, "set") {
                 for prop in set.all(Self.d, "prop") {
                     if let text = prop.child(Self.d, "displayname")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty { title = String(text.prefix(200)) }
-                    if let text = prop.child(DAVNamespace.apple, "calendar-color")?.text.trimmingCharacters(in: .whitespacesAndNewlines), text.hasPrefix("#") { color = text }
+                    if let text = prop.child(DAVNamespace.apple, "calendar-color")?.text { color = CalDAVColor.normalized(text) }
+                    if let text = prop.child(DAVNamespace.apple, "calendar-order")?.text { order = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
                     if let set = prop.child(Self.c, "supported-calendar-component-set"), !set.all(Self.c, "comp").contains(where: { $0.attributes["name"]?.uppercased() == "VTODO" }) {
                         throw CalDAVFailure(403, "this cloud makes todo lists only (VTODO)", condition: "<c:supported-calendar-component/>")
                     }
@@ -188,6 +190,7 @@ extension CalDAVHandler {
         }
         var list = TodoItem(key: .privateTodo(name), recordType: TodoSchema.listType, title: title)
         if let color { list.extraFields[CloudService.listColorField] = .string(color) }
+        if let order { list.extraFields[CloudService.listOrderField] = .int64(order) }
         try await service.calDAVWrite(account, home, saving: [list])
         return Self.empty(201)
     }
