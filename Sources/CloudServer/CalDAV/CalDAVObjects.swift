@@ -59,14 +59,19 @@ extension CalDAVHandler {
         guard request.body.count <= VTodoMapping.maxObjectBytes else {
             throw CalDAVFailure(413, "a todo is at most \(VTodoMapping.maxObjectBytes) bytes of iCalendar", condition: "<c:max-resource-size/>")
         }
-        guard let text = String(data: request.body, encoding: .utf8) else {
+        guard let bodyText = String(data: request.body, encoding: .utf8) else {
             throw CalDAVFailure(400, "the body is not UTF-8 text", condition: "<c:valid-calendar-data/>")
         }
-        let object = ICalendarObject(text)
-        guard object.wellFormed else {
+        let sent = ICalendarObject(bodyText)
+        guard sent.wellFormed else {
             throw CalDAVFailure(400, "not an iCalendar object: it must start with BEGIN:VCALENDAR and close every component", condition: "<c:valid-calendar-data/>")
         }
-        guard object.others.isEmpty, object.todos.count == 1 else {
+        guard sent.others.isEmpty, !sent.todos.isEmpty else {
+            let what = sent.others.first.map { "a \($0)" } ?? "no VTODO"
+            throw CalDAVFailure(403, "this collection holds one VTODO per resource; the object holds \(what)", condition: "<c:supported-calendar-component/>")
+        }
+        let (text, object) = try CalDAVOverrides.resolve(bodyText, sent)
+        guard object.todos.count == 1 else {
             let what = object.others.first.map { "a \($0)" } ?? (object.todos.isEmpty ? "no VTODO" : "\(object.todos.count) VTODOs")
             throw CalDAVFailure(403, "this collection holds one VTODO per resource; the object holds \(what)", condition: "<c:supported-calendar-component/>")
         }
@@ -76,7 +81,7 @@ extension CalDAVHandler {
         let todo: PortableTodo
         do {
             guard let read = try VTodoMapping.decode(text) else {
-                throw CalDAVFailure(400, "the VTODO could not be read (a DUE that is no date, or a RECURRENCE-ID override)", condition: "<c:valid-calendar-object-resource/>")
+                throw CalDAVFailure(400, "the VTODO could not be read (a DUE that is no date)", condition: "<c:valid-calendar-object-resource/>")
             }
             todo = read
         } catch let error as ICalendarError {
