@@ -109,6 +109,7 @@ do {
         } else {
             try ServerBench.run(records: rest.first.flatMap(Int.init) ?? 100_000)
         }
+    case "caldav": try await CalDAVBench.run(count: arguments.dropFirst().compactMap { Int($0) }.first ?? 10_000, databaseURL: arguments.firstIndex(of: "--database-url").flatMap { arguments.dropFirst($0 + 1).first })
     case "postgres-driver":
         // postgres-nio on the work of Resources/bench/libpq-driver-bench.c (the driver choice, measured).
         guard arguments.count > 1 else { throw DriverBenchFailure("usage: todo-bench postgres-driver URL [BATCHES [LOOKUPS]]") }

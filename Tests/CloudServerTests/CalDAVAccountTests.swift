@@ -24,6 +24,36 @@ import Testing
         }
     }
 
+    @Test func anAppPasswordIsNoCloudKitSession() async throws {
+        try await withCloud { cloud in
+            let login = try await cloud.davLogin("fay")
+            // Every CloudKit route answers it as it answers a token it never issued, in either place a token goes.
+            func answer(_ path: String, token: String, inQuery: Bool = false) async throws -> (Int, ServerErrorCode?, String?) {
+                let target = inQuery ? path + "?ckWebAuthToken=" + token.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! : path
+                let (status, data) = try await cloud.raw("POST", target, body: Data("{}".utf8), token: inQuery ? nil : token)
+                let error = try? JSONDecoder().decode(ServerError.self, from: data)
+                return (status, error?.serverErrorCode, error?.reason)
+            }
+            let paths = [
+                cloud.address.databasePath(.private, "users/caller"), cloud.address.databasePath(.private, "zones/list"),
+                cloud.address.devicePath("devices/list"), cloud.address.devicePath("app-passwords/create"),
+            ]
+            for path in paths {
+                let unknown = try await answer(path, token: "a-token-this-cloud-never-issued")
+                #expect(unknown.0 == 401)
+                #expect(try await answer(path, token: login.password) == unknown)
+                #expect(try await answer(path, token: login.password, inQuery: true) == unknown)
+            }
+            // Signing out with it ends nothing; the device's own session still works, and so does the app password.
+            _ = try await cloud.raw("POST", cloud.address.authPath("signout"), token: login.password)
+            #expect(try await answer(paths[0], token: login.device.token).0 == 200)
+            #expect(try await cloud.dav("PROPFIND", "/dav/", login: login, headers: ["Depth": "0"]).status == 207)
+            // Nor is a device's session token an app password.
+            let asDevice = DAVLogin(account: "fay", password: login.device.token, device: login.device)
+            #expect(try await cloud.dav("PROPFIND", "/dav/", login: asDevice, headers: ["Depth": "0"]).status == 401)
+        }
+    }
+
     @Test func wrongPasswordsAreRefusedAndThrottledAsSignInsAre() async throws {
         try await withCloud(signInLimits: SignInLimits(failuresPerAccount: 3, failuresPerAddress: 30, failuresPerAddressAndAccount: 3)) { cloud in
             let login = try await cloud.davLogin("bob")

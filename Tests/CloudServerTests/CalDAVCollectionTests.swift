@@ -84,3 +84,53 @@ import Testing
         }
     }
 }
+
+/// `calendar-color` in every form clients send, and Apple's `calendar-order`.
+@Suite struct CalDAVColorTests {
+    static let props = """
+        <d:propfind xmlns:d="DAV:" xmlns:ic="http://apple.com/ns/ical/"><d:prop><ic:calendar-color/><ic:calendar-order/></d:prop></d:propfind>
+        """
+
+    @Test func colourNamesAndHexWithOrWithoutAlphaAreStoredAndOrderComesBack() async throws {
+        try await withCloud { cloud in
+            let login = try await cloud.davLogin("pat")
+            let make = """
+                <c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:ic="http://apple.com/ns/ical/"><d:set><d:prop>\
+                <d:displayname>Garden</d:displayname><ic:calendar-color>ForestGreen</ic:calendar-color><ic:calendar-order>3</ic:calendar-order>\
+                </d:prop></d:set></c:mkcalendar>
+                """
+            #expect(try await cloud.dav("MKCALENDAR", "/dav/calendars/pat/garden/", make, login: login).status == 201)
+            func shown() async throws -> (color: String?, order: String?) {
+                let answer = try await cloud.dav("PROPFIND", "/dav/calendars/pat/garden/", Self.props, login: login, headers: ["Depth": "0"])
+                return (answer.matches("<ic:calendar-color>", "</ic:calendar-color>").first, answer.matches("<ic:calendar-order>", "</ic:calendar-order>").first)
+            }
+            #expect(try await shown().color == "#228B22")
+            #expect(try await shown().order == "3")
+            func patch(_ color: String, order: String = "7") async throws -> DAVAnswer {
+                let body = """
+                    <d:propertyupdate xmlns:d="DAV:" xmlns:ic="http://apple.com/ns/ical/"><d:set><d:prop>\
+                    <ic:calendar-color>\(color)</ic:calendar-color><ic:calendar-order>\(order)</ic:calendar-order></d:prop></d:set></d:propertyupdate>
+                    """
+                return try await cloud.dav("PROPPATCH", "/dav/calendars/pat/garden/", body, login: login)
+            }
+            for (sent, stored) in [("#ff2968ff", "#FF2968FF"), ("#1badf8", "#1BADF8"), ("#abc", "#AABBCC"), ("rebeccapurple", "#663399")] {
+                let answer = try await patch(sent)
+                #expect(answer.text.contains("200 OK"))
+                #expect(try await shown().color == stored)
+                #expect(try await shown().order == "7")
+            }
+            // No colour, or no number: refused, and nothing changes.
+            for (color, order) in [("not-a-colour", "1"), ("#12345", "1"), ("red", "first")] {
+                let answer = try await patch(color, order: order)
+                #expect(answer.text.contains("403 Forbidden"))
+                #expect(try await shown().color == "#663399")
+                #expect(try await shown().order == "7")
+            }
+            // A list without an order has none to give.
+            #expect(try await cloud.dav("MKCALENDAR", "/dav/calendars/pat/plain/", nil, login: login).status == 201)
+            let plain = try await cloud.dav("PROPFIND", "/dav/calendars/pat/plain/", Self.props, login: login, headers: ["Depth": "0"])
+            #expect(plain.text.contains("<ic:calendar-order/>"))
+            #expect(plain.text.contains("404 Not Found"))
+        }
+    }
+}

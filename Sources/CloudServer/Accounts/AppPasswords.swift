@@ -19,7 +19,8 @@ extension CloudService {
             throw ServerError(.badRequest, "an app password's label is 1 to 64 printable characters")
         }
         let password = Self.newAppPassword()
-        let digest = Secrets.tokenDigest(password)
+        // Not a session token's digest: an app password signs CalDAV in and nothing else.
+        let digest = Secrets.appPasswordDigest(password)
         let now = nowMillis
         let account = try await store.write { tx -> String in
             guard let row = try await tx.user(recordName: user) else {
@@ -66,12 +67,9 @@ extension CloudService {
             throw ServerError(.authenticationFailed, "wrong account name or app password")
         }
         try throttle.beginSignIn(account: account, address: request.clientAddress)
-        var asSession = request
-        asSession.bearerToken = password
-        asSession.query = [:]
         let caller: Caller
         do {
-            caller = try await authenticate(asSession)
+            caller = try await authenticate(digest: Secrets.appPasswordDigest(password))
         } catch let error as ServerError where error.serverErrorCode == .authenticationFailed {
             throw ServerError(.authenticationFailed, "wrong account name or app password")
         }

@@ -67,6 +67,12 @@ enum Secrets {
         hex(Array(SHA256.hash(data: Data(token.utf8))))
     }
 
+    /// The stored digest of an app password: prefixed, so it never equals a session token's digest (bare hex), and an
+    /// app password sent as a CloudKit session token finds no session.
+    static func appPasswordDigest(_ password: String) -> String {
+        "app:" + tokenDigest(password)
+    }
+
     /// Lowercase hex of bytes.
     static func hex(_ bytes: [UInt8]) -> String {
         // Every authenticated request computes a digest: nibbles by table, not a String(format:) per byte.

@@ -47,6 +47,8 @@ struct CalDAVCollection: Sendable {
     var title: String
     /// `#RRGGBB`: the list's `color` field, else one derived from its name.
     var color: String
+    /// Apple's `calendar-order`, where a client set one.
+    var order: Int64?
     var readOnly: Bool
     /// The zone holding its todos; nil when the account has never synced (no `Todos` zone yet).
     var zone: StoredZone?
@@ -76,6 +78,8 @@ struct CalDAVAccount: Sendable {
 extension CloudService {
     /// The record field a list's colour is kept in (set through `calendar-color`).
     static let listColorField = "color"
+    /// The record field a list's place among the collections is kept in (set through Apple's `calendar-order`).
+    static let listOrderField = "calendarOrder"
 
     /// Every collection the account can see: the default one, its lists, and lists shared with it that it accepted.
     func calDAVCollections(_ account: CalDAVAccount, _ tx: any StoreTransaction) async throws -> [CalDAVCollection] {
@@ -83,7 +87,7 @@ extension CloudService {
         let own = ZoneID(zoneName: TodoSchema.zoneName, ownerRecordName: account.user)
         var collections = [
             CalDAVCollection(
-                id: .inbox, title: "Todos", color: "#4A90D9", readOnly: false, zone: zone, list: nil, database: account.privateDatabase,
+                id: .inbox, title: "Todos", color: "#4A90D9", order: nil, readOnly: false, zone: zone, list: nil, database: account.privateDatabase,
                 zoneID: own)
         ]
         if let zone {
@@ -113,9 +117,11 @@ extension CloudService {
         _ id: CalDAVCollectionID, _ list: TodoItem, readOnly: Bool, zone: StoredZone, _ database: DatabaseKey, _ zoneID: ZoneID
     ) -> CalDAVCollection {
         var color = listColor(list.key.recordName)
-        if case .string(let stored)? = list.extraFields[listColorField], stored.count == 7 || stored.count == 9, stored.hasPrefix("#") { color = stored }
+        if case .string(let stored)? = list.extraFields[listColorField], let known = CalDAVColor.normalized(stored) { color = known }
+        var order: Int64?
+        if case .int64(let stored)? = list.extraFields[listOrderField] { order = stored }
         return CalDAVCollection(
-            id: id, title: list.title.isEmpty ? "List" : list.title, color: color, readOnly: readOnly, zone: zone, list: list, database: database,
+            id: id, title: list.title.isEmpty ? "List" : list.title, color: color, order: order, readOnly: readOnly, zone: zone, list: list, database: database,
             zoneID: zoneID)
     }
 

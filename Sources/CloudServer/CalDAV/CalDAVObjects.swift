@@ -59,14 +59,19 @@ extension CalDAVHandler {
         guard request.body.count <= VTodoMapping.maxObjectBytes else {
             throw CalDAVFailure(413, "a todo is at most \(VTodoMapping.maxObjectBytes) bytes of iCalendar", condition: "<c:max-resource-size/>")
         }
-        guard let text = String(data: request.body, encoding: .utf8) else {
+        guard let bodyText = String(data: request.body, encoding: .utf8) else {
             throw CalDAVFailure(400, "the body is not UTF-8 text", condition: "<c:valid-calendar-data/>")
         }
-        let object = ICalendarObject(text)
-        guard object.wellFormed else {
+        let sent = ICalendarObject(bodyText)
+        guard sent.wellFormed else {
             throw CalDAVFailure(400, "not an iCalendar object: it must start with BEGIN:VCALENDAR and close every component", condition: "<c:valid-calendar-data/>")
         }
-        guard object.others.isEmpty, object.todos.count == 1 else {
+        guard sent.others.isEmpty, !sent.todos.isEmpty else {
+            let what = sent.others.first.map { "a \($0)" } ?? "no VTODO"
+            throw CalDAVFailure(403, "this collection holds one VTODO per resource; the object holds \(what)", condition: "<c:supported-calendar-component/>")
+        }
+        let (text, object) = try CalDAVOverrides.resolve(bodyText, sent)
+        guard object.todos.count == 1 else {
             let what = object.others.first.map { "a \($0)" } ?? (object.todos.isEmpty ? "no VTODO" : "\(object.todos.count) VTODOs")
             throw CalDAVFailure(403, "this collection holds one VTODO per resource; the object holds \(what)", condition: "<c:supported-calendar-component/>")
         }
@@ -76,7 +81,7 @@ extension CalDAVHandler {
         let todo: PortableTodo
         do {
             guard let read = try VTodoMapping.decode(text) else {
-                throw CalDAVFailure(400, "the VTODO could not be read (a DUE that is no date, or a RECURRENCE-ID override)", condition: "<c:valid-calendar-object-resource/>")
+                throw CalDAVFailure(400, "the VTODO could not be read (a DUE that is no date)", condition: "<c:valid-calendar-object-resource/>")
             }
             todo = read
         } catch let error as ICalendarError {
@@ -165,6 +170,7 @@ extension CalDAVHandler {
         }
         var title = name
         var color: String?
+        var order: Int64?
         if !request.body.isEmpty {
             let root = try DAVXML.parse(request.body)
             guard root.isElement(Self.c, "mkcalendar") || root.isElement(Self.d, "mkcol") else {
@@ -173,7 +179,8 @@ extension CalDAVHandler {
             for set in root.all(Self.d, "set") {
                 for prop in set.all(Self.d, "prop") {
                     if let text = prop.child(Self.d, "displayname")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty { title = String(text.prefix(200)) }
-                    if let text = prop.child(DAVNamespace.apple, "calendar-color")?.text.trimmingCharacters(in: .whitespacesAndNewlines), text.hasPrefix("#") { color = text }
+                    if let text = prop.child(DAVNamespace.apple, "calendar-color")?.text { color = CalDAVColor.normalized(text) }
+                    if let text = prop.child(DAVNamespace.apple, "calendar-order")?.text { order = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
                     if let set = prop.child(Self.c, "supported-calendar-component-set"), !set.all(Self.c, "comp").contains(where: { $0.attributes["name"]?.uppercased() == "VTODO" }) {
                         throw CalDAVFailure(403, "this cloud makes todo lists only (VTODO)", condition: "<c:supported-calendar-component/>")
                     }
@@ -188,6 +195,7 @@ extension CalDAVHandler {
         }
         var list = TodoItem(key: .privateTodo(name), recordType: TodoSchema.listType, title: title)
         if let color { list.extraFields[CloudService.listColorField] = .string(color) }
+        if let order { list.extraFields[CloudService.listOrderField] = .int64(order) }
         try await service.calDAVWrite(account, home, saving: [list])
         return Self.empty(201)
     }

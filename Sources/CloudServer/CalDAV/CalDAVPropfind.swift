@@ -20,7 +20,7 @@ extension CalDAVHandler {
     static let allProps: [DAVName] = [
         DAVName(d, "resourcetype"), DAVName(d, "displayname"), DAVName(d, "getetag"), DAVName(d, "getcontenttype"),
         DAVName(d, "current-user-principal"), DAVName(d, "sync-token"), DAVName(DAVNamespace.calendarServer, "getctag"),
-        DAVName(DAVNamespace.apple, "calendar-color"), DAVName(c, "supported-calendar-component-set"),
+        DAVName(DAVNamespace.apple, "calendar-color"), DAVName(DAVNamespace.apple, "calendar-order"), DAVName(c, "supported-calendar-component-set"),
     ]
 
     static func asked(_ body: Data) throws -> Asked {
@@ -132,10 +132,11 @@ extension CalDAVHandler {
 
     func collectionProps(_ account: CalDAVAccount, _ collection: CalDAVCollection, _ tx: any StoreTransaction) async throws -> Props {
         var props = common(account)
-        let token = try await service.calDAVToken(collection, tx).uri
+        let token = try await service.calDAVToken(collection, heads, tx).uri
         props[DAVName(Self.d, "resourcetype")] = { "<d:collection/><c:calendar/>" }
         props[DAVName(Self.d, "displayname")] = { DAVWriter.escape(collection.title) }
         props[DAVName(DAVNamespace.apple, "calendar-color")] = { collection.color }
+        if let order = collection.order { props[DAVName(DAVNamespace.apple, "calendar-order")] = { String(order) } }
         props[DAVName(Self.c, "supported-calendar-component-set")] = { "<c:comp name=\"VTODO\"/>" }
         props[DAVName(Self.c, "supported-calendar-data")] = { "<c:calendar-data content-type=\"text/calendar\" version=\"2.0\"/>" }
         props[DAVName(Self.c, "max-resource-size")] = { String(VTodoMapping.maxObjectBytes) }
@@ -179,8 +180,18 @@ extension CalDAVHandler {
         guard let collection = try await service.store.read({ try await self.service.calDAVCollection(account, id, $0) }) else {
             throw CalDAVFailure(404, "no such collection")
         }
-        let writable: Set<DAVName> = [DAVName(Self.d, "displayname"), DAVName(DAVNamespace.apple, "calendar-color")]
-        let refused = sets.map(\.0).filter { !writable.contains($0) || collection.list == nil || collection.readOnly || collection.id != .own(list: collection.list?.key.recordName ?? "") }
+        let writable: Set<DAVName> = [DAVName(Self.d, "displayname"), DAVName(DAVNamespace.apple, "calendar-color"), DAVName(DAVNamespace.apple, "calendar-order")]
+        // A colour or order that is none is refused as a property the list cannot take.
+        func valid(_ name: DAVName, _ value: String?) -> Bool {
+            guard let value else { return true }
+            switch name.name {
+            case "calendar-color": return CalDAVColor.normalized(value) != nil
+            case "calendar-order": return Int64(value) != nil
+            default: return true
+            }
+        }
+        let ownList = collection.list != nil && !collection.readOnly && collection.id == .own(list: collection.list?.key.recordName ?? "")
+        let refused = sets.filter { !ownList || !writable.contains($0.0) || !valid($0.0, $0.1) }.map(\.0)
         var out = DAVWriter(root: "multistatus")
         let href = CalDAVPath.collection(account.account, id)
         if !refused.isEmpty || sets.isEmpty {
@@ -194,10 +205,10 @@ extension CalDAVHandler {
         }
         var list = collection.list!
         for (name, value) in sets {
-            if name.name == "displayname" {
-                list.title = value.map { String($0.prefix(200)) } ?? ""
-            } else {
-                list.extraFields[CloudService.listColorField] = value.map(FieldValue.string)
+            switch name.name {
+            case "displayname": list.title = value.map { String($0.prefix(200)) } ?? ""
+            case "calendar-order": list.extraFields[CloudService.listOrderField] = value.flatMap { Int64($0) }.map(FieldValue.int64)
+            default: list.extraFields[CloudService.listColorField] = value.flatMap(CalDAVColor.normalized).map(FieldValue.string)
             }
         }
         try await service.calDAVWrite(account, collection, saving: [list])

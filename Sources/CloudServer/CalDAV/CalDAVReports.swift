@@ -55,7 +55,7 @@ extension CalDAVHandler {
                     guard let parsed = CalDAVSyncToken(uri: sent) else { throw CalDAVTokenExpired() }
                     token = parsed
                 }
-                let changes = try await self.service.calDAVChanges(collection, after: token, tx)
+                let changes = try await self.service.calDAVChanges(collection, after: token, self.heads, tx)
                 for item in changes.changed { write(item) }
                 for name in changes.removed { out.status(href: CalDAVPath.object(account.account, id, name), "404 Not Found") }
                 out.raw("<d:sync-token>\(DAVWriter.escape(changes.token.uri))</d:sync-token>")

@@ -106,6 +106,8 @@ struct CalDAVRequest: Sendable {
 /// Answers the CalDAV requests: authentication, then the method on the target.
 struct CalDAVHandler: Sendable {
     let service: CloudService
+    /// Each collection's sync token and CTag, kept while its zone is unchanged.
+    let heads = CalDAVHeads()
 
     /// The container CalDAV serves: the one the todo app uses.
     var container: String { "\(ContainerAddress.default.container)/\(ContainerAddress.default.environment)" }

@@ -57,22 +57,28 @@ struct DAVWriter {
 
     /// Text as XML character data.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\r": out += "&#13;"
-            default:
-                // XML 1.0 cannot carry other control characters at all.
-                if scalar.value < 0x20, scalar != "\n", scalar != "\t" { continue }
-                out.unicodeScalars.append(scalar)
+        // By UTF-8 bytes: every calendar-data of a multiget passes here (the characters escaped are all ASCII, and
+        // no byte of a multi-byte character is below 0x80).
+        let utf8 = text.utf8
+        if utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 || $0 == 0x0A || $0 == 0x09 } }) == true {
+            return text
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count + utf8.count / 8)
+        for byte in utf8 {
+            switch byte {
+            case 0x26: out += "&amp;".utf8
+            case 0x3C: out += "&lt;".utf8
+            case 0x3E: out += "&gt;".utf8
+            case 0x22: out += "&quot;".utf8
+            case 0x0D: out += "&#13;".utf8
+            case 0x0A, 0x09: out.append(byte)
+            // XML 1.0 cannot carry other control characters at all.
+            case ..<0x20: continue
+            default: out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     mutating func raw(_ xml: String) { text += xml }

@@ -159,7 +159,11 @@ final class CloudService: Sendable {
     /// A session's last use is written coarsely: when the stored one is older than `sessionTouchInterval`.
     func authenticate(_ request: ServiceRequest) async throws -> Caller {
         guard let token = request.bearerToken ?? request.query["ckWebAuthToken"], !token.isEmpty else { return .anonymous }
-        let digest = Secrets.tokenDigest(token)
+        return try await authenticate(digest: Secrets.tokenDigest(token))
+    }
+
+    /// The caller of the session stored under `digest` (a session token's, or an app password's for CalDAV).
+    func authenticate(digest: String) async throws -> Caller {
         let now = nowMillis
         var session: SessionRow
         if let cached = sessionCache?.session(digest: digest), now - cached.lastUsed <= sessionIdleMillis {

@@ -1,0 +1,193 @@
+import CloudModel
+import CloudServer
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `todo-bench caldav [TODOS] [--database-url URL]`: a phone's first CalDAV sync of a collection of TODOS todos (the
+/// `sync-collection` REPORT of every href and ETag, then one `calendar-multiget` of them all with their calendar data)
+/// and its unchanged sync, on the embedded SQLite cloud and, given a URL, on two PostgreSQL instances behind nginx.
+/// Targets (issue 28): the first two together in at most 2 s, an unchanged sync in at most 20 ms.
+enum CalDAVBench {
+    /// One set-up's figures, in seconds.
+    struct Figures {
+        var initialSync: [Double] = []
+        var multiget: [Double] = []
+        var unchanged: [Double] = []
+        var bytes = 0
+    }
+
+    static func run(count: Int, databaseURL: String?) async throws {
+        print("== CalDAV benchmark: \(count) todos in one collection (\(ProcessInfo.processInfo.activeProcessorCount) cores) ==")
+        var columns: [(String, Figures)] = []
+        do {
+            let sqlite = try ServerProcess()
+            defer { sqlite.stop() }
+            columns.append(("SQLite, 1 instance", try measure(entryPort: sqlite.port, count: count)))
+        }
+        if let databaseURL {
+            if BenchNginx.binary == nil {
+                print("SKIPPED the PostgreSQL figures: nginx is not installed (apt-get install nginx)")
+            } else {
+                let url = try DatabaseURL(parsing: databaseURL)
+                let made = url.withDatabase("cloudtodo_caldav_bench_\(getpid())")
+                try await PostgresStoreBench.administer(url, "DROP DATABASE IF EXISTS \(made.database)")
+                try await PostgresStoreBench.administer(url, "CREATE DATABASE \(made.database)")
+                do {
+                    let first = try ServerProcess(extraArguments: ["--database-url", made.secretText])
+                    defer { first.stop() }
+                    let second = try ServerProcess(extraArguments: ["--database-url", made.secretText])
+                    defer { second.stop() }
+                    let figures = try await BenchNginx.inFront(of: [first.port, second.port]) { nginx in try measure(entryPort: nginx.port, count: count) }
+                    columns.append(("PostgreSQL, 2 behind nginx", figures))
+                }
+                try await PostgresStoreBench.administer(url, "DROP DATABASE IF EXISTS \(made.database) WITH (FORCE)")
+            }
+        }
+        for (title, figures) in columns {
+            func ms(_ values: [Double]) -> String { values.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ") + " ms" }
+            let both = zip(figures.initialSync, figures.multiget).map { $0 + $1 }
+            let unchanged = figures.unchanged.sorted()
+            print("-- \(title)")
+            print("initial sync-collection (hrefs and ETags):       \(ms(figures.initialSync))")
+            print("calendar-multiget of all, with calendar-data:    \(ms(figures.multiget))  (\(figures.bytes / 1024) KiB)")
+            print("both together (target <= 2000 ms):               \(ms(both))")
+            print(
+                String(
+                    format: "unchanged sync-collection (target <= 20 ms):     median %.2f ms, worst %.2f ms of %d", percentile(unchanged, 0.5) * 1000,
+                    (unchanged.last ?? 0) * 1000, unchanged.count))
+        }
+    }
+
+    /// Writes `count` todos through `records/modify`, makes an app password, then times three first syncs (each on a
+    /// connection of its own) and 20 unchanged ones.
+    static func measure(entryPort: Int, count: Int) throws -> Figures {
+        let base = "http://127.0.0.1:\(entryPort)"
+        let account = "caldav-\(UUID().uuidString.prefix(8).lowercased())"
+        let device = try BenchAccounts.signIn(base, account: account, device: "laptop")
+        _ = try HTTP.shared.post(
+            base + ContainerAddress.default.path(of: .zonesModify, in: .private),
+            ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: TodoSchema.zoneName))]), token: device.token, as: ZonesResponse.self)
+        let writer = try RawHTTPConnection(port: entryPort)
+        for body in benchModifyBodies(count: count, planned: true) {
+            let answer = try writer.request("POST", ContainerAddress.default.path(of: .recordsModify, in: .private), body: body, token: device.token)
+            guard answer.status == 200 else { throw BenchError("write answered \(answer.status)") }
+        }
+        let password = try HTTP.shared.post(
+            base + ContainerAddress.default.devicePath("app-passwords/create"), CreateAppPasswordRequest(label: "phone"), token: device.token,
+            as: CreateAppPasswordResponse.self
+        ).password
+        let basic = "Basic " + Data("\(account):\(password)".utf8).base64EncodedString()
+        let collection = "/dav/calendars/\(account)/todos/"
+        var figures = Figures()
+        var token = ""
+        for _ in 0..<3 {
+            let dav = try DAVBenchConnection(port: entryPort, authorization: basic)
+            var start = ContinuousClock.now
+            let sync = try dav.report(collection, syncBody(""))
+            figures.initialSync.append(seconds(since: start))
+            let text = String(decoding: sync, as: UTF8.self)
+            let hrefs = matches(text, "<d:href>", "</d:href>")
+            guard hrefs.count == count else { throw BenchError("the first sync named \(hrefs.count) of \(count) todos") }
+            token = matches(text, "<d:sync-token>", "</d:sync-token>").first ?? ""
+            var multiget = "<c:calendar-multiget xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\"><d:prop><d:getetag/><c:calendar-data/></d:prop>"
+            multiget.reserveCapacity(hrefs.count * 64)
+            for href in hrefs { multiget += "<d:href>\(href)</d:href>" }
+            multiget += "</c:calendar-multiget>"
+            start = ContinuousClock.now
+            let objects = try dav.report(collection, Array(multiget.utf8))
+            figures.multiget.append(seconds(since: start))
+            figures.bytes = objects.count
+            let found = matches(String(decoding: objects, as: UTF8.self), "BEGIN:VTODO", "END:VTODO").count
+            guard found == count else { throw BenchError("the multiget gave \(found) of \(count) todos") }
+        }
+        let dav = try DAVBenchConnection(port: entryPort, authorization: basic)
+        for _ in 0..<20 {
+            let start = ContinuousClock.now
+            let answer = String(decoding: try dav.report(collection, syncBody(token)), as: UTF8.self)
+            figures.unchanged.append(seconds(since: start))
+            guard !answer.contains("<d:response>") else { throw BenchError("an unchanged sync named changes") }
+        }
+        return figures
+    }
+
+    static func syncBody(_ token: String) -> [UInt8] {
+        Array(
+            ("<d:sync-collection xmlns:d=\"DAV:\"><d:sync-token>\(token)</d:sync-token><d:sync-level>1</d:sync-level>"
+                + "<d:prop><d:getetag/></d:prop></d:sync-collection>").utf8)
+    }
+
+    /// The texts between each `open` and the next `close`.
+    static func matches(_ text: String, _ open: String, _ close: String) -> [String] {
+        var found: [String] = []
+        var rest = Substring(text)
+        while let start = rest.range(of: open), let end = rest[start.upperBound...].range(of: close) {
+            found.append(String(rest[start.upperBound..<end.lowerBound]))
+            rest = rest[end.upperBound...]
+        }
+        return found
+    }
+}
+
+/// A kept-alive CalDAV client over a blocking socket, signing in with HTTP Basic (so the figures are the cloud's).
+final class DAVBenchConnection {
+    private let fd: Int32
+    private let authorization: String
+    private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+
+    init(port: Int, authorization: String) throws {
+        self.authorization = authorization
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw BenchError("socket failed") }
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw BenchError("connect to port \(port) failed") }
+    }
+
+    deinit { close(fd) }
+
+    /// A REPORT (depth 1) of `body`; the answer's body, which must be a 207.
+    func report(_ path: String, _ body: [UInt8]) throws -> [UInt8] {
+        let head = "REPORT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/xml; charset=utf-8\r\nDepth: 1\r\n"
+            + "Authorization: \(authorization)\r\nContent-Length: \(body.count)\r\n\r\n"
+        var bytes = Array(head.utf8) + body
+        while !bytes.isEmpty {
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw BenchError("send failed") }
+            bytes.removeFirst(sent)
+        }
+        var headerEnd = firstIndex(of: Array("\r\n\r\n".utf8), in: buffer)
+        while headerEnd == nil {
+            try fill()
+            headerEnd = firstIndex(of: Array("\r\n\r\n".utf8), in: buffer)
+        }
+        let lines = String(decoding: buffer[0..<headerEnd!], as: UTF8.self).split(separator: "\r\n")
+        buffer.removeFirst(headerEnd! + 4)
+        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var length = 0
+        for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
+            length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        while buffer.count < length { try fill() }
+        let answer = Array(buffer[0..<length])
+        buffer.removeFirst(length)
+        guard status == 207 else { throw BenchError("REPORT answered \(status): \(String(decoding: answer.prefix(300), as: UTF8.self))") }
+        return answer
+    }
+
+    private func fill() throws {
+        let read = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard read > 0 else { throw BenchError("the connection closed") }
+        buffer += chunk[0..<read]
+    }
+}
