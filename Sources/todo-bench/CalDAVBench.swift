@@ -84,9 +84,9 @@ enum CalDAVBench {
         var figures = Figures()
         var token = ""
         for _ in 0..<3 {
-            let dav = try DAVBenchConnection(port: entryPort, authorization: basic)
+            let dav = try RawHTTPConnection(port: entryPort)
             var start = ContinuousClock.now
-            let sync = try dav.report(collection, syncBody(""))
+            let sync = try report(dav, collection, syncBody(""), basic)
             figures.initialSync.append(seconds(since: start))
             let text = String(decoding: sync, as: UTF8.self)
             let hrefs = matches(text, "<d:href>", "</d:href>")
@@ -97,16 +97,16 @@ enum CalDAVBench {
             for href in hrefs { multiget += "<d:href>\(href)</d:href>" }
             multiget += "</c:calendar-multiget>"
             start = ContinuousClock.now
-            let objects = try dav.report(collection, Array(multiget.utf8))
+            let objects = try report(dav, collection, Array(multiget.utf8), basic)
             figures.multiget.append(seconds(since: start))
             figures.bytes = objects.count
             let found = matches(String(decoding: objects, as: UTF8.self), "BEGIN:VTODO", "END:VTODO").count
             guard found == count else { throw BenchError("the multiget gave \(found) of \(count) todos") }
         }
-        let dav = try DAVBenchConnection(port: entryPort, authorization: basic)
+        let dav = try RawHTTPConnection(port: entryPort)
         for _ in 0..<20 {
             let start = ContinuousClock.now
-            let answer = String(decoding: try dav.report(collection, syncBody(token)), as: UTF8.self)
+            let answer = String(decoding: try report(dav, collection, syncBody(token), basic), as: UTF8.self)
             figures.unchanged.append(seconds(since: start))
             guard !answer.contains("<d:response>") else { throw BenchError("an unchanged sync named changes") }
         }
@@ -117,6 +117,17 @@ enum CalDAVBench {
         Array(
             ("<d:sync-collection xmlns:d=\"DAV:\"><d:sync-token>\(token)</d:sync-token><d:sync-level>1</d:sync-level>"
                 + "<d:prop><d:getetag/></d:prop></d:sync-collection>").utf8)
+    }
+
+    /// A REPORT (depth 1) of `body` signed in with `authorization`; the answer's body, which must be a 207.
+    static func report(_ dav: RawHTTPConnection, _ path: String, _ body: [UInt8], _ authorization: String) throws -> [UInt8] {
+        let answer = try dav.request(
+            "REPORT", path, body: body, contentType: "application/xml; charset=utf-8",
+            headers: [("Depth", "1"), ("Authorization", authorization)])
+        guard answer.status == 207 else {
+            throw BenchError("REPORT answered \(answer.status): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+        }
+        return answer.body
     }
 
     /// The texts between each `open` and the next `close`, found by bytes (Foundation's search of a substring
@@ -131,66 +142,5 @@ enum CalDAVBench {
             at = end + closing.count
         }
         return found
-    }
-}
-
-/// A kept-alive CalDAV client over a blocking socket, signing in with HTTP Basic (so the figures are the cloud's).
-final class DAVBenchConnection {
-    private let fd: Int32
-    private let authorization: String
-    private var buffer: [UInt8] = []
-    private var chunk = [UInt8](repeating: 0, count: 256 * 1024)
-
-    init(port: Int, authorization: String) throws {
-        self.authorization = authorization
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BenchError("socket failed") }
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else { throw BenchError("connect to port \(port) failed") }
-    }
-
-    deinit { close(fd) }
-
-    /// A REPORT (depth 1) of `body`; the answer's body, which must be a 207.
-    func report(_ path: String, _ body: [UInt8]) throws -> [UInt8] {
-        let head = "REPORT \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/xml; charset=utf-8\r\nDepth: 1\r\n"
-            + "Authorization: \(authorization)\r\nContent-Length: \(body.count)\r\n\r\n"
-        var bytes = Array(head.utf8) + body
-        while !bytes.isEmpty {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw BenchError("send failed") }
-            bytes.removeFirst(sent)
-        }
-        var headerEnd = firstIndex(of: Array("\r\n\r\n".utf8), in: buffer)
-        while headerEnd == nil {
-            try fill()
-            headerEnd = firstIndex(of: Array("\r\n\r\n".utf8), in: buffer)
-        }
-        let lines = String(decoding: buffer[0..<headerEnd!], as: UTF8.self).split(separator: "\r\n")
-        buffer.removeFirst(headerEnd! + 4)
-        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
-        var length = 0
-        for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
-            length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
-        }
-        while buffer.count < length { try fill() }
-        let answer = Array(buffer[0..<length])
-        buffer.removeFirst(length)
-        guard status == 207 else { throw BenchError("REPORT answered \(status): \(String(decoding: answer.prefix(300), as: UTF8.self))") }
-        return answer
-    }
-
-    private func fill() throws {
-        let read = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard read > 0 else { throw BenchError("the connection closed") }
-        buffer += chunk[0..<read]
     }
 }

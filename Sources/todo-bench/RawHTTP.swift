@@ -31,10 +31,15 @@ final class RawHTTPConnection {
 
     deinit { close(fd) }
 
-    /// Sends one request and reads the whole response; returns status and body.
-    func request(_ method: String, _ path: String, body: [UInt8] = [], token: String? = nil) throws -> (status: Int, body: [UInt8]) {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+    /// Sends one request (a bearer `token` and any other `headers`) and reads the whole response; returns status and
+    /// body.
+    func request(
+        _ method: String, _ path: String, body: [UInt8] = [], token: String? = nil, contentType: String = "application/json",
+        headers: [(name: String, value: String)] = []
+    ) throws -> (status: Int, body: [UInt8]) {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
         if let token { head += "Authorization: Bearer \(token)\r\n" }
+        for header in headers { head += "\(header.name): \(header.value)\r\n" }
         head += "\r\n"
         try send(Array(head.utf8) + body)
         // Headers.
