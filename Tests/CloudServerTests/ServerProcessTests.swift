@@ -52,13 +52,26 @@ struct ServerProcessTests {
     }
 
     /// /health 50 times, one after another: the answers that were not 200, and the CPU seconds the cloud used meanwhile.
-    private static func probe(_ server: ServerChild) async throws -> (failures: Int, cpu: Double) {
+    private static func probe(_ server: ServerChild) async throws -> (failures: [String], cpu: Double) {
         let cpuBefore = server.cpuSeconds
-        var failures = 0
+        var failures: [String] = []
         for _ in 0..<50 {
-            if try await server.get("/health")?.status != 200 { failures += 1 }
+            if let failure = try await health(server) { failures.append(failure) }
         }
         return (failures, server.cpuSeconds - cpuBefore)
+    }
+
+    /// One /health: nil when it answered 200, else what went wrong and when.
+    private static func health(_ server: ServerChild) async throws -> String? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let answer = try await server.get("/health")
+        let took = clock.now - start
+        switch answer?.status {
+        case 200: return nil
+        case let status?: return "\(status) after \(took): \(answer?.body.prefix(200) ?? "")"
+        case nil: return "no answer after \(took) (closed, or nothing in 30 s)"
+        }
     }
 
     /// The hard open-file limit processes here may raise themselves to.
@@ -85,7 +98,7 @@ struct ServerProcessTests {
         var failures = baseline.failures
         var step = ""
         while !flood.isDone || answered < 20 {
-            if try await server.get("/health")?.status != 200 { failures += 1 }
+            if let failure = try await Self.health(server) { failures.append("at flood step '\(step)': \(failure)") }
             answered += 1
             // The next probe at the flood's next step (it reports every 250 connections), at once when it is done.
             step = await firstValue(within: 5) { flood.isDone || flood.progress != step ? flood.progress : nil } ?? step
@@ -96,10 +109,10 @@ struct ServerProcessTests {
         let held = try await Self.probe(server)
         failures += held.failures
         print(
-            "descriptor flood: \(opened) connections opened, /health during it \(answered) times, \(failures) failed; "
+            "descriptor flood: \(opened) connections opened, /health during it \(answered) times, \(failures.count) failed; "
                 + "cloud CPU \(cpu) s during the flood, \(held.cpu) s for 50 probes while held (\(baseline.cpu) s before the flood)")
         #expect(opened >= 4000, "the flood opened \(opened) connections: \(flood.lastError)")
-        #expect(failures == 0, "/health failed \(failures) of \(answered + 100) times during the flood")
+        #expect(failures.isEmpty, "/health failed \(failures.count) of \(answered + 100) times: \(failures.joined(separator: "; "))\n\(server.logTail)")
         #expect(server.openDescriptors < 1024)
         // Everything recovers when they go.
         await flood.closeAll()
@@ -173,6 +186,9 @@ final class ServerChild: @unchecked Sendable {
         await client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         return await client.response(within: .seconds(30))
     }
+
+    /// The last lines the cloud wrote to its standard error (its log at warning level), to say what it saw.
+    var logTail: String { child.errorsSoFar.split(separator: "\n").suffix(10).joined(separator: "\n") }
 
     var isRunning: Bool {
         if !ended, ChildProcess.finished(child) != nil { ended = true }

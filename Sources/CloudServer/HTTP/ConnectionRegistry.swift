@@ -44,6 +44,9 @@ final class ConnectionRegistry: Sendable {
         let channel: any Channel
         var busy = false
         var lastActive = NIODeadline.now()
+        /// Whether its own event loop has set it up (`claim`): only then can its first bytes have been read, so until
+        /// then it is shed only when no set-up connection is idle.
+        var claimed = false
     }
 
     /// Everything the registry knows, under its one lock.
@@ -66,13 +69,14 @@ final class ConnectionRegistry: Sendable {
         /// Connections shed at a time: closed ahead of need, so closing is not paid one connection at a time.
         var batch: Int { max(1, limit / 32) }
 
-        /// Takes up to `goal` of the longest-idle entries out of `entries` into `leaving`.
+        /// Takes up to `goal` of the longest-idle entries out of `entries` into `leaving`: set-up ones first, since a
+        /// connection whose event loop has not yet reached it may have a request waiting unread.
         mutating func shed(_ goal: Int) -> [any Channel] {
             guard goal > 0 else { return [] }
             var idle = entries.filter { !$0.value.busy }.map { ($0.key, $0.value) }
             guard !idle.isEmpty else { return [] }
             if idle.count > goal {
-                idle.sort { $0.1.lastActive < $1.1.lastActive }
+                idle.sort { ($0.1.claimed ? 0 : 1, $0.1.lastActive) < ($1.1.claimed ? 0 : 1, $1.1.lastActive) }
                 idle.removeLast(idle.count - goal)
             }
             for (key, _) in idle {
@@ -139,12 +143,19 @@ final class ConnectionRegistry: Sendable {
     static let closingAllowance = 16
 
     /// The entry `admit` made for `channel` when it was accepted, nil when it was refused; admits it now when it
-    /// was accepted before the listener was guarded.
+    /// was accepted before the listener was guarded. Runs on the connection's own event loop, as it is set up: its
+    /// idle time counts from here, since its first bytes can be read only from now on.
     func claim(_ channel: any Channel) -> Entry? {
         let key = ObjectIdentifier(channel)
-        let (known, refused) = state.withLock { ($0.entries[key]?.entry, $0.leaving.contains(key)) }
+        let (known, refused) = state.withLock { state -> (Entry?, Bool) in
+            guard state.entries[key] != nil else { return (nil, state.leaving.contains(key)) }
+            state.entries[key]?.claimed = true
+            state.entries[key]?.lastActive = .now()
+            return (state.entries[key]?.entry, false)
+        }
         if let known { return known }
         guard !refused, case .held(let entry) = admit(channel) else { return nil }
+        state.withLock { $0.entries[key]?.claimed = true }
         return entry
     }
 
