@@ -110,6 +110,37 @@ struct ChangeFeedTests {
         }
     }
 
+    /// A deletion that commits while a compaction runs: either its tombstone stays in the feed, or dropping it moved
+    /// the horizon past it. On PostgreSQL each statement of a compaction sees what was committed when it began, so a
+    /// compaction that computed its horizon before the deletion committed and dropped tombstones after could drop this
+    /// one without expiring the tokens from before it: a device would never learn of the deletion.
+    @Test func aDeletionRacingCompactionsIsKeptOrExpiresTheTokensBeforeIt() async throws {
+        try await withCloud(retention: 0) { cloud in
+            let alice = try await cloud.signIn("alice")
+            try await cloud.createTodosZone(alice)
+            // Operator compactions back to back, beside the cloud's own every second.
+            let compactions = Task {
+                while !Task.isCancelled { _ = try? await cloud.raw("POST", "/admin/1/compact") }
+            }
+            defer { compactions.cancel() }
+            for round in 0..<80 {
+                let name = "gone\(round)"
+                let created = try await cloud.modify(alice, [RecordOperation(.create, todo(name, "Gone \(round)"))])
+                let before: ZoneChangesResponse = try await cloud.post(
+                    .private, "changes/zone", ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos)]), token: alice.token)
+                let token = try #require(before.zones.first?.syncToken)
+                _ = try await cloud.modify(alice, [RecordOperation(.delete, try #require(created.first?.record))])
+                let after: ZoneChangesResponse = try await cloud.post(
+                    .private, "changes/zone", ZoneChangesRequest(zones: [ZoneChangesQuery(zoneID: todos, syncToken: token)]), token: alice.token)
+                let zone = try #require(after.zones.first)
+                guard zone.serverErrorCode != .changeTokenExpired else { continue }
+                #expect(zone.records.contains { $0.recordName == name && $0.isDeleted }, "round \(round): the deletion was dropped and the token still holds")
+            }
+            compactions.cancel()
+            await compactions.value
+        }
+    }
+
     @Test func tokensExpireAfterCompaction() async throws {
         try await withCloud(retention: 0) { cloud in
             let alice = try await cloud.signIn("alice")

@@ -44,6 +44,10 @@ struct StoreRouteTests {
         try await onStore(store, #function) { try await ChangeFeedTests().tokensExpireAfterCompaction() }
     }
 
+    @Test(arguments: stores) func aDeletionRacingCompactionsIsKeptOrExpiresTheTokensBeforeIt(_ store: String) async throws {
+        try await onStore(store, #function) { try await ChangeFeedTests().aDeletionRacingCompactionsIsKeptOrExpiresTheTokensBeforeIt() }
+    }
+
     @Test(arguments: stores) func garbageTokensAreBadRequests(_ store: String) async throws {
         try await onStore(store, #function) { try await ChangeFeedTests().garbageTokensAreBadRequests() }
     }
