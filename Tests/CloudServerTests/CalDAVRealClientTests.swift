@@ -81,9 +81,8 @@ import Testing
                 username = "bob"
                 password = "\(login.password)"
                 """.write(to: config, atomically: true, encoding: .utf8)
-            let todomanConfig = directory.appendingPathComponent("tmconfig.py")
-            try "path = \"\(directory.path)/lists/*\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\ndefault_list = \"todos\"\n"
-                .write(to: todomanConfig, atomically: true, encoding: .utf8)
+            let todomanConfig = try TodomanConfig.write(
+                to: directory.appendingPathComponent("tmconfig.py"), calendars: "\(directory.path)/lists/*", defaultList: "todos")
             func vdirsyncer(_ arguments: [String]) async throws {
                 let result = try await ChildProcess.run("/bin/sh", ["-c", "yes | vdirsyncer -c '\(config.path)' " + arguments.joined(separator: " ")])
                 #expect(result.status == 0, "\(arguments): \(result.output)\(result.errors)")

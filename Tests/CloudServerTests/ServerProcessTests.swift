@@ -17,11 +17,13 @@ struct ServerProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let tokenFile = directory.appendingPathComponent("token")
         try "from-the-file\n".write(to: tokenFile, atomically: true, encoding: .utf8)
-        for (arguments, environment, token) in [
+        for (index, (arguments, environment, token)) in [
             (["--api-token-file", tokenFile.path], [String: String](), "from-the-file"),
             ([], ["TODO_API_TOKEN": "from-the-environment"], "from-the-environment"),
-        ] {
-            let server = try await ServerChild(arguments: arguments, environment: environment, directory: directory, token: token)
+        ].enumerated() {
+            // A data directory each: the first cloud may still be stopping (its lock held) when the second starts.
+            let server = try await ServerChild(
+                arguments: arguments, environment: environment, directory: directory.appendingPathComponent("\(index)"), token: token)
             defer { server.stop() }
             let refused = try await server.get("/database/1/x/development/private/zones/list")
             #expect(refused?.status == 401)
@@ -152,6 +154,8 @@ final class ServerChild: @unchecked Sendable {
     let token: String?
     private let child: ChildProcess.Running
     private var ended = false
+    /// What the process left when it was found ended by itself (its files are gone once it is reaped).
+    private var exit: ChildProcess.Result?
 
     var pid: pid_t { child.pid }
 
@@ -171,7 +175,9 @@ final class ServerChild: @unchecked Sendable {
         }
         do {
             try await waitUntil("todo server to answer") {
-                guard self.isRunning else { throw RawClientError("todo server exited: \(self.child.errorsSoFar)") }
+                guard self.isRunning else {
+                    throw RawClientError("todo server exited with status \(self.exit?.status ?? -1): \(self.exit?.errors ?? "")\(self.exit?.output ?? "")")
+                }
                 return (try? await self.get("/health"))?.status == 200
             }
         } catch {
@@ -188,10 +194,13 @@ final class ServerChild: @unchecked Sendable {
     }
 
     /// The last lines the cloud wrote to its standard error (its log at warning level), to say what it saw.
-    var logTail: String { child.errorsSoFar.split(separator: "\n").suffix(10).joined(separator: "\n") }
+    var logTail: String { (exit?.errors ?? child.errorsSoFar).split(separator: "\n").suffix(10).joined(separator: "\n") }
 
     var isRunning: Bool {
-        if !ended, ChildProcess.finished(child) != nil { ended = true }
+        if !ended, let result = ChildProcess.finished(child) {
+            ended = true
+            exit = result
+        }
         return !ended
     }
 

@@ -1,5 +1,6 @@
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 
 /// Checked against real todoman files: todos written by todoman (a vdir of one .ics file per todo) are imported with
@@ -18,16 +19,7 @@ struct TodomanInterchangeTests {
     /// A todoman configuration over the calendars in `directory`.
     static func configure(_ directory: URL, defaultList: String) throws -> URL {
         try FileManager.default.createDirectory(at: directory.appendingPathComponent(defaultList), withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("todoman.py")
-        let text = """
-            path = "\(directory.path)/*"
-            date_format = "%Y-%m-%d"
-            time_format = "%H:%M"
-            default_list = "\(defaultList)"
-
-            """
-        try text.write(to: config, atomically: true, encoding: .utf8)
-        return config
+        return try TodomanConfig.write(to: directory.appendingPathComponent("todoman.py"), calendars: "\(directory.path)/*", defaultList: defaultList)
     }
 
     @Test func todomanFilesComeInAndOurFilesReadInTodoman() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TodoPlanning
@@ -137,16 +138,7 @@ struct VdirTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let root = scratch.appendingPathComponent("vdir")
         try VdirLayout.write(sample, to: root, calendar: calendar)
-        let config = scratch.appendingPathComponent("config.py")
-        let settings = """
-            path = "\(root.path)/*"
-            cache_path = "\(scratch.path)/cache.sqlite3"
-            date_format = "%Y-%m-%d"
-            time_format = "%H:%M"
-            default_list = "Work"
-
-            """
-        try Data(settings.utf8).write(to: config)
+        let config = try TodomanConfig.write(to: scratch.appendingPathComponent("config.py"), calendars: "\(root.path)/*", defaultList: "Work")
         let (status, output) = try await InterchangeSupport.run(
             python, todoman + ["--porcelain", "--config", config.path, "list", "--status", "ANY"], environment: ["TZ": "Europe/Berlin"])
         #expect(status == 0)
