@@ -41,11 +41,11 @@ struct ConnectionRegistryTests {
         // Two batches short of capacity (a batch is 64 / 32 = 2): the next admission sheds a batch.
         fixture.admit(claimed: true)
         #expect(fixture.closed == [1, 2], "the two longest-idle set-up connections go, not the one still unread")
-        // Once reached, its idle time counts from then: it is now the newest.
+        // Once reached, it is the longest idle again (idle time counts from the accept): it goes next.
         #expect(fixture.registry.claim(lagging) != nil)
         fixture.admit(claimed: true)
         fixture.admit(claimed: true)
-        #expect(fixture.closed == [1, 2, 3, 4])
+        #expect(fixture.closed == [1, 2, 0, 3])
     }
 
     @Test func unreachedConnectionsGoWhenNothingElseIsIdle() throws {

@@ -38,14 +38,18 @@ struct LoadBalancerTests {
             await cloud.close()
             throw error
         }
-        let client = try TLSTestClient(trusting: authority.certificate)
         do {
-            try await Self.drive(cloud: cloud, dying: dying, through: "https://127.0.0.1:\(port)", client: client)
+            // The client is shut down on every path: one left to its deinit traps in debug builds.
+            try await TLSTestClient.with(trusting: authority.certificate) { client in
+                try await Self.drive(cloud: cloud, dying: dying, through: "https://127.0.0.1:\(port)", client: client)
+            }
         } catch {
             Issue.record("nginx log: \(nginx.log)")
+            await nginx.stop()
+            dying.stop()
+            await cloud.close()
             throw error
         }
-        await client.close()
         await nginx.stop()
         dying.stop()
         await cloud.close()

@@ -29,17 +29,16 @@ struct NginxProxyTests {
             await cloud.close()
             throw error
         }
-        let client = try TLSTestClient(trusting: authority.certificate)
         do {
-            try await Self.drive(cloud: cloud, through: "https://127.0.0.1:\(port)", client: client)
+            try await TLSTestClient.with(trusting: authority.certificate) { client in
+                try await Self.drive(cloud: cloud, through: "https://127.0.0.1:\(port)", client: client)
+            }
         } catch {
             Issue.record("nginx log: \(nginx.log)")
-            await client.close()
             await nginx.stop()
             await cloud.close()
             throw error
         }
-        await client.close()
         await nginx.stop()
         await cloud.close()
     }

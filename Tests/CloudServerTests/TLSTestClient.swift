@@ -9,8 +9,9 @@ import NIOSSL
 final class TLSTestClient: Sendable {
     private let client: HTTPClient
 
-    /// A client trusting `authority` (a PEM file) only.
-    init(trusting authority: URL) throws {
+    /// A client trusting `authority` (a PEM file) only; made by `with`, which always shuts it down (AsyncHTTPClient
+    /// traps in debug builds when a client reaches its deinit running).
+    private init(trusting authority: URL) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(authority.path))
         tls.minimumTLSVersion = .tlsv12

@@ -1,5 +1,6 @@
 import Foundation
 import ProcessTestSupport
+import Synchronization
 import TestSupport
 
 #if canImport(Glibc)
@@ -58,11 +59,15 @@ public final class NginxProxy: @unchecked Sendable {
         try Data(main.utf8).write(to: directory.appendingPathComponent("nginx.conf"))
         try Data(site.utf8).write(to: directory.appendingPathComponent("site.conf"))
         child = try ChildProcess.start(binary, ["-p", path, "-e", "\(path)/error.log", "-c", "\(path)/nginx.conf"])
+        // Listening is nginx's only if it said nothing fatal: another process may hold the port.
         let outcome = await firstValue(within: 15) { () -> Bool? in
-            if ChildProcess.finished(child) != nil { return false }
+            if ChildProcess.finished(child) != nil || self.log.contains("[emerg]") { return false }
             return Self.accepts(port: port) ? true : nil
         }
-        if outcome == false { throw NginxError("nginx exited: \(log)") }
+        if outcome == false {
+            await ChildProcess.stop(child)
+            throw NginxError("nginx did not start: \(log)")
+        }
         if outcome == true { return }
         await ChildProcess.stop(child)
         throw NginxError("nginx did not listen on \(port) within 15 s: \(log)")
@@ -125,19 +130,31 @@ public final class NginxProxy: @unchecked Sendable {
         }
     }
 
-    /// A loopback TCP port nothing listens on now.
+    /// A loopback TCP port nothing holds now, from below the kernel's ephemeral range (32768 and up here): a port
+    /// taken by `bind(0)` comes from that range, which every outgoing connection's local port comes from too, so
+    /// between this check and the child's own bind a client could take it (nginx then failed to bind, and a test
+    /// talked to whatever listened there). Each process walks the range from a random start.
     public static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
+        for _ in 0..<portRange.count {
+            let port = portRange.lowerBound + (nextPort.add(1, ordering: .relaxed).newValue % portRange.count)
+            if isFree(port) { return port }
         }
-        guard bound else { throw NginxError("no free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw NginxError("no free port in \(portRange)")
+    }
+
+    /// Where `freePort` looks: below Linux's default ephemeral range.
+    private static let portRange = 20_000..<32_000
+    private static let nextPort = Atomic<Int>(Int.random(in: 0..<12_000))
+
+    /// Whether a socket without `SO_REUSEADDR` can bind `port` on loopback now (so nothing listens on it or uses it).
+    private static func isFree(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
     }
 
     private static func loopback(port: Int) -> sockaddr_in {

@@ -143,14 +143,14 @@ final class ConnectionRegistry: Sendable {
     static let closingAllowance = 16
 
     /// The entry `admit` made for `channel` when it was accepted, nil when it was refused; admits it now when it
-    /// was accepted before the listener was guarded. Runs on the connection's own event loop, as it is set up: its
-    /// idle time counts from here, since its first bytes can be read only from now on.
+    /// was accepted before the listener was guarded. Runs on the connection's own event loop, as it is set up: from
+    /// here its first bytes can be read. Its idle time still counts from its accept, so connections go in the order
+    /// they came, whichever loop set them up first.
     func claim(_ channel: any Channel) -> Entry? {
         let key = ObjectIdentifier(channel)
         let (known, refused) = state.withLock { state -> (Entry?, Bool) in
             guard state.entries[key] != nil else { return (nil, state.leaving.contains(key)) }
             state.entries[key]?.claimed = true
-            state.entries[key]?.lastActive = .now()
             return (state.entries[key]?.entry, false)
         }
         if let known { return known }
