@@ -101,7 +101,8 @@ struct ConnectionLimitTests {
             #expect(
                 open == 0,
                 """
-                \(idle.filter { !$0.isClosed }.count) idle connections open, the cloud holds \(cloud.server.connectionCount); \
+                \(idle.filter { !$0.isClosed }.count) idle connections open (\(idle.filter { !$0.ownsItsSocket }.count) of all 200 \
+                no longer own their socket), the cloud holds \(cloud.server.connectionCount); \
                 its listening socket: \(ListeningSocket.describe(port: cloud.server.port))
                 """)
             let after = try RawClient(port: cloud.server.port)
@@ -145,7 +146,9 @@ struct ConnectionLimitTests {
             let closed = await firstValue { clients.first { $0.drain(); return $0.isClosed } }
             #expect(closed?.receivedText.isEmpty == true)
             // The cloud holds the two others, and they are open.
-            #expect(await eventually { cloud.server.connectionCount == 2 }, "the cloud holds \(cloud.server.connectionCount)")
+            #expect(
+                await eventually { cloud.server.connectionCount == 2 },
+                "the cloud holds \(cloud.server.connectionCount); \(clients.filter { !$0.ownsItsSocket }.count) clients no longer own their socket")
             #expect(clients.filter { $0.drain(); return !$0.isClosed }.count == 2)
         }
     }

@@ -10,6 +10,9 @@ import Glibc
 /// the cooperative threads the cloud in the same process answers on.
 final class RawClient: @unchecked Sendable {
     private let descriptor: Int32
+    /// The socket's inode when it connected: should the number ever name another file, something else in the
+    /// process closed this socket (a close of a number its owner had already closed).
+    private let inode: UInt
     private var received: [UInt8] = []
     private(set) var isClosed = false
 
@@ -28,7 +31,17 @@ final class RawClient: @unchecked Sendable {
         // and a `deinit` closing a descriptor the failed connect already closed would close whatever another thread
         // had opened under that number meanwhile (an event loop's, a database connection's).
         descriptor = try Self.connected(host: host, port: port, from: source)
+        inode = Self.inode(of: descriptor)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Whether the descriptor still names the socket this client opened (see `inode`); a test's failure message
+    /// says so when it does not.
+    var ownsItsSocket: Bool { Self.inode(of: descriptor) == inode }
+
+    private static func inode(of descriptor: Int32) -> UInt {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? UInt(status.st_ino) : 0
     }
 
     /// A socket connected to `host` on `port` (from `source`), or closed and thrown.
