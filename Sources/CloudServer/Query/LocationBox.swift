@@ -48,6 +48,20 @@ struct LocationBox: Sendable, Hashable {
         return (sql, arguments)
     }
 
+    /// The box as a condition on a row's JSON, read record by record: how `NEAR` ran before the index, kept only for
+    /// `TODO_NEAR_SCAN=1` (set in the cloud's environment), so a benchmark can measure both ways with one build.
+    func fieldCondition() -> (sql: String, arguments: [SQLValue]) {
+        let latitude = "json_extract(fields, '$.\(field).value.latitude')"
+        let longitude = "json_extract(fields, '$.\(field).value.longitude')"
+        let inner = indexCondition()
+        let sql = inner.sql.replacingOccurrences(of: "longitude BETWEEN", with: "\(longitude) BETWEEN")
+            .replacingOccurrences(of: "latitude BETWEEN", with: "\(latitude) BETWEEN")
+        return (sql, inner.arguments.map(SQLValue.double))
+    }
+
+    /// Whether `NEAR` reads every record of the type as before the index (`TODO_NEAR_SCAN=1`, for benchmarks).
+    static let scansRecords = ProcessInfo.processInfo.environment["TODO_NEAR_SCAN"] == "1"
+
     /// The SQLite condition on a `records` row: its name is among the index's records of this zone and field in the
     /// box. The subquery is not correlated, so SQLite walks the index's range once and looks the records up by name.
     func recordCondition(zonePK: Int64) -> (sql: String, arguments: [SQLValue]) {

@@ -204,7 +204,14 @@ struct QueryPlan: Sendable {
             guard center.latitude.isFinite, center.longitude.isFinite, distance.isFinite, distance > 0 else {
                 throw ServerError(.badRequest, "NEAR needs a finite LOCATION value and a distance above 0")
             }
-            locationBoxes.append(LocationBox(field: field, center: center, meters: distance))
+            let box = LocationBox(field: field, center: center, meters: distance)
+            if LocationBox.scansRecords {
+                let condition = box.fieldCondition()
+                conditions.append(condition.sql)
+                arguments += condition.arguments
+            } else {
+                locationBoxes.append(box)
+            }
         }
     }
 
