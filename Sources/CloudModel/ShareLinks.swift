@@ -26,11 +26,12 @@ public enum ShareLinkResult: Sendable, Hashable, Codable {
     public struct Found: Sendable, Hashable, Codable {
         public var shortGUID: String
         public var zoneID: ZoneID
-        public var rootRecordName: String
+        /// The shared root record; nil for a zone-wide share, which roots none.
+        public var rootRecordName: String?
         public var share: ShareInfo
 
         /// A share found by its short GUID.
-        public init(shortGUID: String, zoneID: ZoneID, rootRecordName: String, share: ShareInfo) {
+        public init(shortGUID: String, zoneID: ZoneID, rootRecordName: String?, share: ShareInfo) {
             self.shortGUID = shortGUID
             self.zoneID = zoneID
             self.rootRecordName = rootRecordName

@@ -95,6 +95,9 @@ do {
         try await InterchangeBench.run(count: arguments.dropFirst().compactMap { Int($0) }.first ?? 100_000)
     case "share":
         try await ShareBench.run()
+    case "near":
+        // `todo-bench near [RECORDS]`: NEAR over public places, through the location index and reading every record.
+        try await NearBench.run(records: arguments.dropFirst().compactMap { Int($0) }.first ?? 100_000)
     case "tls":
         let counts = arguments.dropFirst().compactMap { Int($0) }
         try await TLSBench.run(idleConnections: counts.first ?? 1000, handshakes: counts.dropFirst().first ?? 500)
@@ -121,7 +124,7 @@ do {
         try await PostgresStoreBench.run(url: arguments[1], records: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
     default:
         print(
-            "usage: todo-bench server [RECORDS] [--database-url URL] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share | interchange [TODOS] | descriptor-flood [TODO] [COUNT [ADDRESSES [LIMIT]]]"
+            "usage: todo-bench server [RECORDS] [--database-url URL] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share | near [RECORDS] | interchange [TODOS] | descriptor-flood [TODO] [COUNT [ADDRESSES [LIMIT]]]"
         )
         exit(2)
     }

@@ -57,8 +57,16 @@ struct WebClientStoreTests {
         try await onStore(store, #function) { try await WebNearTests().nearAndNearestAroundThePoles() }
     }
 
-    @Test(arguments: stores) func aZoneWideShareIsRefusedPerRecordInWords(_ store: String) async throws {
-        try await onStore(store, #function) { try await WebShareTests().aZoneWideShareIsRefusedPerRecordInWords() }
+    @Test(arguments: stores) func aZoneWideShareSharesEveryRecordOfTheZoneWithItsParticipants(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebZoneShareTests().aZoneWideShareSharesEveryRecordOfTheZoneWithItsParticipants() }
+    }
+
+    @Test(arguments: stores) func aZoneWithSharedRecordsIsNotSharedWholeAndPublicSharesAreRefusedInWords(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebZoneShareTests().aZoneWithSharedRecordsIsNotSharedWholeAndPublicSharesAreRefusedInWords() }
+    }
+
+    @Test(arguments: stores) func aParticipantsDatabaseSubscriptionFiresForWritesInTheSharedZone(_ store: String) async throws {
+        try await onStore(store, #function) { try await WebZoneShareTests().aParticipantsDatabaseSubscriptionFiresForWritesInTheSharedZone() }
     }
 
     @Test(arguments: stores) func handedOutURLsWorkWithoutTheAPIToken(_ store: String) async throws {

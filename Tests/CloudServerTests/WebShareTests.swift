@@ -83,28 +83,4 @@ struct WebShareTests {
             #expect(plain["records", 0, "recordName"] as? String == "T9", "\(plain.text)")
         }
     }
-
-    @Test func aZoneWideShareIsRefusedPerRecordInWords() async throws {
-        try await withCloud { cloud in
-            let alice = try await cloud.signIn("alice")
-            _ = try await cloud.signIn("bob")
-            try await cloud.createTodosZone(alice)
-            // As CloudKit JS saves a share of a whole zone: the share record named `cloudkit.zoneshare`, no root.
-            let body = #"{"zoneID":{"zoneName":"Todos"},"operations":[{"operationType":"create","record":{"recordName":"L3","recordType":"TodoList","fields":{"title":{"value":"Kept"}}}},{"operationType":"create","record":{"recordName":"cloudkit.zoneshare","recordType":"cloudkit.share","fields":{},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"bob"}},"permission":"READ_ONLY"}]}}]}"#
-            let saved = try await cloud.web(cloud.address.databasePath(.private, "records/modify"), body, token: alice.token)
-            print("cloudkit.zoneshare save:", body, "->", saved.text)
-            #expect(saved.status == 200, "\(saved.text)")
-            #expect(saved["records", 0, "recordName"] as? String == "L3", "\(saved.text)")
-            #expect(saved["records", 1, "serverErrorCode"] as? String == "BAD_REQUEST", "\(saved.text)")
-            #expect(saved["records", 1, "recordName"] as? String == "cloudkit.zoneshare", "\(saved.text)")
-            #expect((saved["records", 1, "reason"] as? String)?.contains("zone-wide shares (cloudkit.zoneshare) are not supported") == true)
-            // Nothing was shared, and no record of that name was stored.
-            let owned = try await cloud.web(cloud.address.databasePath(.private, "shares/list"), method: "GET", token: alice.token)
-            #expect((owned["shares"] as? [Any])?.isEmpty == true, "\(owned.text)")
-            let lookup = try await cloud.web(
-                cloud.address.databasePath(.private, "records/lookup"), #"{"zoneID":{"zoneName":"Todos"},"records":[{"recordName":"cloudkit.zoneshare"}]}"#,
-                token: alice.token)
-            #expect(lookup["records", 0, "serverErrorCode"] as? String == "NOT_FOUND", "\(lookup.text)")
-        }
-    }
 }

@@ -26,6 +26,8 @@ struct QueryPlan: Sendable {
     private(set) var arguments: [SQLValue] = []
     /// The order, record name last.
     private(set) var keys: [Key] = []
+    /// The boxes of the `NEAR` filters, searched in the location index (the exact distance is `residual`'s).
+    private(set) var locationBoxes: [LocationBox] = []
     /// Filters SQL does not check.
     let residual: QueryEvaluator?
     /// Identifies the query a marker belongs to.
@@ -45,7 +47,7 @@ struct QueryPlan: Sendable {
             throw ServerError(.badRequest, "at most \(Self.maxFilters) filters and \(Self.maxSorts) sorts in a query")
         }
         let isTokens = { (filter: QueryFilter) in filter.comparator == .containsAnyTokens || filter.comparator == .containsAllTokens }
-        // NEAR: SQL narrows to the bounding box, the exact distance is checked on the rows it returns.
+        // NEAR: the location index narrows to the bounding box, the exact distance is checked on the rows it returns.
         let residualFilters = filters.filter { isTokens($0) || $0.comparator == .near }
         residual = residualFilters.isEmpty ? nil : try QueryEvaluator(Query(recordType: query.recordType, filterBy: residualFilters))
         let encoded = (try? JSONEncoder.sorted.encode(query)) ?? Data()
@@ -202,43 +204,20 @@ struct QueryPlan: Sendable {
             guard center.latitude.isFinite, center.longitude.isFinite, distance.isFinite, distance > 0 else {
                 throw ServerError(.badRequest, "NEAR needs a finite LOCATION value and a distance above 0")
             }
-            conditions.append(Self.nearBox(field: field, center: center, meters: distance, arguments: &arguments))
+            let box = LocationBox(field: field, center: center, meters: distance)
+            if LocationBox.scansRecords {
+                let condition = box.fieldCondition()
+                conditions.append(condition.sql)
+                arguments += condition.arguments
+            } else {
+                locationBoxes.append(box)
+            }
         }
     }
 
     /// The SQL of a LOCATION field's latitude and longitude (the name is checked to be a plain name first).
     private static func coordinates(_ field: String) -> (latitude: String, longitude: String) {
         ("json_extract(fields, '$.\(field).value.latitude')", "json_extract(fields, '$.\(field).value.longitude')")
-    }
-
-    /// The SQL box around a NEAR circle: the latitudes it spans, and unless it reaches a pole the longitudes, in two
-    /// ranges when it crosses the antimeridian (179.9 and -179.9 are 22 km apart at the equator). The box is exact on
-    /// the sphere `QueryLocation.meters(to:)` measures on, a hair wider against rounding; the distance itself is
-    /// checked on the rows it lets through.
-    static func nearBox(field: String, center: QueryLocation, meters: Double, arguments: inout [SQLValue]) -> String {
-        let (latitude, longitude) = coordinates(field)
-        let degrees = 180 / Double.pi
-        let radius = meters / QueryLocation.earthRadius  // the circle's angular radius, in radians
-        let dLat = radius * degrees * (1 + 1e-9) + 1e-9
-        var box = "\(latitude) BETWEEN ? AND ?"
-        arguments += [.double(center.latitude - dLat), .double(center.latitude + dLat)]
-        // A circle over a pole reaches every longitude; otherwise its widest is asin(sin r / cos latitude).
-        guard abs(center.latitude) + dLat < 90 else { return box }
-        let dLon = asin(min(1, sin(radius) / cos(center.latitude / degrees))) * degrees * (1 + 1e-9) + 1e-9
-        guard dLon < 180 else { return box }
-        let middle = remainder(center.longitude, 360)  // in -180...180
-        let (low, high) = (middle - dLon, middle + dLon)
-        if low < -180 {
-            box += " AND (\(longitude) >= ? OR \(longitude) <= ?)"
-            arguments += [.double(low + 360), .double(high)]
-        } else if high > 180 {
-            box += " AND (\(longitude) >= ? OR \(longitude) <= ?)"
-            arguments += [.double(low), .double(high - 360)]
-        } else {
-            box += " AND \(longitude) BETWEEN ? AND ?"
-            arguments += [.double(low), .double(high)]
-        }
-        return box
     }
 
     /// An order by distance from `origin`: the haversine of the great-circle angle (sin² of half the latitude

@@ -34,14 +34,18 @@ struct QueryScratch {
         transaction = try SQLiteStoreTransaction(database)
     }
 
-    /// The DDL of the tables a query reads (`records`, and `counters` the transaction view starts from), as the
+    /// The DDL of the tables a query reads (`records` with its location index and the triggers that keep it, and
+    /// `counters` the transaction view starts from), tables before their indexes and triggers, as the
     /// SQLite store's migrations leave them: taken once per process from a migrated database, so each scratch is made
     /// in a few statements, not by running every migration again.
     private static let tables = Result { () throws -> [String] in
         let migrated = try SQLiteDatabase(path: ":memory:")
         try migrated.migrate(SQLiteCloudStore.migrations)
         return try migrated.query(
-            "SELECT sql FROM sqlite_master WHERE tbl_name IN ('records', 'counters') AND sql IS NOT NULL ORDER BY type DESC, name"
+            """
+            SELECT sql FROM sqlite_master WHERE tbl_name IN ('records', 'counters', 'record_locations') AND sql IS NOT NULL
+            ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, name
+            """
         ) { $0.text(0) } + ["INSERT INTO counters VALUES ('seq', 0)"]
     }
 
@@ -49,17 +53,20 @@ struct QueryScratch {
     /// at a time, and within one transaction (one snapshot) the candidates do not change, so they are copied once per
     /// request rather than once per chunk. A store drops it on any write of its transaction.
     final class Cache {
-        private var key: (zonePK: Int64, recordType: String, roots: Set<String>?)?
+        private var key: (zonePK: Int64, recordType: String, roots: Set<String>?, boxes: [LocationBox])?
         private var scratch: QueryScratch?
 
-        /// The scratch for these candidates: the one made last if it was for the same zone, type and roots, else a new
-        /// one of what `candidates` reads.
+        /// The scratch for these candidates: the one made last if it was for the same zone, type, roots and location
+        /// boxes (which a store may narrow its candidates to), else a new one of what `candidates` reads.
         func scratch(
-            zonePK: Int64, recordType: String, roots: Set<String>?, _ candidates: () async throws -> [(record: StoredRecord, root: String?)]
+            zonePK: Int64, recordType: String, roots: Set<String>?, boxes: [LocationBox] = [],
+            _ candidates: () async throws -> [(record: StoredRecord, root: String?)]
         ) async throws -> QueryScratch {
-            if let key, let scratch, key.zonePK == zonePK, key.recordType == recordType, key.roots == roots { return scratch }
+            if let key, let scratch, key.zonePK == zonePK, key.recordType == recordType, key.roots == roots, key.boxes == boxes {
+                return scratch
+            }
             let made = try QueryScratch(try await candidates())
-            key = (zonePK, recordType, roots)
+            key = (zonePK, recordType, roots, boxes)
             scratch = made
             return made
         }

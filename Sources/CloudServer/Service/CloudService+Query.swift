@@ -63,7 +63,7 @@ extension CloudService {
         _ tx: any StoreTransaction, _ database: DatabaseKey, _ zone: StoredZone, _ plan: QueryPlan, after start: [SQLValue]?, limit: Int, bytesLeft: Int
     ) async throws -> (records: [StoredRecord], next: [SQLValue]?) {
         let recordType = plan.recordType
-        let roots = try await viewIfShared(tx, database, zone)?.rootNames
+        let roots = try await viewIfShared(tx, database, zone)?.narrowingRoots
         var page: [(record: StoredRecord, key: [SQLValue])] = []
         var position = start
         var moreComing = false

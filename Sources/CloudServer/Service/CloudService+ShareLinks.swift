@@ -26,7 +26,7 @@ extension CloudService {
                     continue
                 }
                 let info = try await self.shareInfo(tx, zone, share, currentUser: zone.database.owner == user ? nil : user)
-                results.append(.found(.init(shortGUID: guid.value, zoneID: zone.zoneID, rootRecordName: share.rootRecordName, share: info)))
+                results.append(.found(.init(shortGUID: guid.value, zoneID: zone.zoneID, rootRecordName: share.isZoneWide ? nil : share.rootRecordName, share: info)))
             }
             return results
         }
@@ -50,7 +50,7 @@ extension CloudService {
                 do {
                     let reference = ShareReference(shareRecordName: share.recordName, zoneID: zone.zoneID)
                     let info = try await self.acceptOrLeave(reference, database, stamp: stamp, leave: false, tx: tx, &effects)
-                    results.append(.found(.init(shortGUID: guid.value, zoneID: zone.zoneID, rootRecordName: share.rootRecordName, share: info)))
+                    results.append(.found(.init(shortGUID: guid.value, zoneID: zone.zoneID, rootRecordName: share.isZoneWide ? nil : share.rootRecordName, share: info)))
                 } catch let error as ServerError {
                     results.append(.failure(error))
                 }

@@ -18,7 +18,7 @@ extension CloudService {
 
     private static let shareTypeBytes = Data(#""cloudkit.share""#.utf8)
     /// The name CloudKit gives the share record of a zone-wide share.
-    static let zoneShareName = "cloudkit.zoneshare"
+    static let zoneShareName = ZoneShare.name
 
     /// Whether `body` holds the share type's bytes: `memchr` to each `.` (rare in a todo's JSON, unlike `"`) and
     /// `memcmp` around it, since `Data.range(of:)` compares byte by byte from every position (4.5 % of the cloud's
@@ -79,13 +79,19 @@ extension CloudService {
         for (index, operation) in shares.enumerated() {
             guard case .object(let o) = operation, case .object(let record)? = o["record"] else { continue }
             let name: String? = if case .string(let n)? = record["recordName"] { n } else { nil }
-            if name == Self.zoneShareName {
-                // A share of the whole zone does not fit the shares this cloud keeps, which are each of one list.
+            if let permission = record["publicPermission"], permission != .string("NONE") {
+                // Anyone holding the URL could join such a share; here a share opens only to those it names.
                 var error = ServerError(
                     .badRequest,
-                    "zone-wide shares (cloudkit.zoneshare) are not supported by this cloud: share a root record (a list) with its share record instead")
+                    "publicPermission \(Self.describe(permission)) is not supported: a share of this cloud is open only to the participants it names (publicPermission NONE)")
                 error.recordName = name
                 failures[index] = error
+                continue
+            }
+            if name == Self.zoneShareName {
+                // A share of the whole zone it is saved in.
+                let participants = try await shareParticipants(record["participants"], owner: user)
+                shareOperations.append(.init(.save, zoneID: zoneID, rootRecordName: ZoneShare.name, participants: participants))
                 continue
             }
             var root = name.flatMap { rootOf[$0] }
@@ -109,6 +115,8 @@ extension CloudService {
                 guard case .object(var share) = item, share["serverErrorCode"] == nil else { return item }
                 share["recordName"] = share["shareRecordName"]
                 share["recordType"] = .string("cloudkit.share")
+                share["publicPermission"] = .string("NONE")
+                if share["shareRecordName"] == .string(ZoneShare.name) { share["rootRecordName"] = nil }  // it roots no record
                 return .object(share)
             }
         }
@@ -160,6 +168,13 @@ extension CloudService {
             participants.append(.init(account: account, permission: permission))
         }
         return participants
+    }
+}
+
+extension CloudService {
+    /// A JSON value in a reason, short.
+    fileprivate static func describe(_ value: JSONValue) -> String {
+        String(decoding: JSONWriter.bytes(of: value).prefix(64), as: UTF8.self)
     }
 }
 

@@ -93,8 +93,9 @@ extension CloudService {
         return try await sharedView(tx, zone, participant: database.owner)
     }
 
-    /// Whether a participant may see a record: its root is one of theirs.
+    /// Whether a participant may see a record: its root is one of theirs, or its zone is shared whole with them.
     func isVisible(_ tx: any StoreTransaction, _ view: SharedView, recordName: String) async throws -> Bool {
+        if view.wholeZone != nil { return try await tx.recordLink(zonePK: view.zone.pk, name: recordName) != nil }
         guard let root = try await tx.recordLink(zonePK: view.zone.pk, name: recordName)?.root else { return false }
         return view.roots[root] != nil
     }
@@ -140,8 +141,12 @@ extension CloudService {
             floor = try await tx.latestSequence(zonePK: zone.pk)
         }
         // From scratch there is nothing to delete on the device: tombstones are left out.
-        var rows = try await tx.visibleChanges(
-            zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: query.syncToken != nil, roots: view.rootNames)
+        var rows =
+            if let roots = view.narrowingRoots {
+                try await tx.visibleChanges(zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: query.syncToken != nil, roots: roots)
+            } else {
+                try await tx.changes(zonePK: zone.pk, after: after, limit: limit + 1, includeTombstones: query.syncToken != nil)
+            }
         let cut = Self.keepFitting(&rows, byteLimit: byteLimit)
         let moreComing = cut || rows.count > limit
         if rows.count > limit { rows.removeLast(rows.count - limit) }
@@ -282,6 +287,11 @@ extension CloudService {
             break
         case .owned:
             if live?.recordType == ShareSchema.recordType || incoming.recordType == ShareSchema.recordType {
+                if type.isDelete, live?.recordType == ShareSchema.recordType,
+                    let outcome = try await deleteShareRecord(tx, zone, name: name, batch: &batch)
+                {
+                    return outcome
+                }
                 throw Self.useSharesModify
             }
             if !type.isDelete, newParent != nil, let live, live.parent == nil, let share = try await tx.share(zonePK: zone.pk, root: name) {
@@ -351,6 +361,7 @@ extension CloudService {
         let name = operation.record.recordName
         let type = operation.operationType
         let readOnly = ServerError(.accessDenied, "shared with you read-only: only the owner can change '\(name)'")
+        if let permission = view.wholeZone { return try checkWholeZoneWrite(operation, live: live, permission: permission) }
         // Only read-only shares in this zone: every write is refused, whatever it names.
         if view.roots.values.allSatisfy({ $0 == .readOnly }) { throw readOnly }
         if let live {
@@ -388,7 +399,8 @@ extension CloudService {
         let now = batch.stamp.timestamp
         for (pk, entry) in batch.touched {
             if batch.database.scope == .shared { try await noteOwnerZone(tx, entry.zone, now: now, &effects) }
-            for participant in try await tx.acceptedParticipants(zonePK: pk, roots: entry.roots) {
+            // Participants of the zone's zone-wide share hear of every write in it.
+            for participant in try await tx.acceptedParticipants(zonePK: pk, roots: entry.roots.union([ZoneShare.name])) {
                 try await noteParticipantZone(tx, entry.zone, participant, kind: .changed, now: now, &effects)
             }
         }

@@ -115,15 +115,19 @@ extension CloudService {
             guard invited.count <= ShareSchema.maxParticipants else {
                 throw ServerError(.limitExceeded, "a share lists at most \(ShareSchema.maxParticipants) participants")
             }
-            guard let root = try await tx.record(zonePK: zone.pk, name: rootName), !root.deleted else {
-                throw ServerError(.notFound, "record '\(rootName)' not found")
-            }
-            guard root.recordType != ShareSchema.recordType else {
-                throw ServerError(.badRequest, "'\(rootName)' is a share; share the record it roots instead")
-            }
-            if let parent = root.parent {
-                throw ServerError(
-                    .badRequest, "'\(rootName)' has a parent ('\(parent)'): only a root record (a list) can be shared")
+            // A zone-wide share roots no record: it shares the zone.
+            let zoneWide = rootName == ZoneShare.name
+            if !zoneWide {
+                guard let root = try await tx.record(zonePK: zone.pk, name: rootName), !root.deleted else {
+                    throw ServerError(.notFound, "record '\(rootName)' not found")
+                }
+                guard root.recordType != ShareSchema.recordType else {
+                    throw ServerError(.badRequest, "'\(rootName)' is a share; share the record it roots instead")
+                }
+                if let parent = root.parent {
+                    throw ServerError(
+                        .badRequest, "'\(rootName)' has a parent ('\(parent)'): only a root record (a list) can be shared")
+                }
             }
             var chosen: [(user: String, permission: ShareParticipantPermission)] = []
             var seen: Set<String> = []
@@ -142,7 +146,9 @@ extension CloudService {
 
             // Everything is checked: from here on the operation writes.
             let existing = try await tx.share(zonePK: zone.pk, root: rootName)
-            let share = existing ?? ShareRow(zonePK: zone.pk, recordName: ShareSchema.recordName(forRoot: rootName), rootRecordName: rootName)
+            try await checkOneShare(tx, zone, root: rootName, existing: existing)
+            let shareName = zoneWide ? ZoneShare.name : ShareSchema.recordName(forRoot: rootName)
+            let share = existing ?? ShareRow(zonePK: zone.pk, recordName: shareName, rootRecordName: rootName)
             var old: [ParticipantRow] = []
             if existing == nil {
                 if let clash = try await tx.record(zonePK: zone.pk, name: share.recordName), !clash.deleted {
@@ -281,7 +287,7 @@ extension CloudService {
     ) async throws {
         let owner = zone.database.owner
         let accounts = try await participants.asyncMap { try await tx.user(recordName: $0.userRecordName)?.account ?? "" }
-        let fields: [String: FieldValue] = [
+        var fields: [String: FieldValue] = [
             ShareSchema.rootRecordField: .reference(Reference(recordName: share.rootRecordName, action: ReferenceAction.none)),
             ShareSchema.participantUserRecordNamesField: .list(.string, participants.map { .string($0.userRecordName) }),
             ShareSchema.participantAccountsField: .list(.string, accounts.map { .string($0) }),
@@ -291,6 +297,7 @@ extension CloudService {
             ShareSchema.ownerUserRecordNameField: .string(owner),
             ShareSchema.ownerAccountField: .string(try await tx.user(recordName: owner)?.account ?? ""),
         ]
+        if share.isZoneWide { fields[ShareSchema.rootRecordField] = nil }  // it roots no record
         var writer = JSONWriter(reserving: 512)
         writer.fields(fields)
         let existing = try await tx.record(zonePK: zone.pk, name: share.recordName).flatMap { $0.deleted ? nil : $0 }
@@ -314,8 +321,8 @@ extension CloudService {
         let rows = try await tx.participants(zonePK: zone.pk, shareRecordName: share.recordName)
         let participants = try await rows.asyncMap { try await participantInfo(tx, $0) }
         let owner = zone.database.owner
-        var title: String?
-        if let root = try await tx.record(zonePK: zone.pk, name: share.rootRecordName), !root.deleted {
+        var title: String? = share.isZoneWide ? zone.name : nil
+        if !share.isZoneWide, let root = try await tx.record(zonePK: zone.pk, name: share.rootRecordName), !root.deleted {
             title = try root.decodedFields()["title"]?.stringValue
         }
         let record = try await tx.record(zonePK: zone.pk, name: share.recordName)

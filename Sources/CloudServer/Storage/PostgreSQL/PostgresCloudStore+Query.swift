@@ -7,25 +7,15 @@ import SQLiteDB
 /// statement, copied into a scratch in-memory SQLite, and the query runs there through the very code the SQLite store
 /// runs (`QueryPlan` compiles to SQLite's SQL: its JSON functions, its typing and order of mixed values), so both stores
 /// answer a query, and a continuation marker, identically. The price: each request reads every live record of the type
-/// (once: the chunks it asks for share the copy).
+/// (once: the chunks it asks for share the copy), or with `NEAR` only those in its box.
 extension PostgresStoreTransaction {
     func queryRecords(
         zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
     ) async throws -> [(record: StoredRecord?, key: [SQLValue])] {
         if let roots, roots.isEmpty { return [] }
-        let scratch = try await queryScratch.scratch(zonePK: zonePK, recordType: recordType, roots: roots) {
-            if let roots {
-                return try await all(
-                    """
-                    SELECT \(unescaped: Self.recordSelect) FROM records
-                    WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted AND root = ANY(\(Array(roots)))
-                    """, Self.recordRow)
-            }
-            return try await all(
-                """
-                SELECT \(unescaped: Self.recordSelect) FROM records
-                WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted
-                """, Self.recordRow)
+        // NEAR filters narrow the candidates here already, through the location index's B-tree.
+        let scratch = try await queryScratch.scratch(zonePK: zonePK, recordType: recordType, roots: roots, boxes: plan.locationBoxes) {
+            try await all(Self.candidatesQuery(zonePK: zonePK, recordType: recordType, plan: plan, roots: roots), Self.recordRow)
         }
         return try scratch.query(zonePK: zonePK, recordType: recordType, plan: plan, after: position, roots: roots, limit: limit)
     }

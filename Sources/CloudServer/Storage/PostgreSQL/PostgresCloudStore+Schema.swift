@@ -14,6 +14,7 @@ enum PostgresSchema {
     static let migrations: [(name: String, statements: [String])] = [
         ("pg1", initial),
         ("pg2", recordsWithoutZoneKey),
+        ("pg3", locations),
     ]
 
     /// pg2: `records` without its foreign key to `zones`, and without statistics on columns no query filters on.

@@ -54,6 +54,7 @@ extension SQLiteCloudStore {
         schemaMigration,
         assetsMigration,
         sessionsMigration,
+        locationsMigration,
     ]
 
     /// v4: each database's feed has its own compaction horizon (one cloud-wide horizon expired every user's tokens
