@@ -216,7 +216,7 @@ extension TodoStore {
     }
 
     /// A moment column (ms since 1970), nil when empty.
-    private static func moment(_ row: Row, _ column: Int32) -> Date? {
+    static func moment(_ row: Row, _ column: Int32) -> Date? {
         row.optionalInt(column).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 

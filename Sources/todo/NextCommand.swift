@@ -55,15 +55,19 @@ struct Next: AsyncParsableCommand {
             // shown are then read again whole by key (a few), so a ranking of 100,000 never holds 100,000 todos.
             var candidates: [NextCandidate] = []
             let floor = ScoreFloor(limit: limit)
+            // With no filter to apply, each row is scored from its columns before it is made into a todo, and only
+            // one that may be among the first `limit` is made: the floor counts each row once, there or below.
+            let scoresFirst = filter.isEmpty && (context?.filter.isEmpty ?? true)
             for scope in [DatabaseScope.private, .shared] {
                 let query = TodoQuery(
                     scope: scope, openOnly: true, visibleAt: asksForWaiting ? nil : now, hints: hints, fields: .listing)
-                let found = try await session.mapListedTodos(query) { todo -> NextCandidate? in
+                let prefilter = scoresFirst ? Self.scoring(urgency, floor: floor, now: now, showsWaiting: asksForWaiting) : nil
+                let found = try await session.mapListedTodos(query, prefilter: prefilter) { todo -> NextCandidate? in
                     guard !todo.item.isCompleted, !todo.item.isTrashed, asksForWaiting || !todo.isHidden(at: now),
                         filter.matches(todo), context?.filter.matches(todo) != false
                     else { return nil }
                     let score = urgency.score(todo.urgencyFacts)
-                    guard floor.admits(score) else { return nil }
+                    guard scoresFirst || floor.admits(score) else { return nil }
                     let rank = NextRanking.Key(score: score, due: todo.item.due, title: todo.item.title, id: todo.item.key.recordName)
                     return NextCandidate(key: todo.item.key, rank: rank)
                 }
@@ -81,6 +85,27 @@ struct Next: AsyncParsableCommand {
             if shown.isEmpty { printError("nothing to do: no open todos match") }
             if let context, !json { printError(contextLine(context)) }
             if let line = signedOutLine(await session.engine.status()) { printError(line) }
+        }
+    }
+}
+
+extension Next {
+    /// The prefilter of a ranking without a filter: whether a row, scored from its columns, may be among the first
+    /// `limit` (`floor`), hidden rows aside unless `showsWaiting`. Its urgency facts are `ListedTodo.urgencyFacts`,
+    /// with the marks `DeviceSession.listed` gives.
+    static func scoring(_ urgency: Urgency, floor: ScoreFloor, now: Date, showsWaiting: Bool)
+        -> @Sendable (ListingFacts, () -> String, DeviceSession.ListedDependencies) -> Bool
+    {
+        { facts, name, dependencies in
+            guard showsWaiting || !facts.isHidden(at: now) else { return false }
+            let isBlocking = !dependencies.blocking.isEmpty && dependencies.blocking.contains(name())
+            let isBlocked = facts.depends.contains { dependencies.open[$0] != nil }
+            let isWaiting = facts.wait.map { $0 > Date() } ?? false
+            let urgencyFacts = UrgencyFacts(
+                due: facts.due, priority: facts.priority, tags: facts.tags, annotationCount: facts.annotationCount, created: facts.created,
+                inList: facts.inList, isActive: facts.start != nil, scheduled: facts.scheduled, isBlocking: isBlocking, isBlocked: isBlocked,
+                isWaiting: isWaiting)
+            return floor.admits(urgency.score(urgencyFacts))
         }
     }
 }

@@ -101,4 +101,25 @@ struct ListingReadTests {
             }
         }
     }
+
+    @Test func listingFactsAreWhatTheWholeTodoGives() async throws {
+        try await withTemporaryStore { store, _ in
+            try await Self.fill(store)
+            let whole = Dictionary(uniqueKeysWithValues: try await store.todos(in: .private, includeTrashed: true).map { ($0.key.recordName, $0) })
+            @Sendable func same(_ facts: ListingFacts, _ name: String) -> Bool {
+                guard let item = whole[name] else { return false }
+                let expected = ListingFacts(item)
+                return facts.due == expected.due && facts.priority == expected.priority && facts.tags == expected.tags
+                    && facts.annotationCount == expected.annotationCount && facts.created == expected.created && facts.inList == expected.inList
+                    && facts.start == expected.start && facts.scheduled == expected.scheduled && facts.wait == expected.wait
+                    && facts.until == expected.until && facts.depends == expected.depends
+            }
+            let query = TodoQuery(scope: .private, includeTrashed: true, fields: .listing)
+            // A prefilter refusing rows whose facts differ from the whole todo's: every row must come through.
+            let admitted = try await store.mapTodos(matching: query, prefilter: { facts, name in same(facts, name()) }) { $0.key.recordName }
+            #expect(Set(admitted) == Set(whole.keys.filter { whole[$0]?.recordType == TodoSchema.todoType }))
+            let none = try await store.mapTodos(matching: query, prefilter: { _, _ in false }) { $0.key.recordName }
+            #expect(none.isEmpty)
+        }
+    }
 }
