@@ -18,21 +18,47 @@ public enum NextRanking {
         /// The key of a todo scored `score`.
         public init(score: Double, due: DueDate?, title: String, id: String) {
             self.score = score
-            self.due = due?.localMoment ?? .infinity
+            self.due = NextRanking.dueKey(due)
             self.title = title
             self.id = id
         }
     }
 
+    /// What the order compares of a due date: `DueDate.localMoment`, +infinity for none (none comes last).
+    public static func dueKey(_ due: DueDate?) -> Double { due?.localMoment ?? .infinity }
+
     /// Whether `a` comes before `b`.
     public static func before(_ a: Key, _ b: Key) -> Bool {
         if a.score != b.score { return a.score > b.score }
         if a.due != b.due { return a.due < b.due }
-        if a.title != b.title {
-            let (x, y) = (a.title.lowercased(), b.title.lowercased())
+        return tieBefore(title: a.title, id: a.id, title: b.title, id: b.id)
+    }
+
+    /// Between two todos of the same score and due date: whether the first comes first, by title without case, then ID.
+    static func tieBefore(title a: String, id first: String, title b: String, id second: String) -> Bool {
+        if a != b {
+            let (x, y) = (a.lowercased(), b.lowercased())
             if x != y { return x < y }
         }
-        return a.id < b.id
+        return first < second
+    }
+
+    /// The positions of todos in this order, given their scores and due keys (`dueKey`) by position; a title and an ID
+    /// are asked for (`title(i)`, `id(i)`) only when two todos tie on both, so the todos are read in place and no key
+    /// holds their strings: the Next view ranks 80,000 rows with 16 bytes each beside them.
+    public static func order(scores: [Double], dues: [Double], title: (Int) -> String, id: (Int) -> String) -> [Int] {
+        precondition(scores.count == dues.count, "a due key for each score")
+        var indices = Array(scores.indices)
+        scores.withUnsafeBufferPointer { scores in
+            dues.withUnsafeBufferPointer { dues in
+                indices.sort { a, b in
+                    if scores[a] != scores[b] { return scores[a] > scores[b] }
+                    if dues[a] != dues[b] { return dues[a] < dues[b] }
+                    return tieBefore(title: title(a), id: id(a), title: title(b), id: id(b))
+                }
+            }
+        }
+        return indices
     }
 
     /// The positions of `keys` in this order: indices are sorted, not the keys (or the todos beside them), so a sort of

@@ -16,7 +16,11 @@ enum StringListColumn {
 
     /// The elements of a column's text.
     static func decode(_ text: String) -> [String] {
-        let bytes = Array(text.utf8)
+        Array(text.utf8).withUnsafeBufferPointer(decode)
+    }
+
+    /// The elements of a column's text, from its UTF-8 bytes.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var elements: [String] = []
         var index = 0
         while index < bytes.count {
@@ -29,7 +33,7 @@ enum StringListColumn {
             }
             guard digits > 0, index < bytes.count, bytes[index] == 0x3A, length <= bytes.count - index - 1 else { break }
             index += 1
-            elements.append(String(decoding: bytes[index..<(index + length)], as: UTF8.self))
+            elements.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]), as: UTF8.self))
             index += length
         }
         return elements

@@ -20,11 +20,23 @@ public struct TodoQuery: Sendable {
     public var hints = FilterHints()
     /// Oldest first (by creation, then name), as `todos(in:)` gives them; else in key order, unsorted.
     public var creationOrder = false
+    /// What `mapTodos(matching:_:)` reads of each todo.
+    public var fields = Fields.whole
+
+    /// What a read gives of each todo.
+    public enum Fields: Sendable {
+        /// The whole record: every field, the system fields, whether an edit of it waits in the outbox.
+        case whole
+        /// What a filter, urgency and the orders read (`TodoStore.listingItem`): no system fields but the time it
+        /// was created, no edit stamps, lost edits, series or pending flag. Such an item is for ranking and counting,
+        /// never to be written back or shown as a whole (read the todos shown by key).
+        case listing
+    }
 
     /// A read of `scope`'s todos (lists and share records are not todos).
     public init(
         scope: DatabaseScope, includeTrashed: Bool = false, openOnly: Bool = false, visibleAt: Date? = nil, hints: FilterHints = FilterHints(),
-        creationOrder: Bool = false
+        creationOrder: Bool = false, fields: Fields = .whole
     ) {
         self.scope = scope
         self.includeTrashed = includeTrashed
@@ -32,6 +44,7 @@ public struct TodoQuery: Sendable {
         self.visibleAt = visibleAt
         self.hints = hints
         self.creationOrder = creationOrder
+        self.fields = fields
     }
 
     /// The WHERE clause and its arguments (`?1` is the scope, `?2` the todo type).
@@ -93,25 +106,26 @@ extension TodoStore {
     public func todos(matching query: TodoQuery) throws -> [TodoItem] {
         let (condition, arguments) = query.whereClause()
         return try read { db in
-            var names = StringInterner()
+            var caches = RowReadCaches()
             let order = query.creationOrder ? " ORDER BY COALESCE(created_at, local_edited_at), record_name" : ""
             return try db.query("SELECT \(Self.recordColumns) FROM records WHERE \(condition)\(order)", arguments) { row in
-                var item = try Self.item(from: row)
-                names.share(&item)
-                return item
+                try Self.item(from: row, caches: &caches)
             }
         }
     }
 
     /// Turns the todos `query` may keep into values inside the read, one row at a time, in key order (or creation
-    /// order when it asks): a caller that needs a line or a score of each row never holds every todo at once.
+    /// order when it asks): a caller that needs a line or a score of each row never holds every todo at once. Only
+    /// this read heeds `query.fields`; the others read whole todos.
     public func mapTodos<T: Sendable>(matching query: TodoQuery, _ transform: @Sendable (TodoItem) throws -> T?) throws -> [T] {
+        if query.fields == .listing { return try mapListingTodos(matching: query, transform) }
         let (condition, arguments) = query.whereClause()
         return try read { db in
             let order = query.creationOrder ? " ORDER BY COALESCE(created_at, local_edited_at), record_name" : ""
             var values: [T] = []
+            var caches = RowReadCaches()
             _ = try db.query("SELECT \(Self.recordColumns) FROM records WHERE \(condition)\(order)", arguments) { row in
-                if let value = try transform(try Self.item(from: row)) { values.append(value) }
+                if let value = try transform(try Self.item(from: row, caches: &caches)) { values.append(value) }
             }
             return values
         }
@@ -134,8 +148,9 @@ extension TodoStore {
             var values: [T] = []
             var last: RecordKey?
             var count = 0
+            var caches = RowReadCaches()
             _ = try db.query(sql, arguments) { row in
-                let item = try Self.item(from: row)
+                let item = try Self.item(from: row, caches: &caches)
                 last = item.key
                 count += 1
                 if let value = try transform(item) { values.append(value) }

@@ -110,7 +110,13 @@ extension TodoStore {
     }
 
     static func item(from row: Row) throws -> TodoItem {
-        var item = try item(from: row, offset: 0)
+        var once = RowReadCaches.none
+        return try item(from: row, caches: &once)
+    }
+
+    /// `item(from:)` in a read of many rows: what rows repeat (references, tag lists, names) is made once.
+    static func item(from row: Row, caches: inout RowReadCaches) throws -> TodoItem {
+        var item = try item(from: row, offset: 0, caches: &caches)
         item.hasPendingChanges = row.int(plainColumnCount) != 0
         return item
     }
@@ -118,28 +124,30 @@ extension TodoStore {
     /// The record whose columns start at `o` (in `plainRecordColumns` order); `known`, when given, is its key as
     /// read already from another table's columns of the row (its four columns are then not read again).
     static func item(from row: Row, offset o: Int32, key known: RecordKey? = nil) throws -> TodoItem {
-        let key =
-            known
-            ?? RecordKey(
-                scope: DatabaseScope(rawValue: row.text(o)) ?? .private, zoneName: row.text(o + 2), zoneOwner: row.text(o + 1),
-                recordName: row.text(o + 3))
+        var once = RowReadCaches.none
+        return try item(from: row, offset: o, key: known, caches: &once)
+    }
+
+    /// `item(from:offset:key:)` in a read of many rows (see `RowReadCaches`).
+    static func item(from row: Row, offset o: Int32, key known: RecordKey? = nil, caches: inout RowReadCaches) throws -> TodoItem {
+        let key = known ?? self.key(from: row, offset: o, caches: &caches)
         var item = TodoItem(key: key, recordType: row.text(o + 4), title: row.text(o + 5))
         item.notes = row.text(o + 6)
         item.isCompleted = row.int(o + 7) != 0
         item.dueDate = row.optionalInt(o + 8).map { Date(timeIntervalSince1970: Double($0) / 1000) }
         item.priority = TodoItem.priorityRange.clamp(row.int(o + 9))
         item.isTrashed = row.int(o + 10) != 0
-        item.list = try row.optionalText(o + 11).map { try decodeJSON(Reference.self, $0) }
-        item.parent = try row.optionalText(o + 12).map { try decodeJSON(ParentReference.self, $0) }
+        item.list = try caches.lists.value(row, o + 11) { try decodeJSON(Reference.self, $0) }
+        item.parent = try caches.parents.value(row, o + 12) { try decodeJSON(ParentReference.self, $0) }
         item.extraFields = try row.optionalText(o + 13).map { try decodeJSON([String: FieldValue].self, $0) } ?? [:]
         item.system.changeTag = row.optionalText(o + 14)
-        item.system.created = stamp(row, o + 15)
-        item.system.modified = stamp(row, o + 18)
+        item.system.created = stamp(row, o + 15, &caches)
+        item.system.modified = stamp(row, o + 18, &caches)
         item.localEditedAt = row.optionalInt(o + 21)
         item.sharePermission = row.optionalText(o + 22).flatMap(SharePermission.init(rawValue:))
         item.editStamps = row.optionalText(o + 23)
         item.lostEdits = row.optionalText(o + 24)
-        item.tags = row.optionalText(o + 25).map(StringListColumn.decode) ?? []
+        item.tags = caches.tags.value(row, o + 25, StringListColumn.decode) ?? []
         item.dueAllDay = row.int(o + 26) != 0
         item.repeatRule = row.optionalText(o + 27)
         item.repeatFromCompletion = row.int(o + 28) != 0
@@ -158,6 +166,16 @@ extension TodoStore {
         }
         return item
     }
+
+    /// The key in the four columns from `o`; the zone's owner and name, which every row of a zone repeats, made once.
+    static func key(from row: Row, offset o: Int32, caches: inout RowReadCaches) -> RecordKey {
+        RecordKey(
+            scope: DatabaseScope(rawValue: row.text(o)) ?? .private, zoneName: caches.names.value(row, o + 2, Self.string) ?? "",
+            zoneOwner: caches.names.value(row, o + 1, Self.string) ?? "", recordName: row.text(o + 3))
+    }
+
+    /// The text of a column's bytes.
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 
     /// Shares one copy of strings that many rows repeat (user record names, device IDs).
     struct StringInterner {
@@ -198,13 +216,15 @@ extension TodoStore {
     }
 
     /// A moment column (ms since 1970), nil when empty.
-    private static func moment(_ row: Row, _ column: Int32) -> Date? {
+    static func moment(_ row: Row, _ column: Int32) -> Date? {
         row.optionalInt(column).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
-    private static func stamp(_ row: Row, _ column: Int32) -> RecordStamp? {
+    private static func stamp(_ row: Row, _ column: Int32, _ caches: inout RowReadCaches) -> RecordStamp? {
         guard let timestamp = row.optionalInt(column) else { return nil }
-        return RecordStamp(timestamp: timestamp, userRecordName: row.text(column + 1), deviceID: row.optionalText(column + 2))
+        return RecordStamp(
+            timestamp: timestamp, userRecordName: caches.names.value(row, column + 1, Self.string) ?? "",
+            deviceID: caches.names.value(row, column + 2, Self.string))
     }
 
     static func json<T: Encodable>(_ value: T?) throws -> SQLValue {
@@ -213,8 +233,16 @@ extension TodoStore {
     }
 
     static func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        try decodeJSON(type, Data(text.utf8))
+    }
+
+    static func decodeJSON<T: Decodable>(_ type: T.Type, _ bytes: UnsafeBufferPointer<UInt8>) throws -> T {
+        try decodeJSON(type, Data(buffer: bytes))
+    }
+
+    private static func decodeJSON<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+            return try JSONDecoder().decode(T.self, from: data)
         } catch {
             throw StoreError.database("unreadable \(T.self) in the cache: \(error)")
         }
@@ -222,6 +250,10 @@ extension TodoStore {
 
     static func fetchItem(_ key: RecordKey, in db: SQLiteDatabase) throws -> TodoItem? {
         try db.first(fetchItemSQL, keyArguments(key)) { try item(from: $0) }
+    }
+
+    static func fetchItem(_ key: RecordKey, in db: SQLiteDatabase, caches: inout RowReadCaches) throws -> TodoItem? {
+        try db.first(fetchItemSQL, keyArguments(key)) { try item(from: $0, caches: &caches) }
     }
 
     static let fetchItemSQL = "SELECT \(recordColumns) FROM records WHERE \(keyWhere)"
@@ -251,12 +283,8 @@ extension TodoStore {
                 + (includeTrashed ? "" : " AND is_trashed = 0")
             var items: [TodoItem] = []
             items.reserveCapacity(Int(try db.first(countSQL, arguments) { $0.int(0) } ?? 0))
-            var names = StringInterner()
-            _ = try db.query(sql, arguments) { row in
-                var item = try Self.item(from: row)
-                names.share(&item)
-                items.append(item)
-            }
+            var caches = RowReadCaches()
+            _ = try db.query(sql, arguments) { row in items.append(try Self.item(from: row, caches: &caches)) }
             return items
         }
     }
@@ -282,10 +310,9 @@ extension TodoStore {
             values.reserveCapacity(min(limit, total))
             var last: RecordKey?
             var read = 0
-            var shared = StringInterner()
+            var caches = RowReadCaches()
             _ = try db.query(sql, arguments) { row in
-                var item = try Self.item(from: row)
-                shared.shareTags(&item)
+                let item = try Self.item(from: row, caches: &caches)
                 last = item.key
                 read += 1
                 if let value = transform(item) { values.append(value) }
@@ -303,8 +330,9 @@ extension TodoStore {
         return try read { db in
             var values: [T] = []
             var absent: [RecordKey] = []
+            var caches = RowReadCaches()
             for key in keys {
-                if let item = try Self.fetchItem(key, in: db), let value = transform(item) {
+                if let item = try Self.fetchItem(key, in: db, caches: &caches), let value = transform(item) {
                     values.append(value)
                 } else {
                     absent.append(key)

@@ -24,38 +24,52 @@ extension AppState {
         let selectedID = selectedRow?.id
         // The ranking a tab sorted by `next` uses too: one scoring of each todo, blocked, blocking and waiting included.
         let ranking = NextSort(urgency: Urgency(coefficients: urgencyCoefficients, now: now, calendar: calendar), marks: dependencyMarks())
-        // Where each ranked todo lies (its tab's rows, its index): rows are read in place and copied once, into the
-        // agenda; copying each out and into a list and a ranked list first retained every string three times more.
+        // Where each ranked todo lies (its tab's rows, its index), its score and its due key: rows are read in place and
+        // never copied, and the lines point into the tabs' rows (`AgendaLines`). 20 bytes a todo while ranking, 12
+        // after; a copy of each row into the lines, a key holding its strings and a score by id cost 180.
         var parts: [[TodoRow]] = []
-        var places: [(part: Int, index: Int)] = []
-        var keys: [NextRanking.Key] = []
+        let total = Tab.allCases.reduce(0) { $0 + (tabs[$1]?.rows.count ?? 0) }
+        var places: [UInt32] = []
+        var scores: [Double] = []
+        var dues: [Double] = []
+        places.reserveCapacity(total)
+        scores.reserveCapacity(total)
+        dues.reserveCapacity(total)
         for tab in Tab.allCases {
             guard let data = tabs[tab] else { continue }
             let part = parts.count
             parts.append(data.rows)
             data.rows.withUnsafeBufferPointer { rows in
                 for index in rows.indices where !rows[index].isCompleted && !rows[index].isList && filterMatches(index, in: data) {
-                    // The record name ranks last, as `todo next` ranks: one order for both (`NextRanking`).
-                    places.append((part, index))
-                    keys.append(ranking.key(of: rows[index]))
+                    places.append(AgendaLines.place(part: part, index: index))
+                    scores.append(ranking.score(of: rows[index]))
+                    dues.append(NextRanking.dueKey(rows[index].due))
                 }
             }
         }
-        let ranked = NextRanking.order(keys)
-        var lines: [AgendaLine] = []
-        lines.reserveCapacity(ranked.count + 1)
-        if !ranked.isEmpty { lines.append(.heading("Most urgent first (\(Formatting.grouped(ranked.count)))")) }
-        var scores: [String: Double] = [:]
-        scores.reserveCapacity(ranked.count)
+        // The record name ranks last, as `todo next` ranks: one order for both (`NextRanking`).
+        let ranked = NextRanking.order(
+            scores: scores, dues: dues, title: { AgendaLines.row(places[$0], of: parts).title },
+            id: { AppState.recordName(of: AgendaLines.row(places[$0], of: parts).id) })
+        dues = []
+        var ordered: [UInt32] = []
+        var lineScores: [Double] = []
+        ordered.reserveCapacity(ranked.count)
+        lineScores.reserveCapacity(ranked.count + 1)
+        if !ranked.isEmpty { lineScores.append(0) }
+        var selected: Int?
         for position in ranked {
-            let place = places[position]
-            lines.append(.todo(parts[place.part][place.index]))
-            scores[parts[place.part][place.index].id] = keys[position].score
+            if let selectedID, selected == nil, AgendaLines.row(places[position], of: parts).id == selectedID { selected = ordered.count + 1 }
+            ordered.append(places[position])
+            lineScores.append(scores[position])
         }
-        agenda = lines
-        agendaScores = scores
-        if let selectedID, let found = lines.firstIndex(where: { if case .todo(let row) = $0 { row.id == selectedID } else { false } }) {
-            agendaSelection = found
+        places = []
+        scores = []
+        let head: [AgendaLine] = ranked.isEmpty ? [] : [.heading("Most urgent first (\(Formatting.grouped(ranked.count)))")]
+        agenda = AgendaLines(head: head, parts: parts, places: ordered)
+        agendaScores = lineScores
+        if let selected {
+            agendaSelection = selected
         } else {
             agendaSelection = nearestAgendaTodo(from: 1, step: 1)
         }
@@ -89,7 +103,7 @@ extension AppState {
         showsToday = false
         agendaKind = .today
         agenda = []
-        agendaScores = [:]
+        agendaScores = []
         agendaSelection = 0
         agendaScroll = 0
     }

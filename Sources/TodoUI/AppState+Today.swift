@@ -58,7 +58,7 @@ extension AppState {
             }
             lines.append(.todo(entry.row))
         }
-        agenda = lines
+        agenda = AgendaLines(lines)
         if let selectedID, let found = lines.firstIndex(where: { if case .todo(let row) = $0 { row.id == selectedID } else { false } }) {
             agendaSelection = found
         } else {
@@ -88,7 +88,7 @@ extension AppState {
 
     /// The todo line nearest `index` going `step` (then the other way), or 0 when there is none.
     func nearestAgendaTodo(from index: Int, step: Int) -> Int {
-        func isTodo(_ i: Int) -> Bool { if case .todo = agenda[i] { true } else { false } }
+        func isTodo(_ i: Int) -> Bool { agenda.isTodo(i) }
         var i = index
         while agenda.indices.contains(i) {
             if isTodo(i) { return i }
@@ -103,7 +103,7 @@ extension AppState {
     }
 
     /// Number of todos in the Today view.
-    public var agendaTodoCount: Int { agenda.count { if case .todo = $0 { true } else { false } } }
+    public var agendaTodoCount: Int { agenda.todoCount(before: agenda.count) }
 
     /// Opens the Today view (the view the configuration file may start on).
     public mutating func openToday() {

@@ -128,10 +128,10 @@ public struct AppState: Sendable {
     public var sundayFirst = false
     /// The urgency coefficients the Next view ranks with (config.toml's `[urgency]`).
     public var urgencyCoefficients = UrgencyCoefficients()
-    /// The Next view's urgency of each todo it lists, by row id.
-    public internal(set) var agendaScores: [String: Double] = [:]
+    /// The Next view's urgency of each line of `agenda`, by position (0 for its heading).
+    public internal(set) var agendaScores: [Double] = []
     /// The lines of the Today view, rebuilt with the visible rows while it shows.
-    public internal(set) var agenda: [AgendaLine] = []
+    public internal(set) var agenda: AgendaLines = []
     /// Index of the selected line of the Today view (always a todo line when there is one).
     public internal(set) var agendaSelection = 0
     /// First line of the Today view on screen.

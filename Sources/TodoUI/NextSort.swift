@@ -51,9 +51,14 @@ struct NextSort: Sendable {
 
     /// The ranking key of `row`: every term `todo next` counts, blocked, blocking and waiting included.
     func key(of row: TodoRow) -> NextRanking.Key {
+        NextRanking.Key(score: score(of: row), due: row.due, title: row.title, id: AppState.recordName(of: row.id))
+    }
+
+    /// The urgency of `row`: every term `todo next` counts, blocked, blocking and waiting included.
+    func score(of row: TodoRow) -> Double {
         let facts = AppState.urgencyFacts(
             of: row, isBlocked: marks.isBlocked(row), isBlocking: marks.isBlocking(row), isWaiting: row.wait.map { $0 > urgency.now } ?? false)
-        return NextRanking.Key(score: urgency.score(facts), due: row.due, title: row.title, id: AppState.recordName(of: row.id))
+        return urgency.score(facts)
     }
 
     /// Taskwarrior's coefficients now, with no dependencies known: for rows sorted before the app's clock, `[urgency]`

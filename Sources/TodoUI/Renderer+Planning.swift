@@ -154,7 +154,8 @@ extension Renderer {
                 screen.put(truncated(text, toWidth: screen.width - 2), row: y, col: 1, style: style)
             case .todo(let row):
                 drawRow(row, selected: index == state.agendaSelection, layout: layout, &screen, row: y)
-                if scoreWidth > 0, let score = state.agendaScores[row.id] {
+                if scoreWidth > 0, index < state.agendaScores.count {
+                    let score = state.agendaScores[index]
                     let selected = index == state.agendaSelection
                     let text = padded(Urgency.text(score), toWidth: scoreWidth - 1, alignRight: true)
                     screen.put(text, row: y, col: screen.width - scoreWidth, style: selected ? Style(bold: true) : Style(color: .muted))

@@ -100,7 +100,7 @@ extension Renderer {
         }
         var position = ""
         if state.showsToday {
-            let todos = state.agenda.prefix(state.agendaSelection + 1).count { if case .todo = $0 { true } else { false } }
+            let todos = state.agenda.todoCount(before: state.agendaSelection + 1)
             if todos > 0 { position = "\(Formatting.grouped(todos))/\(Formatting.grouped(state.agendaTodoCount))" }
         } else if state.visibleCount > 0 {
             position = "\(Formatting.grouped(state.selection + 1))/\(Formatting.grouped(state.visibleCount))"

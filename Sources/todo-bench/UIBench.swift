@@ -218,17 +218,20 @@ enum UIBench {
             return (samples.sorted(), slowest)
         }
         let (samples, slowest) = timed(keys)
+        stage("navigation keys")
         // The Next view (N): every open todo scored and ranked as todo next ranks them, and its first frame; then back.
         var nextSamples: [Double] = []
         for _ in 0..<5 {
             state.now = Date()
             nextSamples += timed([.char("N")]).samples
+            stage("Next view")
             _ = state.reduce(.char("N"))
         }
         nextSamples.sort()
         // A filter with tags and dates typed key by key (each key filters all rows again), then cleared.
         let filterKeys: [Key] = [.char("/")] + "+garden due.before:eow pri:1+".map { Key.char($0) } + [.enter, .char("j"), .char("/"), .escape]
         let filterSamples = timed(filterKeys).samples
+        stage("filter")
         let firstRSS = peakRSS(pid: getpid())
 
         // Then as the app runs: it connects, registers as the engine's reader with the first frame's context, and

@@ -63,14 +63,23 @@ extension DeviceSession {
     /// `transform` of each todo `query` reads, as a `ListedTodo`, inside the cache's read: what is kept of each row
     /// is what `transform` gives (a line, a score), never a copy of every todo.
     func mapListedTodos<T: Sendable>(_ query: TodoQuery, _ transform: @escaping @Sendable (ListedTodo) -> T?) async throws -> [T] {
+        try await mapListedTodos(query, prefilter: nil, transform)
+    }
+
+    /// `mapListedTodos(_:_:)` with a listing read's `prefilter` (`TodoStore.mapTodos(matching:prefilter:_:)`), which
+    /// is also given the dependencies the marks are made from: a row it refuses is never made into a todo.
+    func mapListedTodos<T: Sendable>(
+        _ query: TodoQuery, prefilter: (@Sendable (ListingFacts, () -> String, ListedDependencies) -> Bool)?,
+        _ transform: @escaping @Sendable (ListedTodo) -> T?
+    ) async throws -> [T] {
         let lists = Dictionary(
             try await store.records(ofType: TodoSchema.listType).filter { $0.key.scope == query.scope && (query.includeTrashed || !$0.isTrashed) }
                 .map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
         let related = try await store.dependencyTodos(in: query.scope)
         let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
-        return try await store.mapTodos(matching: query) { item in
-            transform(Self.listed(item, lists: lists, dependencies: dependencies))
-        }
+        let listed: @Sendable (TodoItem) -> T? = { item in transform(Self.listed(item, lists: lists, dependencies: dependencies)) }
+        guard let prefilter else { return try await store.mapTodos(matching: query, listed) }
+        return try await store.mapTodos(matching: query, prefilter: { facts, name in prefilter(facts, name, dependencies) }, listed)
     }
 
     /// `transform` of each todo `query` reads, handed to `body` a chunk of at most `size` rows at a time in key order,
@@ -107,6 +116,10 @@ extension DeviceSession {
         }
         return listed
     }
+
+    /// The open todos the marks are made from, by record name, and the names of those an open todo waits on
+    /// (`openDependencies`).
+    typealias ListedDependencies = (open: [String: TodoItem], blocking: Set<String>)
 
     /// `item` with its list's title (from `lists`) and its dependency marks.
     static func listed(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudModel
 import Foundation
+import Synchronization
 import TodoApp
 import TodoPlanning
 import TodoStore
@@ -49,19 +50,28 @@ struct Next: AsyncParsableCommand {
             let context = try activeContext(session.options)
             // Only the open rows the filter and the context may keep are read (in SQL); each is still checked here.
             let hints = context.map { filter.hints.merged(with: $0.filter.hints) } ?? filter.hints
-            // Each row is scored inside the cache's read and only its score and order keys kept; the todos shown
-            // are then read again by key (a few), so a ranking of 10,000 never holds 10,000 todos.
+            // Each row is scored inside the cache's read, from the columns a filter and urgency read (not the whole
+            // record), and kept only while it may still be among the first `limit`: its score and order keys. The todos
+            // shown are then read again whole by key (a few), so a ranking of 100,000 never holds 100,000 todos.
             var candidates: [NextCandidate] = []
+            let floor = ScoreFloor(limit: limit)
+            // With no filter to apply, each row is scored from its columns before it is made into a todo, and only
+            // one that may be among the first `limit` is made: the floor counts each row once, there or below.
+            let scoresFirst = filter.isEmpty && (context?.filter.isEmpty ?? true)
             for scope in [DatabaseScope.private, .shared] {
-                let query = TodoQuery(scope: scope, openOnly: true, visibleAt: asksForWaiting ? nil : now, hints: hints)
-                candidates += try await session.mapListedTodos(query) { todo -> NextCandidate? in
+                let query = TodoQuery(
+                    scope: scope, openOnly: true, visibleAt: asksForWaiting ? nil : now, hints: hints, fields: .listing)
+                let prefilter = scoresFirst ? Self.scoring(urgency, floor: floor, now: now, showsWaiting: asksForWaiting) : nil
+                let found = try await session.mapListedTodos(query, prefilter: prefilter) { todo -> NextCandidate? in
                     guard !todo.item.isCompleted, !todo.item.isTrashed, asksForWaiting || !todo.isHidden(at: now),
                         filter.matches(todo), context?.filter.matches(todo) != false
                     else { return nil }
-                    let rank = NextRanking.Key(
-                        score: urgency.score(todo.urgencyFacts), due: todo.item.due, title: todo.item.title, id: todo.item.key.recordName)
+                    let score = urgency.score(todo.urgencyFacts)
+                    guard scoresFirst || floor.admits(score) else { return nil }
+                    let rank = NextRanking.Key(score: score, due: todo.item.due, title: todo.item.title, id: todo.item.key.recordName)
                     return NextCandidate(key: todo.item.key, rank: rank)
                 }
+                if candidates.isEmpty { candidates = found } else { candidates += found }
             }
             let ranked = NextOrder.ranked(candidates, limit: limit)
             let todos = Dictionary(
@@ -75,6 +85,27 @@ struct Next: AsyncParsableCommand {
             if shown.isEmpty { printError("nothing to do: no open todos match") }
             if let context, !json { printError(contextLine(context)) }
             if let line = signedOutLine(await session.engine.status()) { printError(line) }
+        }
+    }
+}
+
+extension Next {
+    /// The prefilter of a ranking without a filter: whether a row, scored from its columns, may be among the first
+    /// `limit` (`floor`), hidden rows aside unless `showsWaiting`. Its urgency facts are `ListedTodo.urgencyFacts`,
+    /// with the marks `DeviceSession.listed` gives.
+    static func scoring(_ urgency: Urgency, floor: ScoreFloor, now: Date, showsWaiting: Bool)
+        -> @Sendable (ListingFacts, () -> String, DeviceSession.ListedDependencies) -> Bool
+    {
+        { facts, name, dependencies in
+            guard showsWaiting || !facts.isHidden(at: now) else { return false }
+            let isBlocking = !dependencies.blocking.isEmpty && dependencies.blocking.contains(name())
+            let isBlocked = facts.depends.contains { dependencies.open[$0] != nil }
+            let isWaiting = facts.wait.map { $0 > Date() } ?? false
+            let urgencyFacts = UrgencyFacts(
+                due: facts.due, priority: facts.priority, tags: facts.tags, annotationCount: facts.annotationCount, created: facts.created,
+                inList: facts.inList, isActive: facts.start != nil, scheduled: facts.scheduled, isBlocking: isBlocking, isBlocked: isBlocked,
+                isWaiting: isWaiting)
+            return floor.admits(urgency.score(urgencyFacts))
         }
     }
 }
@@ -99,6 +130,51 @@ enum NextOrder {
         }
         let ranked = NextRanking.order(candidates.map(\.rank)).map { candidates[$0] }
         return limit > 0 ? ranked.prefix(limit) : ranked[...]
+    }
+}
+
+/// The lowest score a todo may have and still be among the first `limit` of those scored so far: a todo below it
+/// cannot be among the first `limit` of all (the floor only rises), so `todo next` keeps no candidate for it.
+/// `NextOrder.ranked` still cuts and orders what is kept, so the ranking is the same as with every todo kept.
+final class ScoreFloor: Sendable {
+    private let limit: Int
+    /// The `limit` highest scores so far, as a min-heap (the lowest first).
+    private let highest = Mutex<[Double]>([])
+
+    /// A floor for the first `limit` (0: all, no floor).
+    init(limit: Int) { self.limit = limit }
+
+    /// Whether a todo scoring `score` may be among the first `limit`; counts it among the scores seen.
+    func admits(_ score: Double) -> Bool {
+        // Scores are finite (the coefficients are); anything else is kept, and left to `NextOrder`.
+        guard limit > 0, score.isFinite else { return true }
+        return highest.withLock { heap in
+            if heap.count < limit {
+                heap.append(score)
+                var child = heap.count - 1
+                while child > 0, heap[(child - 1) / 2] > heap[child] {
+                    heap.swapAt(child, (child - 1) / 2)
+                    child = (child - 1) / 2
+                }
+                return true
+            }
+            guard score >= heap[0] else { return false }
+            if score > heap[0] {
+                heap[0] = score
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1
+                    let right = left + 1
+                    var lowest = parent
+                    if left < heap.count, heap[left] < heap[lowest] { lowest = left }
+                    if right < heap.count, heap[right] < heap[lowest] { lowest = right }
+                    if lowest == parent { break }
+                    heap.swapAt(parent, lowest)
+                    parent = lowest
+                }
+            }
+            return true
+        }
     }
 }
 
