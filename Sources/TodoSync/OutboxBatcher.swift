@@ -117,6 +117,13 @@ public struct OutboxBatch: Sendable, Hashable {
     }
 }
 
+extension RecordKey {
+    /// Whether the record is in `zone`, compared part by part (no `ZoneKey` made).
+    fileprivate func isIn(_ zone: ZoneKey) -> Bool {
+        zoneName == zone.zoneName && zoneOwner == zone.zoneOwner && scope == zone.scope
+    }
+}
+
 /// Cuts the outbox into requests: grouped by zone, in queue order, one entry per record, at most `limit` each.
 public enum OutboxBatcher {
     /// Batches of at most `limit` (≤ 200) changes, one zone each, later entries of a record replacing earlier ones.
@@ -127,7 +134,8 @@ public enum OutboxBatcher {
         _ changes: [PendingChange], limit: Int = CloudLimits.maxOperationsPerRequest, distinctRecords: Bool = false
     ) -> [OutboxBatch] {
         let limit = max(1, min(limit, CloudLimits.maxOperationsPerRequest))
-        if distinctRecords, let zone = changes.first?.key.zone, changes.allSatisfy({ $0.key.zone == zone }) {
+        // By index, the zone's parts compared where they lie: `allSatisfy` copied every change whole to look at it.
+        if distinctRecords, let zone = changes.first?.key.zone, changes.indices.allSatisfy({ changes[$0].key.isIn(zone) }) {
             return stride(from: 0, to: changes.count, by: limit).map { start in
                 OutboxBatch(zone: zone, changes: Array(changes[start..<min(start + limit, changes.count)]))
             }

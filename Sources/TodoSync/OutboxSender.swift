@@ -201,7 +201,7 @@ final class OutboxSender {
                     case .committed(.success(let batches)):
                         committing = false
                         // Invalidated again once committed, so readers see them no longer pending.
-                        for changes in batches { feed.invalidate(changes.lazy.map(\.key)) }
+                        for changes in batches { feed.invalidate(changes.indices.lazy.map { changes[$0].key }) }
                         startCommit()
                     case .committed(.failure(let error)):
                         committing = false
@@ -268,7 +268,8 @@ final class OutboxSender {
                 } catch {
                     if round.thrown == nil { round.thrown = error }
                 }
-                feed.invalidate(batch.changes.lazy.map(\.key))
+                // The keys read where they lie: mapping the changes copied each one whole first.
+                feed.invalidate(batch.changes.indices.lazy.map { batch.changes[$0].key })
                 // Once nothing more will be queued, each answer commits at once: the round's end then waits for one
                 // batch's commit, not for a whole group's.
                 if round.unconfirmedCount >= Self.acknowledgementGroup || (exhausted && queued.isEmpty) {
