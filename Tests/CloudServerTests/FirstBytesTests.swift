@@ -38,7 +38,9 @@ struct FirstBytesTests {
                 #expect(health.status == 200)
             }
             // Never a byte from the cloud: the handshake was never begun.
-            #expect(await silent.waitForClose(within: .seconds(30)))
+            #expect(
+                await silent.waitForClose(within: .seconds(30)),
+                "the cloud holds \(cloud.server.connectionCount); the client \(silent.ownsItsSocket ? "still" : "no longer") owns its socket")
             #expect(silent.receivedText.isEmpty)
         }
     }
