@@ -108,8 +108,9 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// Counts `channel` as it is accepted, shedding the longest-idle connections ahead of need when the cloud nears
-    /// its capacity. Runs on the listening socket's event loop, before the connection's pipeline is built.
-    func admit(_ channel: any Channel) -> Admission {
+    /// its capacity. Runs on the listening socket's event loop, before the connection's pipeline is built (`claimed`
+    /// when its own loop admits it as it sets it up, see `claim`).
+    func admit(_ channel: any Channel, claimed: Bool = false) -> Admission {
         let key = ObjectIdentifier(channel)
         let (admission, shed): (Admission, [any Channel]) = state.withLock { state in
             if let known = state.entries[key] { return (.held(known.entry), []) }
@@ -126,7 +127,7 @@ final class ConnectionRegistry: Sendable {
                 return (.refused, shed)
             }
             let entry = Entry(key: key, registry: self)
-            state.entries[key] = Held(entry: entry, channel: channel)
+            state.entries[key] = Held(entry: entry, channel: channel, claimed: claimed)
             state.peak = max(state.peak, state.entries.count)
             return (.held(entry), shed)
         }
@@ -154,8 +155,7 @@ final class ConnectionRegistry: Sendable {
             return (state.entries[key]?.entry, false)
         }
         if let known { return known }
-        guard !refused, case .held(let entry) = admit(channel) else { return nil }
-        state.withLock { $0.entries[key]?.claimed = true }
+        guard !refused, case .held(let entry) = admit(channel, claimed: true) else { return nil }
         return entry
     }
 
