@@ -141,6 +141,16 @@ public struct ListingFacts: Sendable {
         self.depends = depends
     }
 
+    /// Whether it waits for a later date at `now`.
+    public func isWaiting(at now: Date) -> Bool { wait.map { $0 > now } ?? false }
+
     /// Whether the usual views leave it out at `now`: waiting, or past its `until`.
-    public func isHidden(at now: Date) -> Bool { (wait.map { $0 > now } ?? false) || (until.map { $0 <= now } ?? false) }
+    public func isHidden(at now: Date) -> Bool { isWaiting(at: now) || (until.map { $0 <= now } ?? false) }
+
+    /// What urgency is computed from at `now`, with the dependency marks the caller worked out.
+    public func urgencyFacts(isBlocking: Bool, isBlocked: Bool, at now: Date) -> UrgencyFacts {
+        UrgencyFacts(
+            due: due, priority: priority, tags: tags, annotationCount: annotationCount, created: created, inList: inList,
+            isActive: start != nil, scheduled: scheduled, isBlocking: isBlocking, isBlocked: isBlocked, isWaiting: isWaiting(at: now))
+    }
 }

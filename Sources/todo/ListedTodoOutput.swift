@@ -11,10 +11,7 @@ import TodoSync
 extension ListedTodo {
     /// What urgency is computed from.
     var urgencyFacts: UrgencyFacts {
-        UrgencyFacts(
-            due: item.due, priority: item.priority, tags: item.tags, annotationCount: item.annotations.count,
-            created: item.system.created.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) }, inList: item.listName != nil,
-            isActive: item.isActive, scheduled: item.scheduled, isBlocking: isBlocking, isBlocked: isBlocked, isWaiting: item.isWaiting(at: Date()))
+        ListingFacts(item).urgencyFacts(isBlocking: isBlocking, isBlocked: isBlocked, at: Date())
     }
 }
 

@@ -100,12 +100,7 @@ extension Next {
             guard showsWaiting || !facts.isHidden(at: now) else { return false }
             let isBlocking = !dependencies.blocking.isEmpty && dependencies.blocking.contains(name())
             let isBlocked = facts.depends.contains { dependencies.open[$0] != nil }
-            let isWaiting = facts.wait.map { $0 > Date() } ?? false
-            let urgencyFacts = UrgencyFacts(
-                due: facts.due, priority: facts.priority, tags: facts.tags, annotationCount: facts.annotationCount, created: facts.created,
-                inList: facts.inList, isActive: facts.start != nil, scheduled: facts.scheduled, isBlocking: isBlocking, isBlocked: isBlocked,
-                isWaiting: isWaiting)
-            return floor.admits(urgency.score(urgencyFacts))
+            return floor.admits(urgency.score(facts.urgencyFacts(isBlocking: isBlocking, isBlocked: isBlocked, at: now)))
         }
     }
 }
