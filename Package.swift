@@ -135,6 +135,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // `todo-bench server --database-url`: nginx in front, started as the tests start it.
                 "TLSTestSupport",
+                // `todo-bench near`: the tests' seeded generator.
+                "TestSupport",
             ],
             swiftSettings: staticRuntimeCompile,
             linkerSettings: staticRuntime

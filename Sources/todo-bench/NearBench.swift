@@ -1,6 +1,7 @@
 import CloudModel
 import CloudServer
 import Foundation
+import TestSupport
 
 /// `todo-bench near [RECORDS]`: `records/query` with `NEAR` (100 km; by name, and nearest first) over RECORDS public
 /// places spread over the globe, on one SQLite cloud: through the location index, and reading every record of the type
@@ -113,24 +114,12 @@ enum NearBench {
         }
     }
 
-    /// A small seeded generator, so both runs and every run of the bench ask the same.
-    private struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
+}
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-
-        /// A point spread evenly over the sphere.
-        mutating func pointOnSphere() -> (latitude: Double, longitude: Double) {
-            (asin(2 * unit() - 1) * 180 / .pi, unit() * 360 - 180)
-        }
+/// Seeded points, so both runs and every run of the bench ask the same.
+extension SplitMix {
+    /// A point spread evenly over the sphere.
+    fileprivate mutating func pointOnSphere() -> (latitude: Double, longitude: Double) {
+        (asin(2 * unit() - 1) * 180 / .pi, unit() * 360 - 180)
     }
 }

@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Seeded JSON texts for the differential fuzz: valid documents built from RFC 8259's grammar (random whitespace,
 /// number spellings, raw and escaped text, repeated and canonically equivalent names, now and then nesting near the
 /// limit), and near-valid ones made from them by a few byte-level mutations.

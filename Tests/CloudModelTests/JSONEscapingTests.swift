@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TestSupport
 import Testing
 
 /// The one JSON string escaper (`JSONWriter.appendString`, which the record writer and the Taskwarrior export both

@@ -1,5 +1,6 @@
 import CloudModel
 import Foundation
+import TestSupport
 
 /// Seeded hot messages (records, errors, change pages, modify requests) with awkward text, every field type and
 /// optional parts present or not, and a respeller that writes any JSON with its members shuffled, whitespace added
