@@ -47,6 +47,8 @@ public enum TerminalApp {
             guard hasCache else { return nil }
             return await loadCachedRows(options, into: inbox, order: sortOrder)
         }
+        // What is typed before the device is open waits for it, in order, and is never dropped.
+        let opening = OpeningQueue()
         // The network part: start the local cloud if needed, sign in, then sync and listen for pushes.
         let connecting = Task { @MainActor () -> DeviceSession? in
             do {
@@ -56,7 +58,11 @@ public enum TerminalApp {
                 // Not signed in: say why, and stop claiming to connect.
                 let words = plainMessage(for: error)
                 inbox.post(.status(SyncStatus(account: nil, device: options.device, connection: .signedOut, lastError: words)))
-                inbox.post(.message(StatusMessage(words, kind: .error)))
+                let lost = opening.fail(words)
+                let drawn = lost.flatMap(Self.createdRows)
+                if !drawn.isEmpty { inbox.post(.removed(ids: drawn)) }
+                let what = lost.isEmpty ? "" : "not saved (\(lost.count == 1 ? "1 change" : "\(lost.count) changes") made while opening): "
+                inbox.post(.message(StatusMessage(what + words, kind: .error)))
                 return nil
             }
         }
@@ -65,13 +71,15 @@ public enum TerminalApp {
             guard let session = await connecting.value else { return }
             // What the cached rows were made with: the engine then reports only what changed since.
             let firstContext = await loading.value
-            guard !Task.isCancelled else { return }  // quit while the cache was read
+            guard !Task.isCancelled else { return }  // quit while the cache was read, with nothing typed
             // The reader is registered before the engine starts, so no change of the launch sync escapes it.
             let (reader, wakeups) = await session.engine.changeReader(current: firstContext)
             guard !Task.isCancelled else { return }
             let bridge = AppBridge(session: session, inbox: inbox, reader: reader)
             sessionBox.session = session
+            await opening.open { await bridge.perform($0) }
             sessionBox.bridge = bridge
+            guard !sessionBox.quitting else { return }  // quit while what was typed was being saved: no sync starts
             sessionBox.syncing = Task {
                 // What the command line or another window writes to this cache shows within a poll (0.2 s).
                 await session.engine.watchCacheForOtherWriters()
@@ -79,6 +87,12 @@ public enum TerminalApp {
                 await session.engine.start(listenForPushes: true)
             }
             for await snapshot in wakeups { await bridge.show(snapshot) }
+        }
+        /// Does an effect through the bridge, or keeps it until the device is open; says so when it never will be.
+        func submit(_ effect: Effect) async {
+            if let reason = await opening.submit(effect) {
+                inbox.post(.message(StatusMessage("not saved, the device did not open: \(reason)", kind: .error)))
+            }
         }
         await ui.run(inbox: inbox) { effect in
             if let saved = preferences(after: effect, in: config) {
@@ -89,31 +103,46 @@ public enum TerminalApp {
                 // The editor gets the terminal; what it saved is an edit like any other.
                 let edited = ui.runOutside { Result { try ExternalEditor.edit(notes) } }
                 switch edited {
-                case .success(let text) where text != notes: await sessionBox.bridge?.perform(.edit(id: id, TodoChanges(notes: text)))
+                case .success(let text) where text != notes: await submit(.edit(id: id, TodoChanges(notes: text)))
                 case .success: inbox.post(.message(StatusMessage("Notes unchanged.")))
                 case .failure(let failure): inbox.post(.message(StatusMessage(String(describing: failure), kind: .error)))
                 }
                 return
             }
             if case .showingPublicBoard(let visible) = effect { sessionBox.publicBoardVisible = visible }
-            if case .signIn(let password) = effect, let session = sessionBox.session {
-                await signIn(session, password: password, inbox: inbox)
+            if case .signIn(let password) = effect {
+                if let session = sessionBox.session {
+                    await signIn(session, password: password, inbox: inbox)
+                } else {
+                    inbox.post(.message(StatusMessage("still opening the device; sign in again in a moment", kind: .error)))
+                }
                 return
             }
-            guard let bridge = sessionBox.bridge else {
-                if case .showingPublicBoard = effect { return }  // told to the engine once connected
-                if effect != .quit { inbox.post(.message(StatusMessage("still connecting to the cloud; try again in a moment", kind: .error))) }
-                return
-            }
-            await bridge.perform(effect)
+            if case .showingPublicBoard = effect, sessionBox.bridge == nil { return }  // told to the engine once connected
+            if effect == .quit { return }
+            await submit(effect)
         }
         loading.cancel()
+        if opening.hasWaiting {
+            // Typed before the device was open: saved before the app ends (the opening finishes, nothing syncs).
+            sessionBox.quitting = true
+            await running.value
+        }
         running.cancel()  // before any wait below: a start still to come never happens
         connecting.cancel()
         if let session = await connecting.value {
             await session.engine.stop()
             await sessionBox.syncing?.value
             await session.close()
+        }
+    }
+
+    /// The rows an effect drew as new ones (which go again when it cannot be done).
+    static func createdRows(_ effect: Effect) -> [String] {
+        switch effect {
+        case .create(let id, _): [id]
+        case .batch(let effects): effects.flatMap(createdRows)
+        default: []
         }
     }
 
@@ -232,4 +261,6 @@ final class SessionBox {
     var syncing: Task<Void, Never>?
     /// Whether the public board's tab is on screen (told to the engine once connected).
     var publicBoardVisible = false
+    /// Whether the app quit while effects waited for the device to open: they are done, then nothing starts.
+    var quitting = false
 }

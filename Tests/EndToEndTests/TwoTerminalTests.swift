@@ -173,12 +173,12 @@ struct E2EStage {
         return E2EStage(binary: binary, directory: directory, server: server)
     }
 
-    /// The shell command that opens the app for an account and device against this cloud, in UTF-8
-    /// (`environment`, e.g. `["LC_ALL=C"]`, is set after these defaults and wins over them).
-    func app(account: String, device: String, environment: [String] = []) -> String {
+    /// The shell command that opens the app for an account and device against this cloud (or `through` another
+    /// address of it), in UTF-8 (`environment`, e.g. `["LC_ALL=C"]`, is set after these defaults and wins over them).
+    func app(account: String, device: String, environment: [String] = [], through: URL? = nil) -> String {
         let words =
             ["env", "LANG=C.UTF-8", "TERM=xterm-256color"] + environment + [
-                binary, "--server", server.baseURL.absoluteString, "--data-dir",
+                binary, "--server", (through ?? server.baseURL).absoluteString, "--data-dir",
                 directory.appendingPathComponent("devices").path, "--account", account, "--password", "e2e-password-\(account)",
                 "--device", device,
             ]
