@@ -162,30 +162,29 @@ extension TodoStore {
     /// What the dependency marks of a scope's todos need: every open, untrashed todo that waits on others (`waiting`),
     /// and every open, untrashed todo that any todo of the scope names as a dependency (`open`), oldest first. A few
     /// rows, found by index (v8): those with dependencies, those whose fields may still wait in `extra_fields`, and the
-    /// ones they name.
+    /// ones they name, looked up by key in each of the scope's zones.
     public func dependencyTodos(in scope: DatabaseScope) throws -> (waiting: [TodoItem], open: [TodoItem]) {
         try read { db in
             let arguments: [SQLValue] = [.text(scope.rawValue), .text(TodoSchema.todoType)]
             var seen = Set<RecordKey>()
             var waiting: [TodoItem] = []
             var wanted = Set<String>()
-            for column in ["depends", "extra_fields"] {
-                let sql = "SELECT \(Self.recordColumns) FROM records WHERE scope = ?1 AND +record_type = ?2 AND \(column) IS NOT NULL"
+            for sql in Self.dependencyRowQueries {
                 for item in try db.query(sql, arguments, Self.item(from:)) where !item.depends.isEmpty && seen.insert(item.key).inserted {
                     wanted.formUnion(item.depends)
                     if !item.isCompleted && !item.isTrashed { waiting.append(item) }
                 }
             }
             guard !wanted.isEmpty else { return (waiting, []) }
-            // By name across the scope's zones: the names are few.
-            let openRows = "scope = ?1 AND +record_type = ?2 AND is_completed = 0 AND is_trashed = 0"
+            // By name in each of the scope's zones (a name may be in any of them): a lookup by key each.
             var open: [TodoItem] = []
-            for chunk in Array(wanted).chunked(500) {
-                let list = (0..<chunk.count).map { "?\($0 + 3)" }.joined(separator: ", ")
-                open += try db.query(
-                    "SELECT \(Self.recordColumns) FROM records WHERE \(openRows) AND record_name IN (\(list))",
-                    arguments + chunk.map(SQLValue.text)
-                ) { try Self.item(from: $0) }
+            for zone in try Self.zones(of: scope, in: db) {
+                for chunk in Array(wanted).chunked(500) {
+                    let list = (0..<chunk.count).map { "?\($0 + 5)" }.joined(separator: ", ")
+                    open += try db.query(
+                        Self.openByNameQuery(list), arguments + [.text(zone.owner), .text(zone.name)] + chunk.map(SQLValue.text)
+                    ) { try Self.item(from: $0) }
+                }
             }
             // The order `todos(in:)` gave, so the first of two same-named records (two shared zones) is the same one.
             open.sort {
@@ -195,6 +194,48 @@ extension TodoStore {
             }
             return (waiting, open)
         }
+    }
+
+    /// The rows of a scope (`?1`) and type (`?2`) with dependencies, then those whose fields may wait in
+    /// `extra_fields`: each through its partial index (the planner would otherwise walk the whole scope by key).
+    static let dependencyRowQueries = [
+        "SELECT \(recordColumns) FROM records INDEXED BY records_depends WHERE scope = ?1 AND +record_type = ?2 AND depends IS NOT NULL",
+        "SELECT \(recordColumns) FROM records INDEXED BY records_extra WHERE scope = ?1 AND +record_type = ?2 AND extra_fields IS NOT NULL",
+    ]
+
+    /// The zones of `scope` that hold records, each found by one seek in the key past the last (a loose scan), not
+    /// by reading every row: the next zone name of the same owner, else the first zone of the next owner.
+    static func zones(of scope: DatabaseScope, in db: SQLiteDatabase) throws -> [(owner: String, name: String)] {
+        var zones: [(owner: String, name: String)] = []
+        let zone: (Row) -> (owner: String, name: String) = { ($0.text(0), $0.text(1)) }
+        var next = try db.first(zoneSeeks[0].sql, [.text(scope.rawValue)], zone)
+        while let current = next {
+            zones.append(current)
+            let arguments: [SQLValue] = [.text(scope.rawValue), .text(current.owner), .text(current.name)]
+            next = try db.first(zoneSeeks[1].sql, arguments, zone)
+            if next == nil { next = try db.first(zoneSeeks[2].sql, Array(arguments.prefix(2)), zone) }
+        }
+        return zones
+    }
+
+    /// The seeks of `zones(of:in:)`: the first zone of scope `?1`, the next zone of owner `?2` after `?3`, the first
+    /// zone of the owner after `?2`; each with its parameter count and the key range it seeks (for the plan tests).
+    static let zoneSeeks: [(sql: String, parameters: Int, key: String)] = [
+        ("SELECT zone_owner, zone_name FROM records WHERE scope = ?1 ORDER BY zone_owner, zone_name LIMIT 1", 1, "scope=?"),
+        (
+            "SELECT zone_owner, zone_name FROM records WHERE scope = ?1 AND zone_owner = ?2 AND zone_name > ?3 ORDER BY zone_name LIMIT 1", 3,
+            "scope=? AND zone_owner=? AND zone_name>?"
+        ),
+        (
+            "SELECT zone_owner, zone_name FROM records WHERE scope = ?1 AND zone_owner > ?2 ORDER BY zone_owner, zone_name LIMIT 1", 2,
+            "scope=? AND zone_owner>?"
+        ),
+    ]
+
+    /// The open, untrashed todos of scope `?1`, type `?2`, zone `?3`/`?4` named in `list` (parameters from `?5`).
+    static func openByNameQuery(_ list: String) -> String {
+        "SELECT \(recordColumns) FROM records WHERE scope = ?1 AND zone_owner = ?3 AND zone_name = ?4 AND record_name IN (\(list)) "
+            + "AND +record_type = ?2 AND is_completed = 0 AND is_trashed = 0"
     }
 }
 
