@@ -57,13 +57,15 @@ public final class HeldForwarder: Sendable {
 
     /// Stops listening and closes every connection it holds or forwards.
     public func stop() {
-        // Under the lock: a descriptor is closed (and its number reused) only once it left the list under it.
+        // Under the lock: a descriptor is closed (and its number reused) only once it left the list under it, and
+        // the listener only once the accepting thread saw `stopped`, which it reads under the same lock.
         state.withLock { state in
+            guard !state.stopped else { return }
             state.stopped = true
             for descriptor in state.descriptors { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+            Glibc.shutdown(listener, Int32(SHUT_RDWR))
         }
         release()
-        Glibc.shutdown(listener, Int32(SHUT_RDWR))
     }
 
     /// Takes `descriptors` off the list and closes them.
@@ -79,8 +81,11 @@ public final class HeldForwarder: Sendable {
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else {
-                if errno == EINTR { continue }
-                return
+                // Only a stop ends the loop (its shutdown wakes the accept); anything else (an aborted connection, no
+                // descriptor left) is the next accept's to retry.
+                if state.withLock({ $0.stopped }) { return }
+                sched_yield()
+                continue
             }
             let keep = state.withLock { state in
                 guard !state.stopped else { return false }
