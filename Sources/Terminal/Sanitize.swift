@@ -55,7 +55,8 @@ private func replacement(for scalar: Unicode.Scalar) -> [Unicode.Scalar] {
 /// Meant for the output of a JSON encoder, which already escapes C0 controls inside strings; these characters
 /// can only occur inside strings (JSON's own syntax is ASCII), so the result parses back to the same values.
 public func escapingTerminalControls(inJSON json: String) -> String {
-    guard json.unicodeScalars.contains(where: needsJSONEscape) else { return json }
+    // Every scalar it escapes is at 0x7F or above: text of ASCII below DEL alone (most exports) is checked by byte.
+    guard json.utf8.contains(where: { $0 >= 0x7F }), json.unicodeScalars.contains(where: needsJSONEscape) else { return json }
     var result = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
         if needsJSONEscape(scalar) {

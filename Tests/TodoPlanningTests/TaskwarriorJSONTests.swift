@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TodoPlanning
@@ -154,6 +155,32 @@ struct TaskwarriorJSONTests {
             ])
         #expect(TaskwarriorJSON.uuid(for: "rec-1") == TaskwarriorJSON.uuid(for: "rec-1"))
         #expect(TaskwarriorJSON.uuid(for: "0E024811-3055-49EF-AE51-E9858344529E") == "0e024811-3055-49ef-ae51-e9858344529e")
+    }
+
+    /// The uuid of a uid is what Foundation's parse and print give, whether the uid is canonical (the fast path) or
+    /// only nearly so: seeded uids of hex digits, dashes and a few other characters, each mutated in one place.
+    @Test func uuidsAreFoundationsForCanonicalAndNearlyCanonicalUIDs() {
+        var rng = SplitMix(seed: 36)
+        let alphabet = Array("0123456789abcdefABCDEF-- +xXgG\u{e9}")
+        let foundation: (String) -> String = { UUID(uuidString: $0).map { $0.uuidString.lowercased() } ?? StableID.uuid($0) }
+        var canonical = 0
+        for round in 0..<20_000 {
+            var characters = Array(UUID().uuidString)
+            if round % 3 == 0 { characters = characters.map { Character($0.lowercased()) } }
+            let changes = Int(rng.next() % 3)  // 0: left canonical
+            for _ in 0..<changes {
+                let at = Int(rng.next() % UInt64(characters.count))
+                switch rng.next() % 3 {
+                case 0: characters[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                case 1: characters.remove(at: at)
+                default: characters.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
+                }
+            }
+            let uid = String(characters)
+            if TaskwarriorJSON.lowercasedCanonicalUUID(uid) != nil { canonical += 1 }
+            #expect(TaskwarriorJSON.uuid(for: uid) == foundation(uid), "\(uid)")
+        }
+        #expect(canonical > 6_000, "the fast path was taken \(canonical) times")
     }
 
     /// Todos Taskwarrior can carry whole.
