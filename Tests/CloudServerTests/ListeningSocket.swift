@@ -13,7 +13,7 @@ enum ListeningSocket {
         var established = (held: 0, queued: 0)
         var clients: [String: Int] = [:]
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            guard let text = procFile(table) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")
                 guard columns.count > 9, let local = columns[1].split(separator: ":").last else { continue }
@@ -41,6 +41,23 @@ enum ListeningSocket {
         "01": "ESTABLISHED", "02": "SYN_SENT", "03": "SYN_RECV", "04": "FIN_WAIT1", "05": "FIN_WAIT2", "06": "TIME_WAIT",
         "07": "CLOSE", "08": "CLOSE_WAIT", "09": "LAST_ACK", "0A": "LISTEN", "0B": "CLOSING",
     ]
+
+    /// A `/proc` file's whole text. Foundation's `String(contentsOfFile:)` reads what the file's size says, and a
+    /// `/proc` file says 0 and gives a page a read: it saw the first 26 sockets of thousands, and every connection
+    /// past them looked gone from the kernel.
+    static func procFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
+            bytes += chunk[0..<count]
+        }
+    }
 
     /// The inodes of the sockets this process has open.
     private static func openSocketInodes() -> [String] {
