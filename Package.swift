@@ -192,7 +192,7 @@ let package = Package(
         // helpers (through the nginx starter) and leaves out the parts that need it.
         .target(name: "TestSupport", dependencies: ["SQLiteDB"], path: "Tests/TestSupport", swiftSettings: staticRuntimeCompile),
         // Seeded random Unicode another account could write, shared by the rendering and command-line fuzz tests.
-        .target(name: "HostileTextSupport", path: "Tests/HostileTextSupport", swiftSettings: strict),
+        .target(name: "HostileTextSupport", dependencies: ["TestSupport"], path: "Tests/HostileTextSupport", swiftSettings: strict),
         // A private certificate authority made with openssl, shared by the TLS tests of the cloud and the device.
         .target(name: "TLSTestSupport", dependencies: ["ProcessTestSupport", "TestSupport"], path: "Tests/TLSTestSupport", swiftSettings: strict),
         // The tests' child processes: posix_spawn, output to files, reaped by polling their own pid.

@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import HostileTextSupport
+import TestSupport
 import Testing
 
 extension TrustedTextEndToEnd {

@@ -24,7 +24,7 @@ public final class HeldForwarder: Sendable {
         self.target = target
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw ForwarderError("socket: errno \(errno)") }
-        var address = Self.loopback(port: 0)
+        var address = LoopbackAddress.ipv4(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -106,7 +106,7 @@ public final class HeldForwarder: Sendable {
     private func join(_ client: Int32) {
         gate.wait()
         let upstream = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: target)
+        var address = LoopbackAddress.ipv4(port: target)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -147,14 +147,6 @@ public final class HeldForwarder: Sendable {
             }
         }
         Glibc.shutdown(sink, Int32(SHUT_WR))
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
     }
 }
 

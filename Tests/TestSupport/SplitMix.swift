@@ -1,5 +1,5 @@
 /// A small seeded generator (SplitMix64): the same seed gives the same cases, in tests and in the benches.
-public struct SplitMix: Sendable {
+public struct SplitMix: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator starting from `seed`.
