@@ -18,7 +18,11 @@ final class ChangeFeed {
     /// How many times records changed in the cache under this engine (`invalidate`): what was read before may be stale.
     private(set) var cacheChanges = 0
 
-    init(store: TodoStore, status: EngineStatus, notices: NoticeLog) {
+    /// The engine whose actor the feed is confined to (checked in debug builds).
+    private let link: EngineLink
+
+    init(store: TodoStore, status: EngineStatus, notices: NoticeLog, link: EngineLink) {
+        self.link = link
         self.store = store
         self.status = status
         self.notices = notices
@@ -40,8 +44,17 @@ final class ChangeFeed {
         }
     }
 
+    /// Debug builds trap when the feed is used off the engine's actor: it is unsynchronised, confined to that actor,
+    /// and a use from elsewhere would be a data race (a whole run crashed once in its snapshot cache's key set).
+    private func assertOnEngine() {
+        #if DEBUG
+            link.engine?.assertIsolated("the change feed is used off the engine's actor")
+        #endif
+    }
+
     /// Notes that records changed in the store, so their cached copies are read again.
     func invalidate<S: Sequence>(_ keys: S) where S.Element == RecordKey {
+        assertOnEngine()
         var named = keys.makeIterator()
         if named.next() != nil { cacheChanges += 1 }
         for id in readers.keys { readers[id]?.invalidate(keys) }
@@ -50,6 +63,7 @@ final class ChangeFeed {
 
     /// Notes records this engine wrote, as they are now in the store: readers make their rows from them, unread.
     func wrote(_ items: [TodoItem]) {
+        assertOnEngine()
         guard !items.isEmpty else { return }
         cacheChanges += 1
         for id in readers.keys { readers[id]?.wrote(items) }
@@ -58,6 +72,7 @@ final class ChangeFeed {
 
     /// Notes that anything may have changed.
     func invalidateAll() {
+        assertOnEngine()
         cacheChanges += 1
         for id in readers.keys { readers[id]?.invalidateAll() }
         snapshots.invalidateAll()

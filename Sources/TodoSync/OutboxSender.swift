@@ -145,11 +145,17 @@ final class OutboxSender {
     }
 
     /// One round through the outbox; nil when the outbox was empty.
-    private nonisolated(nonsending) func sendRound(
-        readAhead: Result<[PendingChange], any Error>?, conflicts: inout [RecordKey: Int]
+    ///
+    /// The group's body handles every answer (the change feed, the round, the clock offset: the engine actor's alone),
+    /// so it runs on the caller's actor, named as a parameter and captured: a body closure written in a
+    /// `nonisolated(nonsending)` function ran on the shared pool after its first await, beside the engine's other
+    /// work (a whole run crashed in the feed's key set; `ChangeFeed` now checks its actor in debug builds).
+    private func sendRound(
+        readAhead: Result<[PendingChange], any Error>?, conflicts: inout [RecordKey: Int], isolation: isolated (any Actor)? = #isolation
     ) async -> OutboxRound? {
         let (store, sender, reader) = (store, sender, readerConnection())
-        return await withTaskGroup(of: RoundEvent.self) { group -> OutboxRound? in
+        return await withTaskGroup(of: RoundEvent.self, isolation: isolation) { group -> OutboxRound? in
+            _ = isolation  // captured: the body is isolated to it
             var round = OutboxRound()
             var readAhead = readAhead
             var queued: [OutboxBatch] = []
@@ -193,7 +199,8 @@ final class OutboxSender {
                 startCommit()
             }
             // Takes what the children hand back until `done`; commits are settled as they end.
-            func take(until done: () -> Bool) async {
+            // On the caller's actor, named: a local function is not isolated by what it captures.
+            func take(on actor: isolated (any Actor)?, until done: () -> Bool) async {
                 while !done(), let event = await group.next() {
                     switch event {
                     case .answered(let index, let outcome): answered[index] = outcome
@@ -225,7 +232,7 @@ final class OutboxSender {
                 }
                 // A chunk is taken in once the batches queued no longer fill the window (it was read meanwhile).
                 if let limit = readingLimit, queued.count < Self.maximumBatchesInFlight {
-                    await take { chunkRead != nil }
+                    await take(on: isolation) { chunkRead != nil }
                     readingLimit = nil
                     guard let result = chunkRead else { break }
                     chunkRead = nil
@@ -256,7 +263,7 @@ final class OutboxSender {
                 launch()
                 guard !inFlight.isEmpty else { break }
                 let (index, batch) = inFlight.removeFirst()
-                await take { answered[index] != nil }
+                await take(on: isolation) { answered[index] != nil }
                 let outcome = answered.removeValue(forKey: index) ?? .failure(CancellationError())
                 launch()  // the window is refilled before this batch is confirmed, so the cloud is not kept waiting
                 if case .success(let answer) = outcome {
@@ -279,7 +286,7 @@ final class OutboxSender {
             }
             // Commits what is gathered and waits for every group: the first failure is thrown (its changes stay queued).
             commitConfirmations()
-            await take { !committing }
+            await take(on: isolation) { !committing }
             if let commitFailure, round.thrown == nil { round.thrown = commitFailure }
             group.cancelAll()  // a chunk still being read is not needed
             return round

@@ -51,7 +51,7 @@ public actor SyncEngine {
         self.clock = clock
         let calls = CloudCalls(client: client, clock: clock, policy: configuration.retryPolicy, random: random, link: link)
         let status = EngineStatus(client: client, configuration: configuration)
-        let feed = ChangeFeed(store: store, status: status, notices: notices)
+        let feed = ChangeFeed(store: store, status: status, notices: notices, link: link)
         let time = CloudTime(deviceID: configuration.deviceID, clock: clock)
         let scheduler = PassScheduler(work: work, link: link)
         let editor = LocalEditor(store: store, clock: clock, status: status, feed: feed, time: time, scheduler: scheduler)
