@@ -53,7 +53,9 @@ struct NextListingCommandTests {
         let (byTitle, listedByTitle) = (ranked.sorted(), listed.sorted())
         #expect(byTitle.map(Self.title) == listedByTitle.map(Self.title), "\(ranked) \(listed)")
         #expect(zip(byTitle, listedByTitle).allSatisfy { abs(Self.score($0) - Self.score($1)) <= 0.011 }, "\(ranked) \(listed)")
-        #expect(ranked.filter { !$0.hasPrefix("Write") } == listed.filter { !$0.hasPrefix("Write") }, "\(ranked) \(listed)")
+        #expect(
+            ranked.filter { !$0.hasPrefix("Write") }.map(Self.title) == listed.filter { !$0.hasPrefix("Write") }.map(Self.title),
+            "\(ranked) \(listed)")
         // Without the age term the ties are exact (same score and due date): each limit prints the first lines of the
         // whole ranking, cutting through the ties too.
         let config = stage.directory.appendingPathComponent("devices/config/config.toml")
