@@ -177,44 +177,6 @@ extension TodoStore {
     /// The text of a column's bytes.
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Shares one copy of strings that many rows repeat (user record names, device IDs).
-    struct StringInterner {
-        private var seen: [String: String] = [:]
-
-        mutating func intern(_ value: String) -> String {
-            if let known = seen[value] { return known }
-            if seen.count < 1024 { seen[value] = value }
-            return value
-        }
-
-        /// One copy of each tag list many rows repeat (a few thousand distinct lists at most), so 100,000 rows with
-        /// tags hold a few arrays between them, not one each.
-        private var tagLists: [[String]: [String]] = [:]
-
-        mutating func share(_ item: inout TodoItem) {
-            share(&item.system)
-            shareTags(&item)
-        }
-
-        mutating func shareTags(_ item: inout TodoItem) {
-            guard !item.tags.isEmpty else { return }
-            if let known = tagLists[item.tags] {
-                item.tags = known
-            } else if tagLists.count < 4096 {
-                tagLists[item.tags] = item.tags
-            }
-        }
-
-        mutating func share(_ system: inout SystemFields) {
-            if let created = system.created { system.created = share(created) }
-            if let modified = system.modified { system.modified = share(modified) }
-        }
-
-        private mutating func share(_ stamp: RecordStamp) -> RecordStamp {
-            RecordStamp(timestamp: stamp.timestamp, userRecordName: intern(stamp.userRecordName), deviceID: stamp.deviceID.map { intern($0) })
-        }
-    }
-
     /// A moment column (ms since 1970), nil when empty.
     static func moment(_ row: Row, _ column: Int32) -> Date? {
         row.optionalInt(column).map { Date(timeIntervalSince1970: Double($0) / 1000) }
