@@ -116,31 +116,6 @@ public struct ListingFacts: Sendable {
     /// The record names it waits on.
     public var depends: [String]
 
-    /// What urgency reads of `item`.
-    public init(_ item: TodoItem) {
-        self.init(
-            due: item.due, priority: item.priority, tags: item.tags, annotationCount: item.annotations.count,
-            created: item.system.created.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) }, inList: item.listName != nil,
-            start: item.start, scheduled: item.scheduled, wait: item.wait, until: item.until, depends: item.depends)
-    }
-
-    init(
-        due: DueDate?, priority: Int, tags: [String], annotationCount: Int, created: Date?, inList: Bool, start: Date?, scheduled: Date?,
-        wait: Date?, until: Date?, depends: [String]
-    ) {
-        self.due = due
-        self.priority = priority
-        self.tags = tags
-        self.annotationCount = annotationCount
-        self.created = created
-        self.inList = inList
-        self.start = start
-        self.scheduled = scheduled
-        self.wait = wait
-        self.until = until
-        self.depends = depends
-    }
-
     /// Whether it waits for a later date at `now`.
     public func isWaiting(at now: Date) -> Bool { wait.map { $0 > now } ?? false }
 
@@ -152,5 +127,15 @@ public struct ListingFacts: Sendable {
         UrgencyFacts(
             due: due, priority: priority, tags: tags, annotationCount: annotationCount, created: created, inList: inList,
             isActive: start != nil, scheduled: scheduled, isBlocking: isBlocking, isBlocked: isBlocked, isWaiting: isWaiting(at: now))
+    }
+}
+
+extension ListingFacts {
+    /// What urgency reads of `item`.
+    public init(_ item: TodoItem) {
+        self.init(
+            due: item.due, priority: item.priority, tags: item.tags, annotationCount: item.annotations.count,
+            created: item.system.created.map { Date(timeIntervalSince1970: Double($0.timestamp) / 1000) }, inList: item.listName != nil,
+            start: item.start, scheduled: item.scheduled, wait: item.wait, until: item.until, depends: item.depends)
     }
 }
