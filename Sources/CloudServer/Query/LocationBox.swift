@@ -36,27 +36,26 @@ struct LocationBox: Sendable, Hashable {
         }
     }
 
-    /// The condition on the index's `latitude` and `longitude` columns, with its arguments (`?` placeholders, the
-    /// style both SQLite and the PostgreSQL candidates query take).
-    func indexCondition() -> (sql: String, arguments: [Double]) {
-        var sql = "latitude BETWEEN ? AND ?"
-        var arguments = [latitudes.lowerBound, latitudes.upperBound]
+    /// The box as a condition on a `latitude` and a `longitude` expression; `bind` is given each bound in turn and
+    /// answers its placeholder (`?` for SQLite, `$n` for PostgreSQL), keeping the value where its caller binds it.
+    func condition(latitude: String, longitude: String, bind: (Double) -> String) -> String {
+        var sql = "\(latitude) BETWEEN \(bind(latitudes.lowerBound)) AND \(bind(latitudes.upperBound))"
         if !longitudes.isEmpty {
-            sql += " AND (" + longitudes.map { _ in "longitude BETWEEN ? AND ?" }.joined(separator: " OR ") + ")"
-            for range in longitudes { arguments += [range.lowerBound, range.upperBound] }
+            sql += " AND (" + longitudes.map { "\(longitude) BETWEEN \(bind($0.lowerBound)) AND \(bind($0.upperBound))" }.joined(separator: " OR ") + ")"
         }
-        return (sql, arguments)
+        return sql
     }
 
     /// The box as a condition on a row's JSON, read record by record: how `NEAR` ran before the index, kept only for
     /// `TODO_NEAR_SCAN=1` (set in the cloud's environment), so a benchmark can measure both ways with one build.
     func fieldCondition() -> (sql: String, arguments: [SQLValue]) {
-        let latitude = "json_extract(fields, '$.\(field).value.latitude')"
-        let longitude = "json_extract(fields, '$.\(field).value.longitude')"
-        let inner = indexCondition()
-        let sql = inner.sql.replacingOccurrences(of: "longitude BETWEEN", with: "\(longitude) BETWEEN")
-            .replacingOccurrences(of: "latitude BETWEEN", with: "\(latitude) BETWEEN")
-        return (sql, inner.arguments.map(SQLValue.double))
+        var arguments: [SQLValue] = []
+        let (latitude, longitude) = QueryPlan.coordinates(field)
+        let sql = condition(latitude: latitude, longitude: longitude) { value in
+            arguments.append(.double(value))
+            return "?"
+        }
+        return (sql, arguments)
     }
 
     /// Whether `NEAR` reads every record of the type as before the index (`TODO_NEAR_SCAN=1`, for benchmarks).
@@ -65,11 +64,12 @@ struct LocationBox: Sendable, Hashable {
     /// The SQLite condition on a `records` row: its name is among the index's records of this zone and field in the
     /// box. The subquery is not correlated, so SQLite walks the index's range once and looks the records up by name.
     func recordCondition(zonePK: Int64) -> (sql: String, arguments: [SQLValue]) {
-        let inner = indexCondition()
-        return (
-            "record_name IN (SELECT record_name FROM record_locations WHERE zone_pk = ? AND field = ? AND \(inner.sql))",
-            [.int(zonePK), .text(field)] + inner.arguments.map(SQLValue.double)
-        )
+        var arguments: [SQLValue] = [.int(zonePK), .text(field)]
+        let box = condition(latitude: "latitude", longitude: "longitude") { value in
+            arguments.append(.double(value))
+            return "?"
+        }
+        return ("record_name IN (SELECT record_name FROM record_locations WHERE zone_pk = ? AND field = ? AND \(box))", arguments)
     }
 }
 

@@ -216,7 +216,7 @@ struct QueryPlan: Sendable {
     }
 
     /// The SQL of a LOCATION field's latitude and longitude (the name is checked to be a plain name first).
-    private static func coordinates(_ field: String) -> (latitude: String, longitude: String) {
+    static func coordinates(_ field: String) -> (latitude: String, longitude: String) {
         ("json_extract(fields, '$.\(field).value.latitude')", "json_extract(fields, '$.\(field).value.longitude')")
     }
 

@@ -82,19 +82,12 @@ extension PostgresStoreTransaction {
         }
         for box in plan.locationBoxes {
             bindings.append(box.field)
-            var inner = "zone_pk = $1 AND field = $\(bindings.count)"
-            let condition = box.indexCondition()
-            var values = condition.arguments.makeIterator()
-            for part in condition.sql.split(separator: "?", omittingEmptySubsequences: false).enumerated() {
-                if part.offset > 0, let value = values.next() {
-                    bindings.append(value)
-                    inner += "$\(bindings.count)"
-                } else if part.offset == 0 {
-                    inner += " AND "
-                }
-                inner += part.element
+            let field = "$\(bindings.count)"
+            let inner = box.condition(latitude: "latitude", longitude: "longitude") { value in
+                bindings.append(value)
+                return "$\(bindings.count)"
             }
-            sql += " AND record_name IN (SELECT record_name FROM record_locations WHERE \(inner))"
+            sql += " AND record_name IN (SELECT record_name FROM record_locations WHERE zone_pk = $1 AND field = \(field) AND \(inner))"
         }
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
