@@ -128,13 +128,19 @@ public struct ModifySharesRequest: Sendable, Hashable, Codable {
         public var rootRecordName: String
         /// The whole participant list for `save`; ignored by `delete`.
         public var participants: [Participant]?
+        /// The name of a new share's record, as a CloudKit JS client chooses it; `share-<root>` when absent.
+        public var shareRecordName: String?
 
         /// An operation on the share of a root record.
-        public init(_ type: ShareOperationType, zoneID: ZoneID, rootRecordName: String, participants: [Participant]? = nil) {
+        public init(
+            _ type: ShareOperationType, zoneID: ZoneID, rootRecordName: String, participants: [Participant]? = nil,
+            shareRecordName: String? = nil
+        ) {
             operationType = type
             self.zoneID = zoneID
             self.rootRecordName = rootRecordName
             self.participants = participants
+            self.shareRecordName = shareRecordName
         }
     }
 

@@ -64,11 +64,30 @@ struct WebShareTests {
             #expect(saved["records", 0, "recordName"] as? String == "L2", "\(saved.text)")
             #expect(saved["records", 1, "recordType"] as? String == "cloudkit.share", "\(saved.text)")
             #expect(saved["records", 1, "rootRecordName"] as? String == "L2")
+            // The share record keeps the name the client chose: a client matching its results by name finds it.
+            #expect(saved["records", 1, "recordName"] as? String == "S2", "\(saved.text)")
             let guid = try #require(saved["records", 1, "shortGUID"] as? String)
             // The device's listing shows it; the participant accepts it by GUID and sees the list.
             let owned = try await cloud.web(cloud.address.databasePath(.private, "shares/list"), method: "GET", token: alice.token)
-            #expect(owned["shares", 0, "shareRecordName"] as? String == "share-L2", "\(owned.text)")
+            #expect(owned["shares", 0, "shareRecordName"] as? String == "S2", "\(owned.text)")
             #expect(owned["shares", 0, "participants", 0, "account"] as? String == "bob")
+            let record = try await cloud.web(
+                cloud.address.databasePath(.private, "records/lookup"), #"{"zoneID":{"zoneName":"Todos"},"records":[{"recordName":"S2"}]}"#,
+                token: alice.token)
+            #expect(record["records", 0, "recordType"] as? String == "cloudkit.share", "\(record.text)")
+            // One share to a root: a share record of another name for L2 is refused in words, saving S2 again is fine.
+            let second = try await cloud.web(
+                cloud.address.databasePath(.private, "records/modify"),
+                #"{"zoneID":{"zoneName":"Todos"},"operations":[{"operationType":"create","record":{"recordName":"S3","recordType":"cloudkit.share","fields":{"rootRecord":{"value":{"recordName":"L2"}}},"participants":[]}}]}"#,
+                token: alice.token)
+            #expect(second["records", 0, "serverErrorCode"] as? String == "EXISTS", "\(second.text)")
+            #expect((second["records", 0, "reason"] as? String)?.contains("'S2'") == true, "\(second.text)")
+            let again = try await cloud.web(
+                cloud.address.databasePath(.private, "records/modify"),
+                #"{"zoneID":{"zoneName":"Todos"},"operations":[{"operationType":"update","record":{"recordName":"S2","recordType":"cloudkit.share","fields":{"rootRecord":{"value":{"recordName":"L2"}}},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"bob"}},"permission":"READ_WRITE"}]}}]}"#,
+                token: alice.token)
+            #expect(again["records", 0, "recordName"] as? String == "S2", "\(again.text)")
+            #expect(again["records", 0, "shortGUID"] as? String == guid, "\(again.text)")
             let accepted = try await cloud.web(cloud.address.databasePath(.shared, "records/accept"), #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, token: bob.token)
             #expect(accepted["results", 0, "share", "currentUserParticipant", "acceptanceStatus"] as? String == "ACCEPTED", "\(accepted.text)")
             let lookup = try await cloud.web(

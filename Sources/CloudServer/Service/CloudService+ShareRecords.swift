@@ -2,8 +2,8 @@ import CloudModel
 import Foundation
 
 /// Shares saved as CloudKit JS saves them: a `cloudkit.share` record in a `records/modify` of the private database,
-/// beside the root record whose `share` names it. They become the shares `shares/modify` makes (the cloud names the
-/// share record `share-<root>`), so the device's sharing and this one are one thing.
+/// beside the root record whose `share` names it. They become the shares `shares/modify` makes, under the record name
+/// the client chose (the device's own shares are named `share-<root>`), so the device's sharing and this one are one thing.
 extension CloudService {
     /// `records/modify`, with share records taken out and saved as shares when the body has any.
     func modifyRecordsOrShares(body: Data, _ database: DatabaseKey, _ caller: Caller) async throws -> ServiceResponse {
@@ -105,7 +105,7 @@ extension CloudService {
                 continue
             }
             let participants = try await shareParticipants(record["participants"], owner: user)
-            shareOperations.append(.init(.save, zoneID: zoneID, rootRecordName: root, participants: participants))
+            shareOperations.append(.init(.save, zoneID: zoneID, rootRecordName: root, participants: participants, shareRecordName: name))
         }
         var shareAnswers: [JSONValue] = []
         if !shareOperations.isEmpty {

@@ -99,6 +99,15 @@ extension CloudService {
         guard !rootName.isEmpty, rootName.utf8.count <= 255, !Validation.hasControlCharacters(rootName) else {
             throw ServerError(.badRequest, "rootRecordName must be 1 to 255 bytes without control characters")
         }
+        // A zone-wide share's record always has its fixed name; another share's may be the client's choice.
+        if let shareName = operation.shareRecordName, rootName != ZoneShare.name {
+            guard !shareName.isEmpty, shareName.utf8.count <= 255, !Validation.hasControlCharacters(shareName), shareName != rootName,
+                shareName != ZoneShare.name
+            else {
+                throw ServerError(
+                    .badRequest, "a share record's name must be 1 to 255 bytes without control characters, other than its root's and '\(ZoneShare.name)'")
+            }
+        }
         let now = stamp.timestamp
         switch operation.operationType {
         case .delete:
@@ -147,7 +156,12 @@ extension CloudService {
             // Everything is checked: from here on the operation writes.
             let existing = try await tx.share(zonePK: zone.pk, root: rootName)
             try await checkOneShare(tx, zone, root: rootName, existing: existing)
-            let shareName = zoneWide ? ZoneShare.name : ShareSchema.recordName(forRoot: rootName)
+            let shareName = zoneWide ? ZoneShare.name : operation.shareRecordName ?? ShareSchema.recordName(forRoot: rootName)
+            if let existing, existing.recordName != shareName {
+                // One share to a root, as in CloudKit: a client naming another one would otherwise lose track of it.
+                throw ServerError(
+                    .exists, "'\(rootName)' is already shared by the share record '\(existing.recordName)': save that record to change the share")
+            }
             let share = existing ?? ShareRow(zonePK: zone.pk, recordName: shareName, rootRecordName: rootName)
             var old: [ParticipantRow] = []
             if existing == nil {
