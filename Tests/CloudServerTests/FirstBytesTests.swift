@@ -40,7 +40,10 @@ struct FirstBytesTests {
             // Never a byte from the cloud: the handshake was never begun.
             #expect(
                 await silent.waitForClose(within: .seconds(30)),
-                "the cloud holds \(cloud.server.connectionCount); the client \(silent.ownsItsSocket ? "still" : "no longer") owns its socket")
+                """
+                the cloud holds \(cloud.server.connectionCount); the client \(silent.ownsItsSocket ? "still" : "no longer") owns its \
+                socket; its listening socket: \(ListeningSocket.describe(port: cloud.server.port))
+                """)
             #expect(silent.receivedText.isEmpty)
         }
     }
