@@ -157,6 +157,37 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: StoreFactory.all)
+    func liveRecordHeadsCountEachParentsLiveRecordsAndTheirLatestChange(_ factory: StoreFactory) async throws {
+        try await factory.run { store in
+            try await store.write { tx async throws in
+                let zone = try await tx.createZone(Conformance.alice, name: "Todos")
+                let other = try await tx.createZone(Conformance.alice, name: "Other")
+                var last: [String?: Int64] = [:]
+                for (name, parent) in [("a", "L1"), ("b", "L1"), ("c", nil), ("d", "L2"), ("e", "L1")] as [(String, String?)] {
+                    let record = Conformance.record(zone, name, seq: try await tx.nextSequence(.zone(pk: zone.pk)), parent: parent)
+                    try await tx.putRecord(record)
+                    last[parent] = record.seq
+                }
+                // A deleted todo counts neither in its parent's number nor in its latest change; other zones and types
+                // count nowhere.
+                let d = try #require(try await tx.record(zonePK: zone.pk, name: "d"))
+                try await tx.putRecord(Conformance.tombstone(d, seq: try await tx.nextSequence(.zone(pk: zone.pk)), time: 2_000))
+                var list = Conformance.record(zone, "L1", seq: try await tx.nextSequence(.zone(pk: zone.pk)))
+                list.recordType = "TodoList"
+                try await tx.putRecord(list)
+                try await tx.putRecord(Conformance.record(other, "x", seq: try await tx.nextSequence(.zone(pk: other.pk)), parent: "L1"))
+
+                let heads = try await tx.liveRecordHeads(zonePK: zone.pk, recordType: "Todo")
+                let byParent = Dictionary(uniqueKeysWithValues: heads.map { ($0.parent, ($0.count, $0.seq)) })
+                #expect(byParent.count == 2, "\(heads)")
+                #expect(byParent["L1"]?.0 == 3 && byParent["L1"]?.1 == last["L1"])
+                #expect(byParent[nil as String?]?.0 == 1 && byParent[nil as String?]?.1 == last[nil as String?])
+                #expect(try await tx.liveRecordHeads(zonePK: zone.pk, recordType: "Note").isEmpty)
+            }
+        }
+    }
+
+    @Test(arguments: StoreFactory.all)
     func tombstonesFollowTheFeedUntilCompacted(_ factory: StoreFactory) async throws {
         try await factory.run { store in
             let (zone, goneSeq, lastSeq) = try await store.write { tx -> (StoredZone, Int64, Int64) in

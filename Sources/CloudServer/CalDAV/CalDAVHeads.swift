@@ -20,8 +20,8 @@ struct CalDAVZoneHeads: Sendable {
 
 /// Per-collection heads of the zones CalDAV clients sync, kept while their zone's head stays where it was.
 ///
-/// Working them out reads every todo of the zone; a client polling an unchanged collection then costs one read of
-/// the zone's head. The values are a function of the stored records alone, so every instance of a fleet gives the
+/// Working them out is a count by the store (per list: how many todos, the latest change) and a read of the zone's list
+/// records; a client polling an unchanged collection then costs one read of the zone's head. The values are a function of the stored records alone, so every instance of a fleet gives the
 /// same tokens.
 final class CalDAVHeads: Sendable {
     private let zones = Mutex<[Int64: CalDAVZoneHeads]>([:])
@@ -35,9 +35,8 @@ final class CalDAVHeads: Sendable {
         let zoneHead = try await tx.latestSequence(zonePK: zone.pk)
         if let known = zones.withLock({ $0[zone.pk] }), known.zoneHead == zoneHead { return known }
         var lists: [String?: CalDAVZoneHeads.Head] = [:]
-        for row in try await tx.liveRecords(zonePK: zone.pk, recordType: TodoSchema.todoType, modifiedAfter: nil) {
-            lists[row.parent, default: .init()].count += 1
-            lists[row.parent, default: .init()].seq = max(lists[row.parent]?.seq ?? 0, row.seq)
+        for head in try await tx.liveRecordHeads(zonePK: zone.pk, recordType: TodoSchema.todoType) {
+            lists[head.parent] = .init(seq: head.seq, count: head.count)
         }
         // A list's own record counts too: a new empty list's changes are read from its making, a rename shows.
         for row in try await tx.liveRecords(zonePK: zone.pk, recordType: TodoSchema.listType, modifiedAfter: nil) {

@@ -244,6 +244,9 @@ protocol StoreTransaction: ShareStoreTransaction {
     func changes(zonePK: Int64, after seq: Int64, limit: Int, includeTombstones: Bool) async throws -> [StoredRecord]
     /// Live records of a type, optionally modified after a time, for queries.
     func liveRecords(zonePK: Int64, recordType: String, modifiedAfter: Int64?) async throws -> [StoredRecord]
+    /// For each parent (nil: none) of a zone's live records of a type, how many there are and the highest sequence
+    /// among them: counted by the store, no record read.
+    func liveRecordHeads(zonePK: Int64, recordType: String) async throws -> [(parent: String?, count: Int64, seq: Int64)]
     /// Live records of a type that a query's column conditions select (under `roots` only, when given), in its
     /// order, after a key of that order, at most `limit`; each with its key, and the record only when it passes the
     /// query's field filters too (nil: a position looked at, not an answer).

@@ -120,6 +120,15 @@ final class MemoryStoreTransaction: StoreTransaction {
         }
     }
 
+    func liveRecordHeads(zonePK: Int64, recordType: String) throws -> [(parent: String?, count: Int64, seq: Int64)] {
+        var heads: [String?: (count: Int64, seq: Int64)] = [:]
+        for record in try liveRecords(zonePK: zonePK, recordType: recordType, modifiedAfter: nil) {
+            let head = heads[record.parent] ?? (0, 0)
+            heads[record.parent] = (head.count + 1, max(head.seq, record.seq))
+        }
+        return heads.map { (parent: $0.key, count: $0.value.count, seq: $0.value.seq) }
+    }
+
     func queryRecords(
         zonePK: Int64, recordType: String, plan: QueryPlan, after position: [SQLValue]?, roots: Set<String>?, limit: Int
     ) async throws -> [(record: StoredRecord?, key: [SQLValue])] {

@@ -367,6 +367,18 @@ final class PostgresStoreTransaction: StoreTransaction {
             """, Self.storedRecord)
     }
 
+    func liveRecordHeads(zonePK: Int64, recordType: String) async throws -> [(parent: String?, count: Int64, seq: Int64)] {
+        try await all(
+            """
+            SELECT parent, COUNT(*), MAX(seq) FROM records WHERE zone_pk = \(zonePK) AND record_type = \(recordType) AND NOT deleted
+            GROUP BY parent
+            """
+        ) {
+            let (parent, count, seq) = try $0.decode((String?, Int64, Int64).self)
+            return (parent, count, seq)
+        }
+    }
+
     /// The last position this transaction handed out in a zone's feed (0: none).
     func ownHead(zonePK: Int64) -> Int64 { feeds[.zone(pk: zonePK)] ?? 0 }
 

@@ -168,6 +168,13 @@ final class SQLiteStoreTransaction: StoreTransaction {
             [.int(zonePK), .text(recordType), .int(modifiedAfter ?? Int64.min)], Self.storedRecord)
     }
 
+    func liveRecordHeads(zonePK: Int64, recordType: String) throws -> [(parent: String?, count: Int64, seq: Int64)] {
+        try db.query(
+            "SELECT parent, COUNT(*), MAX(seq) FROM records WHERE zone_pk = ?1 AND record_type = ?2 AND deleted = 0 GROUP BY parent",
+            [.int(zonePK), .text(recordType)]
+        ) { (parent: $0.optionalText(0), count: $0.int(1), seq: $0.int(2)) }
+    }
+
     func latestSequence(zonePK: Int64) throws -> Int64 {
         // Compacted tombstones left the table but not the feed's history: the head never goes back below them.
         try db.first(
