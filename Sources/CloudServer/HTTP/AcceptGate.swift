@@ -9,6 +9,12 @@ import NIOCore
 ///
 /// Should the process run out of descriptors all the same (something else opened files meanwhile), it sheds a batch
 /// and pauses accepting for a few milliseconds, instead of the second NIO's `AcceptBackoffHandler` would wait.
+///
+/// It keeps accepting while the server's task that takes new connections lags: that task runs on Swift's shared
+/// threads, and NIO stops reading the listening socket once ten accepted connections wait for it. Every connection is
+/// counted, guarded and timed on its event loop from its accept, so a busy process (or a flood) leaves silent
+/// connections waiting in the kernel's queue no longer, where no deadline reached them and `/health` queued behind.
+/// The registry's capacity bounds what is held.
 final class AcceptGate: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = any Channel
     typealias InboundOut = any Channel
@@ -53,6 +59,13 @@ final class AcceptGate: ChannelDuplexHandler, RemovableChannelHandler {
         // The shed connections' descriptors are free only once their closes happen: until most have, the next
         // connections wait in the kernel's queue (a millisecond or two), rather than run the process out of them.
         if registry.closesBehind { pause(context, for: Self.pauseForCloses) }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.fireChannelReadComplete()
+        // Read on from here, whatever the handlers behind say: NIO's async wrapper withholds reads while its consumer
+        // is behind (see the type's note); our own pause still holds.
+        read(context: context)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
