@@ -1,4 +1,5 @@
 import CloudModel
+import CloudServer
 import Foundation
 
 #if canImport(Glibc)
@@ -182,6 +183,7 @@ enum EverydayBench {
         }
         var pid: pid_t = 0
         let start = ContinuousClock.now
+        InheritedDescriptors.closeInChild(&actions)
         let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
         guard spawned == 0 else { throw BenchError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0

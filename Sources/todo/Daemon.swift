@@ -22,13 +22,13 @@ enum Daemon {
 
         // The daemon outlives this process: it must not keep a pipe or socket of whoever started us open (a caller
         // waiting for our output's end would wait for the daemon's).
-        InheritedDescriptors.closeOnExec(above: 2)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        InheritedDescriptors.closeInChild(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -88,7 +88,7 @@ struct KillTests {
         let argv = ([binary] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        InheritedDescriptors.closeOnExec()
+        InheritedDescriptors.closeInChild(&actions)
         guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else { throw E2EError("cannot start \(binary)") }
         return pid
     }

@@ -111,7 +111,7 @@ struct LocalPostgresCluster: Sendable {
         watchdog.standardInput = FileHandle.nullDevice
         watchdog.standardOutput = FileHandle.nullDevice
         watchdog.standardError = FileHandle.nullDevice
-        InheritedDescriptors.closeOnExec()
+        // Foundation's Process closes this process's other descriptors in the child.
         try? watchdog.run()
     }
 
@@ -132,7 +132,7 @@ struct LocalPostgresCluster: Sendable {
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        InheritedDescriptors.closeOnExec()
+        InheritedDescriptors.closeInChild(&actions)
         let spawned = posix_spawn(&pid, command[0], &actions, nil, &argv, environ)
         guard spawned == 0 else { throw ClusterError(message: "cannot run \(command[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0

@@ -64,7 +64,7 @@ public enum ChildProcess {
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        InheritedDescriptors.closeOnExec()
+        InheritedDescriptors.closeInChild(&actions)
         guard posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 else {
             try? FileManager.default.removeItem(at: directory)
             throw Failure(description: "cannot start \(executable)")
