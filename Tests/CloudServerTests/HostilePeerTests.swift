@@ -104,9 +104,13 @@ struct HostilePeerTests {
             // closes them, however long a loaded machine takes).
             var silent: [RawClient] = []
             for index in 0..<80 { silent.append(try RawClient(port: cloud.server.port, from: "127.0.1.\(index % 20 + 1)")) }
-            try await waitUntil("the oldest silent connections to be closed") {
-                cloud.server.connectionCount <= 40 && silent.prefix(30).allSatisfy { $0.drain(); return $0.isClosed }
-            }
+            let shed = await eventually { cloud.server.connectionCount <= 40 && silent.prefix(30).allSatisfy { $0.drain(); return $0.isClosed } }
+            try #require(
+                shed,
+                """
+                the cloud holds \(cloud.server.connectionCount); of the oldest 30, \(silent.prefix(30).filter { !$0.isClosed }.count) are \
+                open; its listening socket: \(ListeningSocket.describe(port: cloud.server.port))
+                """)
             // The oldest went; /health still answers on a new connection.
             let probe = try RawClient(port: cloud.server.port)
             await probe.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -8,7 +8,7 @@ import SQLiteDB
 import Testing
 
 /// `NEAR` reads the location index (`record_locations`), not every record of the type: both stores' plans name its
-/// B-tree, the triggers keep it as records are written, and records written before it existed are indexed when the
+/// B-tree, the record writes (SQLite) and triggers (PostgreSQL) keep it, and records written before it existed are indexed when the
 /// store is first opened by this version.
 @Suite("Web clients: NEAR through the location index")
 struct WebNearIndexTests {
@@ -35,25 +35,35 @@ struct WebNearIndexTests {
         try db.query("SELECT record_name || ':' || field FROM record_locations ORDER BY 1") { $0.text(0) }
     }
 
-    @Test func sqliteNearSearchesTheLocationIndexAndTriggersKeepIt() throws {
+    @Test func sqliteNearSearchesTheLocationIndexAndRecordWritesKeepIt() throws {
         let db = try SQLiteDatabase(path: ":memory:")
         // Records written by the version before the index: the migration indexes the live ones.
         try db.migrate(Array(SQLiteCloudStore.migrations.prefix(7)))
-        var tx = try SQLiteStoreTransaction(db)
-        try tx.putRecord(Self.place("old", seq: 1, 0, 179.9))
-        try tx.putRecord(Self.place("gone", seq: 2, 0, 0, deleted: true))
+        for record in [Self.place("old", seq: 1, 0, 179.9), Self.place("gone", seq: 2, 0, 0, deleted: true)] {
+            try db.run(
+                "INSERT INTO records(\(SQLiteStoreTransaction.recordColumns)) VALUES (1, ?1, 'Place', 't', ?2, ?3, 1, '_alice', NULL, 1, '_alice', NULL, NULL, ?4)",
+                [.text(record.recordName), .int(record.seq), .int(record.deleted ? 1 : 0), .blob(record.fieldsJSON)])
+        }
         try db.migrate(SQLiteCloudStore.migrations)
         #expect(try Self.indexed(db) == ["old:loc"])
+        #expect(try db.first("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") { $0.int(0) } == 0, "no trigger runs on every write")
 
-        tx = try SQLiteStoreTransaction(db)
+        let tx = try SQLiteStoreTransaction(db)
         try tx.putRecord(Self.place("east", seq: 3, 0, 179.9))
         try tx.putRecord(Self.place("west", seq: 4, 0, -179.9))
         try tx.putRecord(Self.place("moved", seq: 5, 10, 10))
         try tx.putRecord(Self.place("moved", seq: 6, 20, 20))  // a replace re-indexes
         try tx.putRecord(Self.place("old", seq: 7, 0, 0, deleted: true))  // a tombstone leaves the index
         try tx.removeRecord(zonePK: 1, name: "west")
-        #expect(try Self.indexed(db) == ["east:loc", "moved:loc"])
+        #expect(try tx.insertRecord(Self.place("new", seq: 8, 1, 1)))
+        #expect(try !tx.insertRecord(Self.place("new", seq: 9, 5, 5)))  // not written: its entry stays
+        var unplaced = Self.place("unplaced", seq: 10, 2, 2)
+        try tx.putRecord(unplaced)
+        unplaced.fieldsJSON = Data(#"{"n":{"value":"no place now"}}"#.utf8)
+        try tx.putRecord(unplaced)  // a replace without a location leaves the index
+        #expect(try Self.indexed(db) == ["east:loc", "moved:loc", "new:loc"])
         #expect(try db.first("SELECT latitude FROM record_locations WHERE record_name = 'moved'") { $0.double(0) } == 20)
+        #expect(try db.first("SELECT latitude FROM record_locations WHERE record_name = 'new'") { $0.double(0) } == 1)
 
         let plan = try QueryPlan(try Self.nearQuery)
         #expect(plan.locationBoxes.count == 1 && plan.locationBoxes[0].longitudes.count == 2, "the box crosses the antimeridian")
@@ -63,6 +73,9 @@ struct WebNearIndexTests {
         #expect(!steps.contains { $0.hasPrefix("SCAN records") }, "\(steps)")
         let found = try tx.queryRecords(zonePK: 1, recordType: "Place", plan: plan, after: nil, roots: nil, limit: 100)
         #expect(found.compactMap(\.record?.recordName) == ["east"])
+        // A deleted zone takes its entries with it.
+        try tx.deleteZone(StoredZone(pk: 1, database: Conformance.alice, name: "Places", compactedSeq: 0), purged: false)
+        #expect(try Self.indexed(db).isEmpty)
     }
 
     @Test func postgresNearSearchesTheLocationIndexAndTriggersKeepIt() async throws {

@@ -105,14 +105,17 @@ struct LocalPostgresCluster: Sendable {
               rm -rf \(quoted)
             fi
             """
-        let watchdog = Process()
-        watchdog.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        watchdog.arguments = ["/bin/sh", "-c", script]
-        watchdog.standardInput = FileHandle.nullDevice
-        watchdog.standardOutput = FileHandle.nullDevice
-        watchdog.standardError = FileHandle.nullDevice
-        // Foundation's Process closes this process's other descriptors in the child.
-        try? watchdog.run()
+        // It lives as long as this process: it must hold none of this process's descriptors (a connection a cloud
+        // closed would stay open in it), so they are closed in the child, not by Foundation's scan beforehand.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
+        InheritedDescriptors.closeInChild(&actions)
+        var argv: [UnsafeMutablePointer<CChar>?] = (["/usr/bin/setsid", "/bin/sh", "-c", script] as [String]).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        _ = posix_spawn(&pid, "/usr/bin/setsid", &actions, nil, &argv, environ)
     }
 
     /// Runs one of PostgreSQL's programs, as `postgres` when this process is root, and waits for it (posix_spawn and

@@ -55,6 +55,7 @@ extension SQLiteCloudStore {
         assetsMigration,
         sessionsMigration,
         locationsMigration,
+        locationUpkeepMigration,
     ]
 
     /// v4: each database's feed has its own compaction horizon (one cloud-wide horizon expired every user's tokens

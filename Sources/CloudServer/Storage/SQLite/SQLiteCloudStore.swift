@@ -82,6 +82,7 @@ final class SQLiteCloudStore: CloudStore, @unchecked Sendable {
                     try? database.execute("ROLLBACK")
                     transaction.discardSequence()
                     transaction.shareZoneCache.removeAll()
+                    transaction.locationZoneCache.removeAll()
                     throw error
                 }
             }

@@ -13,11 +13,26 @@ final class SQLiteStoreTransaction: StoreTransaction {
     /// connection, which makes all of them, keeps it).
     var shareZoneCache: [Int64: Bool] = [:]
     let cachesShareZones: Bool
+    /// Whether a zone has entries in the location index, by zone row (see `SQLiteCloudStore+Locations`): a record
+    /// without a location costs no look-up there where its zone has none. Kept like `shareZoneCache`.
+    var locationZoneCache: [Int64: Bool] = [:]
 
     /// The statements every record write runs, prepared once and kept.
     private let selectRecordStatement: Statement
     private let insertRecordStatement: Statement
     private let replaceRecordStatement: Statement
+    /// The location index's statements (see `SQLiteCloudStore+Locations`), prepared on first use; nil in a file of a
+    /// version before the index (as the migration tests write one).
+    private var preparedLocationStatements: SQLiteCloudStore.LocationStatements??
+    var locationStatements: SQLiteCloudStore.LocationStatements? {
+        get throws {
+            if let prepared = preparedLocationStatements { return prepared }
+            let hasIndex = try db.first("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'record_locations'") { _ in true } ?? false
+            let prepared = hasIndex ? try SQLiteCloudStore.LocationStatements(db) : nil
+            preparedLocationStatements = .some(prepared)
+            return prepared
+        }
+    }
 
     /// The view of a connection; `cachesShareZones` only on the writer's.
     init(_ db: SQLiteDatabase, cachesShareZones: Bool = true) throws {
@@ -76,6 +91,10 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     func deleteZone(_ zone: StoredZone, purged: Bool) throws {
         try db.run("DELETE FROM records WHERE zone_pk = ?1", [.int(zone.pk)])
+        if try locationStatements != nil {
+            try db.run("DELETE FROM record_locations WHERE zone_pk = ?1", [.int(zone.pk)])
+            locationZoneCache[zone.pk] = false
+        }
         try db.run("DELETE FROM zones WHERE pk = ?1", [.int(zone.pk)])
         if purged {
             try db.run("INSERT OR IGNORE INTO purged_zones VALUES (?1, ?2, ?3, ?4)", keyArguments(zone.database) + [.text(zone.name)])
@@ -118,11 +137,14 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     func putRecord(_ r: StoredRecord) throws {
         try db.run(replaceRecordStatement, Self.arguments(r))
+        try indexLocations(of: r)
     }
 
     func insertRecord(_ r: StoredRecord) throws -> Bool {
         try db.run(insertRecordStatement, Self.arguments(r))
-        return db.changes > 0
+        guard db.changes > 0 else { return false }
+        try indexLocations(of: r)
+        return true
     }
 
     func records(zonePK: Int64, names: [String]) throws -> [String: StoredRecord] {
@@ -152,6 +174,7 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     func removeRecord(zonePK: Int64, name: String) throws {
         try db.run("DELETE FROM records WHERE zone_pk = ?1 AND record_name = ?2", [.int(zonePK), .text(name)])
+        try unindexLocations(zonePK: zonePK, name: name)
     }
 
     private static let changesSQL = "SELECT \(recordColumns) FROM records WHERE zone_pk = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3"
