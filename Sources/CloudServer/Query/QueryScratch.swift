@@ -12,6 +12,7 @@ struct QueryScratch {
     init(_ candidates: [(record: StoredRecord, root: String?)]) throws {
         let database = try SQLiteDatabase(path: ":memory:")
         for statement in try Self.tables.get() { try database.execute(statement) }
+        let transaction = try SQLiteStoreTransaction(database)
         try database.execute("BEGIN")
         let insert = try database.statement(
             """
@@ -29,13 +30,14 @@ struct QueryScratch {
                     .int(r.modified.timestamp), .text(r.modified.userRecordName), r.modified.deviceID.map(SQLValue.text) ?? .null,
                     r.parent.map(SQLValue.text) ?? .null, .blob(r.fieldsJSON), root.map(SQLValue.text) ?? .null,
                 ])
+            try transaction.indexLocations(of: r)
         }
         try database.execute("COMMIT")
-        transaction = try SQLiteStoreTransaction(database)
+        self.transaction = transaction
     }
 
-    /// The DDL of the tables a query reads (`records` with its location index and the triggers that keep it, and
-    /// `counters` the transaction view starts from), tables before their indexes and triggers, as the
+    /// The DDL of the tables a query reads (`records` with its location index, which the inserts above keep, and
+    /// `counters` the transaction view starts from), tables before their indexes, as the
     /// SQLite store's migrations leave them: taken once per process from a migrated database, so each scratch is made
     /// in a few statements, not by running every migration again.
     private static let tables = Result { () throws -> [String] in
