@@ -73,8 +73,16 @@ struct WebNearIndexTests {
         #expect(!steps.contains { $0.hasPrefix("SCAN records") }, "\(steps)")
         let found = try tx.queryRecords(zonePK: 1, recordType: "Place", plan: plan, after: nil, roots: nil, limit: 100)
         #expect(found.compactMap(\.record?.recordName) == ["east"])
-        // A deleted zone takes its entries with it.
+        // A deleted zone takes its entries with it, and so does a removed account.
         try tx.deleteZone(StoredZone(pk: 1, database: Conformance.alice, name: "Places", compactedSeq: 0), purged: false)
+        #expect(try Self.indexed(db).isEmpty)
+        try tx.insertUser(UserRow(userRecordName: "_alice", account: "alice", passwordHash: "h"), now: 1)
+        let zone = try tx.createZone(Conformance.alice, name: "Places")
+        var placed = Self.place("kept-until-removed", seq: 11, 3, 3)
+        placed.zonePK = zone.pk
+        try tx.putRecord(placed)
+        #expect(try Self.indexed(db) == ["kept-until-removed:loc"])
+        try tx.deleteUser("_alice")
         #expect(try Self.indexed(db).isEmpty)
     }
 

@@ -223,6 +223,8 @@ final class Tmux: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The tmux server outlives this call: it must hold no socket of the test process.
+        InheritedDescriptors.closeInChild(&actions)
         // The test process's threads block most signals, and a spawned child inherits that mask: the tmux server
         // and every pane would then ignore SIGHUP, and kill-server would leave them running. Start with none blocked.
         var attributes = posix_spawnattr_t()

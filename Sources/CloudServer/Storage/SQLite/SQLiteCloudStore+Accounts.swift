@@ -80,7 +80,11 @@ extension SQLiteStoreTransaction {
         try deleteSessions(user: user)
         try db.run("DELETE FROM push_tokens WHERE user_record_name = ?1", [owner])
         try db.run("DELETE FROM devices WHERE user_record_name = ?1", [owner])
-        // Zones cascade to their records, shares, share views and root exits.
+        // Zones cascade to their records, shares, share views and root exits; the location index is ours to clear.
+        if try locationStatements != nil {
+            try db.run("DELETE FROM record_locations WHERE zone_pk IN (SELECT pk FROM zones WHERE owner = ?1)", [owner])
+            locationZoneCache.removeAll()
+        }
         try db.run("DELETE FROM zones WHERE owner = ?1", [owner])
         for table in ["purged_zones", "zone_changes", "database_horizons", "subscriptions", "asset_uploads"] {
             try db.run("DELETE FROM \(table) WHERE owner = ?1", [owner])
