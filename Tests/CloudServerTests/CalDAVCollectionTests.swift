@@ -123,6 +123,13 @@ import Testing
             for (color, order) in [("not-a-colour", "1"), ("#12345", "1"), ("red", "first")] {
                 let answer = try await patch(color, order: order)
                 #expect(answer.text.contains("403 Forbidden"))
+                // The refused property 403, the other one 424: it failed because its sibling did (RFC 4918 §9.2).
+                let (refused, dependent) = order == "first" ? ("ic:calendar-order", "ic:calendar-color") : ("ic:calendar-color", "ic:calendar-order")
+                #expect(
+                    answer.text.contains(
+                        "<d:response><d:href>/dav/calendars/pat/garden/</d:href><d:propstat><d:prop><\(refused)/></d:prop><d:status>HTTP/1.1 403 Forbidden</d:status></d:propstat>"
+                            + "<d:propstat><d:prop><\(dependent)/></d:prop><d:status>HTTP/1.1 424 Failed Dependency</d:status></d:propstat></d:response>"),
+                    "\(answer.text)")
                 #expect(try await shown().color == "#663399")
                 #expect(try await shown().order == "7")
             }

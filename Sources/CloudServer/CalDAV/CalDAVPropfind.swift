@@ -196,11 +196,8 @@ extension CalDAVHandler {
         let href = CalDAVPath.collection(account.account, id)
         if !refused.isEmpty || sets.isEmpty {
             let refusedSet = Set(refused)
-            out.raw("<d:response><d:href>\(DAVWriter.escape(href))</d:href>")
-            for (status, names) in [("403 Forbidden", refused), ("424 Failed Dependency", sets.map(\.0).filter { !refusedSet.contains($0) })] where !names.isEmpty {
-                out.raw("<d:propstat><d:prop>" + names.map(DAVWriter.empty).joined() + "</d:prop><d:status>HTTP/1.1 \(status)</d:status></d:propstat>")
-            }
-            out.raw("</d:response>")
+            out.response(
+                href: href, statuses: [("403 Forbidden", refused), ("424 Failed Dependency", sets.map(\.0).filter { !refusedSet.contains($0) })])
             return Self.xml(out.finish(root: "multistatus"))
         }
         var list = collection.list!

@@ -58,7 +58,7 @@ extension CalDAVHandler {
                 let changes = try await self.service.calDAVChanges(collection, after: token, self.heads, tx)
                 for item in changes.changed { write(item) }
                 for name in changes.removed { out.status(href: CalDAVPath.object(account.account, id, name), "404 Not Found") }
-                out.raw("<d:sync-token>\(DAVWriter.escape(changes.token.uri))</d:sync-token>")
+                out.syncToken(changes.token.uri)
             } else {
                 throw CalDAVFailure(403, "unknown REPORT {\(root.namespace)}\(root.name)", condition: "<d:supported-report/>")
             }

@@ -81,8 +81,6 @@ struct DAVWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
-    mutating func raw(_ xml: String) { text += xml }
-
     /// One `<d:response>`: the href, then a propstat per status of the properties given (name → inner XML).
     mutating func response(href: String, found: [(DAVName, String)], missing: [DAVName], forbidden: [DAVName] = []) {
         text += "<d:response><d:href>\(Self.escape(href))</d:href>"
@@ -91,15 +89,32 @@ struct DAVWriter {
             for (name, value) in found { text += value.isEmpty ? Self.empty(name) : Self.open(name) + value + Self.close(name) }
             text += "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
         }
-        for (names, status) in [(missing, "404 Not Found"), (forbidden, "403 Forbidden")] where !names.isEmpty {
-            text += "<d:propstat><d:prop>"
-            for name in names { text += Self.empty(name) }
-            text += "</d:prop><d:status>HTTP/1.1 \(status)</d:status></d:propstat>"
-        }
+        emptyPropstats([("404 Not Found", missing), ("403 Forbidden", forbidden)])
         if found.isEmpty && missing.isEmpty && forbidden.isEmpty {
             text += "<d:propstat><d:prop/><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
         }
         text += "</d:response>"
+    }
+
+    /// One `<d:response>` of properties by status only, each named without a value (a refused `PROPPATCH`).
+    mutating func response(href: String, statuses: [(String, [DAVName])]) {
+        text += "<d:response><d:href>\(Self.escape(href))</d:href>"
+        emptyPropstats(statuses)
+        text += "</d:response>"
+    }
+
+    /// A propstat per status that names properties (empty elements), for each status with any.
+    private mutating func emptyPropstats(_ statuses: [(String, [DAVName])]) {
+        for (status, names) in statuses where !names.isEmpty {
+            text += "<d:propstat><d:prop>"
+            for name in names { text += Self.empty(name) }
+            text += "</d:prop><d:status>HTTP/1.1 \(status)</d:status></d:propstat>"
+        }
+    }
+
+    /// The `<d:sync-token>` that ends a `sync-collection` answer.
+    mutating func syncToken(_ uri: String) {
+        text += "<d:sync-token>\(Self.escape(uri))</d:sync-token>"
     }
 
     /// A `<d:response>` of a member that is gone (sync-collection) or was not found (multiget).
