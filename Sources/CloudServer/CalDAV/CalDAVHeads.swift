@@ -21,8 +21,8 @@ struct CalDAVZoneHeads: Sendable {
 /// Per-collection heads of the zones CalDAV clients sync, kept while their zone's head stays where it was.
 ///
 /// Working them out is a count by the store (per list: how many todos, the latest change) and a read of the zone's list
-/// records; a client polling an unchanged collection then costs one read of the zone's head. The values are a function of the stored records alone, so every instance of a fleet gives the
-/// same tokens.
+/// records; a client polling an unchanged collection then costs one read of the zone's head. The values are a function
+/// of the stored records alone, so every instance of a fleet gives the same tokens.
 final class CalDAVHeads: Sendable {
     private let zones = Mutex<[Int64: CalDAVZoneHeads]>([:])
     /// Zones kept at most; past it all are dropped (each costs one read to learn again).

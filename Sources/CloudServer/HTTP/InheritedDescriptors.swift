@@ -28,10 +28,8 @@ public enum InheritedDescriptors {
     /// scan: a connection a test cloud accepted then lived on in a test's child after the cloud closed it. Where the C
     /// library lacks it, marks this process's descriptors close-on-exec instead.
     public static func closeInChild(_ actions: inout posix_spawn_file_actions_t) {
-        guard let closeFrom = closeFromInChild, closeFrom(&actions, 3) == 0 else {
-            closeOnExec()
-            return
-        }
+        if let closeFrom = closeFromInChild, closeFrom(&actions, 3) == 0 { return }
+        closeOnExec()
     }
 
     private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32

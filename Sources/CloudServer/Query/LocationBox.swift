@@ -49,8 +49,13 @@ struct LocationBox: Sendable, Hashable {
     /// The box as a condition on a row's JSON, read record by record: how `NEAR` ran before the index, kept only for
     /// `TODO_NEAR_SCAN=1` (set in the cloud's environment), so a benchmark can measure both ways with one build.
     func fieldCondition() -> (sql: String, arguments: [SQLValue]) {
-        var arguments: [SQLValue] = []
         let (latitude, longitude) = QueryPlan.coordinates(field)
+        return sqliteCondition(latitude: latitude, longitude: longitude)
+    }
+
+    /// `condition` with SQLite's `?` placeholders and the bounds as its arguments, in order.
+    private func sqliteCondition(latitude: String, longitude: String) -> (sql: String, arguments: [SQLValue]) {
+        var arguments: [SQLValue] = []
         let sql = condition(latitude: latitude, longitude: longitude) { value in
             arguments.append(.double(value))
             return "?"
@@ -64,12 +69,11 @@ struct LocationBox: Sendable, Hashable {
     /// The SQLite condition on a `records` row: its name is among the index's records of this zone and field in the
     /// box. The subquery is not correlated, so SQLite walks the index's range once and looks the records up by name.
     func recordCondition(zonePK: Int64) -> (sql: String, arguments: [SQLValue]) {
-        var arguments: [SQLValue] = [.int(zonePK), .text(field)]
-        let box = condition(latitude: "latitude", longitude: "longitude") { value in
-            arguments.append(.double(value))
-            return "?"
-        }
-        return ("record_name IN (SELECT record_name FROM record_locations WHERE zone_pk = ? AND field = ? AND \(box))", arguments)
+        let box = sqliteCondition(latitude: "latitude", longitude: "longitude")
+        return (
+            "record_name IN (SELECT record_name FROM record_locations WHERE zone_pk = ? AND field = ? AND \(box.sql))",
+            [.int(zonePK), .text(field)] + box.arguments
+        )
     }
 }
 

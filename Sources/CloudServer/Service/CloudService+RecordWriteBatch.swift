@@ -102,15 +102,10 @@ final class RecordWriteBatch {
     /// A create the group may take: the owner's private database, a zone without shares, not a share record.
     private func isGroupable(_ operation: RecordOperation, _ zone: StoredZone) async throws -> Bool {
         guard operation.operationType == .create, database.scope == .private,
-            operation.record.recordType != ShareSchema.recordType, Self.isValidName(operation.record.recordName)
+            operation.record.recordType != ShareSchema.recordType, Validation.isRecordName(operation.record.recordName)
         else { return false }
         if case .unshared = try await service.shareState(zone, batch: &shareBatch, tx: tx) { return true }
         return false
-    }
-
-    /// A record name `apply` accepts (it refuses the others with the reason).
-    private static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 255 && !Validation.hasControlCharacters(name)
     }
 
     /// One operation with the sharing rules around it; its row read ahead with the next ones of its zone when the

@@ -139,7 +139,7 @@ extension CloudService {
     ) async throws -> ItemOutcome {
         let incoming = operation.record
         let name = incoming.recordName
-        guard !name.isEmpty, name.utf8.count <= 255, !Validation.hasControlCharacters(name) else { throw ServerError(.badRequest, "recordName must be 1 to 255 bytes without control characters") }
+        guard Validation.isRecordName(name) else { throw ServerError(.badRequest, "recordName must be 1 to 255 bytes without control characters") }
         // A create in the owner's private database almost always names a record that has no row yet: with no row
         // there is nothing to check against, so the insert goes first and the row is looked up only when it turns
         // out to be there (or when the record is invalid, so the error is the one the lookup path reports).

@@ -96,14 +96,12 @@ extension CloudService {
             throw ServerError(.zoneNotFound, "zone '\(operation.zoneID.zoneName)' not found")
         }
         let rootName = operation.rootRecordName
-        guard !rootName.isEmpty, rootName.utf8.count <= 255, !Validation.hasControlCharacters(rootName) else {
+        guard Validation.isRecordName(rootName) else {
             throw ServerError(.badRequest, "rootRecordName must be 1 to 255 bytes without control characters")
         }
         // A zone-wide share's record always has its fixed name; another share's may be the client's choice.
         if let shareName = operation.shareRecordName, rootName != ZoneShare.name {
-            guard !shareName.isEmpty, shareName.utf8.count <= 255, !Validation.hasControlCharacters(shareName), shareName != rootName,
-                shareName != ZoneShare.name
-            else {
+            guard Validation.isRecordName(shareName), shareName != rootName, shareName != ZoneShare.name else {
                 throw ServerError(
                     .badRequest, "a share record's name must be 1 to 255 bytes without control characters, other than its root's and '\(ZoneShare.name)'")
             }

@@ -24,6 +24,12 @@ enum Validation {
         return true
     }
 
+    /// Whether `name` can name a record: 1 to 255 bytes without control characters (a record's, a share root's, a
+    /// share record's).
+    static func isRecordName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 255 && !hasControlCharacters(name)
+    }
+
     /// Whether `text` contains a C0 or C1 control character or DEL.
     static func hasControlCharacters(_ text: String) -> Bool {
         // In UTF-8: C0 and DEL are single bytes; C1 (U+0080–U+009F) is 0xC2 followed by 0x80–0x9F. Runs for every
