@@ -1,3 +1,6 @@
+// Tests only: `todo-bench` links this target in release, where URLSession (FoundationNetworking) would make its static
+// link need libcurl's development files.
+#if canImport(Testing)
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -47,3 +50,4 @@ public struct CalDAVPhone: Sendable {
         return (answer.status, between("<d:href>", "</d:href>"), answer.text, between("<d:sync-token>", "</d:sync-token>").first ?? "")
     }
 }
+#endif
