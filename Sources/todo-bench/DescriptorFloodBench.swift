@@ -102,7 +102,8 @@ enum DescriptorFloodBench {
     private static func summary(_ times: [Double]) -> String {
         let sorted = times.sorted()
         func ms(_ value: Double) -> String { String(format: "%.1f ms", value * 1000) }
-        return "p50 \(ms(percentile(sorted, 0.5))), p99 \(ms(percentile(sorted, 0.99))), max \(ms(sorted.last ?? 0))"
+        let slowest = sorted.suffix(8).reversed().map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ")
+        return "p50 \(ms(percentile(sorted, 0.5))), p99 \(ms(percentile(sorted, 0.99))), max \(ms(sorted.last ?? 0)) (slowest \(slowest) ms)"
     }
 
     /// `GET /health` on a new connection, as a device's first request would come.
