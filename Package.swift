@@ -24,7 +24,15 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "todo", targets: ["todo"]),
+        .executable(name: "todo-server", targets: ["todo-server"]),
         .executable(name: "todo-bench", targets: ["todo-bench"]),
+    ],
+    traits: [
+        // `todo` depends on `todo-server`, so `swift run todo` and `swift test` build the cloud the app starts. SwiftPM
+        // then links the cloud's libraries into `todo` as well (unused there): a release build for installing or
+        // measuring turns it off, `swift build -c release --disable-default-traits`, and `todo` carries none of them.
+        .trait(name: "BuildCloudWithApp"),
+        .default(enabledTraits: ["BuildCloudWithApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -101,6 +109,9 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcurses"], swiftSettings: strict),
         .target(name: "TodoUI", dependencies: ["Terminal", "TodoPlanning"], swiftSettings: strict),
 
+        // What both executables print and how they end: inert text, plain errors, exit codes, a password prompt.
+        .target(name: "CommandLineSupport", dependencies: ["Terminal"], swiftSettings: strict),
+
         // The app's wiring: sync snapshots to UI rows, UI effects to engine calls, the terminal loop.
         .target(
             name: "TodoApp",
@@ -114,8 +125,19 @@ let package = Package(
         .executableTarget(
             name: "todo",
             dependencies: [
-                "CloudModel", "CloudClient", "CloudServer", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal", "ProcessTuning",
+                "CloudModel", "CloudClient", "TodoStore", "TodoSync", "TodoUI", "TodoApp", "Terminal", "ProcessTuning", "CommandLineSupport",
                 "TodoPlanning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .target(name: "todo-server", condition: .when(traits: ["BuildCloudWithApp"])),
+            ],
+            swiftSettings: staticRuntimeCompile,
+            linkerSettings: staticRuntime
+        ),
+        // The cloud's executable, apart from `todo` so device commands start without its code (docs/ARCHITECTURE.md).
+        .executableTarget(
+            name: "todo-server",
+            dependencies: [
+                "CloudModel", "CloudServer", "CommandLineSupport", "ProcessTuning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: staticRuntimeCompile,

@@ -1,4 +1,5 @@
 import CloudClient
+import CommandLineSupport
 import Foundation
 import TodoApp
 import TodoSync

@@ -1,4 +1,5 @@
 import CloudClient
+import CommandLineSupport
 import Foundation
 import Terminal
 
@@ -11,23 +12,7 @@ import Terminal
 /// It shadows the standard library's `print` inside this executable, so every verb (and every verb added later)
 /// prints through the sanitiser without having to remember it. Our own multi-line text uses `printTrusted`.
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    Swift.print(sanitize(items.map { "\($0)" }.joined(separator: separator)), terminator: terminator)
-}
-
-/// Prints text this program wrote itself (a table, JSON with every control already escaped) as it is.
-func printTrusted(_ text: String) {
-    Swift.print(text)
-}
-
-/// Writes one line to standard error, made inert and worded for a person.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((sanitize(sentence(text)) + "\n").utf8))
-}
-
-/// The first letter upper-cased, so every line starts the same way whoever wrote the words.
-func sentence(_ text: String) -> String {
-    guard let first = text.first, first.isLowercase else { return text }
-    return first.uppercased() + text.dropFirst()
+    printInert(items.map { "\($0)" }.joined(separator: separator), terminator: terminator)
 }
 
 /// Whether an error means the cloud was out of reach (exit code 3).

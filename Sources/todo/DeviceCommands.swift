@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudClient
 import CloudModel
+import CommandLineSupport
 import Foundation
 import Terminal
 import TodoApp
@@ -10,10 +11,6 @@ import TodoSync
 import TodoUI
 
 /// A user-facing failure of a device verb.
-struct DeviceCommandError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// `YYYY-MM-DD` (all day) or `YYYY-MM-DD HH:MM` in the local calendar.
 func formatDue(_ due: DueDate) -> String {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CloudClient
 import Foundation
 import CloudModel
+import CommandLineSupport
 import TodoApp
 import TodoPlanning
 import TodoStore

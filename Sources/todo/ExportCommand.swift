@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudModel
+import CommandLineSupport
 import Foundation
 import TodoApp
 import Terminal

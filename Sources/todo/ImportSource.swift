@@ -1,5 +1,6 @@
 // `stat` is declared by CoreFoundation's C headers in the static SDK once any file of this module imports it
 // (ListOrder.swift does): the member-visibility rule then asks for the import here too.
+import CommandLineSupport
 import CoreFoundation
 import Foundation
 

@@ -1,5 +1,6 @@
 import CloudClient
 import CloudModel
+import CommandLineSupport
 import Foundation
 import TodoStore
 import TodoSync

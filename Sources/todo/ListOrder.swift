@@ -1,4 +1,5 @@
 import CloudModel
+import CommandLineSupport
 import CoreFoundation
 import Foundation
 import TodoPlanning

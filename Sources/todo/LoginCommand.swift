@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 
 /// `todo login URL --account NAME [--device NAME] [--ca-file FILE]`: signs this device in and saves the login.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudClient
+import CommandLineSupport
 import Foundation
 import TodoApp
 import TodoSync

@@ -1,4 +1,5 @@
 import CloudModel
+import CommandLineSupport
 import Foundation
 import TodoApp
 import TodoPlanning

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudClient
 import CloudModel
+import CommandLineSupport
 import Foundation
 import TodoSync
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudClient
+import CommandLineSupport
 import Foundation
 import ProcessTuning
 import Terminal
@@ -7,22 +8,19 @@ import TodoStore
 
 // How the process ends: one inert, plain message on failure and a documented exit code.
 
-/// The exit codes of every verb (docs/USAGE.md "Command line", todo(1) EXIT STATUS).
-enum TodoExitCode {
-    /// It worked (edits made offline included: they wait on this device and are sent later).
-    static let success: Int32 = 0
-    /// It failed: refused, not found, or the cloud answered with an error. The message says why.
-    static let failure: Int32 = 1
-    /// The command line was wrong: an unknown flag, a missing argument, a date that does not exist.
-    static let usage: Int32 = 2
-    /// The cloud could not be reached: nothing was lost, what waits is sent by a later `todo sync` (or any verb).
-    static let offline: Int32 = 3
-}
 
 extension Todo {
     /// Runs the verb the arguments name; on failure prints one inert, plain message and exits with a documented code.
     static func main() async {
         MemoryTuning.apply()
+        // The cloud is its own executable: everything after `server`, `--help` included, is its to read.
+        if CommandLine.arguments.dropFirst().first == "server" {
+            do {
+                try ServerForward.exec(Array(CommandLine.arguments.dropFirst(2)))
+            } catch {
+                exitForRunError(error)
+            }
+        }
         // A shell asking for completions (IDs, lists, tags read from the cache): ArgumentParser answers it itself.
         if CommandLine.arguments.dropFirst().first == "---completion" {
             await main(Array(CommandLine.arguments.dropFirst()))
@@ -66,7 +64,7 @@ extension Todo {
     }
 
     /// A failure while running a verb.
-    private static func exitForRunError(_ error: any Error) -> Never {
+    static func exitForRunError(_ error: any Error) -> Never {
         if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
         // Help asked for in a subcommand, and ArgumentParser's own validation errors, in its words.
         let code = exitCode(for: error)

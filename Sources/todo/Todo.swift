@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 
 /// The `todo` command tree: the terminal app by default, device verbs, and the cloud itself.
 @main
@@ -10,7 +11,7 @@ struct Todo: AsyncParsableCommand {
         subcommands: [
             Open.self, Add.self, List.self, Next.self, Done.self, Edit.self, Annotate.self, Skip.self, Trash.self, Undo.self, Sync.self, Status.self, Push.self, SignOut.self,
             SignIn.self, Import.self, Export.self, Keys.self, Lists.self, NewList.self, Move.self, Share.self, Shares.self, Accept.self,
-            Unshare.self, Leave.self, Conflicts.self, Restore.self, Login.self, Logout.self, Signup.self, ServerCommand.self,
+            Unshare.self, Leave.self, Conflicts.self, Restore.self, Login.self, Logout.self, Signup.self, ServerForward.self,
             Devices.self,
             StartTodo.self, StopTodo.self, Projects.self, Tags.self, Info.self,
             Context.self,

@@ -95,6 +95,33 @@ struct ServerControlTests {
         #expect(stop.status == 0)
     }
 
+    /// `todo server …` is `todo-server …`: its help is the cloud's, under the name a person typed.
+    @Test func theServerVerbRunsTheCloudsOwnExecutable() async throws {
+        let help = try await todo(["server", "--help"])
+        #expect(help.status == 0, "\(help.errors)")
+        #expect(help.output.contains("USAGE: todo server"), "\(help.output)")
+        #expect(help.output.contains("--tls-cert"))
+        let direct = try await SpawnedProcess.run(
+            URL(fileURLWithPath: try TodoBinary.path()).deletingLastPathComponent().appendingPathComponent("todo-server").path, ["--help"],
+            timeout: .seconds(60))
+        #expect(direct.output == help.output)
+        let wrong = try await todo(["server", "--no-such-flag"])
+        #expect(wrong.status == 2, "\(wrong.errors)")
+        #expect(wrong.errors.contains("--no-such-flag"))
+    }
+
+    /// A `todo` installed without `todo-server` beside it says what is missing instead of failing obscurely.
+    @Test func aMissingCloudExecutableIsNamed() async throws {
+        let alone = directory.appendingPathComponent("alone")
+        defer { cleanUp() }
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        let copy = alone.appendingPathComponent("todo")
+        try FileManager.default.copyItem(atPath: try TodoBinary.path(), toPath: copy.path)
+        let run = try await SpawnedProcess.run(copy.path, ["server", "--port", "0", "--data-dir", alone.path], timeout: .seconds(60))
+        #expect(run.status == 1)
+        #expect(run.errors.contains("executable is missing: \(alone.appendingPathComponent("todo-server").path)"), "\(run.errors)")
+    }
+
     /// What one run of `todo` printed and how it exited.
     struct Run {
         var status: Int32

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudServer
+import CommandLineSupport
 import Foundation
 import Terminal
 

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TodoSync
 
 #if canImport(Glibc)
 import Glibc
@@ -10,22 +9,23 @@ import Glibc
 ///
 /// Only on a terminal: when standard error is a file or a pipe (scripts, logs), or with `--quiet`, nothing is written.
 /// Updates come at most every 0.1 s; `clear()` removes the line before the result is printed.
-final class ProgressLine: Sendable {
+public final class ProgressLine: Sendable {
     private struct Shown {
         var at: ContinuousClock.Instant?
         var visible = false
     }
-    private let enabled: Bool
+    /// Whether lines are drawn (asked for, and standard error is a terminal).
+    public let enabled: Bool
     /// Held while writing too: two lines never interleave.
     private let shown = Mutex(Shown())
 
     /// A progress line, drawn only if `enabled` and standard error is a terminal.
-    init(enabled: Bool) {
+    public init(enabled: Bool) {
         self.enabled = enabled && isatty(STDERR_FILENO) == 1
     }
 
     /// Shows `text` (the first time at once, then at most every 0.1 s).
-    func show(_ text: String) {
+    public func show(_ text: String) {
         guard enabled else { return }
         shown.withLock { shown in
             let now = ContinuousClock.now
@@ -37,34 +37,12 @@ final class ProgressLine: Sendable {
     }
 
     /// Removes the line.
-    func clear() {
+    public func clear() {
         guard enabled else { return }
         shown.withLock { shown in
             if shown.visible { Self.write("\r\u{1B}[2K") }
             shown = Shown()
         }
-    }
-
-    /// Runs `body` (a send) while showing how many changes are left to send, then removes the line.
-    func whileSending(_ session: DeviceSession, _ body: () async throws -> Void) async throws {
-        guard enabled else { return try await body() }
-        let (_, wakeups) = await session.engine.changeReader()
-        let watcher = Task { [self] in
-            for await state in wakeups where state.isSyncing && state.pendingCount > 0 {
-                show("Sending todos: \(state.pendingCount) left")
-            }
-        }
-        let outcome: Result<Void, any Error>
-        do {
-            try await body()
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
-        }
-        watcher.cancel()
-        await watcher.value  // no line is drawn after the one cleared here
-        clear()
-        try outcome.get()
     }
 
     private static func write(_ text: String) {

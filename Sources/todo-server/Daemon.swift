@@ -1,4 +1,5 @@
 import CloudServer
+import CommandLineSupport
 import Foundation
 
 #if canImport(Glibc)

@@ -1,12 +1,13 @@
 import ArgumentParser
 import CloudServer
+import CommandLineSupport
 import Foundation
 import Logging
 
 /// `todo server`: runs the cloud in the foreground, or detached in the background.
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "server",
+        commandName: "todo server",
         abstract: "Run the CloudKit-compatible cloud (started on demand by the app).",
         subcommands: [SchemaCommand.self, ServerStatusCommand.self, ServerStopCommand.self, ServerAccountCommand.self, ServerMigrateCommand.self]
     )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudServer
+import CommandLineSupport
 import Foundation
 
 /// `todo server migrate --from-sqlite DIR --database-url URL`: copies a stopped SQLite cloud into an empty PostgreSQL

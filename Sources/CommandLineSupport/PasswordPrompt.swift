@@ -5,12 +5,12 @@ import Glibc
 #endif
 
 /// Asks for a password on the controlling terminal without echoing it, or takes `$TODO_PASSWORD`.
-enum PasswordPrompt {
+public enum PasswordPrompt {
     /// The longest password read from the terminal, in bytes.
-    static let maximumLength = 4096
+    public static let maximumLength = 4096
 
     /// `$TODO_PASSWORD` when set, else the answer typed at `prompt` on the terminal (echo off); `confirm` asks twice.
-    static func password(_ prompt: String, confirm: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment)
+    public static func password(_ prompt: String, confirm: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> String
     {
         if let given = environment["TODO_PASSWORD"], !given.isEmpty { return given }
@@ -21,7 +21,7 @@ enum PasswordPrompt {
     }
 
     /// One line typed on /dev/tty with echo off (restored however the read ends).
-    static func readWithoutEcho(_ prompt: String) throws -> String {
+    public static func readWithoutEcho(_ prompt: String) throws -> String {
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY)
         guard tty >= 0 else { throw DeviceCommandError("no terminal to ask the password on: set $TODO_PASSWORD") }
         defer { close(tty) }
