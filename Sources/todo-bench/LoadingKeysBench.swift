@@ -18,6 +18,8 @@ enum LoadingKeysBench {
         var filterAfterRead: [Double] = []
         var filterAfterLastKey: [Double] = []
         var filterTypedWhileLoading = 0
+        /// The app's peak resident memory (VmHWM) once every row was read and the filter applied, per launch, MB.
+        var appPeak: [Double] = []
     }
 
     static let navigation: [(name: String, bytes: [UInt8])] = [
@@ -148,6 +150,7 @@ enum LoadingKeysBench {
         }
         if let readAll { figures.filterAfterRead.append(milliseconds(done - readAll)) }
         figures.filterAfterLastKey.append(milliseconds(done - lastKey))
+        figures.appPeak.append(peakRSS(pid: launch.terminal.process.processIdentifier))
     }
 }
 

@@ -66,6 +66,10 @@ enum UIBench {
             figures.filterTypedWhileLoading, launches, expected,
             afterRead.isEmpty ? "not shown by this build" : String(format: "median %.0f ms, max %.0f ms", percentile(afterRead, 0.5), afterRead.last ?? 0),
             percentile(afterKey, 0.5), afterKey.last ?? 0))
+        let peaks = figures.appPeak.sorted()
+        print(String(
+            format: "  the app's own peak RSS (VmHWM) once all %d rows were read and filtered: median %.1f MB, max %.1f MB over %d launches  (target <= 80 MB)",
+            count, percentile(peaks, 0.5), peaks.last ?? 0, peaks.count))
     }
 
     /// `todo next --offline` (the release `todo` beside this program, or `BENCH_TODO`) over the filled cache as a whole

@@ -36,6 +36,8 @@ do {
     case "idle-memory":
         try IdleMemoryBench.run(arguments: Array(arguments.dropFirst()))
     case "_ui-frame":
+        // The app's process, as `todo` tunes it when it opens the app.
+        MemoryTuning.applyForApp()
         try await UIBench.frame(server: arguments[1], directory: arguments[2], account: arguments[3], count: Int(arguments[4]) ?? 0)
     case "_sort-rows":
         // The sort of the cache's rows for the first frames, alone and repeated: for profilers.

@@ -33,6 +33,8 @@ extension Todo {
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()
+            // The terminal app lives long and holds its rows: its own allocator settings (see `applyForApp`).
+            if command is Open { MemoryTuning.applyForApp() }
         } catch {
             exitForArgumentError(error)
         }
