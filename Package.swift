@@ -110,7 +110,9 @@ let package = Package(
         .target(name: "TodoUI", dependencies: ["Terminal", "TodoPlanning"], swiftSettings: strict),
 
         // What both executables print and how they end: inert text, plain errors, exit codes, a password prompt.
-        .target(name: "CommandLineSupport", dependencies: ["Terminal"], swiftSettings: strict),
+        .target(
+            name: "CommandLineSupport", dependencies: ["Terminal", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
 
         // The app's wiring: sync snapshots to UI rows, UI effects to engine calls, the terminal loop.
         .target(

@@ -2,7 +2,6 @@ import ArgumentParser
 import CommandLineSupport
 import Foundation
 import ProcessTuning
-import Terminal
 
 /// `todo-server`: the cloud's own executable, which `todo server …` runs. It is apart from `todo` so that every device
 /// command starts without the cloud's code in its process: fewer pages to map and fewer conformances to search.
@@ -15,34 +14,14 @@ enum TodoServer {
         do {
             command = try ServerCommand.parseAsRoot()
         } catch {
-            exitForArgumentError(error)
+            ServerCommand.exitForArgumentError(error)
         }
         do {
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                var syncCommand = command
-                try syncCommand.run()
-            }
-        } catch let exit as ExitCode {
-            Foundation.exit(exit.rawValue)
+            try await ServerCommand.run(parsed: command)
         } catch {
-            let code = ServerCommand.exitCode(for: error)
-            if code == .success || code == .validationFailure { exitForArgumentError(error) }
+            ServerCommand.exitForArgumentParserOutcome(error)
             printError("Error: " + String(describing: error))
             Foundation.exit(TodoExitCode.failure)
         }
-    }
-
-    /// Help and mistakes on the command line: ArgumentParser's words, exit code 0 or 2.
-    private static func exitForArgumentError(_ error: any Error) -> Never {
-        let code = ServerCommand.exitCode(for: error)
-        let message = ServerCommand.fullMessage(for: error)
-        if code == .success {
-            printTrusted(message)
-            Foundation.exit(TodoExitCode.success)
-        }
-        FileHandle.standardError.write(Data((sanitize(message) + "\n").utf8))
-        Foundation.exit(code == .validationFailure ? TodoExitCode.usage : code.rawValue)
     }
 }

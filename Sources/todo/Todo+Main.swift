@@ -39,38 +39,15 @@ extension Todo {
             exitForArgumentError(error)
         }
         do {
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                var syncCommand = command
-                try syncCommand.run()
-            }
+            try await run(parsed: command)
         } catch {
             exitForRunError(error)
         }
     }
 
-    /// Help, version, and mistakes on the command line: ArgumentParser's words, exit code 0 or 2.
-    private static func exitForArgumentError(_ error: any Error) -> Never {
-        let code = exitCode(for: error)
-        let message = fullMessage(for: error)
-        if code == .success {
-            printTrusted(message)
-            Foundation.exit(TodoExitCode.success)
-        }
-        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
-            let text = line.hasPrefix("Error: ") ? "Error: " + sentence(String(line.dropFirst(7))) : String(line)
-            FileHandle.standardError.write(Data((sanitize(text) + "\n").utf8))
-        }
-        Foundation.exit(code == .validationFailure ? TodoExitCode.usage : code.rawValue)
-    }
-
     /// A failure while running a verb.
     static func exitForRunError(_ error: any Error) -> Never {
-        if let exit = error as? ExitCode { Foundation.exit(exit.rawValue) }
-        // Help asked for in a subcommand, and ArgumentParser's own validation errors, in its words.
-        let code = exitCode(for: error)
-        if code == .success || code == .validationFailure { exitForArgumentError(error) }
+        exitForArgumentParserOutcome(error)
         if let storage = storageFailure(error) {
             printError("Error: " + sentence(unsavedChangeMessage(storage)))
             Foundation.exit(TodoExitCode.failure)
