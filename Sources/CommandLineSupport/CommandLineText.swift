@@ -5,6 +5,7 @@ import Terminal
 
 /// A failure a verb reports in words (exit code 1).
 public struct DeviceCommandError: Error, CustomStringConvertible {
+    /// The words, as the person reads them after `Error: `.
     public var description: String
     /// A failure worded `description`.
     public init(_ description: String) { self.description = description }

@@ -19,8 +19,8 @@ public enum MemoryTuning {
     /// The terminal app's settings instead, applied once it is known the app runs (before its threads start): it lives
     /// for hours, holds its rows for good and builds large arrays briefly (a load, a sort, a merge). Two arenas, not
     /// one per thread of the pools; blocks of 1 MB and more in their own mappings, handed back when freed; 8 MB kept
-    /// free at most. Measured over 100,000 cached todos (docs/BENCHMARKS.md): the app's peak falls from 111 to 87 MB
-    /// once loaded and connected, and from 142 to 94 MB after 1,000 todos arrive from another device.
+    /// free at most. Measured on the real app over about 105,000 cached todos (docs/BENCHMARKS.md): its peak fell from
+    /// 127 to 88 MB once loaded and connected, and from 160 to 98 MB after 1,000 todos arrived from another device.
     public static func applyForApp() {
         _ = mallopt(M_ARENA_MAX, 2)
         _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
