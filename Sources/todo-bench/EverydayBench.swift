@@ -40,6 +40,9 @@ enum EverydayBench {
         print("== todo-bench everyday \(count) \(rounds): whole processes, \(rounds) interleaved rounds (medians), "
             + "\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load) at the start ==")
         print("ours: \(todo)")
+        if carriesTheCloud(todo) {
+            print("note: this todo carries the cloud's libraries (a build without --disable-default-traits): its start-up and memory are not an installed todo's")
+        }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-everyday-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -216,6 +219,12 @@ enum EverydayBench {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         return nil
+    }
+
+    /// Whether the `todo` at `path` has the cloud's libraries linked in (SwiftPM's default trait links them, unused).
+    static func carriesTheCloud(_ path: String) -> Bool {
+        guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return false }
+        return bytes.range(of: Data("HummingbirdCore".utf8)) != nil
     }
 
     /// The same `count` todos as `todo import` reads them and as `task import` does: every 58th tagged `home` (1.7 %),
