@@ -1,5 +1,4 @@
 import CloudServer
-import CommandLineSupport
 import Foundation
 
 #if canImport(Glibc)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CloudModel
 import CloudServer
-import CommandLineSupport
 import Foundation
 
 /// `todo server schema`: the cloud's record types and fields, per container environment.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CloudServer
-import CommandLineSupport
 import Foundation
 import Logging
 

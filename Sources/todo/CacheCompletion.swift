@@ -1,6 +1,5 @@
 import ArgumentParser
 import CloudModel
-import CommandLineSupport
 import Foundation
 import Terminal
 import TodoStore

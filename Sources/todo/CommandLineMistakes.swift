@@ -1,5 +1,4 @@
 import ArgumentParser
-import CommandLineSupport
 import Foundation
 
 // The words of a command line `todo` does not understand: an unknown verb, an unknown option among filter words.

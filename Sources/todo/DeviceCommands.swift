@@ -10,8 +10,6 @@ import TodoStore
 import TodoSync
 import TodoUI
 
-/// A user-facing failure of a device verb.
-
 /// `YYYY-MM-DD` (all day) or `YYYY-MM-DD HH:MM` in the local calendar.
 func formatDue(_ due: DueDate) -> String {
     due.text(in: planningCalendar)

@@ -2,7 +2,6 @@ import ArgumentParser
 import CloudClient
 import Foundation
 import CloudModel
-import CommandLineSupport
 import TodoApp
 import TodoPlanning
 import TodoStore

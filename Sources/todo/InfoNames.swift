@@ -1,6 +1,5 @@
 import CloudClient
 import CloudModel
-import CommandLineSupport
 import Foundation
 import TodoStore
 import TodoSync

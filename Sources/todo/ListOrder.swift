@@ -1,5 +1,4 @@
 import CloudModel
-import CommandLineSupport
 import CoreFoundation
 import Foundation
 import TodoPlanning

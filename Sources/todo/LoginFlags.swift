@@ -1,6 +1,5 @@
 import ArgumentParser
 import CloudClient
-import CommandLineSupport
 import Foundation
 import TodoApp
 import TodoSync

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CommandLineSupport
 import Foundation
 import TodoPlanning
 import TodoSync

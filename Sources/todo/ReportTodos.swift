@@ -1,5 +1,4 @@
 import CloudModel
-import CommandLineSupport
 import Foundation
 import TodoApp
 import TodoPlanning

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CommandLineSupport
 
 /// The `todo` command tree: the terminal app by default, device verbs, and the cloud itself.
 @main

@@ -53,11 +53,7 @@ final class CalDAVTerminalTests: XCTestCase {
         XCTAssertEqual(afterPhone.hrefs, [href])
 
         // An edit typed in the tablet's app is exactly what the phone's next sync brings.
-        tmux.keys(tablet, "e")
-        try await tmux.wait(tablet, "Edit todo")
-        tmux.keys(tablet, "C-u")
-        tmux.type(tablet, "Water the plants and the herbs")
-        tmux.keys(tablet, "Enter")
+        try await tmux.retitle(tablet, to: "Water the plants and the herbs")
         try await tmux.wait(laptop, "Water the plants and the herbs")
         let next = try await sync(afterPhone.token)
         XCTAssertEqual(next.hrefs, [href])

@@ -46,11 +46,7 @@ final class TwoTerminalTests: XCTestCase {
         try await tmux.wait(tablet, "[x] E2E milk")
 
         // Edit the title in the form: Ctrl-U clears the line, then type the new title.
-        tmux.keys(tablet, "e")
-        try await tmux.wait(tablet, "Edit todo")
-        tmux.keys(tablet, "C-u")
-        tmux.type(tablet, "E2E oat milk")
-        tmux.keys(tablet, "Enter")
+        try await tmux.retitle(tablet, to: "E2E oat milk")
         try await tmux.wait(laptop, "E2E oat milk")
 
         // Trash (own private todo: delete, after confirming).
@@ -258,6 +254,15 @@ final class Tmux: Sendable {
         keys(pane, key)
         try await wait(pane, opens)
         type(pane, text)
+        keys(pane, "Enter")
+    }
+
+    /// Opens the selected todo's edit form (`e`), clears the title (Ctrl-U), types `title` and saves it.
+    func retitle(_ pane: String, to title: String) async throws {
+        keys(pane, "e")
+        try await wait(pane, "Edit todo")
+        keys(pane, "C-u")
+        type(pane, title)
         keys(pane, "Enter")
     }
 
