@@ -1,5 +1,6 @@
 import CloudServer
 import Foundation
+import TestSupport
 import Testing
 
 /// Golden screens of the real app's Next and calendar views and of `todo burndown`, in tmux at 80×24 under
@@ -85,8 +86,11 @@ struct ReportViewsNoColorTests {
         #expect(nextEscapes.contains("\u{1B}[1;7m>") || nextEscapes.contains("\u{1B}[7m>"), "the selected row is reversed:\n\(nextEscapes)")
 
         tmux.keys(pane, "N")
+        try await tmux.wait(pane, "T Today")  // back on the list, whose rows also read "[ ] Pay rent"
         tmux.keys(pane, "C")
-        try await tmux.wait(pane, "[ ] Pay rent")  // the whole view drawn
+        // The whole view drawn: the day's heading, then its todo on the last line (the list's row carries "+home").
+        let drawnWhole = await eventually(15) { body(tmux.capture(pane), lines: 12).hasSuffix("1 todo due\n [ ] Pay rent") }
+        #expect(drawnWhole, "\n\(tmux.capture(pane))")
         let calendar = tmux.capture(pane)
         #expect(body(calendar, lines: 12) == Self.calendarView, "\n\(calendar)")
         let calendarEscapes = tmux.run(["capture-pane", "-p", "-e", "-t", pane])
