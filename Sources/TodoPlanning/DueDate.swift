@@ -119,3 +119,23 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public var description: String { "\(date.timeIntervalSince1970)\(allDay ? " all day" : "")" }
 }
+
+/// `DueDate.start(in:)` for many due dates in one calendar, each all-day day worked out once: a file of thousands of
+/// todos names a few hundred days, and the calendar's arithmetic for each date was a tenth of an export.
+struct DayStarts {
+    let calendar: Calendar
+    private var known: [Date: Date] = [:]
+
+    init(calendar: Calendar) {
+        self.calendar = calendar
+    }
+
+    /// The moment `due` begins in the calendar's zone (the same answer as `due.start(in: calendar)`).
+    mutating func start(of due: DueDate) -> Date {
+        guard due.allDay else { return due.date }
+        if let start = known[due.date] { return start }
+        let start = due.start(in: calendar)
+        known[due.date] = start
+        return start
+    }
+}

@@ -37,6 +37,7 @@ extension TaskwarriorJSON {
     /// name what Taskwarrior cannot carry (repeat rules without a `recur` word, tags with spaces or commas).
     public static func encode(_ todos: [PortableTodo], calendar: Calendar, now: Date = Date()) -> PortableExport {
         var log = WarningLog()
+        var days = DayStarts(calendar: calendar)
         var out: [UInt8] = []
         out.reserveCapacity(todos.count * 300 + 4)
         out.append(contentsOf: Array("[\n".utf8))
@@ -47,17 +48,24 @@ extension TaskwarriorJSON {
             if let template = recurrence(of: todo, calendar: calendar) {
                 var parent = JSONObjectWriter()
                 var repeated = WarningLog()  // the instance says the same
-                fill(&parent, with: todo, calendar: calendar, now: now, log: &repeated, as: .template(template.word))
+                fill(&parent, with: todo, days: &days, now: now, log: &repeated, as: .template(template.word))
                 out.append(contentsOf: parent.finish())
                 out.append(contentsOf: [0x2C, 0x0A])
-                fill(&object, with: todo, calendar: calendar, now: now, log: &log, as: .instance(template.word, parent: template.uuid))
+                fill(&object, with: todo, days: &days, now: now, log: &log, as: .instance(template.word, parent: template.uuid))
             } else {
-                fill(&object, with: todo, calendar: calendar, now: now, log: &log, as: .task)
+                fill(&object, with: todo, days: &days, now: now, log: &log, as: .task)
             }
             out.append(contentsOf: object.finish())
         }
         out.append(contentsOf: Array("\n]\n".utf8))
         return PortableExport(text: String(decoding: out, as: UTF8.self), warnings: log.all)
+    }
+
+    /// `tag` as Taskwarrior can hold it: commas, whitespace and control characters as `_`.
+    static func taskwarriorTag(_ tag: String) -> String {
+        // Printable ASCII without a comma (nearly every tag) has nothing to replace.
+        if tag.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2C }) { return tag }
+        return String(String.UnicodeScalarView(tag.unicodeScalars.map { $0 == "," || $0.properties.isWhitespace || $0.value < 0x20 ? "_" : $0 }))
     }
 
     /// What a todo is written as.
@@ -82,9 +90,10 @@ extension TaskwarriorJSON {
 
     /// One todo's fields as a Taskwarrior task object (or as its series' template).
     private static func fill(
-        _ object: inout JSONObjectWriter, with todo: PortableTodo, calendar: Calendar, now: Date, log: inout WarningLog, as role: Role
+        _ object: inout JSONObjectWriter, with todo: PortableTodo, days: inout DayStarts, now: Date, log: inout WarningLog, as role: Role
     ) {
-        let name = PortableLimits.quoted(todo.title)
+        // For warnings only: most todos have none, and quoting every title cost 7 % of an export.
+        var name: String { PortableLimits.quoted(todo.title) }
         var uuid = uuid(for: todo.uid)
         if case .template = role { uuid = TaskwarriorSeries.templateUUID(series: todo.series ?? todo.uid) }
         object.add("uuid", uuid)
@@ -103,7 +112,7 @@ extension TaskwarriorJSON {
             object.add("end", end)
         }
         if let due = todo.due, CompactTime.seconds(due.date) != nil,
-            let text = CompactTime.utcText(due.start(in: calendar))
+            let text = CompactTime.utcText(days.start(of: due))
         {
             object.add("due", text)
         }
@@ -118,9 +127,7 @@ extension TaskwarriorJSON {
             var changed = false
             var tags: [String] = []
             for tag in todo.tags {
-                let safe = String(String.UnicodeScalarView(tag.unicodeScalars.map {
-                    $0 == "," || $0.properties.isWhitespace || $0.value < 0x20 ? "_" : $0
-                }))
+                let safe = taskwarriorTag(tag)
                 changed = changed || safe != tag
                 if !safe.isEmpty, !tags.contains(safe) { tags.append(safe) }
             }

@@ -159,6 +159,37 @@ struct TaskwarriorJSONTests {
 
     /// The uuid of a uid is what Foundation's parse and print give, whether the uid is canonical (the fast path) or
     /// only nearly so: seeded uids of hex digits, dashes and a few other characters, each mutated in one place.
+    /// The fast path for plain tags answers as the scalar-by-scalar rewrite does, on its edges: DEL, the last
+    /// printable ASCII, commas, ASCII and Unicode whitespace, controls, and non-ASCII letters and emoji.
+    @Test func tagsAreRewrittenAsBeforeOnEveryPath() {
+        func rewritten(_ tag: String) -> String {
+            String(String.UnicodeScalarView(tag.unicodeScalars.map { $0 == "," || $0.properties.isWhitespace || $0.value < 0x20 ? "_" : $0 }))
+        }
+        let tags = [
+            "home", "a-b_c.d", "~", "!", "del\u{7F}", "a,b", "two words", "tab\there", "nl\n", "nbsp\u{A0}x", "ideographic\u{3000}space",
+            "café", "日本", "🏠", "\u{1B}[31m", "", ",", " ", "line\u{2028}sep", "zero\u{200B}width",
+        ]
+        for tag in tags { #expect(TaskwarriorJSON.taskwarriorTag(tag) == rewritten(tag), "\(tag.debugDescription)") }
+    }
+
+    /// Each all-day day's start is worked out once per export: the cached answers equal `DueDate.start(in:)` in zones
+    /// with daylight saving, half-hour and +14 offsets, for the same date asked again and for timed dates.
+    @Test func dayStartsAnswerAsStartInDoes() throws {
+        let days = [utc("20260308T000000Z"), utc("20260329T000000Z"), utc("20261025T000000Z"), utc("20261101T000000Z"), utc("20261231T000000Z")]
+        for zone in ["UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Pacific/Kiritimati", "Pacific/Pago_Pago"] {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try #require(TimeZone(identifier: zone))
+            var starts = DayStarts(calendar: calendar)
+            for _ in 0..<2 {
+                for day in days {
+                    let allDay = DueDate(day, allDay: true), timed = DueDate(day.addingTimeInterval(3_723), allDay: false)
+                    #expect(starts.start(of: allDay) == allDay.start(in: calendar), "\(zone) \(day)")
+                    #expect(starts.start(of: timed) == timed.date, "\(zone) \(day)")
+                }
+            }
+        }
+    }
+
     @Test func uuidsAreFoundationsForCanonicalAndNearlyCanonicalUIDs() {
         var rng = SplitMix(seed: 36)
         let alphabet = Array("0123456789abcdefABCDEF-- +xXgG\u{e9}")
