@@ -32,6 +32,9 @@ public struct DeviceOptions: Sendable {
     public var sendsAutomatically: Bool
     /// The environment to read `USER`, `TODO_PASSWORD` and the XDG variables from.
     public var environment: [String: String]
+    /// A command that only reads the cache (`--offline`): no HTTP client is made ahead of a request (a signed-in
+    /// session otherwise makes it while the cache opens), and the embedded cloud is neither asked nor started.
+    public var readsCacheOnly = false
 
     /// Options with defaults from the environment.
     public init(
@@ -139,7 +142,7 @@ public final class DeviceSession: Sendable {
         _ options: DeviceOptions, credentials: Credentials?, renewal: SignInRenewal? = nil, clock: any SyncClock = SystemClock()
     ) async throws -> DeviceSession {
         let client = CloudClient(baseURL: options.server, transport: options.transport, authToken: credentials?.ckWebAuthToken)
-        if credentials != nil {
+        if credentials != nil, !options.readsCacheOnly {
             // Signed in, so the first request follows soon: its client is made while the cache opens.
             let transport = options.transport
             Task.detached(priority: .userInitiated) { transport.prepare() }

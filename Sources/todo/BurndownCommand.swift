@@ -34,7 +34,7 @@ struct BurndownReport: AsyncParsableCommand {
 
     func run() async throws {
         let today = try reportToday()
-        try await device.withSession(orSignedOut: true) { session in
+        try await device.withSession(orSignedOut: true, offline: offline) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let context = try activeContext(session.options)
             var todos: [ListedTodo] = []

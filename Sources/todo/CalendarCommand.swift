@@ -42,7 +42,7 @@ struct CalendarReport: AsyncParsableCommand {
 
     func run() async throws {
         let today = try reportToday()
-        try await device.withSession(orSignedOut: true) { session in
+        try await device.withSession(orSignedOut: true, offline: offline) { session in
             let settings: DeviceSettings
             do { settings = try ConfigFile(session.options).settings() } catch { throw ValidationError("\(error)") }
             let grid = try grid(sundayFirst: settings.view.sundayFirst)

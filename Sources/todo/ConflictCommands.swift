@@ -54,7 +54,7 @@ struct Conflicts: AsyncParsableCommand {
     var mine = false
 
     func run() async throws {
-        try await device.withSession { session in
+        try await device.withSession(offline: offline) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             var notices = try await session.engine.conflicts()
             if mine { notices.removeAll { !$0.isMine } }

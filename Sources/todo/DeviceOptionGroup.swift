@@ -53,8 +53,10 @@ struct DeviceOptionGroup: ParsableArguments {
     func deviceOptions() throws -> DeviceOptions { try launch().options }
 
     /// Opens the device, runs `body`, and closes it again; `orSignedOut`: with no session, signed out (the cache only).
-    func withSession<T>(orSignedOut: Bool = false, _ body: (DeviceSession) async throws -> T) async throws -> T {
-        let launch = try launch()
+    /// `offline`: the command reads the cache only (its `--offline`): nothing reaches for the cloud before a request.
+    func withSession<T>(orSignedOut: Bool = false, offline: Bool = false, _ body: (DeviceSession) async throws -> T) async throws -> T {
+        var launch = try launch()
+        launch.options.readsCacheOnly = offline
         announceCloud(launch)
         let session = try await DeviceOpening.open(launch.options, orSignedOut: orSignedOut, announce: announceOnStandardError)
         await session.engine.loadFromStore()

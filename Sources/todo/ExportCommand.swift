@@ -52,7 +52,7 @@ struct Export: AsyncParsableCommand {
             try await exportTaskwarrior(filter)
             return
         }
-        let todos = try await device.withSession { session in
+        let todos = try await device.withSession(offline: offline) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             // Only the rows the filter may keep are read (in SQL); each is still checked here.
             let query = TodoQuery(scope: .private, hints: filter.hints, creationOrder: true)
@@ -122,7 +122,7 @@ extension Export {
         let now = Date()
         let calendar = planningCalendar
         do {
-            try await device.withSession { session in
+            try await device.withSession(offline: offline) { session in
                 if !offline { await session.engine.sync(.manualRefresh) }
                 let query = TodoQuery(scope: .private, hints: filter.hints)
                 try await session.forEachChunk(of: query, size: Self.chunk) { todo -> PortableTodo? in

@@ -23,7 +23,7 @@ struct Info: AsyncParsableCommand {
     func validate() throws { try checkTodoNames([id]) }
 
     func run() async throws {
-        try await device.withSession(orSignedOut: true) { session in
+        try await device.withSession(orSignedOut: true, offline: offline) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let found = try await session.todos(named: id)
             guard let item = found.first else { throw DeviceCommandError("no todo has the ID '\(id)' (todo list --all shows every ID)") }

@@ -55,7 +55,7 @@ struct Lists: AsyncParsableCommand {
     var offline = false
 
     func run() async throws {
-        try await device.withSession { session in
+        try await device.withSession(offline: offline) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let snapshot = await session.engine.snapshot()
             for scope in [DatabaseScope.private, .shared] {

@@ -76,7 +76,7 @@ struct Projects: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try parseFilter(filter)
-        try await device.withSession(orSignedOut: true) { session in
+        try await device.withSession(orSignedOut: true, offline: offline) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let context = try activeContext(session.options)
             let open = try await session.reportTodos(matching: filter, context: context, at: Date()).filter { $0.standing == .open }
@@ -111,7 +111,7 @@ struct Tags: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try parseFilter(filter)
-        try await device.withSession(orSignedOut: true) { session in
+        try await device.withSession(orSignedOut: true, offline: offline) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let context = try activeContext(session.options)
             let open = try await session.reportTodos(matching: filter, context: context, at: Date()).filter { $0.standing == .open }

@@ -37,7 +37,7 @@ struct Summary: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try parseFilter(filter)
-        try await device.withSession(orSignedOut: true) { session in
+        try await device.withSession(orSignedOut: true, offline: offline) { session in
             if !offline { await session.engine.sync(.manualRefresh) }
             let context = try activeContext(session.options)
             let counted = try await session.reportTodos(matching: filter, context: context, at: Date())

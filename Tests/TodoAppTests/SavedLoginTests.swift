@@ -272,6 +272,52 @@ struct SavedLoginTests {
         await cloud.shutdown()
     }
 
+    /// Refuses every request and counts them: a command that reads the cache only must make none.
+    private final class NoRequests: HTTPTransport, @unchecked Sendable {
+        private let lock = NSLock()
+        private var made = 0
+        var count: Int { lock.withLock { made } }
+
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            lock.withLock { made += 1 }
+            throw TransportError("no request was expected: \(request.method) \(request.url.path)")
+        }
+
+        func prepare() { lock.withLock { made += 1 } }
+    }
+
+    /// `--offline` on the embedded cloud reads the cache as it is: the cloud is neither asked, started nor signed in
+    /// to, and no client is made ahead; with a kept session the cache opens signed in, without one signed out.
+    @Test func readingTheCacheOnlyNeitherAsksNorStartsTheEmbeddedCloud() async throws {
+        let data = directory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let transport = NoRequests()
+        var offline = DeviceOptions(account: "ana", dataDirectory: data, startsLocalServer: true, transport: transport, environment: [:])
+        offline.readsCacheOnly = true
+        #expect(offline.isDefaultLocalServer)
+        let signedOut = try await DeviceOpening.open(offline)
+        await signedOut.engine.loadFromStore()
+        #expect(signedOut.credentials == nil)
+        #expect(FileManager.default.fileExists(atPath: offline.cacheFile.path), "the cache was opened")
+        await signedOut.close()
+        #expect(transport.count == 0)
+        #expect(!FileManager.default.fileExists(atPath: offline.passwordFile.path), "no account was made for a read")
+
+        // With a session kept from the zero set-up, the same read opens signed in, still without a request.
+        let cloud = try await AppCloud.start()
+        var online = DeviceOptions(account: "ana", server: cloud.server.baseURL, dataDirectory: data, startsLocalServer: false, environment: [:])
+        let first = try await LocalCloudBootstrap.openCreatingAccount(online)
+        let kept = try #require(first.credentials)
+        await first.close()
+        online.transport = transport
+        online.readsCacheOnly = true
+        let reading = try await LocalCloudBootstrap.open(online)
+        #expect(reading.credentials?.ckWebAuthToken == kept.ckWebAuthToken)
+        await reading.close()
+        #expect(transport.count == 0)
+        await cloud.shutdown()
+    }
+
     @Test func aRemoteCloudThatRefusesTheKeptTokenAsksForTodoLoginAndKeepsTheOutbox() async throws {
         let cloud = try await AppCloud.start()
         let data = directory()
