@@ -10,6 +10,12 @@ public enum TagName {
         guard !tag.isEmpty else { throw TagError(text: text, problem: "a tag needs at least one character") }
         guard tag.count <= maximumLength else { throw TagError(text: text, problem: "a tag has at most \(maximumLength) characters") }
         if tag.first == "-" { throw TagError(text: text, problem: "a tag cannot start with -") }
+        // Printable ASCII (nearly every tag) has no space, control or format character: only its two refused
+        // characters are looked for, without Unicode's property tables.
+        if tag.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            if let refused = tag.first(where: { $0 == "," || $0 == "\"" }) { throw TagError(text: text, problem: "a tag cannot contain \(refused)") }
+            return String(tag)
+        }
         for scalar in tag.unicodeScalars {
             if scalar.properties.isWhitespace { throw TagError(text: text, problem: "a tag is one word, without spaces") }
             if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {

@@ -64,7 +64,9 @@ public struct FieldStamps: Sendable, Hashable {
     public var wire: String? {
         guard !byField.isEmpty else { return nil }
         return byField.sorted { $0.key < $1.key }.map { name, stamp in
-            "\(name)=\(stamp.timestamp),\(stamp.counter),\(stamp.deviceID.filter { $0 != ";" })"
+            // A device ID without ";" (every one this app makes) is written as it is, not walked character by character.
+            let device = stamp.deviceID.utf8.contains(UInt8(ascii: ";")) ? stamp.deviceID.filter { $0 != ";" } : stamp.deviceID
+            return "\(name)=\(stamp.timestamp),\(stamp.counter),\(device)"
         }.joined(separator: ";")
     }
 

@@ -107,6 +107,10 @@ private func side(_ fields: [String: FieldValue], bound: Int64? = nil) -> Confli
         #expect(LostEdit.decode("{not json").isEmpty && LostEdit.decode("[{\"id\":1}]").isEmpty)
         let stamps = FieldStamps(["title": late, "*": created])
         #expect(FieldStamps(wire: stamps.wire) == stamps)
+        // A ";" in a device ID (another program's) is left out of the text, which stays readable; others are kept.
+        let odd = FieldStamps(["title": EditStamp(timestamp: 7, counter: 1, deviceID: "a;b;"), "*": EditStamp(timestamp: 5, deviceID: "dev")])
+        #expect(odd.wire == "*=5,0,dev;title=7,1,ab")
+        #expect(FieldStamps(wire: odd.wire)["title"] == EditStamp(timestamp: 7, counter: 1, deviceID: "ab"))
     }
 }
 

@@ -1,0 +1,35 @@
+import Testing
+
+@testable import TodoPlanning
+
+/// The tag rule's fast path for printable ASCII answers exactly as the rule read scalar by scalar does.
+@Suite("Tag names")
+struct TagNameTests {
+    /// The rule as it reads every tag through Unicode's properties (the path non-ASCII tags still take).
+    static func byScalars(_ text: String) -> Result<String, TagError> {
+        var tag = Substring(text)
+        if tag.first == "+" { tag = tag.dropFirst() }
+        guard !tag.isEmpty else { return .failure(TagError(text: text, problem: "a tag needs at least one character")) }
+        guard tag.count <= TagName.maximumLength else { return .failure(TagError(text: text, problem: "a tag has at most 64 characters")) }
+        if tag.first == "-" { return .failure(TagError(text: text, problem: "a tag cannot start with -")) }
+        for scalar in tag.unicodeScalars {
+            if scalar.properties.isWhitespace { return .failure(TagError(text: text, problem: "a tag is one word, without spaces")) }
+            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
+                return .failure(TagError(text: text, problem: "a tag cannot contain control characters"))
+            }
+            if scalar == "," || scalar == "\"" { return .failure(TagError(text: text, problem: "a tag cannot contain \(scalar)")) }
+        }
+        return .success(String(tag))
+    }
+
+    @Test func everyPrintableAndEdgeByteAnswersAsTheScalarRule() {
+        var samples = ["", "+", "++", "+-x", "-x", "x-", "home", "+home", "a,b", "a\"b", "a b", "\u{7F}", "x\u{7F}", "\u{1F}x", "tab\t",
+            String(repeating: "a", count: 64), String(repeating: "a", count: 65), "+" + String(repeating: "b", count: 64), "café", "日本",
+            "🏠", "zero\u{200B}width", "nbsp\u{A0}", "bidi\u{202E}", "a,é", "é\"", "ﬁ"]
+        for byte in UInt8(0x00)...UInt8(0x7F) { samples.append("x" + String(UnicodeScalar(byte)) + "y") }
+        for sample in samples {
+            let fast = Result { () throws(TagError) in try TagName.read(sample) }
+            #expect(fast == Self.byScalars(sample), "\(sample.debugDescription)")
+        }
+    }
+}
