@@ -266,6 +266,12 @@ final class Tmux: Sendable {
         keys(pane, "Enter")
     }
 
+    /// Watches the pane for `seconds` and answers whether `text` stayed off it throughout: for what must not happen
+    /// after a key (an echo, an exit), where no later screen would show that the key was read at all.
+    func neverShows(_ pane: String, _ text: String, within seconds: Double) async -> Bool {
+        await !eventually(seconds) { capture(pane).contains(text) }
+    }
+
     /// Waits until the pane shows `text` (the event a person waits for; how fast is for the benchmarks). Fails after
     /// `timeout` seconds with the screen.
     func wait(_ pane: String, _ text: String, timeout: Double = 15) async throws {
