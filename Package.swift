@@ -13,8 +13,13 @@ let strict: [SwiftSetting] = [
 /// Re-measured for issue 30 (docs/BENCHMARKS.md): dynamic, `todo list +home` peaks 1 MB higher and starts 8 ms later.
 /// lld packs the binary's 150,000 relative relocations (RELR, glibc 2.36 or later): 3.5 MB of `.rela.dyn` the
 /// loader read at every start become 30 KB, and each command's peak RSS falls by about 2.4 MB.
+/// The static runtime's link arguments export every symbol of the executable (34,608 in `todo`); nothing looks them
+/// up, but each `dladdr` (the runtime and Foundation call it at start) walked them all: without the export a command
+/// starts 5-10 % sooner and peaks 2.0-2.7 MB lower (docs/BENCHMARKS.md).
 let staticRuntime: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux], configuration: .release))
+    .unsafeFlags(
+        ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+        .when(platforms: [.linux], configuration: .release))
 ]
 /// The same for the executables' own compilation: it makes them link the static Foundation's own C libraries.
 let staticRuntimeCompile: [SwiftSetting] = strict + [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
