@@ -101,8 +101,20 @@ public enum DeviceOpening {
         _ options: DeviceOptions, orSignedOut: Bool = false, clock: any SyncClock = SystemClock(),
         announce: @escaping LocalCloudBootstrap.Announce = { _ in }
     ) async throws -> DeviceSession {
+        if options.readsCacheOnly { return try await openCacheOnly(options, clock: clock) }
         if options.isDefaultLocalServer { return try await LocalCloudBootstrap.open(options, clock: clock, announce: announce) }
         return try await openSignedIn(options, orSignedOut: orSignedOut, clock: clock)
+    }
+
+    /// An `--offline` read: opens with the kept session, else signed out, and asks, starts or signs in to no cloud.
+    /// Signed out without a session on any cloud but the embedded one, it says so with the command that signs in
+    /// (on the embedded cloud the next command that is not offline makes the session by itself).
+    static func openCacheOnly(_ options: DeviceOptions, clock: any SyncClock) async throws -> DeviceSession {
+        let onPurpose = DeviceSession.isSignedOutOnPurpose(options)
+        let kept = onPurpose ? nil : DeviceSession.keptCredentials(options)
+        let session = try await DeviceSession.open(options, credentials: kept, clock: clock)
+        if kept == nil, !onPurpose, !options.isDefaultLocalServer { await session.engine.signedOut(notSignedIn(options)) }
+        return session
     }
 
     /// Opens with the kept session, else signs in with the given password; a refused token is renewed with the given

@@ -14,10 +14,6 @@ public enum LocalCloudBootstrap {
     public static func open(
         _ options: DeviceOptions, clock: any SyncClock = SystemClock(), announce: @escaping Announce = { _ in }
     ) async throws -> DeviceSession {
-        if options.readsCacheOnly {
-            // The cache is read with the kept session, else signed out: no cloud is asked, started or signed in to.
-            return try await DeviceSession.open(options, credentials: DeviceSession.keptCredentials(options), clock: clock)
-        }
         if options.startsLocalServer {
             let client = CloudClient(baseURL: options.server, transport: options.transport)
             if !(await client.isHealthy(timeout: 1)) {

@@ -286,8 +286,8 @@ struct SavedLoginTests {
         func prepare() { lock.withLock { made += 1 } }
     }
 
-    /// `--offline` on the embedded cloud reads the cache as it is: the cloud is neither asked, started nor signed in
-    /// to, and no client is made ahead; with a kept session the cache opens signed in, without one signed out.
+    /// `--offline` reads the cache as it is: no cloud is asked, started (the embedded one) or signed in to, and no
+    /// client is made ahead; with a kept session the cache opens signed in, without one signed out.
     @Test func readingTheCacheOnlyNeitherAsksNorStartsTheEmbeddedCloud() async throws {
         let data = directory()
         defer { try? FileManager.default.removeItem(at: data) }
@@ -311,9 +311,21 @@ struct SavedLoginTests {
         await first.close()
         online.transport = transport
         online.readsCacheOnly = true
-        let reading = try await LocalCloudBootstrap.open(online)
+        let reading = try await DeviceOpening.open(online)
         #expect(reading.credentials?.ckWebAuthToken == kept.ckWebAuthToken)
         await reading.close()
+        #expect(transport.count == 0)
+
+        // Another device of the account has no session, and a password is given: still no sign-in, but signed out
+        // with the command that signs it in.
+        var other = online
+        other.device = "tablet"
+        other.password = "any-password"
+        let unsigned = try await DeviceOpening.open(other)
+        #expect(unsigned.credentials == nil)
+        let status = await unsigned.engine.status()
+        #expect(status.connection == .signedOut && status.lastError?.contains("todo login") == true, "\(String(describing: status.lastError))")
+        await unsigned.close()
         #expect(transport.count == 0)
         await cloud.shutdown()
     }
