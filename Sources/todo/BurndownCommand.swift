@@ -34,8 +34,7 @@ struct BurndownReport: AsyncParsableCommand {
 
     func run() async throws {
         let today = try reportToday()
-        try await device.withSession(orSignedOut: true, offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
+        try await device.withFreshSession(orSignedOut: true, offline: offline) { session in
             let context = try activeContext(session.options)
             var todos: [ListedTodo] = []
             for scope in [DatabaseScope.private, .shared] {

@@ -54,8 +54,7 @@ struct Conflicts: AsyncParsableCommand {
     var mine = false
 
     func run() async throws {
-        try await device.withSession(offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
+        try await device.withFreshSession(offline: offline) { session in
             var notices = try await session.engine.conflicts()
             if mine { notices.removeAll { !$0.isMine } }
             if notices.isEmpty {

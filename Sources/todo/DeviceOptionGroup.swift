@@ -52,6 +52,15 @@ struct DeviceOptionGroup: ParsableArguments {
     /// The session options these flags describe.
     func deviceOptions() throws -> DeviceOptions { try launch().options }
 
+    /// `withSession` for a verb that reads: it first fetches what changed, unless `offline`, when it reaches for no
+    /// cloud at all and reads the cache as it is.
+    func withFreshSession<T>(orSignedOut: Bool = false, offline: Bool, _ body: (DeviceSession) async throws -> T) async throws -> T {
+        try await withSession(orSignedOut: orSignedOut, offline: offline) { session in
+            if !offline { await session.engine.sync(.manualRefresh) }
+            return try await body(session)
+        }
+    }
+
     /// Opens the device, runs `body`, and closes it again; `orSignedOut`: with no session, signed out (the cache only).
     /// `offline`: the command reads the cache only (its `--offline`): nothing reaches for the cloud before a request.
     func withSession<T>(orSignedOut: Bool = false, offline: Bool = false, _ body: (DeviceSession) async throws -> T) async throws -> T {

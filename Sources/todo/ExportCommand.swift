@@ -52,8 +52,7 @@ struct Export: AsyncParsableCommand {
             try await exportTaskwarrior(filter)
             return
         }
-        let todos = try await device.withSession(offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
+        let todos = try await device.withFreshSession(offline: offline) { session in
             // Only the rows the filter may keep are read (in SQL); each is still checked here.
             let query = TodoQuery(scope: .private, hints: filter.hints, creationOrder: true)
             return try await session.listedTodos(query).filter { filter.isEmpty || filter.matches($0) }
@@ -122,8 +121,7 @@ extension Export {
         let now = Date()
         let calendar = planningCalendar
         do {
-            try await device.withSession(offline: offline) { session in
-                if !offline { await session.engine.sync(.manualRefresh) }
+            try await device.withFreshSession(offline: offline) { session in
                 let query = TodoQuery(scope: .private, hints: filter.hints)
                 try await session.forEachChunk(of: query, size: Self.chunk) { todo -> PortableTodo? in
                     filter.isEmpty || filter.matches(todo) ? PortableTodo(todo.item, listTitle: todo.listTitle) : nil

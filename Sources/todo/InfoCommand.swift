@@ -23,8 +23,7 @@ struct Info: AsyncParsableCommand {
     func validate() throws { try checkTodoNames([id]) }
 
     func run() async throws {
-        try await device.withSession(orSignedOut: true, offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
+        try await device.withFreshSession(orSignedOut: true, offline: offline) { session in
             let found = try await session.todos(named: id)
             guard let item = found.first else { throw DeviceCommandError("no todo has the ID '\(id)' (todo list --all shows every ID)") }
             guard found.count == 1 else { throw AmbiguousTodoName(name: id, candidates: Array(found.prefix(10)), more: found.count > 10) }

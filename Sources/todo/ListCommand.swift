@@ -197,8 +197,7 @@ struct List: AsyncParsableCommand {
         let filter = try parseFilter(filter)
         let asksForDone = filter.summary.split(separator: " ").contains("is:done")
         let asksForWaiting = filter.summary.split(separator: " ").contains("is:waiting")
-        try await device.withSession(orSignedOut: true, offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
+        try await device.withFreshSession(orSignedOut: true, offline: offline) { session in
             let scope: DatabaseScope = publicBoard ? .public : shared ? .shared : .private
             let now = Date()
             let context = try activeContext(session.options)

@@ -55,8 +55,7 @@ struct Lists: AsyncParsableCommand {
     var offline = false
 
     func run() async throws {
-        try await device.withSession(offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
+        try await device.withFreshSession(offline: offline) { session in
             let snapshot = await session.engine.snapshot()
             for scope in [DatabaseScope.private, .shared] {
                 let items = snapshot.todos(in: scope)

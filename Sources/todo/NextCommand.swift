@@ -42,8 +42,7 @@ struct Next: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try parseFilter(filter)
-        try await device.withSession(orSignedOut: true, offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
+        try await device.withFreshSession(orSignedOut: true, offline: offline) { session in
             let urgency = try urgency(session.options)
             // Waiting todos are out of the ranking unless the filter asks for them (Taskwarrior's next does the same).
             let now = Date()

@@ -76,8 +76,7 @@ struct Projects: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try parseFilter(filter)
-        try await device.withSession(orSignedOut: true, offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
+        try await device.withFreshSession(orSignedOut: true, offline: offline) { session in
             let context = try activeContext(session.options)
             let open = try await session.reportTodos(matching: filter, context: context, at: Date()).filter { $0.standing == .open }
             for line in ProjectSummary(open.map { (path: $0.todo.listTitle, isCompleted: false) }).projectsText() { print(line) }
@@ -111,8 +110,7 @@ struct Tags: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try parseFilter(filter)
-        try await device.withSession(orSignedOut: true, offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
+        try await device.withFreshSession(orSignedOut: true, offline: offline) { session in
             let context = try activeContext(session.options)
             let open = try await session.reportTodos(matching: filter, context: context, at: Date()).filter { $0.standing == .open }
             let rows = TagCounts(open.map(\.todo.item.tags)).rows

@@ -37,8 +37,7 @@ struct Summary: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try parseFilter(filter)
-        try await device.withSession(orSignedOut: true, offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
+        try await device.withFreshSession(orSignedOut: true, offline: offline) { session in
             let context = try activeContext(session.options)
             let counted = try await session.reportTodos(matching: filter, context: context, at: Date())
             let summary = ProjectSummary(counted.map { (path: $0.todo.listTitle, isCompleted: $0.standing == .done) }, everyProject: all)

@@ -8,7 +8,6 @@ import TodoStore
 
 // How the process ends: one inert, plain message on failure and a documented exit code.
 
-
 extension Todo {
     /// Runs the verb the arguments name; on failure prints one inert, plain message and exits with a documented code.
     static func main() async {
