@@ -43,7 +43,7 @@ extension AppState {
             if keys[a].moment != keys[b].moment { return keys[a].moment < keys[b].moment }
             if keys[a].priority != keys[b].priority { return keys[a].priority > keys[b].priority }
             if keys[a].title != keys[b].title { return keys[a].title < keys[b].title }
-            return due[a].row.id < due[b].row.id
+            return TodoRow.idPrecedes(due[a].row, due[b].row)
         }
         var counts: [Int: Int] = [:]
         for entry in due { counts[entry.bucket, default: 0] += 1 }

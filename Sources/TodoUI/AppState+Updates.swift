@@ -51,7 +51,8 @@ extension AppState {
                 // change rarely): sorting everything again costs less than merging.
                 var rows = data.rows
                 data = TabRows()
-                rows.removeAll { dropped.contains($0.id) }
+                let droppedKeys = Set(dropped.map(RowKey.init))
+                rows.removeAll { droppedKeys.contains($0.key) }
                 rows.append(contentsOf: changed)
                 data = TabRows(rows, order: sortOrder, ranking: sortRanking)
             } else if dropped.count + changed.count > 16 {
@@ -94,7 +95,7 @@ extension AppState {
         }
         for (tab, count) in counts {
             var part: [TodoRow] = []
-            part.reserveCapacity(count)
+            part.reserveCapacity(count + count / 8)  // room for rows that arrive later (`TabRows.merge`)
             partitions[tab] = part
         }
         for row in all { partitions[Tab(row.scope)]?.append(row) }

@@ -275,7 +275,8 @@ public struct AppState: Sendable {
     /// Where the record `id` sits in `visible`. `hint` is its row index before the change: when the rows are
     /// the same, `visible` (ascending row indices) is binary-searched instead of comparing ids one by one.
     func position(of id: String, in data: TabRows, hint: Int?) -> Int? {
-        if let hint, data.rows.indices.contains(hint), data.rows[hint].id == id {
+        let key = RowKey(id)
+        if let hint, data.rows.indices.contains(hint), data.rows[hint].key == key {
             var low = 0
             var high = visible.count
             while low < high {
@@ -284,7 +285,7 @@ public struct AppState: Sendable {
             }
             return low < visible.count && visible[low] == hint ? low : nil
         }
-        return visible.firstIndex { data.rows[$0].id == id }
+        return visible.firstIndex { data.rows[$0].key == key }
     }
 
     mutating func select(_ index: Int) {

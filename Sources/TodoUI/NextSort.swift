@@ -30,9 +30,10 @@ struct DependencyMarks: Sendable, Equatable {
             }
         }
         guard !named.isEmpty else { return }
+        let namedKeys = Set(named.map(RowKey.init))
         for part in rows {
             part.withUnsafeBufferPointer { part in
-                for index in part.indices where !part[index].isCompleted && !part[index].isList && named.contains(part[index].id) {
+                for index in part.indices where !part[index].isCompleted && !part[index].isList && namedKeys.contains(part[index].key) {
                     openWaitedOn.insert(part[index].id)
                 }
             }

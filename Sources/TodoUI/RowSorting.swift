@@ -73,7 +73,7 @@ func displayOrder(
     }
     let titles = compareBytes(aKey, bKey)
     if titles != 0 { return titles < 0 }
-    return x.pointee.id < y.pointee.id
+    return TodoRow.idPrecedes(x.pointee, y.pointee)
 }
 
 /// Byte-wise order of two UTF-8 strings (the order of their code points): negative, zero or positive.

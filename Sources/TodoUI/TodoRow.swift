@@ -97,8 +97,21 @@ public final class ListSharing: Hashable, Sendable {
 
 /// One todo as the UI sees it: values plus the permissions the sync layer computed.
 public struct TodoRow: Hashable, Sendable, Identifiable {
-    /// The record name.
-    public var id: String
+    /// The record name (for shared and public rows, after its zone and a 0x1F byte).
+    public var id: String {
+        get {
+            switch key {
+            case .uuid(let packed): packed.text
+            case .text(let text): text
+            }
+        }
+        set { key = RowKey(newValue) }
+    }
+    /// Whether `lhs`'s id sorts before `rhs`'s, as the id strings do.
+    static func idPrecedes(_ lhs: TodoRow, _ rhs: TodoRow) -> Bool {
+        if case .uuid(let left) = lhs.key, case .uuid(let right) = rhs.key { return left < right }
+        return lhs.id < rhs.id
+    }
     /// Title, untrusted (sanitised when drawn).
     public var title: String
     /// Notes, untrusted.
@@ -109,13 +122,16 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
     public var tags: [String]
     // 100,000 rows are kept sorted in memory: the booleans share one byte, and what few rows carry
     // (lock reasons, owners, refusals, sharing, repeats, annotations) lives in one shared box, so a row is
-    // 104 bytes, not 250. A due date is its moment in seconds since 1970 (minus infinity for none: no optional's
+    // 112 bytes, not 250. A due date is its moment in seconds since 1970 (minus infinity for none: no optional's
     // extra byte, and rows without one still compare equal) plus a flag (timed or all day); the one-byte fields
     // come last, after every 8-byte one.
     private var dueMoment: Double
     /// When the record was created, whole seconds since 1970 (`Int64.min`: unknown).
     private var createdSeconds: Int64
     private var extras: RowExtras?
+    /// The id as rows are compared and looked up by it: a UUID in 16 bytes, no string (`RowKey`); placed before the
+    /// one-byte fields, which fill the byte after it.
+    private(set) var key: RowKey
     /// Where the record lives.
     public var scope: Scope
     private var level: UInt8
@@ -287,7 +303,7 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
         tags: [String] = [], repeatRule: String? = nil, repeatFromCompletion: Bool = false, annotations: [Annotation] = [],
         created: Date? = nil
     ) {
-        self.id = id
+        key = RowKey(id)
         self.title = title
         self.notes = notes
         self.listID = listID

@@ -14,10 +14,17 @@ struct ChangeApplyTests {
         return (0..<count).map { index in
             let mix = (index * 7919 + seed * 104_729) % 1_000_003
             return TodoRow(
-                id: "r\(index)", title: "\(titles[mix % titles.count]) \(mix % 5)", notes: mix % 3 == 0 ? "Note \(mix % 11)" : "",
+                id: id(index), title: "\(titles[mix % titles.count]) \(mix % 5)", notes: mix % 3 == 0 ? "Note \(mix % 11)" : "",
                 isCompleted: mix % 4 == 0, due: mix % 6 == 0 ? nil : DueDate(Date(timeIntervalSince1970: Double(mix % 9) * 86_400), allDay: true),
                 priority: mix % 4, listID: lists.isEmpty || mix % 2 == 0 ? nil : lists[mix % lists.count])
         }
+    }
+
+    /// Every other id a canonical UUID (held packed), the rest text, so lookups, removals and ties cross both forms.
+    static func id(_ index: Int) -> String {
+        guard index % 2 == 0 else { return "r\(index)" }
+        let digits = String(index * 2_654_435_761 % 0xFFFF_FFFF_FFFF, radix: 16)
+        return "0190aa\(index % 10)c-4b70-7000-8365-" + String(repeating: "0", count: 12 - digits.count) + digits
     }
 
     static func state(_ rows: [TodoRow]) -> AppState {
