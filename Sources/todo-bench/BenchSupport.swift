@@ -138,11 +138,22 @@ enum BenchAccounts {
     }
 }
 
+/// A record name shaped as devices make them (`RecordNames`: a version 7 UUID, lowercased), fixed by `index` so runs
+/// compare: the time part ascends with the index, the rest is mixed from it.
+func benchRecordName(_ index: Int) -> String {
+    let millis = UInt64(1_790_000_000_000 + index)
+    var mix = UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+    mix ^= mix >> 29
+    return String(
+        format: "%08llx-%04llx-7%03llx-%04llx-%012llx", millis >> 16, millis & 0xFFFF, mix >> 52, 0x8000 | (mix >> 36) & 0x3FFF,
+        mix & 0xFFFF_FFFF_FFFF)
+}
+
 /// A realistic todo record for benchmarks.
 func benchTodo(_ index: Int) -> Record {
     let titles = ["Buy milk", "Call the plumber", "Renew passport", "写周报", "Book dentist", "Pay electricity bill", "整理书架", "Plan trip to Kyoto"]
     return Record(
-        recordName: "todo-\(index)", recordType: TodoSchema.todoType,
+        recordName: benchRecordName(index), recordType: TodoSchema.todoType,
         fields: [
             "title": .string("\(titles[index % titles.count]) #\(index)"),
             "notes": .string(index % 3 == 0 ? "Remember to check the details before Friday." : ""),
