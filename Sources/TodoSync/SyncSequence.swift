@@ -85,7 +85,10 @@ public struct SyncSequence: Sendable, Hashable {
         var steps: [Step] = []
         if full || accountCheckDue { steps.append(.checkAccount) }
         if signedIn {
-            if !fetched.isEmpty { steps += Self.setupSteps(flags) }
+            // A pass that only sends skips the set-up, unless this device never made the zone: sending into a zone
+            // that is not there fails a whole round, then every record is queued again and sent again (a fresh
+            // account's first `todo import` sent each of its first 800 todos twice).
+            if !fetched.isEmpty || !flags.createdCustomZone { steps += Self.setupSteps(flags) }
             steps += fetched.map { .fetchChanges($0) }
             steps.append(.sendOutbox)
         }

@@ -118,6 +118,15 @@ import TodoSync
     @Test func localEditOnlySends() {
         let sequence = SyncSequence(reasons: [.localEdit], flags: done, signedIn: true, publicPollDue: false)
         #expect(steps(sequence) == [.sendOutbox])
+        // Only the subscriptions missing: a pass that sends still only sends (the next full pass saves them).
+        let unsubscribed = LaunchFlags(createdCustomZone: true, subscribedToPrivateChanges: false, subscribedToSharedChanges: false)
+        #expect(steps(SyncSequence(reasons: [.localEdit], flags: unsubscribed, signedIn: true, publicPollDue: false)) == [.sendOutbox])
+    }
+
+    @Test func aDeviceThatNeverMadeTheZoneMakesItBeforeItSends() {
+        let sequence = SyncSequence(reasons: [.localEdit], flags: fresh, signedIn: true, publicPollDue: false)
+        #expect(steps(sequence) == [.createZone, .saveSubscriptions(private: true, shared: true), .sendOutbox])
+        #expect(steps(SyncSequence(reasons: [.localEdit], flags: fresh, signedIn: false, publicPollDue: false)) == [])
     }
 
     @Test func signedOutOnlyReadsThePublicBoard() {

@@ -72,6 +72,22 @@ struct SyncBudgetTests {
         }
     }
 
+    @Test func aFreshAccountsFirstSendingPassSendsEachTodoOnce() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let device = try await cloud.device("laptop", account: "newcomer", sendsAutomatically: false, launches: false)
+        for number in 1...450 { _ = try await device.engine.add(title: "Todo \(number)") }
+        await device.engine.sync(.localEdit)
+        // After the account's creation and the sign-in: the zone, the subscriptions, three batches of todos, each
+        // sent once, and the public board's first poll.
+        let paths = device.transport.sentPaths.dropFirst(2).map { $0.split(separator: "/").suffix(3).joined(separator: "/") }
+        #expect(
+            paths == ["private/zones/modify", "private/subscriptions/modify", "shared/subscriptions/modify"]
+                + Array(repeating: "private/records/modify", count: 3) + ["public/records/query"], "\(paths)")
+        #expect(try await device.store.pendingCount() == 0)
+        #expect(try await device.store.todos(in: .private).count == 450)
+    }
+
     @Test func onePassReadsItsSyncStateOnceAndTheOutboxOnOneConnection() async throws {
         let cloud = try await TestCloud.start()
         defer { Task { await cloud.shutdown() } }

@@ -47,10 +47,11 @@ final class TestCloud: Sendable {
 
     /// A signed-in device of `account` (created on first use), with a fault-injecting transport and a test clock; it
     /// reaches the cloud through `proxy` when one is given, and keeps its cache in `storeDirectory` when one is given.
+    /// Without `launches` it runs no pass of its own (as a command right after `todo signup`).
     func device(
         _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true,
         clockSkew: Double = 0, instantWaitsBelow: Double = 60, container: ContainerAddress = .default, through proxy: URL? = nil,
-        storeDirectory: URL? = nil
+        storeDirectory: URL? = nil, launches: Bool = true
     ) async throws -> TestDevice {
         let transport = FaultInjectingTransport(wrapping: HTTPClientTransport())
         let client = CloudClient(baseURL: proxy ?? baseURL, container: container, transport: transport)
@@ -68,7 +69,7 @@ final class TestCloud: Sendable {
                 fetchPageSize: pageSize, sendsAutomatically: sendsAutomatically, pushPollTimeout: 10),
             clock: clock, random: { 0.5 })
         let device = TestDevice(name: name, engine: engine, store: store, client: client, transport: transport, clock: clock, session: session)
-        await engine.start(listenForPushes: listen)
+        if launches { await engine.start(listenForPushes: listen) } else { await engine.loadFromStore() }
         return device
     }
 }
