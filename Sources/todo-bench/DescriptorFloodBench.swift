@@ -11,10 +11,23 @@ import Glibc
 /// (each flood let go before the next), while `/health` is asked on a new connection every 20 ms; prints p50, p99 and
 /// max of those answers during the floods and while they are held, the cloud's CPU, how long it took to let go of
 /// each flood's descriptors, and the kernel's count of listen-queue overflows (each a SYN dropped: its client waits 1 s).
+/// The cloud runs with its own defaults (the deferred accept and the 30 s idle timeout among them); `--NAME VALUE`
+/// pairs after the numbers go to it as they are, as `--defer-accept 0` to measure without the deferred accept.
 enum DescriptorFloodBench {
     static func run(arguments: [String]) throws {
-        let todo = try arguments.first { $0.hasPrefix("/") || $0.hasPrefix(".") } ?? DeviceBench.todoExecutable()
-        let numbers = arguments.compactMap { Int($0) }
+        // `--name value` pairs go to the cloud as they are (`--defer-accept 0` measures without the deferred accept).
+        var serverOptions: [String] = []
+        var positional: [String] = []
+        var words = arguments[...]
+        while let word = words.popFirst() {
+            if word.hasPrefix("--") {
+                serverOptions += [word] + (words.popFirst().map { [$0] } ?? [])
+            } else {
+                positional.append(word)
+            }
+        }
+        let todo = try positional.first { $0.hasPrefix("/") || $0.hasPrefix(".") } ?? DeviceBench.todoExecutable()
+        let numbers = positional.compactMap { Int($0) }
         let count = numbers.first ?? 5000, addresses = numbers.dropFirst().first ?? 100, limit = numbers.dropFirst(2).first ?? 1024
         let rounds = max(1, numbers.dropFirst(3).first ?? 5)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-flood-\(UUID().uuidString)")
@@ -24,8 +37,7 @@ enum DescriptorFloodBench {
         server.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
         server.arguments = [
             "--nofile=\(limit):\(limit)", todo, "server", "--port", "\(port)", "--data-dir", directory.path, "--log-level", "warning",
-            "--idle-timeout", "600",
-        ]
+        ] + serverOptions
         // Its shedding warnings (one a second) would bury the figures: to a file when FLOOD_SERVER_LOG names one.
         server.standardError =
             ProcessInfo.processInfo.environment["FLOOD_SERVER_LOG"].flatMap {
@@ -44,7 +56,9 @@ enum DescriptorFloodBench {
         }
         let pid = server.processIdentifier
         let descriptorsBefore = openDescriptors(pid)
-        print("todo server \(todo), prlimit --nofile=\(limit):\(limit); \(rounds) floods of \(count) connections from \(addresses) addresses")
+        print(
+            "todo server \(todo) \(serverOptions.joined(separator: " ")), prlimit --nofile=\(limit):\(limit); \(rounds) floods of \(count) "
+                + "connections from \(addresses) addresses")
         var during: [Double] = [], held: [Double] = [], recoveries: [Double] = []
         var failures = 0, cpuDuring = 0.0, cpuHeld = 0.0, heldSeconds = 0.0, overflows = 0, lastLine = "", heldDescriptors = 0
         for _ in 0..<rounds {

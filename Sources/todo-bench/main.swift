@@ -126,7 +126,7 @@ do {
         try await PostgresStoreBench.run(url: arguments[1], records: arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000)
     default:
         print(
-            "usage: todo-bench server [RECORDS] [--database-url URL] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share | near [RECORDS] | interchange [TODOS] | descriptor-flood [TODO] [COUNT [ADDRESSES [LIMIT]]]"
+            "usage: todo-bench server [RECORDS] [--database-url URL] | postgres-driver URL [BATCHES [LOOKUPS]] | postgres-store URL [RECORDS] | tls [IDLE-CONNECTIONS [HANDSHAKES]] | device [TODOS [LARGE-TODOS]] [--tls] | create [TODOS [LARGE-TODOS]] | sync [TODOS [RUNS [BASELINE-DIR]]] | ui | share | near [RECORDS] | interchange [TODOS] | descriptor-flood [TODO] [COUNT [ADDRESSES [LIMIT [ROUNDS]]]] [--SERVER-OPTION VALUE...]"
         )
         exit(2)
     }

@@ -75,6 +75,11 @@ struct ServerCommand: AsyncParsableCommand {
     var idleTimeout: Double = 30
 
     @Option(
+        name: .customLong("defer-accept"),
+        help: "Seconds a new connection waits in the kernel until its client sends something (Linux; 0: accept at once).")
+    var deferAccept: Double = 30
+
+    @Option(
         name: .customLong("max-connections-per-address"),
         help: "Concurrent connections one client address may hold (0: no cap).")
     var maxConnectionsPerAddress = ServerConfiguration.defaultMaxConnectionsPerAddress
@@ -137,6 +142,7 @@ struct ServerCommand: AsyncParsableCommand {
         _ = try resolvedAPIToken
         if case .failure(let error) = TrustedProxies.parse(trustedProxy) { throw ValidationError(error.description) }
         guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be above 0 and at most 86400 seconds") }
+        guard deferAccept >= 0, deferAccept <= 3600 else { throw ValidationError("--defer-accept must be 0 to 3600 seconds") }
         guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
@@ -161,6 +167,7 @@ struct ServerCommand: AsyncParsableCommand {
             insecureHTTP: insecureHTTP, idleTimeout: idleTimeout, maxConnectionsPerAddress: maxConnectionsPerAddress,
             sessionIdleTimeout: TimeInterval(sessionIdleDays) * 86400)
         configuration.sessionCacheLifetime = sessionCacheSeconds
+        configuration.deferAccept = deferAccept
         if !trustedProxy.isEmpty, case .success(let trusted) = TrustedProxies.parse(trustedProxy) {
             configuration.trustedProxyList = trusted
         }

@@ -7,6 +7,8 @@ import Testing
 /// The cloud accepts, counts and times connections on its event loops, whatever Swift's shared threads are doing:
 /// a process whose tasks are all busy (a load spike, a test run) must not leave new connections in the kernel's
 /// queue, where neither the idle deadline nor the connection limit reaches them and `/health` waits behind them.
+/// Its clouds accept at once (`deferAccept = 0`): the tests hold silent connections, which the deferred accept would
+/// keep in the kernel, out of the cloud's reach.
 @Suite("Accepting while the shared threads are held")
 struct AcceptWhileBusyTests {
     /// How many blockers hold a shared thread, and whether the watcher let them go.
@@ -16,7 +18,7 @@ struct AcceptWhileBusyTests {
     }
 
     @Test func silentConnectionsAreAcceptedAndClosedWhileEverySharedThreadIsHeld() async throws {
-        try await withCloud(configure: { $0.idleTimeout = 2; $0.maxConnectionsPerAddress = 0 }) { cloud in
+        try await withCloud(configure: { $0.deferAccept = 0; $0.idleTimeout = 2; $0.maxConnectionsPerAddress = 0 }) { cloud in
             let server = cloud.server
             let port = server.port
             let width = ProcessInfo.processInfo.activeProcessorCount

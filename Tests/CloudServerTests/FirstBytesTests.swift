@@ -9,10 +9,12 @@ import Testing
 /// Connections whose TLS and HTTP handlers are built only when their first bytes arrive (`FirstBytesHandler`): what
 /// arrives late or in pieces is served whole, a silent one is still closed at the idle timeout, over HTTPS too, and a
 /// shutdown closes the silent ones instead of waiting for them.
+/// Its clouds accept at once (`deferAccept = 0`): the tests hold silent connections, which the deferred accept would
+/// keep in the kernel, out of the cloud's reach.
 @Suite("Connections before their first bytes")
 struct FirstBytesTests {
     @Test func aRequestWhoseFirstBytesComeLateAndInPiecesIsAnsweredAndTheConnectionKeptAlive() async throws {
-        try await withCloud(configure: { $0.idleTimeout = 60 }) { cloud in
+        try await withCloud(configure: { $0.deferAccept = 0; $0.idleTimeout = 60 }) { cloud in
             let client = try RawClient(port: cloud.server.port)
             // Held, with nothing built yet, before it says anything.
             #expect(await eventually { cloud.server.connectionCount == 1 })
@@ -31,7 +33,7 @@ struct FirstBytesTests {
     func aSilentTLSConnectionIsClosedAtTheIdleTimeoutWhileHTTPSIsServed() async throws {
         let authority = try await TestCertificateAuthority(in: ScratchDirectory.path("ca"))
         let issued = try await authority.issue("cloud")
-        try await withCloud(configure: { $0.useTLS(issued); $0.idleTimeout = 3 }) { cloud in
+        try await withCloud(configure: { $0.deferAccept = 0; $0.useTLS(issued); $0.idleTimeout = 3 }) { cloud in
             let silent = try RawClient(port: cloud.server.port)
             try await TLSTestClient.with(trusting: authority.certificate) { client in
                 let health = try await client.send(.GET, cloud.server.baseURL.absoluteString + "/health")
@@ -50,7 +52,7 @@ struct FirstBytesTests {
 
     @Test func shuttingDownClosesConnectionsThatNeverSpoke() async throws {
         // The idle timeout is far: only the shutdown can close them.
-        let cloud = try await TestCloud(configure: { $0.idleTimeout = 600; $0.maxConnectionsPerAddress = 0 })
+        let cloud = try await TestCloud(configure: { $0.deferAccept = 0; $0.idleTimeout = 600; $0.maxConnectionsPerAddress = 0 })
         let silent = try (0..<20).map { _ in try RawClient(port: cloud.server.port) }
         #expect(await eventually { cloud.server.connectionCount == 20 })
         let closing = Task { await cloud.close() }

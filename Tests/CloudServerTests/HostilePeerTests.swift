@@ -6,6 +6,8 @@ import Testing
 
 /// What a hostile peer on the network (or a local process) can try against the cloud's front: methods it never
 /// serves, a forged `X-Real-IP`, guessing an owner out of their account, holding every descriptor.
+/// Its clouds accept at once (`deferAccept = 0`): the tests hold silent connections, which the deferred accept would
+/// keep in the kernel, out of the cloud's reach.
 @Suite("Hostile peers")
 struct HostilePeerTests {
     /// One request over a raw connection from `source`; the answer, or nil when none came.
@@ -70,7 +72,7 @@ struct HostilePeerTests {
             #expect(try await Self.signIn(cloud, from: "127.0.0.2", "a9", "x", realIP: "203.0.113.99") == 429)
         }
         // A named proxy is believed; any other local peer is not.
-        try await withCloud(signInLimits: limits, configure: { $0.trustedProxyList = TrustedProxies(loopback: false, addresses: ["127.0.0.5"]) }) { cloud async throws in
+        try await withCloud(signInLimits: limits, configure: { $0.deferAccept = 0; $0.trustedProxyList = TrustedProxies(loopback: false, addresses: ["127.0.0.5"]) }) { cloud async throws in
             for index in 0..<5 {
                 #expect(try await Self.signIn(cloud, from: "127.0.0.5", "a\(index)", "x", realIP: "203.0.113.\(index)") == 401)
             }
@@ -94,7 +96,7 @@ struct HostilePeerTests {
     }
 
     @Test func atTheConnectionLimitTheLongestIdleConnectionsGoAndBusyOnesStay() async throws {
-        try await withCloud(configure: { $0.maxOpenConnections = 40; $0.maxConnectionsPerAddress = 0; $0.idleTimeout = 600 }) { cloud async throws in
+        try await withCloud(configure: { $0.deferAccept = 0; $0.maxOpenConnections = 40; $0.maxConnectionsPerAddress = 0; $0.idleTimeout = 600 }) { cloud async throws in
             let device = try await cloud.signIn("alice")
             let courier = try await cloud.registerPush(device)
             // A long-poll is busy however long it waits.

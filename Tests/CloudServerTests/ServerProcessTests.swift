@@ -53,6 +53,39 @@ struct ServerProcessTests {
         #expect(numbers.count == 2 && numbers[0] == numbers[1] && numbers[0] > 512, "\(line)")
     }
 
+    @Test func silentConnectionsWaitInTheKernelUntilTheySpeak() async throws {
+        #if os(Linux)
+        let directory = ScratchDirectory.path("defer")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (index, deferring) in [true, false].enumerated() {
+            let server = try await ServerChild(
+                arguments: deferring ? [] : ["--defer-accept", "0"], directory: directory.appendingPathComponent("\(index)"))
+            defer { server.stop() }
+            let before = server.openDescriptors
+            let silent = try (0..<50).map { _ in try RawClient(port: server.port) }  // under the per-address cap
+            if deferring {
+                // Given time to accept them, the cloud holds none: they wait in the kernel, costing it nothing.
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(server.openDescriptors - before < 10, "the cloud took \(server.openDescriptors - before) silent connections")
+            } else {
+                let accepted = try await eventually(10) { server.openDescriptors - before >= 45 }
+                #expect(accepted, "without the deferral the cloud took \(server.openDescriptors - before) of 50 silent connections")
+            }
+            // One that speaks is answered at once either way.
+            let speaking = silent[0]
+            await speaking.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let answer = await speaking.response(within: .seconds(10))
+            #expect(answer?.status == 200, "deferring \(deferring): \(String(describing: answer))")
+            #expect(try await server.get("/health")?.status == 200)
+        }
+        // A value the kernel would not take is refused before the cloud starts.
+        let refused = try await TodoProcess.run(
+            TodoExecutable.path!, ["server", "--port", "0", "--data-dir", directory.path, "--defer-accept", "-1"])
+        #expect(refused.status != 0 && refused.errors.contains("--defer-accept"), "\(refused.errors)")
+        #endif
+    }
+
     /// /health 50 times, one after another: the answers that were not 200, and the CPU seconds the cloud used meanwhile.
     private static func probe(_ server: ServerChild) async throws -> (failures: [String], cpu: Double) {
         let cpuBefore = server.cpuSeconds

@@ -20,6 +20,8 @@ struct ListenPlan {
 
     let tls: TLSConfiguration?
     let idleTimeout: TimeInterval
+    /// Seconds a silent connection waits in the kernel before the cloud accepts it (0: none).
+    let deferAccept: TimeInterval
     let limiter: ConnectionLimiter
     let displayAddress: String
     /// Every connection held, at most what the descriptors allow.
@@ -49,10 +51,11 @@ struct ListenPlan {
                     + "would cross the network in clear. Give --tls-cert FILE --tls-key FILE to serve HTTPS, or "
                     + "--insecure-http if a TLS proxy (nginx, Caddy) stands in front of this cloud")
         }
-        guard configuration.idleTimeout >= 0, configuration.maxConnectionsPerAddress >= 0 else {
-            throw ServerStartError(reason: "the idle timeout and the connection cap must not be negative")
+        guard configuration.idleTimeout >= 0, configuration.maxConnectionsPerAddress >= 0, configuration.deferAccept >= 0 else {
+            throw ServerStartError(reason: "the idle timeout, the deferred accept and the connection cap must not be negative")
         }
         idleTimeout = configuration.idleTimeout
+        deferAccept = configuration.deferAccept
         limiter = ConnectionLimiter(cap: configuration.maxConnectionsPerAddress, exempts: configuration.trustedProxies)
         configuredCapacity = configuration.maxOpenConnections != nil
         registry = ConnectionRegistry(
@@ -63,8 +66,20 @@ struct ListenPlan {
     /// (`AcceptGate`), against a capacity that now knows what the store and the event loops keep open.
     func guardAccepts(on channel: any Channel, logger: Logger) async throws {
         if !configuredCapacity { registry.resize(to: DescriptorLimit.connectionCapacity()) }
+        try await deferAccepts(on: channel)
         try await AcceptGate.install(on: channel, registry: registry, logger: logger)
         logger.debug("connection limit", metadata: ["connections": "\(registry.capacity)"])
+    }
+
+    /// Lets the kernel hold each new connection until its client sends something (`TCP_DEFER_ACCEPT`), for at most
+    /// `deferAccept` seconds. A burst of silent connections then waits there, not in the queue ahead of `/health`
+    /// and of clients that speak, and costs the cloud no descriptor, task or CPU (docs/HOSTING.md, "Descriptors").
+    private func deferAccepts(on channel: any Channel) async throws {
+        #if os(Linux)
+        guard deferAccept > 0 else { return }
+        let option = ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: CInt(TCP_DEFER_ACCEPT)))
+        try await channel.setOption(option, value: SocketOptionValue(min(deferAccept.rounded(.up), 86_400))).get()
+        #endif
     }
 
     /// The child-channel set-up Hummingbird builds each connection with: cap, then TLS, then HTTP/1.1 with limits.

@@ -48,6 +48,11 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a connection may take to send a whole request head, and may stay silent between body reads or
     /// between requests, before it is closed. A request answered later (a long-poll) is never cut.
     public var idleTimeout: TimeInterval
+    /// Seconds the kernel keeps a new connection from the cloud until its client sends something (Linux's deferred
+    /// accept, `todo server --defer-accept`; 0: every connection is accepted at once). HTTP and TLS clients speak
+    /// first, so only silent connections wait; one still silent at the end is accepted then, and the idle timeout
+    /// applies to it as to any other.
+    public var deferAccept: TimeInterval = 30
     /// Concurrent connections one client address may hold; 0 for no cap.
     public var maxConnectionsPerAddress: Int
     /// Sign-in failures and registrations allowed per account name and client address before `THROTTLED`.
