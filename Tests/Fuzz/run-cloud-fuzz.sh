@@ -16,7 +16,7 @@ if [ "$mode" = tls ]; then
     tls=(--tls-cert "$scratch/cert.pem" --tls-key "$scratch/key.pem")
     scheme=https
 fi
-"$binary" server --port "$port" --data-dir "$scratch/cloud" --open-registration --idle-timeout 5 --log-level error \
+"$binary" server --port "$port" --data-dir "$scratch/cloud" --open-registration --idle-timeout 5 --log-level error ${FUZZ_SERVER_OPTIONS:-} \
     "${tls[@]}" >"$scratch/cloud.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 300); do
