@@ -1147,7 +1147,7 @@ _todo_server() {
     repeating_flags=()
     non_repeating_flags=(--open-registration --detach --enable-faults --insecure-http --version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --data-dir --rate-limit --tombstone-retention --log-level --api-token --password-cost --max-asset-size --tls-cert --tls-key --idle-timeout --max-connections-per-address --session-idle-days --session-cache-seconds --database-url)
+    non_repeating_options=(--host --port --data-dir --rate-limit --tombstone-retention --log-level --api-token --password-cost --max-asset-size --tls-cert --tls-key --idle-timeout --defer-accept --max-connections-per-address --session-idle-days --session-cache-seconds --database-url)
     __todo_offer_flags_options 0
 
     # Offer option value completions
@@ -1186,6 +1186,9 @@ _todo_server() {
         return
         ;;
     '--idle-timeout')
+        return
+        ;;
+    '--defer-accept')
         return
         ;;
     '--max-connections-per-address')

@@ -81,7 +81,7 @@ function __todo_parse_tokens -S
         case 'signup'
             __todo_parse_subcommand 1 'account=' 'device=' 'ca-file=' 'data-dir=' 'version' 'h/help'
         case 'server'
-            __todo_parse_subcommand 0 'host=' 'port=' 'data-dir=' 'open-registration' 'detach' 'enable-faults' 'rate-limit=' 'tombstone-retention=' 'log-level=' 'api-token=' 'password-cost=' 'max-asset-size=' 'tls-cert=' 'tls-key=' 'insecure-http' 'idle-timeout=' 'max-connections-per-address=' 'session-idle-days=' 'session-cache-seconds=' 'database-url=' 'version' 'h/help'
+            __todo_parse_subcommand 0 'host=' 'port=' 'data-dir=' 'open-registration' 'detach' 'enable-faults' 'rate-limit=' 'tombstone-retention=' 'log-level=' 'api-token=' 'password-cost=' 'max-asset-size=' 'tls-cert=' 'tls-key=' 'insecure-http' 'idle-timeout=' 'defer-accept=' 'max-connections-per-address=' 'session-idle-days=' 'session-cache-seconds=' 'database-url=' 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'schema'
                 __todo_parse_subcommand 0 'version' 'h/help'
@@ -489,6 +489,7 @@ complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "tod
 complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" tls-key' -l 'tls-key' -d 'The private key (PEM) of --tls-cert.' -rfka ''
 complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" insecure-http' -l 'insecure-http' -d 'Serve plain HTTP on a non-loopback --host: a TLS proxy stands in front.'
 complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" idle-timeout' -l 'idle-timeout' -d 'Seconds a connection has to send a whole request head (and between body reads, and between requests).' -rfka ''
+complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" defer-accept' -l 'defer-accept' -d 'Seconds a new connection waits in the kernel until its client sends something (Linux; 0: accept at once).' -rfka ''
 complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" max-connections-per-address' -l 'max-connections-per-address' -d 'Concurrent connections one client address may hold (0: no cap).' -rfka ''
 complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" session-idle-days' -l 'session-idle-days' -d 'Days a session may go unused before it ends.' -rfka ''
 complete -c 'todo' -n '__todo_should_offer_completions_for_flags_or_options "todo server" session-cache-seconds' -l 'session-cache-seconds' -d 'On PostgreSQL, seconds an instance trusts a session it read before reading it again (0: every request).' -rfka ''

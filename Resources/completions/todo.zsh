@@ -656,6 +656,7 @@ _todo_server() {
         '--tls-key[The private key (PEM) of --tls-cert.]:tls-key:'
         '--insecure-http[Serve plain HTTP on a non-loopback --host\: a TLS proxy stands in front.]'
         '--idle-timeout[Seconds a connection has to send a whole request head (and between body reads, and between requests).]:idle-timeout:'
+        '--defer-accept[Seconds a new connection waits in the kernel until its client sends something (Linux; 0\: accept at once).]:defer-accept:'
         '--max-connections-per-address[Concurrent connections one client address may hold (0\: no cap).]:max-connections-per-address:'
         '--session-idle-days[Days a session may go unused before it ends.]:session-idle-days:'
         '--session-cache-seconds[On PostgreSQL, seconds an instance trusts a session it read before reading it again (0\: every request).]:session-cache-seconds:'
