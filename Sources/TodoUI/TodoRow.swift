@@ -122,15 +122,15 @@ public struct TodoRow: Hashable, Sendable, Identifiable {
     public var tags: [String]
     // 100,000 rows are kept sorted in memory: the booleans share one byte, and what few rows carry
     // (lock reasons, owners, refusals, sharing, repeats, annotations) lives in one shared box, so a row is
-    // 112 bytes, not 250. A due date is its moment in seconds since 1970 (minus infinity for none: no optional's
-    // extra byte, and rows without one still compare equal) plus a flag (timed or all day); the one-byte fields
-    // come last, after every 8-byte one.
+    // 104 bytes, not 250; an id in the canonical UUID form is 16 bytes of it, no string (`RowKey`). A due date is
+    // its moment in seconds since 1970 (minus infinity for none: no optional's extra byte, and rows without one
+    // still compare equal) plus a flag (timed or all day); the one-byte fields come last, after every 8-byte one.
     private var dueMoment: Double
     /// When the record was created, whole seconds since 1970 (`Int64.min`: unknown).
     private var createdSeconds: Int64
     private var extras: RowExtras?
     /// The id as rows are compared and looked up by it: a UUID in 16 bytes, no string (`RowKey`); placed before the
-    /// one-byte fields, which fill the byte after it.
+    /// one-byte fields, which fill the padding after its tag byte.
     private(set) var key: RowKey
     /// Where the record lives.
     public var scope: Scope
