@@ -232,10 +232,8 @@ public enum TerminalApp {
                     inbox.post(.loaded(LoadedRows(rows, order: order), status: status))
                     // Counted once the first rows are on their way, so counting does not delay them.
                     total = try? await store.visibleRecordCount()
-                    // Room for all of them, and an eighth more for the rows that arrive once connected: growing
-                    // later would hold every row twice for a moment (`TabRows.merge`). Room not written to costs
-                    // no memory.
-                    if let total { rows.reserveCapacity(total + total / 8) }
+                    // Room for all of them and for the rows that arrive once connected (`LoadedRows.capacity(for:)`).
+                    if let total { rows.reserveCapacity(LoadedRows.capacity(for: total)) }
                 }
                 inbox.post(.loading(FetchProgress(fetched: rows.count, total: total)))
             }

@@ -3,6 +3,10 @@ public enum TagName {
     /// Longest tag, in characters.
     public static let maximumLength = 64
 
+    /// Whether `text` is all printable ASCII without a space: no whitespace, control or format character, so the
+    /// checks and rewrites of tags need no Unicode property table for it (nearly every tag).
+    static func isVisibleASCII(_ text: some StringProtocol) -> Bool { text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
+
     /// The tag `text` names (a leading `+` dropped), or an error saying why it cannot be one.
     public static func read(_ text: String) throws(TagError) -> String {
         var tag = Substring(text)
@@ -12,7 +16,7 @@ public enum TagName {
         if tag.first == "-" { throw TagError(text: text, problem: "a tag cannot start with -") }
         // Printable ASCII (nearly every tag) has no space, control or format character: only its two refused
         // characters are looked for, without Unicode's property tables.
-        if tag.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+        if isVisibleASCII(tag) {
             if let refused = tag.first(where: { $0 == "," || $0 == "\"" }) { throw TagError(text: text, problem: "a tag cannot contain \(refused)") }
             return String(tag)
         }

@@ -64,7 +64,7 @@ extension TaskwarriorJSON {
     /// `tag` as Taskwarrior can hold it: commas, whitespace and control characters as `_`.
     static func taskwarriorTag(_ tag: String) -> String {
         // Printable ASCII without a comma (nearly every tag) has nothing to replace.
-        if tag.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2C }) { return tag }
+        if TagName.isVisibleASCII(tag), !tag.utf8.contains(UInt8(ascii: ",")) { return tag }
         return String(String.UnicodeScalarView(tag.unicodeScalars.map { $0 == "," || $0.properties.isWhitespace || $0.value < 0x20 ? "_" : $0 }))
     }
 

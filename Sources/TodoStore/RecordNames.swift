@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TodoPlanning
 
 /// Names for records this device creates: time-ordered UUIDs (RFC 9562 version 7), lowercased.
 ///
@@ -100,25 +101,11 @@ public enum RecordNames {
         return (0..<count).map { (words[2 * $0] & 0xFFF, words[2 * $0 + 1] & (UInt64.max >> 2)) }
     }
 
-    /// `8-4-4-4-12` lowercase hexadecimal of the time (48 bits), version 7, 12 random bits, the RFC variant and 62
-    /// random bits.
-    static func format(millis: UInt64, random: (UInt64, UInt64)) -> String {
-        let high = (millis & 0xFFFF_FFFF_FFFF) << 16 | 0x7000 | random.0
-        let low = 0x8000_0000_0000_0000 | random.1
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-            var index = 0
-            for word in [high, low] {
-                for nibble in (0..<16).reversed() {
-                    if index == 8 || index == 13 || index == 18 || index == 23 {
-                        buffer[index] = UInt8(ascii: "-")
-                        index += 1
-                    }
-                    buffer[index] = digits[Int((word >> UInt64(nibble * 4)) & 0xF)]
-                    index += 1
-                }
-            }
-            return 36
-        }
+    /// `8-4-4-4-12` lowercase hexadecimal of the time (48 bits), version 7, 12 random bits (of `random.0`), the RFC
+    /// variant and 62 random bits (of `random.1`).
+    public static func format(millis: UInt64, random: (UInt64, UInt64)) -> String {
+        let high = (millis & 0xFFFF_FFFF_FFFF) << 16 | 0x7000 | random.0 & 0xFFF
+        let low = 0x8000_0000_0000_0000 | random.1 & (UInt64.max >> 2)
+        return UUIDText.format(high: high, low: low)
     }
 }

@@ -95,7 +95,7 @@ extension AppState {
         }
         for (tab, count) in counts {
             var part: [TodoRow] = []
-            part.reserveCapacity(count + count / 8)  // room for rows that arrive later (`TabRows.merge`)
+            part.reserveCapacity(LoadedRows.capacity(for: count))
             partitions[tab] = part
         }
         for row in all { partitions[Tab(row.scope)]?.append(row) }

@@ -9,6 +9,11 @@ public struct LoadedRows: Sendable {
     /// Number of rows, of every tab.
     public private(set) var count = 0
 
+    /// The capacity a row array meant to hold `count` rows is given: an eighth more, so rows that arrive later merge
+    /// in place (`TabRows.merge`) instead of copying every row to grow, which held them twice for a moment. Room never
+    /// written to costs no memory: arrays this large are mapped apart, and unwritten pages are never given memory.
+    public static func capacity(for count: Int) -> Int { count + count / 8 }
+
     /// Sorts `rows` (all scopes) into tabs in `order`, the order the state will show (else it sorts them again).
     public init(_ rows: consuming [TodoRow], order: SortOrder) {
         self.order = order

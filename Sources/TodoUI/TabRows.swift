@@ -90,11 +90,9 @@ struct TabRows: Sendable {
         let droppedKeys = Set(dropped.map(RowKey.init))
         removeRows { droppedKeys.contains($0.key) }
         let kept = rows.count
-        // Grow once, then fill from the back. Growing copies every row into a new array while the old one is still
-        // held (12 MB twice over 110,000 rows): room for an eighth more is kept, which costs no memory until rows
-        // fill it (arrays this large are mapped on their own, and pages never written are never given memory).
+        // Grow once (with room to spare: `LoadedRows.capacity(for:)`), then fill from the back.
         let needed = kept + added.count
-        if rows.capacity < needed { rows.reserveCapacity(needed + needed / 8) }
+        if rows.capacity < needed { rows.reserveCapacity(LoadedRows.capacity(for: needed)) }
         rows.append(contentsOf: added)
         let addedMasks = added.map { TagIndex.mask(of: $0.tags) }
         var masks = tagMasks

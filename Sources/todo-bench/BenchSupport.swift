@@ -2,6 +2,7 @@ import CloudModel
 import CloudServer
 import Foundation
 import Synchronization
+import TodoStore
 
 
 /// A `todo server` child process on a free loopback port with a throwaway data directory.
@@ -138,15 +139,12 @@ enum BenchAccounts {
     }
 }
 
-/// A record name shaped as devices make them (`RecordNames`: a version 7 UUID, lowercased), fixed by `index` so runs
-/// compare: the time part ascends with the index, the rest is mixed from it.
+/// A record name as devices make them (`RecordNames`: a version 7 UUID), fixed by `index` so runs compare: the time
+/// part ascends with the index, the random part is mixed from it.
 func benchRecordName(_ index: Int) -> String {
-    let millis = UInt64(1_790_000_000_000 + index)
     var mix = UInt64(index) &* 0x9E37_79B9_7F4A_7C15
     mix ^= mix >> 29
-    return String(
-        format: "%08llx-%04llx-7%03llx-%04llx-%012llx", millis >> 16, millis & 0xFFFF, mix >> 52, 0x8000 | (mix >> 36) & 0x3FFF,
-        mix & 0xFFFF_FFFF_FFFF)
+    return RecordNames.format(millis: UInt64(1_790_000_000_000 + index), random: (mix >> 52, mix))
 }
 
 /// A realistic todo record for benchmarks.
