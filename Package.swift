@@ -217,6 +217,8 @@ let package = Package(
             dependencies: [
                 "todo", "CloudServer", "CloudClient", "CloudModel", "HostileTextSupport", "TLSTestSupport", "ProcessTestSupport", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                // QuickCommandLineTests parse command lines with ArgumentParser, as `todo` does.
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .testTarget(

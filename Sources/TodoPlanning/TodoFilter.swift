@@ -283,21 +283,6 @@ public func foldedText(_ text: String) -> String {
     text.lowercased().precomposedStringWithCanonicalMapping
 }
 
-/// The folded UTF-8 of each two-byte scalar U+0080…U+07FF that folds on its own, packed as `count << 24 | bytes`
-/// (first byte lowest); 0 for the rest (combining marks, capital sigma whose folding depends on what follows).
-let twoByteFolds: [UInt32] = (0x80..<0x800).map { value -> UInt32 in
-    guard let scalar = Unicode.Scalar(UInt32(value)), scalar.properties.canonicalCombiningClass == .notReordered,
-        value != 0x3A3
-    else { return 0 }
-    let folded = foldedText(String(Character(scalar)))
-    guard let first = folded.unicodeScalars.first, first.properties.canonicalCombiningClass == .notReordered else { return 0 }
-    let bytes = Array(folded.utf8)
-    guard (1...3).contains(bytes.count) else { return 0 }
-    var packed = UInt32(bytes.count) << 24
-    for (index, byte) in bytes.enumerated() { packed |= UInt32(byte) << (8 * UInt32(index)) }
-    return packed
-}
-
 /// How `foldUTF8` ended.
 enum FoldEnd {
     /// Every byte was folded and given.

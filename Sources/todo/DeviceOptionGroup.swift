@@ -29,54 +29,30 @@ struct DeviceOptionGroup: ParsableArguments {
     @Option(help: "Account password for a sign-in (default: $TODO_PASSWORD; on the embedded local cloud, a generated one kept 0600).")
     var password: String?
 
-    func validate() throws {
-        if let server, CloudOrigin(string: server) == nil {
-            throw ValidationError("--server must be an http:// or https:// URL with a host, like https://todo.example.org")
-        }
-        if let device, device.isEmpty { throw ValidationError("--device must not be empty") }
-        if let account, account.isEmpty { throw ValidationError("--account must not be empty") }
-        if let caFile, caFile.isEmpty { throw ValidationError("--ca-file must not be empty") }
+    func validate() throws { try flags.validate() }
+
+    /// The options as plain values.
+    var flags: DeviceFlags {
+        DeviceFlags(account: account, device: device, server: server, caFile: caFile, dataDir: dataDir, password: password)
     }
 
     /// What the flags say, the rest left to the saved login and the environment.
-    var choice: DeviceChoice {
-        DeviceChoice(
-            server: server.flatMap(cloudURL), account: account, device: device,
-            caFile: caFile.map { absolutePath($0) }, dataDirectory: dataDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
-            password: password)
-    }
+    var choice: DeviceChoice { flags.choice }
 
     /// The device these flags, the saved login and the environment describe.
-    func launch() throws -> DeviceLaunch { try choice.resolve() }
+    func launch() throws -> DeviceLaunch { try flags.launch() }
 
     /// The session options these flags describe.
-    func deviceOptions() throws -> DeviceOptions { try launch().options }
+    func deviceOptions() throws -> DeviceOptions { try flags.deviceOptions() }
 
-    /// `withSession` for a verb that reads: it first fetches what changed, unless `offline`, when it reaches for no
-    /// cloud at all and reads the cache as it is.
+    /// `DeviceFlags.withFreshSession` with these flags.
     func withFreshSession<T>(orSignedOut: Bool = false, offline: Bool, _ body: (DeviceSession) async throws -> T) async throws -> T {
-        try await withSession(orSignedOut: orSignedOut, offline: offline) { session in
-            if !offline { await session.engine.sync(.manualRefresh) }
-            return try await body(session)
-        }
+        try await flags.withFreshSession(orSignedOut: orSignedOut, offline: offline, body)
     }
 
-    /// Opens the device, runs `body`, and closes it again; `orSignedOut`: with no session, signed out (the cache only).
-    /// `offline`: the command reads the cache only (its `--offline`): nothing reaches for the cloud before a request.
+    /// `DeviceFlags.withSession` with these flags.
     func withSession<T>(orSignedOut: Bool = false, offline: Bool = false, _ body: (DeviceSession) async throws -> T) async throws -> T {
-        var launch = try launch()
-        launch.options.readsCacheOnly = offline
-        announceCloud(launch)
-        let session = try await DeviceOpening.open(launch.options, orSignedOut: orSignedOut, announce: announceOnStandardError)
-        await session.engine.loadFromStore()
-        do {
-            let result = try await body(session)
-            await session.close()
-            return result
-        } catch {
-            await session.close()
-            throw error
-        }
+        try await flags.withSession(orSignedOut: orSignedOut, offline: offline, body)
     }
 }
 

@@ -39,6 +39,26 @@ struct Export: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "Filter terms (see todo list --help).")
     var filter: [String] = []
 
+    func validate() throws { try request.validate() }
+
+    func run() async throws { try await request.run() }
+
+    /// What this command line asks, as plain values.
+    var request: ExportRequest {
+        ExportRequest(device: device.flags, format: format, output: output, vdir: vdir, offline: offline, filter: filter)
+    }
+}
+
+/// What `todo export` is asked, as plain values: `Export` reads them with ArgumentParser, `QuickCommandLine` without.
+struct ExportRequest: Sendable, Equatable {
+    var device = DeviceFlags()
+    var format: InterchangeFormat = .json
+    var output: String?
+    var vdir: String?
+    var offline = false
+    var filter: [String] = []
+
+    /// Refuses what the command line cannot mean, its device options aside (`Export.validate`).
     func validate() throws {
         if vdir != nil && format != .ics && format != .json { throw ValidationError("--vdir writes iCalendar: use it with --format ics") }
         if vdir != nil && output != nil { throw ValidationError("--vdir and --output cannot be used together") }
@@ -46,6 +66,7 @@ struct Export: AsyncParsableCommand {
         _ = try parseFilter(filter)
     }
 
+    /// Writes the todos asked for in the format asked for.
     func run() async throws {
         let filter = try parseFilter(filter)
         if format == .taskwarrior && vdir == nil {
@@ -105,7 +126,7 @@ func inertLines(_ text: String) -> String {
     }.joined(separator: "\n")
 }
 
-extension Export {
+extension ExportRequest {
     /// Rows read, encoded and written at a time by a Taskwarrior export.
     static let chunk = 1_000
 

@@ -185,6 +185,28 @@ struct List: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "Filter terms (see above).")
     var filter: [String] = []
 
+    func validate() throws { try request.validate() }
+
+    func run() async throws { try await request.run() }
+
+    /// What this command line asks, as plain values.
+    var request: ListRequest {
+        ListRequest(device: device.flags, json: json, all: all, publicBoard: publicBoard, shared: shared, offline: offline, sort: sort, filter: filter)
+    }
+}
+
+/// What `todo list` is asked, as plain values: `List` reads them with ArgumentParser, `QuickCommandLine` without.
+struct ListRequest: Sendable, Equatable {
+    var device = DeviceFlags()
+    var json = false
+    var all = false
+    var publicBoard = false
+    var shared = false
+    var offline = false
+    var sort: String?
+    var filter: [String] = []
+
+    /// Refuses what the command line cannot mean, its device options aside (`List.validate`).
     func validate() throws {
         try refuseUnknownOptions(in: filter, of: List.self)
         _ = try parseFilter(filter)
@@ -193,6 +215,7 @@ struct List: AsyncParsableCommand {
         }
     }
 
+    /// Lists the todos asked for.
     func run() async throws {
         let filter = try parseFilter(filter)
         let asksForDone = filter.summary.split(separator: " ").contains("is:done")

@@ -34,12 +34,30 @@ struct Next: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "Filter terms, as todo list takes them.")
     var filter: [String] = []
 
+    func validate() throws { try request.validate() }
+
+    func run() async throws { try await request.run() }
+
+    /// What this command line asks, as plain values.
+    var request: NextRequest { NextRequest(device: device.flags, json: json, limit: limit, offline: offline, filter: filter) }
+}
+
+/// What `todo next` is asked, as plain values: `Next` reads them with ArgumentParser, `QuickCommandLine` without.
+struct NextRequest: Sendable, Equatable {
+    var device = DeviceFlags()
+    var json = false
+    var limit = 25
+    var offline = false
+    var filter: [String] = []
+
+    /// Refuses what the command line cannot mean, its device options aside (`Next.validate`).
     func validate() throws {
         try refuseUnknownOptions(in: filter, of: Next.self)
         guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more") }
         _ = try parseFilter(filter)
     }
 
+    /// Ranks the open todos and prints the first `limit`.
     func run() async throws {
         let filter = try parseFilter(filter)
         try await device.withFreshSession(orSignedOut: true, offline: offline) { session in
@@ -61,7 +79,7 @@ struct Next: AsyncParsableCommand {
             for scope in [DatabaseScope.private, .shared] {
                 let query = TodoQuery(
                     scope: scope, openOnly: true, visibleAt: asksForWaiting ? nil : now, hints: hints, fields: .listing)
-                let prefilter = scoresFirst ? Self.scoring(urgency, floor: floor, now: now, showsWaiting: asksForWaiting) : nil
+                let prefilter = scoresFirst ? Next.scoring(urgency, floor: floor, now: now, showsWaiting: asksForWaiting) : nil
                 let found = try await session.mapListedTodos(query, prefilter: prefilter) { todo -> NextCandidate? in
                     guard !todo.item.isCompleted, !todo.item.isTrashed, asksForWaiting || !todo.isHidden(at: now),
                         filter.matches(todo), context?.filter.matches(todo) != false

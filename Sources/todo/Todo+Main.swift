@@ -25,6 +25,15 @@ extension Todo {
             await main(Array(CommandLine.arguments.dropFirst()))
             return
         }
+        // `list`, `next` and `export` in their everyday shapes, read without ArgumentParser's start-up cost.
+        if let quick = QuickCommandLine.read(Array(CommandLine.arguments.dropFirst())) {
+            do {
+                try await quick.run()
+            } catch {
+                exitForRunError(error)
+            }
+            return
+        }
         if let unknown = unknownVerbMessage(Array(CommandLine.arguments.dropFirst())) {
             printError("Error: " + unknown)
             Foundation.exit(TodoExitCode.usage)

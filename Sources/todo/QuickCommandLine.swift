@@ -1,0 +1,142 @@
+import ArgumentParser
+import TodoPlanning
+
+/// The everyday reading verbs' command lines (`todo list`, `todo next`, `todo export`) read without ArgumentParser.
+///
+/// ArgumentParser's first parse of a process reflects the verb's properties and looks up their conformances over
+/// the whole binary: measured over 1,000 todos it is 44 % of `todo list +home --offline`'s instructions
+/// (docs/BENCHMARKS.md). These verbs run from scripts, prompts and status bars many times a minute, so their common
+/// shapes are read here: the verb first, then its known long options (`--name value` or `--name=value`, each at most
+/// once), its flags (at most once) and filter words, in any order. Anything else (help, a short option but
+/// `export -o`, a `-tag` filter word, `--`, a value that starts with a dash, a mistake) is left to ArgumentParser,
+/// which stays the one authority on what a command line means: `QuickCommandLineTests` checks that every line read
+/// here is read by ArgumentParser into the same request.
+enum QuickCommandLine {
+    /// A command line read: the verb and what it asks.
+    enum Reading: Equatable, Sendable {
+        case list(ListRequest)
+        case next(NextRequest)
+        case export(ExportRequest)
+
+        /// Runs the verb.
+        func run() async throws {
+            switch self {
+            case .list(let request): try await request.run()
+            case .next(let request): try await request.run()
+            case .export(let request): try await request.run()
+            }
+        }
+    }
+
+    /// The request `words` (the arguments after the program's name) make, validated as ArgumentParser validates it;
+    /// nil when they are of a shape left to ArgumentParser or it would refuse them.
+    static func read(_ words: [String]) -> Reading? {
+        guard let verb = words.first, let shape = shapes[verb], let given = options(words.dropFirst(), shape) else { return nil }
+        let device = DeviceFlags(
+            account: given.values["--account"], device: given.values["--device"], server: given.values["--server"],
+            caFile: given.values["--ca-file"], dataDir: given.values["--data-dir"], password: given.values["--password"])
+        let reading: Reading
+        switch verb {
+        case "list":
+            reading = .list(
+                ListRequest(
+                    device: device, json: given.flags.contains("--json"), all: given.flags.contains("--all"),
+                    publicBoard: given.flags.contains("--public"), shared: given.flags.contains("--shared"),
+                    offline: given.flags.contains("--offline"), sort: given.values["--sort"], filter: given.words))
+        case "next":
+            var limit = NextRequest().limit
+            if let text = given.values["--limit"] {
+                guard let number = Int(text) else { return nil }
+                limit = number
+            }
+            reading = .next(
+                NextRequest(
+                    device: device, json: given.flags.contains("--json"), limit: limit, offline: given.flags.contains("--offline"),
+                    filter: given.words))
+        default:
+            var format = ExportRequest().format
+            if let text = given.values["--format"] {
+                guard let named = InterchangeFormat(name: text) else { return nil }
+                format = named
+            }
+            reading = .export(
+                ExportRequest(
+                    device: device, format: format, output: given.values["--output"], vdir: given.values["--vdir"],
+                    offline: given.flags.contains("--offline"), filter: given.words))
+        }
+        do {
+            try device.validate()
+            switch reading {
+            case .list(let request): try request.validate()
+            case .next(let request): try request.validate()
+            case .export(let request): try request.validate()
+            }
+        } catch {
+            return nil
+        }
+        return reading
+    }
+
+    /// The long options that take a value and the flags of a verb, beside the device options every verb takes.
+    struct Shape {
+        var options: Set<String>
+        var flags: Set<String>
+        /// Short names read as a long option (`-o` for `--output`), only as a word of their own followed by a value.
+        var short: [String: String] = [:]
+    }
+
+    /// The verbs read here.
+    static let shapes: [String: Shape] = [
+        "list": Shape(options: ["--sort"], flags: ["--json", "--all", "--public", "--shared", "--offline"]),
+        "next": Shape(options: ["--limit"], flags: ["--json", "--offline"]),
+        "export": Shape(options: ["--format", "--output", "--vdir"], flags: ["--offline"], short: ["-o": "--output"]),
+    ]
+
+    /// The options every device verb takes (`DeviceOptionGroup`).
+    static let deviceOptions: Set<String> = ["--account", "--device", "--server", "--ca-file", "--data-dir", "--password"]
+
+    /// What a command line gives: option values by long name, the flags, the other words in order.
+    struct Given {
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var words: [String] = []
+    }
+
+    /// `words` read against `shape`; nil at the first word of a shape left to ArgumentParser.
+    static func options(_ words: ArraySlice<String>, _ shape: Shape) -> Given? {
+        var given = Given()
+        var index = words.startIndex
+        while index < words.endIndex {
+            let word = words[index]
+            index += 1
+            guard word.hasPrefix("-") else {
+                // A word ArgumentParser could read otherwise (nothing, `help`) is left to it.
+                guard !word.isEmpty, word != "help" else { return nil }
+                given.words.append(word)
+                continue
+            }
+            var name = word
+            var value: String?
+            if let long = shape.short[word] {
+                name = long
+            } else if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+                name = String(word[..<equals])
+                value = String(word[word.index(after: equals)...])
+            }
+            if shape.flags.contains(name) {
+                guard value == nil, given.flags.insert(name).inserted else { return nil }
+            } else if shape.options.contains(name) || deviceOptions.contains(name) {
+                if value == nil {
+                    guard index < words.endIndex else { return nil }
+                    value = words[index]
+                    index += 1
+                }
+                guard let value, !value.hasPrefix("-"), given.values[name] == nil else { return nil }
+                given.values[name] = value
+            } else {
+                return nil
+            }
+        }
+        return given
+    }
+}
