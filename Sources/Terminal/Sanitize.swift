@@ -56,7 +56,7 @@ private func replacement(for scalar: Unicode.Scalar) -> [Unicode.Scalar] {
 /// can only occur inside strings (JSON's own syntax is ASCII), so the result parses back to the same values.
 public func escapingTerminalControls(inJSON json: String) -> String {
     // Every scalar it escapes is at 0x7F or above: text of ASCII below DEL alone (most exports) is checked by byte.
-    guard json.utf8.contains(where: { $0 >= 0x7F }), json.unicodeScalars.contains(where: needsJSONEscape) else { return json }
+    guard hasByteFrom7F(json), json.unicodeScalars.contains(where: needsJSONEscape) else { return json }
     var result = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
         if needsJSONEscape(scalar) {
@@ -67,6 +67,27 @@ public func escapingTerminalControls(inJSON json: String) -> String {
         }
     }
     return String(result)
+}
+
+/// Whether any UTF-8 byte of `text` is 0x7F or above, read eight bytes at a time (an export checks megabytes).
+func hasByteFrom7F(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+        guard let base = bytes.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        // With every byte at most 0x7E, adding 1 to each carries into no neighbour and sets no top bit.
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 != 0 { return true }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x7F { return true }
+            index += 1
+        }
+        return false
+    }
 }
 
 /// DEL, C1 and the bidi and separator controls `sanitize` replaces (C0 is the encoder's job, and its line breaks

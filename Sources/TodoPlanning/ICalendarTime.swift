@@ -154,14 +154,20 @@ enum CompactTime {
         return calendar
     }
 
+    /// The decimal digits of `value` (0 for a negative one) after as many zeros as make it `width` long: written in
+    /// place, since a Taskwarrior export writes seven of these for each of thousands of dates.
     private static func append(_ value: Int, width: Int, to bytes: inout [UInt8]) {
-        var digits: [UInt8] = []
-        var rest = max(0, value)
-        repeat {
-            digits.append(UInt8(0x30 + rest % 10))
-            rest /= 10
-        } while rest > 0
-        for _ in digits.count..<max(width, digits.count) { bytes.append(0x30) }
-        bytes.append(contentsOf: digits.reversed())
+        let value = max(0, value)
+        var digits = 1
+        var scale = 1
+        while value / scale >= 10 {
+            scale *= 10
+            digits += 1
+        }
+        for _ in digits..<max(width, digits) { bytes.append(0x30) }
+        while scale > 0 {
+            bytes.append(UInt8(0x30 + value / scale % 10))
+            scale /= 10
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import HostileTextSupport
-import Terminal
+@testable import Terminal
 import Testing
 import TodoUI
 import TestSupport
@@ -225,5 +225,23 @@ struct JSONControlEscapingTests {
             #expect(back["title"] == title)
         }
         #expect(escapingTerminalControls(inJSON: "\"a\u{9B}b\u{202E}\u{7F}\"") == "\"a\\u009bb\\u202e\\u007f\"")
+    }
+
+    /// The word-at-a-time check that lets ASCII text through untouched, against a byte-by-byte reading: each byte
+    /// value from 0x7D to 0xFF at every position of texts of 0 to 40 bytes, and beside bytes that carry when 1 is added.
+    @Test func theFastCheckFindsEveryByteFrom7F() {
+        for length in 0...40 {
+            let plain = [UInt8](repeating: 0x7E, count: length)
+            #expect(!hasByteFrom7F(String(decoding: plain, as: UTF8.self)))
+            for position in 0..<length {
+                for value in [0x7D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF] as [UInt8] {
+                    var bytes = plain
+                    bytes[position] = value
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    #expect(hasByteFrom7F(text) == text.utf8.contains { $0 >= 0x7F }, "\(length) \(position) \(value)")
+                }
+            }
+        }
+        #expect(hasByteFrom7F("abcdefgh\u{7F}") && !hasByteFrom7F("\u{0}\u{1}~~~~~~~~~~~") && hasByteFrom7F("~~~~~~~é"))
     }
 }
