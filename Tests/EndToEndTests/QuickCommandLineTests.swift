@@ -73,6 +73,7 @@ struct QuickCommandLineTests {
             for _ in 0..<Int.random(in: 0...5, using: &random) { words += vocabulary.randomElement(using: &random)! }
             if Self.check(words) { read += 1 }
         }
-        #expect(read > 150, "only \(read) of 1,500 lines were read quickly")
+        print("QuickCommandLineTests: \(read) of 1,500 random lines read quickly, each as ArgumentParser reads it")
+        #expect(read > 300, "only \(read) of 1,500 lines were read quickly")
     }
 }
