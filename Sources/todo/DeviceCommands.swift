@@ -202,6 +202,17 @@ struct Sync: AsyncParsableCommand {
 
     @OptionGroup var device: DeviceOptionGroup
 
+    func run() async throws { try await request.run() }
+
+    /// What this command line asks, as plain values.
+    var request: SyncRequest { SyncRequest(device: device.flags) }
+}
+
+/// What `todo sync` is asked, as plain values: `Sync` reads them with ArgumentParser, `QuickCommandLine` without.
+struct SyncRequest: Sendable, Equatable {
+    var device = DeviceFlags()
+
+    /// One whole pass; prints the status line and any new conflicts, and exits 3 (offline) or 1 when it failed.
     func run() async throws {
         try await device.withSession { session in
             await session.engine.refresh()

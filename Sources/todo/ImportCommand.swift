@@ -36,9 +36,24 @@ struct Import: AsyncParsableCommand {
     @Flag(name: .customLong("no-send"), help: "Store and queue only; `todo sync` (or the app) sends them later.")
     var noSend = false
 
+    func run() async throws { try await request.run() }
+
+    /// What this command line asks, as plain values.
+    var request: ImportRequest { ImportRequest(device: device.flags, file: file, format: format, quiet: quiet, noSend: noSend) }
+}
+
+/// What `todo import` is asked, as plain values: `Import` reads them with ArgumentParser, `QuickCommandLine` without.
+struct ImportRequest: Sendable, Equatable {
+    var device = DeviceFlags()
+    var file: String
+    var format: InterchangeFormat?
+    var quiet = false
+    var noSend = false
+
     /// The largest file read, in bytes.
     static let maximumSize = 512 * 1024 * 1024
 
+    /// Adds the file's todos in one transaction, then sends them (not with `noSend`).
     func run() async throws {
         let (todos, warnings, skippedUntitled) = try read()
         if let index = todos.firstIndex(where: { !$0.fitsCloudRecord }) {

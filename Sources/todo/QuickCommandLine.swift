@@ -1,14 +1,15 @@
 import ArgumentParser
 import TodoPlanning
 
-/// The everyday reading verbs' command lines (`todo list`, `todo next`, `todo export`) read without ArgumentParser.
+/// The everyday verbs' command lines (`todo list`, `next`, `export`, `sync`, `import`) read without ArgumentParser.
 ///
 /// ArgumentParser's first parse of a process reflects the verb's properties and looks up their conformances over
 /// the whole binary: measured over 1,000 todos it is 44 % of `todo list +home --offline`'s instructions
 /// (docs/BENCHMARKS.md). These verbs run from scripts, prompts and status bars many times a minute, so their common
 /// shapes are read here: the verb first, then its known long options (`--name value` or `--name=value`, each at most
-/// once), its flags (at most once) and filter words, in any order. Anything else (help, a short option but
-/// `export -o`, a `-tag` filter word, `--`, a value that starts with a dash, a mistake) is left to ArgumentParser,
+/// once), its flags (at most once) and its words (filter terms; `import`'s one file; none for `sync`), in any order.
+/// Anything else (help, a short option but `export -o` and `import -q`, a `-tag` filter word, `--`, a value or file
+/// that starts with a dash, a mistake) is left to ArgumentParser,
 /// which stays the one authority on what a command line means: `QuickCommandLineTests` checks that every line read
 /// here is read by ArgumentParser into the same request.
 enum QuickCommandLine {
@@ -17,6 +18,8 @@ enum QuickCommandLine {
         case list(ListRequest)
         case next(NextRequest)
         case export(ExportRequest)
+        case sync(SyncRequest)
+        case importing(ImportRequest)
 
         /// Runs the verb.
         func run() async throws {
@@ -24,6 +27,19 @@ enum QuickCommandLine {
             case .list(let request): try await request.run()
             case .next(let request): try await request.run()
             case .export(let request): try await request.run()
+            case .sync(let request): try await request.run()
+            case .importing(let request): try await request.run()
+            }
+        }
+
+        /// Refuses what ArgumentParser's validation would refuse.
+        func validate() throws {
+            switch self {
+            case .list(let request): try request.device.validate(); try request.validate()
+            case .next(let request): try request.device.validate(); try request.validate()
+            case .export(let request): try request.device.validate(); try request.validate()
+            case .sync(let request): try request.device.validate()
+            case .importing(let request): try request.device.validate()
             }
         }
     }
@@ -53,6 +69,20 @@ enum QuickCommandLine {
                 NextRequest(
                     device: device, json: given.flags.contains("--json"), limit: limit, offline: given.flags.contains("--offline"),
                     filter: given.words))
+        case "sync":
+            guard given.words.isEmpty else { return nil }
+            reading = .sync(SyncRequest(device: device))
+        case "import":
+            var format: InterchangeFormat?
+            if let text = given.values["--format"] {
+                guard let named = InterchangeFormat(name: text) else { return nil }
+                format = named
+            }
+            guard given.words.count == 1, let file = given.words.first else { return nil }
+            reading = .importing(
+                ImportRequest(
+                    device: device, file: file, format: format, quiet: given.flags.contains("--quiet"),
+                    noSend: given.flags.contains("--no-send")))
         default:
             var format = ExportRequest().format
             if let text = given.values["--format"] {
@@ -65,12 +95,7 @@ enum QuickCommandLine {
                     offline: given.flags.contains("--offline"), filter: given.words))
         }
         do {
-            try device.validate()
-            switch reading {
-            case .list(let request): try request.validate()
-            case .next(let request): try request.validate()
-            case .export(let request): try request.validate()
-            }
+            try reading.validate()
         } catch {
             return nil
         }
@@ -81,7 +106,7 @@ enum QuickCommandLine {
     struct Shape {
         var options: Set<String>
         var flags: Set<String>
-        /// Short names read as a long option (`-o` for `--output`), only as a word of their own followed by a value.
+        /// Short names read as a long name (`-o` for `--output`, `-q` for `--quiet`), only as a word of their own.
         var short: [String: String] = [:]
     }
 
@@ -90,6 +115,8 @@ enum QuickCommandLine {
         "list": Shape(options: ["--sort"], flags: ["--json", "--all", "--public", "--shared", "--offline"]),
         "next": Shape(options: ["--limit"], flags: ["--json", "--offline"]),
         "export": Shape(options: ["--format", "--output", "--vdir"], flags: ["--offline"], short: ["-o": "--output"]),
+        "sync": Shape(options: [], flags: []),
+        "import": Shape(options: ["--format"], flags: ["--quiet", "--no-send"], short: ["-q": "--quiet"]),
     ]
 
     /// The options every device verb takes (`DeviceOptionGroup`).

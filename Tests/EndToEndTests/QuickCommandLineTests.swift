@@ -4,8 +4,8 @@ import TestSupport
 @testable import todo
 
 /// The conformance suite of `QuickCommandLine`: every command line it reads, ArgumentParser reads into the same
-/// request (the same device options, flags, values and filter words in the same order), and the everyday shapes are
-/// read by it at all. Lines it leaves alone go to ArgumentParser, so those need no agreement.
+/// request (the same device options, flags, values and words in the same order), and the everyday shapes are read
+/// by it at all. Lines it leaves alone go to ArgumentParser, so those need no agreement.
 @Suite("Quick command-line reading")
 struct QuickCommandLineTests {
     /// What ArgumentParser makes of `words` as `todo` parses them, as a reading; nil when it refuses them or they
@@ -16,6 +16,8 @@ struct QuickCommandLineTests {
         case let list as List: return .list(list.request)
         case let next as Next: return .next(next.request)
         case let export as Export: return .export(export.request)
+        case let sync as Sync: return .sync(sync.request)
+        case let importing as Import: return .importing(importing.request)
         default: return nil
         }
     }
@@ -36,6 +38,9 @@ struct QuickCommandLineTests {
         ["next"], ["next", "--offline"], ["next", "--limit", "3", "+work"], ["next", "--limit=0", "--json"],
         ["export"], ["export", "--offline", "--format", "taskwarrior"], ["export", "--format=ics", "-o", "/tmp/out.ics"],
         ["export", "--format", "json", "--output", "/tmp/a.json", "+home"], ["export", "--vdir", "/tmp/vdir", "--format", "ics"],
+        ["sync"], ["sync", "--data-dir", "/tmp/d", "--account", "alice"], ["sync", "--server=http://127.0.0.1:8787", "--device", "phone"],
+        ["import", "todos.json"], ["import", "/tmp/t.json", "--quiet", "--no-send"], ["import", "-q", "tasks.json", "--format", "taskwarrior"],
+        ["import", "--format=ics", "/tmp/vdir", "--data-dir", "/tmp/d"],
     ])
     func everydayShapesAreReadAsArgumentParserReadsThem(_ words: [String]) {
         #expect(Self.check(words), "not read quickly: \(words)")
@@ -49,6 +54,8 @@ struct QuickCommandLineTests {
         ["export", "--format", "xml"], ["export", "--vdir", "/tmp/v", "--format", "taskwarrior"], ["export", "--vdir", "/v", "-o", "/o"],
         ["export", "-o"], ["export", "-o=/tmp/x"], ["export", "-x"], ["list", "is:nonsense"], ["list", "due.before:boom"],
         ["--offline", "list"], ["lsit", "+home"], ["add", "milk"], [],
+        ["sync", "now"], ["sync", "--offline"], ["sync", "--help"], ["import"], ["import", "a.json", "b.json"], ["import", "-"],
+        ["import", "--format", "csv", "a.csv"], ["import", "a.json", "--quiet", "-q"], ["import", "--", "-odd.json"], ["import", "help"],
     ])
     func otherShapesAndMistakesAreLeftToArgumentParser(_ words: [String]) {
         #expect(QuickCommandLine.read(words) == nil, "\(words)")
@@ -64,12 +71,13 @@ struct QuickCommandLineTests {
             ["--server", "http://127.0.0.1:9"], ["--server=https://h.example"], ["--server", "nope"], ["--ca-file", "ca.pem"],
             ["--data-dir", "rel/dir"], ["--password", "p w"], ["+home"], ["-home"], ["garden"], ["two words"], ["due:today"],
             ["due.before:eow"], ["pri:1-"], ["is:waiting"], ["list:Home.Garden"], ["wait.after:tomorrow"], ["--"], ["-"], ["help"],
-            ["--nope"], ["=x"], ["é"], ["--json=1"], ["--account"], ["--sort=next"],
+            ["--nope"], ["=x"], ["é"], ["--json=1"], ["--account"], ["--sort=next"], ["--quiet"], ["-q"], ["--no-send"],
+            ["todos.json"], ["--format=json"],
         ]
         var random = SplitMix(seed: 30)
         var read = 0
         for _ in 0..<1_500 {
-            var words = [["list", "next", "export"].randomElement(using: &random)!]
+            var words = [["list", "next", "export", "sync", "import"].randomElement(using: &random)!]
             for _ in 0..<Int.random(in: 0...5, using: &random) { words += vocabulary.randomElement(using: &random)! }
             if Self.check(words) { read += 1 }
         }
