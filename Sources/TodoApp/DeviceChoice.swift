@@ -110,8 +110,9 @@ public enum DeviceOpening {
     /// Signed out without a session on any cloud but the embedded one, it says so with the command that signs in
     /// (on the embedded cloud the next command that is not offline makes the session by itself).
     static func openCacheOnly(_ options: DeviceOptions, clock: any SyncClock) async throws -> DeviceSession {
-        let onPurpose = DeviceSession.isSignedOutOnPurpose(options)
-        let kept = onPurpose ? nil : DeviceSession.keptCredentials(options)
+        let state = DeviceSession.keptSession(options)
+        let onPurpose = state.signedOutOnPurpose
+        let kept = onPurpose ? nil : state.credentials
         let session = try await DeviceSession.open(options, credentials: kept, clock: clock)
         if kept == nil, !onPurpose, !options.isDefaultLocalServer { await session.engine.signedOut(notSignedIn(options)) }
         return session
@@ -121,9 +122,10 @@ public enum DeviceOpening {
     /// password, else the device is signed out with words giving the command that signs it in again (the outbox
     /// stays for the next sign-in).
     static func openSignedIn(_ options: DeviceOptions, orSignedOut: Bool, clock: any SyncClock) async throws -> DeviceSession {
-        if DeviceSession.isSignedOutOnPurpose(options) { return try await DeviceSession.open(options, credentials: nil, clock: clock) }
+        let state = DeviceSession.keptSession(options)
+        if state.signedOutOnPurpose { return try await DeviceSession.open(options, credentials: nil, clock: clock) }
         let credentials: Credentials
-        if let kept = DeviceSession.keptCredentials(options) {
+        if let kept = state.credentials {
             credentials = kept
         } else if let password = DeviceSession.givenPassword(options) {
             credentials = try await DeviceSession.signIn(options, password: password)

@@ -33,11 +33,10 @@ public enum LocalCloudBootstrap {
         _ options: DeviceOptions, clock: any SyncClock = SystemClock(), announce: @escaping Announce = { _ in }
     ) async throws -> DeviceSession {
         let renewal: SignInRenewal = { try await signInCreatingAccount(options, announce: announce).ckWebAuthToken }
-        if DeviceSession.isSignedOutOnPurpose(options) {
-            return try await DeviceSession.open(options, credentials: nil, clock: clock)
-        }
+        let state = DeviceSession.keptSession(options)
+        if state.signedOutOnPurpose { return try await DeviceSession.open(options, credentials: nil, clock: clock) }
         let credentials: Credentials
-        if let kept = DeviceSession.keptCredentials(options) {
+        if let kept = state.credentials {
             credentials = kept
         } else {
             credentials = try await signInCreatingAccount(options, announce: announce)

@@ -75,6 +75,8 @@ public actor TodoStore {
     private let executor: ThreadTaskExecutor
     /// Whether the connection was left committing without waiting for the disk (see `writeRepeatable`).
     var commitsRelaxed = false
+    /// Whether the background checkpoints run (from the first write on).
+    private var checkpointsStarted = false
     /// The file this store keeps, or `:memory:`.
     public nonisolated let path: String
     /// What the sync engine's budgets count (off unless started).
@@ -98,11 +100,7 @@ public actor TodoStore {
         }
         self.database = try Self.mapErrors(path: path) {
             let database = try SQLiteDatabase(path: path)
-            if path != ":memory:" {
-                try database.configureForDurableWAL()
-                // Copying the WAL into the file (and its fsync) happens beside the edits and acknowledgements.
-                try database.checkpointInBackground()
-            }
+            if path != ":memory:" { try database.configureForDurableWAL() }
             try database.migrate(Self.migrations)
             return database
         }
@@ -262,9 +260,19 @@ public actor TodoStore {
         return database
     }
 
+    /// Before the first write: copying the WAL into the file (and its fsync) happens beside the edits and
+    /// acknowledgements from then on, on a connection and thread of its own. A command that only reads (a list, an
+    /// export) never starts them.
+    private func startCheckpointsIfNeeded(_ db: SQLiteDatabase) throws {
+        guard !checkpointsStarted else { return }
+        try Self.mapErrors { try db.checkpointInBackground() }
+        checkpointsStarted = true
+    }
+
     /// Runs `body` in one transaction, turning SQLite failures into `StoreError`; its commit waits for the disk.
     func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         let db = try db()
+        try startCheckpointsIfNeeded(db)
         if commitsRelaxed {
             // A repeatable write could not put the setting back: do it before anything durable is written.
             try Self.mapErrors { try db.execute("PRAGMA synchronous = FULL") }
@@ -281,6 +289,7 @@ public actor TodoStore {
     /// commit (every local edit is one) makes these durable too.
     func writeRepeatable<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         let db = try db()
+        try startCheckpointsIfNeeded(db)
         try Self.mapErrors { try db.execute("PRAGMA synchronous = NORMAL") }
         commitsRelaxed = true
         defer {

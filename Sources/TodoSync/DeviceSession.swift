@@ -159,8 +159,9 @@ public final class DeviceSession: Sendable {
     /// Opens the device with its kept session, else signs in with the options' password or `$TODO_PASSWORD`
     /// (never creating an account); signed out when it was signed out on purpose.
     public static func open(_ options: DeviceOptions, clock: any SyncClock = SystemClock()) async throws -> DeviceSession {
-        if isSignedOutOnPurpose(options) { return try await open(options, credentials: nil, clock: clock) }
-        if let kept = keptCredentials(options) { return try await open(options, credentials: kept, clock: clock) }
+        let state = keptSession(options)
+        if state.signedOutOnPurpose { return try await open(options, credentials: nil, clock: clock) }
+        if let kept = state.credentials { return try await open(options, credentials: kept, clock: clock) }
         guard let password = givenPassword(options) else {
             throw DeviceSessionError(
                 "not signed in to \(options.server.absoluteString) as '\(options.account)': "
@@ -233,10 +234,11 @@ public final class DeviceSession: Sendable {
         return nil
     }
 
-    /// Whether this device was signed out on purpose (`todo signout`) and stays so until it signs in again.
-    public static func isSignedOutOnPurpose(_ options: DeviceOptions) -> Bool {
-        _ = keptCredentials(options)  // migrates an old marker with its session
-        return FileManager.default.fileExists(atPath: options.signedOutMarker.path)
+    /// The session kept for this device (nil when none) and whether it was signed out on purpose (`todo signout`;
+    /// it stays so until it signs in again), its credentials file read once.
+    public static func keptSession(_ options: DeviceOptions) -> (credentials: Credentials?, signedOutOnPurpose: Bool) {
+        let kept = keptCredentials(options)  // migrates an old marker with its session
+        return (kept, FileManager.default.fileExists(atPath: options.signedOutMarker.path))
     }
 
     /// The session kept for this account and device on this cloud; nil when none is kept (or the file is unreadable).
