@@ -111,12 +111,19 @@ enum CompactTime {
 
     /// `YYYYMMDDTHHMMSSZ` of `date`, or nil outside the years 1 to 9999.
     static func utcText(_ date: Date) -> String? {
-        guard let seconds = seconds(date) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        guard appendUTC(date, to: &bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `YYYYMMDDTHHMMSSZ` of `date` to `bytes` (a writer's own buffer: no string is made); false, appending
+    /// nothing, outside the years 1 to 9999.
+    static func appendUTC(_ date: Date, to bytes: inout [UInt8]) -> Bool {
+        guard let seconds = seconds(date) else { return false }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400
         let day = civil(days: days)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
         append(day.year, width: 4, to: &bytes)
         append(day.month, width: 2, to: &bytes)
         append(day.day, width: 2, to: &bytes)
@@ -125,7 +132,7 @@ enum CompactTime {
         append(inDay / 60 % 60, width: 2, to: &bytes)
         append(inDay % 60, width: 2, to: &bytes)
         bytes.append(0x5A)
-        return String(decoding: bytes, as: UTF8.self)
+        return true
     }
 
     /// `YYYYMMDD` of the day `date` falls on in `calendar`'s time zone, or nil outside the years 1 to 9999.

@@ -104,18 +104,14 @@ extension TaskwarriorJSON {
             object.add("description", todo.title)
         }
         if case .template = role { object.add("status", "recurring") } else { object.add("status", todo.isCompleted ? "completed" : "pending") }
-        if let created = todo.created.flatMap(CompactTime.utcText) { object.add("entry", created) }
-        if let modified = todo.modified.flatMap(CompactTime.utcText) { object.add("modified", modified) }
+        object.add("entry", utc: todo.created)
+        object.add("modified", utc: todo.modified)
         if todo.isCompleted,
-            let end = [todo.completedAt, todo.modified, todo.created, now].lazy.compactMap({ $0.flatMap(CompactTime.utcText) }).first
+            let end = [todo.completedAt, todo.modified, todo.created, now].lazy.compactMap({ $0 }).first(where: { CompactTime.seconds($0) != nil })
         {
-            object.add("end", end)
+            object.add("end", utc: end)
         }
-        if let due = todo.due, CompactTime.seconds(due.date) != nil,
-            let text = CompactTime.utcText(days.start(of: due))
-        {
-            object.add("due", text)
-        }
+        if let due = todo.due, CompactTime.seconds(due.date) != nil { object.add("due", utc: days.start(of: due)) }
         switch todo.priority {
         case ...0: break
         case 1: object.add("priority", "L")
@@ -152,9 +148,10 @@ extension TaskwarriorJSON {
             }
         }
         if !role.isTemplate {
-            for (key, moment) in [("wait", todo.wait), ("scheduled", todo.scheduled), ("until", todo.until), ("start", todo.start)] {
-                if let text = moment.flatMap(CompactTime.utcText) { object.add(key, text) }
-            }
+            object.add("wait", utc: todo.wait)
+            object.add("scheduled", utc: todo.scheduled)
+            object.add("until", utc: todo.until)
+            object.add("start", utc: todo.start)
             if !todo.depends.isEmpty { object.add("depends", strings: todo.depends.map(uuid(for:))) }
         }
         let notes = todo.annotations.compactMap { note in CompactTime.utcText(note.entry).map { ($0, note.text) } }
@@ -171,12 +168,29 @@ extension TaskwarriorJSON {
 /// Writes one JSON object of string, string-array and annotation fields straight to bytes (no escaping of `/` or
 /// non-ASCII; quotes, backslashes and control characters escaped).
 struct JSONObjectWriter {
-    private var bytes: [UInt8] = [0x7B]
+    private var bytes: [UInt8]
+
+    /// An empty object, with room for a task's usual fields (growing an array from one byte copied it nine times).
+    init() {
+        bytes = []
+        bytes.reserveCapacity(512)
+        bytes.append(0x7B)
+    }
 
     /// Adds `"key":"value"`.
     mutating func add(_ key: String, _ value: String) {
         field(key)
         string(value)
+    }
+
+    /// Adds `"key":"YYYYMMDDTHHMMSSZ"` of `date`, written in place; nothing when there is no date or it lies outside
+    /// the years 1 to 9999.
+    mutating func add(_ key: String, utc date: Date?) {
+        guard let date, CompactTime.seconds(date) != nil else { return }
+        field(key)
+        bytes.append(0x22)
+        _ = CompactTime.appendUTC(date, to: &bytes)
+        bytes.append(0x22)
     }
 
     /// Adds `"key":N`.
@@ -211,7 +225,10 @@ struct JSONObjectWriter {
     }
 
     /// The object's bytes, closed.
-    func finish() -> [UInt8] { bytes + [0x7D] }
+    mutating func finish() -> [UInt8] {
+        bytes.append(0x7D)
+        return bytes
+    }
 
     private mutating func field(_ key: String) {
         if bytes.count > 1 { bytes.append(0x2C) }

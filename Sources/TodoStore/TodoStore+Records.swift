@@ -170,8 +170,17 @@ extension TodoStore {
     /// The key in the four columns from `o`; the zone's owner and name, which every row of a zone repeats, made once.
     static func key(from row: Row, offset o: Int32, caches: inout RowReadCaches) -> RecordKey {
         RecordKey(
-            scope: DatabaseScope(rawValue: row.text(o)) ?? .private, zoneName: caches.names.value(row, o + 2, Self.string) ?? "",
+            scope: row.withText(o, scope) ?? .private, zoneName: caches.names.value(row, o + 2, Self.string) ?? "",
             zoneOwner: caches.names.value(row, o + 1, Self.string) ?? "", recordName: row.text(o + 3))
+    }
+
+    /// The scope a column's bytes name, compared as bytes (no string is made for each row's scope); nil for any
+    /// other text.
+    static func scope(_ bytes: UnsafeBufferPointer<UInt8>) -> DatabaseScope? {
+        if bytes.elementsEqual(DatabaseScope.private.rawValue.utf8) { return .private }
+        if bytes.elementsEqual(DatabaseScope.shared.rawValue.utf8) { return .shared }
+        if bytes.elementsEqual(DatabaseScope.public.rawValue.utf8) { return .public }
+        return nil
     }
 
     /// The text of a column's bytes.
