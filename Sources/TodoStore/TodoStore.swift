@@ -351,10 +351,22 @@ public enum CacheLocation {
 
     /// A name made safe for a file name (no separators, no leading dot).
     public static func safeName(_ name: String) -> String {
+        // Every name a device opens with passes through here several times: one of allowed ASCII alone (nearly
+        // all) is itself, checked by byte, without building the set of characters and hashing each of its own.
+        if !name.isEmpty, !name.hasPrefix("."), name.utf8.allSatisfy(isSafeNameByte) { return name }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@+")
         var safe = String(name.map { allowed.contains($0) ? $0 : "_" })
         while safe.hasPrefix(".") { safe = "_" + safe.dropFirst() }
         return safe.isEmpty ? "_" : safe
+    }
+
+    /// Whether `byte` is one of the ASCII characters `safeName` keeps.
+    private static func isSafeNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "@"), UInt8(ascii: "+"): true
+        default: false
+        }
     }
 }
 

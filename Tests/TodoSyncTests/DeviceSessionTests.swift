@@ -129,6 +129,7 @@ import TodoSync
         // File names of different origins differ; the same origin typed differently has one.
         #expect(CloudOrigin(string: "http://[::1]:80")?.fileKey == CloudOrigin(string: "http://localhost")?.fileKey)
         #expect(CloudOrigin(string: "https://a.example:8443")?.fileKey == "https-a.example-8443")
+        #expect(CloudOrigin(string: "http://[fe80::1]:8787")?.fileKey == "http-fe80__1-8787")
     }
 
     @Test func localhostAnd127001OfOnePortAreOneCloud() async throws {
