@@ -34,12 +34,7 @@ struct ColumnValueCache<Value> {
     /// The value of `bytes`, made by `make` unless known.
     mutating func value(of bytes: UnsafeBufferPointer<UInt8>, _ make: (UnsafeBufferPointer<UInt8>) throws -> Value) rethrows -> Value {
         guard limit > 0 else { return try make(bytes) }
-        for entry in recent where entry.bytes.count == bytes.count {
-            let same = entry.bytes.withUnsafeBufferPointer { known in
-                bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-            }
-            if same { return entry.value }
-        }
+        for entry in recent where Self.same(entry.bytes, bytes) { return entry.value }
         let (value, kept) = try hashedValue(of: bytes, make)
         // Only what the hashed store keeps is remembered (sharing its copy of the bytes): a text past the limit is
         // made each time, and remembering it would copy every row's bytes.
@@ -53,6 +48,12 @@ struct ColumnValueCache<Value> {
         return value
     }
 
+    /// Whether `known` holds exactly `bytes`.
+    private static func same(_ known: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard known.count == bytes.count else { return false }
+        return bytes.isEmpty || known.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+    }
+
     /// The value of `bytes` from the hashed store, made by `make` (and kept, below the limit) unless known, with the
     /// store's copy of the bytes (nil when it keeps none).
     private mutating func hashedValue(
@@ -62,12 +63,7 @@ struct ColumnValueCache<Value> {
         hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         let hash = hasher.finalize()
         if let bucket = buckets[hash] {
-            for entry in bucket where entry.bytes.count == bytes.count {
-                let same = entry.bytes.withUnsafeBufferPointer { known in
-                    bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-                }
-                if same { return (entry.value, entry.bytes) }
-            }
+            for entry in bucket where Self.same(entry.bytes, bytes) { return (entry.value, entry.bytes) }
         }
         let value = try make(bytes)
         guard count < limit else { return (value, nil) }
