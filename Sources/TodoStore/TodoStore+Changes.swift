@@ -12,6 +12,9 @@ public struct AppliedChanges: Sendable, Hashable {
     public var keptForPendingEdit: Int
     /// Of the deleted, those a from-scratch refetch did not see again: records no page named.
     public var removedStale: Int
+    /// Whether the page was part of a zone arriving whole (it went into a zone this device held nothing of, or
+    /// continued such a download): no history was written, and the fetch's next pages say so too.
+    public var arrivedWhole = false
 
     /// Counts of what a page did.
     public init(saved: Int = 0, deleted: Int = 0, keptForPendingEdit: Int = 0, removedStale: Int = 0) {
@@ -28,17 +31,20 @@ extension TodoStore {
     /// Records with a pending local edit are merged with the server's version by `merge` (without it they keep their
     /// local fields and the send merges them on a conflict); a tombstone of such a record makes the edit a re-create. On the last page (`moreComing == false`)
     /// records still marked stale by a from-scratch refetch are removed, unless an edit of theirs is pending.
+    /// `arrivingWhole`: an earlier page of this fetch went into an empty zone (`AppliedChanges.arrivedWhole`).
     @discardableResult
     public func applyZoneChanges(
-        _ zone: ZoneKey, records: [Record], token: ChangeToken?, moreComing: Bool, merge: FieldMerge? = nil
+        _ zone: ZoneKey, records: [Record], token: ChangeToken?, moreComing: Bool, merge: FieldMerge? = nil, arrivingWhole: Bool = false
     ) throws -> AppliedChanges {
         try write { db in
             var summary = AppliedChanges()
             let pending = try Self.pendingActions(in: zone, db: db)
             // Records this device holds already (a zone fetched before, or edited here before its first fetch): these are
-            // changes, recorded in the history. A first fetch into an empty zone is the whole zone arriving: none.
-            let keepsHistory = try db.first(
-                "SELECT 1 FROM records WHERE scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 LIMIT 1", Self.zoneArguments(zone)) { _ in true } ?? false
+            // changes, recorded in the history. A first fetch into an empty zone is the whole zone arriving, over all its
+            // pages: none (100,000 todos arriving wrote 100,000 "created" entries, then pushed out each other).
+            let keepsHistory = try !arrivingWhole && (db.first(
+                "SELECT 1 FROM records WHERE scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 LIMIT 1", Self.zoneArguments(zone)) { _ in true } ?? false)
+            summary.arrivedWhole = !keepsHistory
             for record in records {
                 let key = RecordKey(
                     scope: zone.scope, zoneName: zone.zoneName, zoneOwner: zone.zoneOwner, recordName: record.recordName)

@@ -121,6 +121,8 @@ final class FeedFetcher {
         var restarted = false
         var token = try await store.zoneToken(zone)
         var fetchedAhead: Result<ZoneChanges, any Error>?
+        // The zone arriving whole (its first page went into an empty zone): its later pages write no history either.
+        var arrivingWhole = false
         while true {
             let page: ZoneChanges
             do {
@@ -146,7 +148,8 @@ final class FeedFetcher {
             let next = page.moreComing ? page.syncToken : nil
             async let ahead = Self.pageAhead(zone, after: next, size: size, calls)
             let applied = try await store.applyZoneChanges(
-                zone, records: page.records, token: page.syncToken, moreComing: page.moreComing, merge: merge)
+                zone, records: page.records, token: page.syncToken, moreComing: page.moreComing, merge: merge, arrivingWhole: arrivingWhole)
+            arrivingWhole = applied.arrivedWhole
             time.observeCloudTime(page.records.lazy.compactMap(\.modified?.timestamp).max())
             if applied.removedStale > 0 {
                 feed.invalidateAll()  // the end of a refetch from scratch removed records no page named

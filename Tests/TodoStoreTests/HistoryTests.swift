@@ -40,4 +40,28 @@ import TodoStore
             #expect(try await store.history(of: .privateTodo("b")).first?.changes.first == "created")
         }
     }
+
+    /// A zone arriving whole over several pages writes no history on any of them; the next fetch's changes do.
+    @Test func aZoneArrivingOverSeveralPagesWritesNoHistory() async throws {
+        try await withTemporaryStore { store, _ in
+            var arriving = false
+            for page in 0..<3 {
+                let records = (0..<5).map { serverRecord("p\(page)-\($0)", title: "Todo \(page)-\($0)") }
+                let applied = try await store.applyZoneChanges(
+                    .privateTodos, records: records, token: ChangeToken(rawValue: "page\(page)"), moreComing: page < 2, arrivingWhole: arriving)
+                #expect(applied.arrivedWhole)
+                arriving = applied.arrivedWhole
+            }
+            for page in 0..<3 {
+                for number in 0..<5 { #expect(try await store.history(of: .privateTodo("p\(page)-\(number)")).isEmpty) }
+            }
+            // The next fetch, into the zone now held: its changes and its new records are history.
+            let later = try await store.applyZoneChanges(
+                .privateTodos, records: [serverRecord("p2-4", title: "Renamed", tag: "t2", modifiedAt: 3_000), serverRecord("new", title: "New")],
+                token: ChangeToken(rawValue: "later"), moreComing: false)
+            #expect(!later.arrivedWhole)
+            #expect(try await store.history(of: .privateTodo("p2-4")).first?.changes == ["title: 'Renamed'"])
+            #expect(try await store.history(of: .privateTodo("new")).first?.changes.first == "created")
+        }
+    }
 }

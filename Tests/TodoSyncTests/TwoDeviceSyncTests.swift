@@ -151,6 +151,25 @@ import TodoSync
         await cloud.shutdown()
     }
 
+    /// A device's first download writes no history on any of its pages (only the first went into an empty zone),
+    /// and what changes on the cloud afterwards does.
+    @Test func aFirstDownloadOverManyPagesWritesNoHistory() async throws {
+        let cloud = try await TestCloud.start()
+        let a = try await cloud.device("A", sendsAutomatically: false)
+        var keys: [RecordKey] = []
+        for i in 0..<230 { keys.append(try await a.engine.add(title: "bulk \(i)").key) }
+        await a.engine.sync(.localEdit)
+        let b = try await cloud.device("B", pageSize: 50)  // launch sync: five pages
+        #expect(try await b.store.recordCount() == 230)
+        for key in [keys[0], keys[60], keys[229]] { #expect(try await b.store.history(of: key).isEmpty) }
+
+        _ = try await a.engine.edit(keys[229], TodoEdit(title: "bulk renamed"))
+        await a.engine.sync(.localEdit)
+        await b.engine.sync(.manualRefresh)
+        #expect(try await b.store.history(of: keys[229]).first?.changes == ["title: 'bulk renamed'"])
+        await cloud.shutdown()
+    }
+
     @Test func expiredChangeTokenRefetchesTheZoneAndKeepsPendingEdits() async throws {
         // No retention: compaction removes every tombstone at once, so B's token falls behind the feed's horizon.
         let cloud = try await TestCloud.start(tombstoneRetention: 0)
