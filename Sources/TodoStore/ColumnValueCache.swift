@@ -12,13 +12,6 @@ struct ColumnValueCache<Value> {
     private var buckets: [Int: [(bytes: [UInt8], value: Value)]] = [:]
     private var count = 0
     private let limit: Int
-    /// The last few texts found or made, compared before any hashing: a read's rows repeat the same zone, owner,
-    /// user and device names row after row, and hashing each name of each row was 3 % of an export.
-    private var recent: [(bytes: [UInt8], value: Value)] = []
-    /// Where the next text goes in `recent` once it is full.
-    private var nextRecent = 0
-    /// How many texts `recent` holds at most.
-    private static var recentLimit: Int { 4 }
 
     /// An empty cache keeping up to `limit` distinct texts.
     init(limit: Int = 4096) { self.limit = limit }
@@ -34,43 +27,23 @@ struct ColumnValueCache<Value> {
     /// The value of `bytes`, made by `make` unless known.
     mutating func value(of bytes: UnsafeBufferPointer<UInt8>, _ make: (UnsafeBufferPointer<UInt8>) throws -> Value) rethrows -> Value {
         guard limit > 0 else { return try make(bytes) }
-        for entry in recent where Self.same(entry.bytes, bytes) { return entry.value }
-        let (value, kept) = try hashedValue(of: bytes, make)
-        // Only what the hashed store keeps is remembered (sharing its copy of the bytes): a text past the limit is
-        // made each time, and remembering it would copy every row's bytes.
-        guard let kept else { return value }
-        if recent.count < Self.recentLimit {
-            recent.append((kept, value))
-        } else {
-            recent[nextRecent] = (kept, value)
-            nextRecent = (nextRecent + 1) % Self.recentLimit
-        }
-        return value
-    }
-
-    /// Whether `known` holds exactly `bytes`.
-    private static func same(_ known: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard known.count == bytes.count else { return false }
-        return bytes.isEmpty || known.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
-    }
-
-    /// The value of `bytes` from the hashed store, made by `make` (and kept, below the limit) unless known, with the
-    /// store's copy of the bytes (nil when it keeps none).
-    private mutating func hashedValue(
-        of bytes: UnsafeBufferPointer<UInt8>, _ make: (UnsafeBufferPointer<UInt8>) throws -> Value
-    ) rethrows -> (Value, [UInt8]?) {
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         let hash = hasher.finalize()
         if let bucket = buckets[hash] {
-            for entry in bucket where Self.same(entry.bytes, bytes) { return (entry.value, entry.bytes) }
+            for entry in bucket where entry.bytes.count == bytes.count {
+                let same = entry.bytes.withUnsafeBufferPointer { known in
+                    bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+                }
+                if same { return entry.value }
+            }
         }
         let value = try make(bytes)
-        guard count < limit else { return (value, nil) }
-        let kept = Array(bytes)
-        buckets[hash, default: []].append((kept, value))
-        count += 1
-        return (value, kept)
+        if count < limit {
+            buckets[hash, default: []].append((Array(bytes), value))
+            count += 1
+        }
+        return value
     }
 }
 
