@@ -52,7 +52,7 @@ public struct CloudOrigin: Sendable, Hashable, CustomStringConvertible {
     /// The origin as one file name (`http-localhost-8787`), under which its sessions and passwords are filed.
     public var fileKey: String {
         // Brackets out and colons as `_`, scalar by scalar (Foundation's replacing bridged the host to NSString:
-        // 3 % of every command's instructions).
+        // 0.9 M of the 33 M instructions of a `todo next` over 1,000 todos).
         var hostKey = String.UnicodeScalarView()
         for scalar in host.unicodeScalars where scalar != "[" && scalar != "]" { hostKey.append(scalar == ":" ? "_" : scalar) }
         return "\(scheme)-\(String(hostKey))-\(port)"
