@@ -9,32 +9,44 @@ import TodoStore
 final class ServerProcess {
     /// The cloud's process (a new one after `restart()`).
     var process = Process()
-    let port: Int
+    /// The loopback port the cloud listens on.
+    private(set) var port: Int
     let directory: URL
     /// The certificate the cloud serves HTTPS with, nil for plain HTTP.
     let tls: BenchCertificate?
     var baseURL: String { "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)" }
 
     /// Starts the cloud of `executable` (a `todo-bench`; this one when nil), over HTTPS when `tls` is given.
+    ///
+    /// The port is a random one below Linux's range of outgoing ports (32768 and up), where the bench's own
+    /// connections would otherwise take it now and then (`EADDRINUSE`); a cloud that still cannot listen exits, and
+    /// another port is tried, up to five.
     init(executable: String? = nil, extraArguments: [String] = [], tls: BenchCertificate? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cloudtodo-bench-\(UUID().uuidString)")
-        port = Int.random(in: 20_000...40_000)
+        port = Int.random(in: 20_000...32_000)
         self.tls = tls
-        // The same server code `todo server` runs, in a child process of its own so its memory is its own.
-        process.executableURL = URL(fileURLWithPath: try executable ?? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments =
-            ["_server", "\(port)", directory.path] + extraArguments
-            + (tls.map { ["--tls-cert", $0.certificate.path, "--tls-key", $0.key.path] } ?? [])
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            // Over HTTPS the raw client cannot ask /health: the lock file says when the cloud listens.
-            if tls != nil ? ServerLockFile.running(in: directory) != nil : (try? HTTP.shared.get(baseURL + EndpointAPI.healthPath))?.status == 200 {
-                return
+        let executable = try executable ?? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        for _ in 0..<5 {
+            // The same server code `todo server` runs, in a child process of its own so its memory is its own.
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments =
+                ["_server", "\(port)", directory.path] + extraArguments
+                + (tls.map { ["--tls-cert", $0.certificate.path, "--tls-key", $0.key.path] } ?? [])
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, process.isRunning {
+                // Over HTTPS the raw client cannot ask /health: the lock file says when the cloud listens.
+                if tls != nil ? ServerLockFile.running(in: directory) != nil : (try? HTTP.shared.get(baseURL + EndpointAPI.healthPath))?.status == 200 {
+                    return
+                }
+                usleep(50_000)
             }
-            usleep(50_000)
+            guard !process.isRunning else { break }
+            port = Int.random(in: 20_000...32_000)
         }
+        if process.isRunning { process.terminate() }
         throw BenchError("server did not start")
     }
 
