@@ -48,6 +48,12 @@ enum QuickCommandLine {
     /// nil when they are of a shape left to ArgumentParser or it would refuse them.
     static func read(_ words: [String]) -> Reading? {
         guard let verb = words.first, let shape = shapes[verb], let given = options(words.dropFirst(), shape) else { return nil }
+        // Anything thrown (a value its type cannot read, a line validation refuses) leaves the line to ArgumentParser.
+        return try? validatedReading(verb, given)
+    }
+
+    /// The validated request of `verb` with what its line gives.
+    private static func validatedReading(_ verb: String, _ given: Given) throws -> Reading {
         let device = DeviceFlags(
             account: given.values["--account"], device: given.values["--device"], server: given.values["--server"],
             caFile: given.values["--ca-file"], dataDir: given.values["--data-dir"], password: given.values["--password"])
@@ -60,47 +66,32 @@ enum QuickCommandLine {
                     publicBoard: given.flags.contains("--public"), shared: given.flags.contains("--shared"),
                     offline: given.flags.contains("--offline"), sort: given.values["--sort"], filter: given.words))
         case "next":
-            var limit = NextRequest().limit
-            if let text = given.values["--limit"] {
-                guard let number = Int(text) else { return nil }
-                limit = number
-            }
             reading = .next(
                 NextRequest(
-                    device: device, json: given.flags.contains("--json"), limit: limit, offline: given.flags.contains("--offline"),
-                    filter: given.words))
+                    device: device, json: given.flags.contains("--json"), limit: try given.value("--limit", Int.init) ?? NextRequest().limit,
+                    offline: given.flags.contains("--offline"), filter: given.words))
         case "sync":
-            guard given.words.isEmpty else { return nil }
+            guard given.words.isEmpty else { throw LeftToArgumentParser() }
             reading = .sync(SyncRequest(device: device))
         case "import":
-            var format: InterchangeFormat?
-            if let text = given.values["--format"] {
-                guard let named = InterchangeFormat(name: text) else { return nil }
-                format = named
-            }
-            guard given.words.count == 1, let file = given.words.first else { return nil }
+            guard given.words.count == 1, let file = given.words.first else { throw LeftToArgumentParser() }
             reading = .importing(
                 ImportRequest(
-                    device: device, file: file, format: format, quiet: given.flags.contains("--quiet"),
-                    noSend: given.flags.contains("--no-send")))
+                    device: device, file: file, format: try given.value("--format", InterchangeFormat.init(name:)),
+                    quiet: given.flags.contains("--quiet"), noSend: given.flags.contains("--no-send")))
         default:
-            var format = ExportRequest().format
-            if let text = given.values["--format"] {
-                guard let named = InterchangeFormat(name: text) else { return nil }
-                format = named
-            }
             reading = .export(
                 ExportRequest(
-                    device: device, format: format, output: given.values["--output"], vdir: given.values["--vdir"],
-                    offline: given.flags.contains("--offline"), filter: given.words))
+                    device: device, format: try given.value("--format", InterchangeFormat.init(name:)) ?? ExportRequest().format,
+                    output: given.values["--output"], vdir: given.values["--vdir"], offline: given.flags.contains("--offline"),
+                    filter: given.words))
         }
-        do {
-            try reading.validate()
-        } catch {
-            return nil
-        }
+        try reading.validate()
         return reading
     }
+
+    /// A line of a shape `validatedReading` does not take.
+    struct LeftToArgumentParser: Error {}
 
     /// The long options that take a value and the flags of a verb, beside the device options every verb takes.
     struct Shape {
@@ -127,6 +118,14 @@ enum QuickCommandLine {
         var values: [String: String] = [:]
         var flags: Set<String> = []
         var words: [String] = []
+
+        /// The value of option `name` as `read` makes it; nil when the line does not give it, `LeftToArgumentParser`
+        /// when it cannot be read so.
+        func value<T>(_ name: String, _ read: (String) -> T?) throws -> T? {
+            guard let text = values[name] else { return nil }
+            guard let value = read(text) else { throw LeftToArgumentParser() }
+            return value
+        }
     }
 
     /// `words` read against `shape`; nil at the first word of a shape left to ArgumentParser.

@@ -25,7 +25,8 @@ extension Todo {
             await main(Array(CommandLine.arguments.dropFirst()))
             return
         }
-        // `list`, `next` and `export` in their everyday shapes, read without ArgumentParser's start-up cost.
+        // `list`, `next`, `export`, `sync` and `import` in their everyday shapes, read without ArgumentParser's
+        // start-up cost (`QuickCommandLine`).
         if let quick = QuickCommandLine.read(Array(CommandLine.arguments.dropFirst())) {
             do {
                 try await quick.run()
