@@ -9,12 +9,19 @@ extension TodoStore {
         try read { db in
             var items: [TodoItem] = []
             _ = try db.query(
-                "SELECT \(Self.recordColumns) FROM records WHERE is_trashed = 1 AND scope != ?1 AND record_type = ?2 LIMIT ?3",
+                Self.trashedTodosSQL,
                 [.text(DatabaseScope.public.rawValue), .text(TodoSchema.todoType), .int(Int64(max(0, limit)))]
             ) { row in items.append(try Self.item(from: row)) }
             return items
         }
     }
+
+    /// `trashedTodos(limit:)`'s query: the trashed rows through their own index (`+record_type` keeps SQLite off the
+    /// record-type index, through which it read every todo and then each by key again).
+    static let trashedTodosSQL = """
+        SELECT \(recordColumns) FROM records INDEXED BY records_trashed WHERE is_trashed = 1 AND scope != ?1 AND +record_type = ?2
+        LIMIT ?3
+        """
 
     /// Private and shared todos not in the trash whose `until` is at `milliseconds` or before, found by index.
     ///

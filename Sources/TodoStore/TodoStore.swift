@@ -252,6 +252,14 @@ public actor TodoStore {
             CREATE INDEX records_extra ON records (scope) WHERE extra_fields IS NOT NULL;
             """
         ),
+        (
+            "v9: the trash by index",
+            // The daily purge reads the few trashed todos, not every todo by the record-type index and then by key
+            // (14 ms at the end of a fresh device's first pass over 10,000 todos).
+            """
+            CREATE INDEX records_trashed ON records (scope) WHERE is_trashed = 1;
+            """
+        ),
     ]
 
     /// The open connection, or `StoreError.closed`.

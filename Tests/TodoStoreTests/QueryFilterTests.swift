@@ -178,6 +178,7 @@ struct QueryFilterTests {
                 #expect(try plan(TodoStore.dependencyRowQueries[1], 2).contains("USING INDEX records_extra (scope=?)"))
                 #expect(try plan(TodoStore.openByNameQuery("?5, ?6"), 6)
                     .contains("USING PRIMARY KEY (scope=? AND zone_owner=? AND zone_name=? AND record_name=?)"))
+                #expect(try plan(TodoStore.trashedTodosSQL, 3).contains("USING INDEX records_trashed"))
                 for (sql, count, key) in TodoStore.zoneSeeks {
                     #expect(try plan(sql, count).contains("USING PRIMARY KEY (\(key))"), "\(sql)")
                 }

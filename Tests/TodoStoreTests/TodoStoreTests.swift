@@ -50,7 +50,7 @@ func serverRecord(
                 let raw = try SQLiteDatabase(path: url.path)
                 try raw.execute(
                     """
-                    DROP INDEX records_open_due; DROP INDEX records_depends; DROP INDEX records_extra;
+                    DROP INDEX records_trashed; DROP INDEX records_open_due; DROP INDEX records_depends; DROP INDEX records_extra;
                     DROP INDEX records_type; DROP INDEX records_lost; DROP INDEX outbox_failed; DROP TABLE announced_losses;
                     DROP TABLE history; DROP INDEX records_until; ALTER TABLE records DROP COLUMN wait_at; ALTER TABLE records DROP COLUMN scheduled_at;
                     ALTER TABLE records DROP COLUMN until_at; ALTER TABLE records DROP COLUMN start_at; ALTER TABLE records DROP COLUMN depends;
