@@ -241,6 +241,12 @@ extension TrustedTextEndToEnd {
             #expect(moved.status != 0, "not signed in there: \(moved.allText)")
             let told = try await cli.run(["sync", "--data-dir", data], environment: ["TODO_PASSWORD": ""])
             #expect(!told.errors.contains("Using "), "said once: \(told.allText)")
+            // Remembered once: a command using the same cloud leaves the file as it is (not written again).
+            let lastCloud = URL(fileURLWithPath: data).appendingPathComponent("config/last-cloud").path
+            let kept = try FileManager.default.attributesOfItem(atPath: lastCloud)[.systemFileNumber] as? Int
+            _ = try await cli.run(["sync", "--data-dir", data], environment: ["TODO_PASSWORD": ""])
+            let after = try FileManager.default.attributesOfItem(atPath: lastCloud)[.systemFileNumber] as? Int
+            #expect(kept != nil && after == kept)
 
             // --server names the cloud itself: nothing to say.
             let named = try await cli.run(["sync", "--server", url, "--account", "alice", "--data-dir", data], environment: password)
