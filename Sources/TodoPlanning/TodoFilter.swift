@@ -280,7 +280,11 @@ enum PriorityTest: Sendable, Equatable {
 
 /// Lowercases `text` and composes it (NFC): the form text terms, tags and list names are compared in.
 public func foldedText(_ text: String) -> String {
-    text.lowercased().precomposedStringWithCanonicalMapping
+    let lowered = text.lowercased()
+    // ASCII is its own composition: Foundation's composing bridged each term through NSString and back (0.8 M of the
+    // 21 M instructions of `todo list +home` over 1,000 todos).
+    if lowered.utf8.allSatisfy({ $0 < 0x80 }) { return lowered }
+    return lowered.precomposedStringWithCanonicalMapping
 }
 
 /// How `foldUTF8` ended.

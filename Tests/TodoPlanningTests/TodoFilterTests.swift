@@ -248,4 +248,12 @@ private let todos: [(String, Todo)] = [
         }
         #expect(parsed > 200)
     }
+
+    /// Folding is lowercasing then composing (NFC) for every text, the ASCII ones (folded without Foundation) included.
+    @Test func foldingLowercasesAndComposes() {
+        for text in ["home", "HOME", "Ho_Me 100%", "", "café", "Cafe\u{301}", "\u{212A}ey", "ÅNGSTRÖM", "\u{1E9E}", "İstanbul", "a\u{0}b"] {
+            #expect(foldedText(text) == text.lowercased().precomposedStringWithCanonicalMapping, "\(text)")
+        }
+        #expect(foldedText("Cafe\u{301}") == "café" && foldedText("\u{212A}EY") == "key")
+    }
 }

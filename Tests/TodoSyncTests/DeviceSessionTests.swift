@@ -120,6 +120,9 @@ import TodoSync
         #expect(origin("http://localhost:8787") == "http://localhost:8787")
         #expect(origin("http://127.0.0.1:8787/") == "http://localhost:8787")
         #expect(origin("http://[::1]:8787") == "http://localhost:8787")
+        // Spaces and tabs around it (as a hand-edited file may hold) are not part of it; other characters are.
+        #expect(origin(" \t\u{00A0}http://localhost:8787\u{3000} \t") == "http://localhost:8787")
+        #expect(origin(" \t ") == nil && origin("\nhttp://localhost:8787") == nil)
         #expect(CloudOrigin(string: "http://127.0.0.1:8787") != CloudOrigin(string: "http://127.0.0.1:8788"))
         #expect(CloudOrigin(string: "http://todo.example.org") != CloudOrigin(string: "https://todo.example.org"))
         #expect(CloudOrigin(string: "http://todo.example.org:80") == CloudOrigin(string: "http://todo.example.org"))
