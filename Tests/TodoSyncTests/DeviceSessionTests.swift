@@ -111,6 +111,19 @@ import TodoSync
         #expect(error?.message.contains("does not answer") == true)
     }
 
+    @Test func theConfigurationDirectoryFollowsTheOptions() {
+        var options = DeviceOptions(account: "a", environment: ["HOME": "/home/a"])
+        #expect(options.resolvedConfigDirectory.path == "/home/a/.config/cloudtodo")
+        options.environment["XDG_CONFIG_HOME"] = "/xdg"
+        #expect(options.resolvedConfigDirectory.path == "/xdg/cloudtodo")
+        options.dataDirectory = URL(fileURLWithPath: "/data")
+        #expect(options.resolvedConfigDirectory.path == "/data/config")
+        options.configDirectory = URL(fileURLWithPath: "/conf")
+        #expect(options.resolvedConfigDirectory.path == "/conf")
+        options.configDirectory = nil
+        #expect(options.resolvedConfigDirectory.path == "/data/config")
+    }
+
     @Test func originsAreCanonical() throws {
         func origin(_ text: String) -> String? { CloudOrigin(string: text)?.description }
         #expect(origin("HTTPS://Todo.Example.ORG/") == "https://todo.example.org:443")
