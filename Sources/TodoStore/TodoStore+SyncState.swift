@@ -66,6 +66,20 @@ extension TodoStore {
             """, zoneArguments(zone) + [.text(token.rawValue)])
     }
 
+    /// Of what the sync engine remembers, what it shows before any pass: the last user and the last sync. A command
+    /// that only reads the cache needs no more; reading the whole state made its first tables of tokens, 6 % of the
+    /// instructions of `todo list +home` over 1,000 todos.
+    public func lastUserAndSync() throws -> (user: String?, syncedAt: Int64?) {
+        try read { db in
+            var found: (user: String?, syncedAt: Int64?) = (nil, nil)
+            let keys: [SQLValue] = [.text(SyncStateKey.lastKnownUser), .text(SyncStateKey.lastSyncAt)]
+            _ = try db.query("SELECT key, value FROM sync_state WHERE key IN (?1, ?2)", keys) { row in
+                if row.text(0) == SyncStateKey.lastKnownUser { found.user = row.text(1) } else { found.syncedAt = Int64(row.text(1)) }
+            }
+            return found
+        }
+    }
+
     /// Everything the sync engine remembers between runs.
     public func syncState() throws -> SyncState {
         counters.syncStateRead()

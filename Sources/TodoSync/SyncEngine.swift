@@ -113,9 +113,9 @@ public actor SyncEngine {
     public func loadFromStore() async {
         engineStatus.hasLoadedState = true
         do {
-            let state = try await store.syncState()
-            engineStatus.userRecordName = state.lastKnownUser
-            engineStatus.noteLastSync(state.lastSyncAt)
+            let state = try await store.lastUserAndSync()
+            engineStatus.userRecordName = state.user
+            engineStatus.noteLastSync(state.syncedAt)
             try await time.load(store)
             try await engineStatus.reloadCounts(store)
         } catch {

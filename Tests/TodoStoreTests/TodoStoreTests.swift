@@ -407,7 +407,12 @@ func serverRecord(
             #expect(state.lastKnownUser == "_alice")
             #expect(state.lastPublicPoll == 4_000)
             #expect(try await store.todos(in: .public).count == 1)
+            // What an engine shows before any pass, read alone.
+            #expect(try await store.lastUserAndSync() == ("_alice", nil))
+            try await store.setLastSyncAt(5_000)
+            #expect(try await store.lastUserAndSync() == ("_alice", 5_000))
             try await store.wipe()
+            #expect(try await store.lastUserAndSync() == (nil, nil))
             state = try await store.syncState()
             #expect(state == SyncState())
             #expect(try await store.recordCount() == 0)
