@@ -179,12 +179,16 @@ extension TodoStore {
     /// download) at once: reading the zone's whole outbox instead cost every page, an empty one included, a read of
     /// every queued change (10 ms before a device with 10,000 unsent todos could send them).
     static func pendingActions(of names: some Sequence<String>, in zone: ZoneKey, db: SQLiteDatabase) throws -> [String: String] {
-        let arguments = zoneArguments(zone)
+        var arguments = zoneArguments(zone)
         var actions: [String: String] = [:]
         guard try db.first(Self.anyPendingSQL, arguments, { _ in true }) != nil else { return actions }
         let lookup = try db.statement(Self.pendingActionSQL)
+        // One list of arguments for every lookup, its name replaced, not a new list per record (a from-scratch
+        // refetch with changes queued looks up every record of the zone).
+        arguments.append(.null)
         for name in names {
-            if let action = try db.first(lookup, arguments + [.text(name)], { $0.text(0) }) { actions[name] = action }
+            arguments[3] = .text(name)
+            if let action = try db.first(lookup, arguments, { $0.text(0) }) { actions[name] = action }
         }
         return actions
     }
