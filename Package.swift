@@ -25,7 +25,7 @@ let strict: [SwiftSetting] = [
 /// before the system's directories, so `-lstdc++`, `-lsqlite3` and `-lncursesw` find the archives (a link whose file
 /// is missing is passed over, and the shared library is used as before; `-ltinfo` is what the shared ncurses named
 /// itself). Linked dynamically, the loader resolved 5,400 of their symbols at every start (13 % of `todo list
-/// +home`'s instructions over 1,000 todos); linked in, the list runs in 0.86 of the time and peaks 1.6 MiB lower
+/// +home`'s instructions over 1,000 todos); linked in, the list runs in 0.87 of the time and peaks 1.4 MiB lower
 /// (docs/BENCHMARKS.md).
 let staticRuntime: [LinkerSetting] = [
     .unsafeFlags(

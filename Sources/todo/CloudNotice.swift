@@ -81,8 +81,8 @@ func announceCloud(_ launch: DeviceLaunch) {
     if let last, !now.sameCloud(as: last) {
         printError("Using \(now.words), not \(last.words) as last time; to go back: \(last.goBack)")
     }
-    // Written only when it changes: every command wrote and synced the file again (an fsync and a rename, about
-    // 1.5 ms of a 10 ms `todo list`).
+    // Written only when it changes: every command wrote and synced the file again (an fsync and a rename, 3 % of
+    // the time of `todo list +home` over 1,000 todos).
     if last != now { now.remember(options) }
 }
 
