@@ -11,7 +11,7 @@ public enum InterchangeFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The format named by `--format` (`ics`, `taskwarrior`, `json`, any case); nil for other names.
     public init?(name: String) {
-        self.init(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased())
+        self.init(rawValue: name.trimmingSpacesAndTabs.lowercased())
     }
 
     /// The format of a file by its first bytes (byte-order mark and leading whitespace skipped): `BEGIN:VCALENDAR` is

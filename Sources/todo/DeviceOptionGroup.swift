@@ -58,7 +58,7 @@ struct DeviceOptionGroup: ParsableArguments {
 
 /// A cloud's URL as typed, without surrounding spaces or a trailing slash.
 func cloudURL(_ text: String) -> URL? {
-    var trimmed = text.trimmingCharacters(in: .whitespaces)
+    var trimmed = text.trimmingSpacesAndTabs
     while trimmed.hasSuffix("/") { trimmed.removeLast() }
     return URL(string: trimmed)
 }
