@@ -205,7 +205,7 @@ extension TodoStore {
             // Appended as read: a list of optionals copied into this one copied every change (a retain per field).
             _ = try db.query(sql, arguments) { row in
                 let key = RecordKey(
-                    scope: DatabaseScope(rawValue: row.text(0)) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1),
+                    scope: row.withText(0, Self.scope) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1),
                     recordName: row.text(3))
                 let baseFields = try row.optionalText(7).map { try Self.decodeJSON([String: FieldValue].self, $0) }
                 let revision = row.int(8)

@@ -101,7 +101,7 @@ extension TodoStore {
                 }
             }
             let tokens = try db.query("SELECT scope, zone_owner, zone_name, token FROM zone_tokens") { row in
-                (ZoneKey(scope: DatabaseScope(rawValue: row.text(0)) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1)),
+                (ZoneKey(scope: row.withText(0, Self.scope) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1)),
                  ChangeToken(rawValue: row.text(3)))
             }
             for (zone, token) in tokens { state.zoneTokens[zone] = token }
