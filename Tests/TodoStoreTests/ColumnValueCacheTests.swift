@@ -41,6 +41,23 @@ struct ColumnValueCacheTests {
         #expect(made == ["Todos", "Todos", "Todos"])
     }
 
+    @Test func theLastFewTextsAreFoundEvenPastTheLimit() {
+        var cache = ColumnValueCache<String>(limit: 1)
+        var made: [String] = []
+        // "a" fills the cache; "b" is past the limit, but repeated row after row it is made once.
+        for text in ["a", "b", "b", "b", "a"] { #expect(Self.lookUp(&cache, text, made: &made) == "value of " + text) }
+        #expect(made == ["a", "b"])
+        // More texts than the recent ones kept, in turn: each still gives its own value, the cached one never made again.
+        made = []
+        for round in 0..<4 {
+            for text in ["c", "d", "e", "f", "g", "h", "a", ""] {
+                #expect(Self.lookUp(&cache, text, made: &made) == "value of " + text, "round \(round)")
+            }
+        }
+        #expect(!made.contains("a"))
+        #expect(Set(made) == ["c", "d", "e", "f", "g", "h", ""])
+    }
+
     @Test func textsOfTheSameLengthAreToldApart() {
         var cache = ColumnValueCache<String>(limit: 8)
         var made: [String] = []
