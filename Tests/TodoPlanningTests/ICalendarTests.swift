@@ -262,6 +262,27 @@ struct ICalendarTests {
             let date = Date(timeIntervalSince1970: Double(seconds))
             #expect(CompactTime.utcText(date).map(utc) == date)
         }
+        // Against Foundation's own calendar (Gregorian from 1583 on, where its calendar stops being Julian), appended
+        // after what the buffer already holds.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var seed: UInt64 = 0xDA7E_5EED
+        for round in 0..<3_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let seconds = round == 0 ? 253_402_300_799 : -12_212_553_600 + Int64(seed >> 20) % 265_614_854_399
+            let date = Date(timeIntervalSince1970: Double(seconds))
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let expected = [(parts.year!, 4), (parts.month!, 2), (parts.day!, 2)].map { pad($0.0, $0.1) }.joined() + "T"
+                + [parts.hour!, parts.minute!, parts.second!].map { pad($0, 2) }.joined() + "Z"
+            var bytes = Array("x".utf8)
+            #expect(CompactTime.appendUTC(date, to: &bytes))
+            #expect(String(decoding: bytes, as: UTF8.self) == "x" + expected, "\(seconds)")
+        }
+    }
+
+    /// `value`'s decimal digits after as many zeros as make `width`.
+    private func pad(_ value: Int, _ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
     }
 
     @Test("Derived identifiers are standard version 5 UUIDs")
