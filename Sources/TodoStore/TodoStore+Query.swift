@@ -74,8 +74,14 @@ public struct TodoQuery: Sendable {
             // LIKE folds ASCII only: a stored tag with any other character is read and left to the filter. Such a
             // tag is one whose text is longer in bytes than in characters (stored tags are valid UTF-8): SQLite
             // compares the two lengths in a third of the time a GLOB for a non-ASCII character took on each row.
-            let pattern = "%" + tag.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            // LIKE's own characters escaped scalar by scalar (Foundation's `replacingOccurrences` went through NSString:
+            // 0.84 M instructions, 5 % of `todo list +home` over 1,000 todos).
+            var pattern = "%"
+            for scalar in tag.unicodeScalars {
+                if scalar == "\\" || scalar == "%" || scalar == "_" { pattern.unicodeScalars.append("\\") }
+                pattern.unicodeScalars.append(scalar)
+            }
+            pattern += "%"
             planned.append("(tags LIKE \(argument(.text(pattern))) ESCAPE '\\' OR \(Self.hasNonASCIITags))")
         }
         for range in hints.dueRanges {
