@@ -27,6 +27,19 @@ struct TagNameTests {
             String(repeating: "a", count: 64), String(repeating: "a", count: 65), "+" + String(repeating: "b", count: 64), "café", "日本",
             "🏠", "zero\u{200B}width", "nbsp\u{A0}", "bidi\u{202E}", "a,é", "é\"", "ﬁ"]
         for byte in UInt8(0x00)...UInt8(0x7F) { samples.append("x" + String(UnicodeScalar(byte)) + "y") }
+        samples += ["-", "+,x", "+\"", "+a,", "+-", "+" + String(repeating: "c", count: 65), "+\u{301}x", "+é"]
+        // Random words of printable ASCII (and a few others), two to seventy long, `+` and `-` often first.
+        var seed: UInt64 = 0x7A65_3E11
+        for _ in 0..<2_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let length = Int(seed >> 58) + Int(seed >> 40 & 7)
+            var word = ["", "+", "-", "+-"][Int(seed >> 20 & 3)]
+            for index in 0..<length {
+                let pick = Int((seed >> UInt64(index % 50)) & 0x7F)
+                word += pick < 0x21 ? ["a", ",", "\"", " ", "é"][pick % 5] : String(UnicodeScalar(UInt8(max(0x21, min(0x7E, pick)))))
+            }
+            samples.append(word)
+        }
         for sample in samples {
             let fast = Result { () throws(TagError) in try TagName.read(sample) }
             #expect(fast == Self.byScalars(sample), "\(sample.debugDescription)")
