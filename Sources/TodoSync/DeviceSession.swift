@@ -163,6 +163,7 @@ public final class DeviceSession: Sendable {
             publicPollInterval: options.publicPollInterval, sendsAutomatically: options.sendsAutomatically)
         let engine = SyncEngine(client: client, store: store, configuration: configuration, clock: clock)
         if credentials != nil, let renewal { await engine.setSignInRenewal(keepingFreshSessions(options, client: client, renewal)) }
+        if renewal != nil { await engine.setKeptSessionReader { keptCredentials(options)?.ckWebAuthToken } }
         return DeviceSession(options: options, engine: engine, store: store, client: client, credentials: credentials)
     }
 

@@ -238,8 +238,17 @@ public actor SyncEngine {
     /// Starts polling the cache for other processes' commits every `interval` seconds (see `CacheWatch`).
     public func watchCacheForOtherWriters(every interval: Double = 0.2) async { await cacheWatch.watch(every: interval) }
 
-    /// Compares the cache's `data_version` with the last one seen; a change means another process committed.
-    public func checkCacheForOtherWriters() async { await cacheWatch.check() }
+    /// Looks at what other processes of this device wrote: the cache's `data_version` against the last one seen (a
+    /// change means another process committed), and, signed out because the session ended, a session another
+    /// process signed in since (`setKeptSessionReader`), which is taken up.
+    public func checkCacheForOtherWriters() async {
+        session.takeUpKeptSession()
+        await cacheWatch.check()
+    }
+
+    /// Sets how the engine reads the session token this device keeps on disk, for taking up a session another
+    /// process of the device signed in after this one's ended (`checkCacheForOtherWriters`).
+    public func setKeptSessionReader(_ read: (@Sendable () -> String?)?) { session.setKeptTokenReader(read) }
 
     /// Says whether the public board's tab is on screen: while it is, the board is polled every
     /// `visiblePublicPollInterval` seconds, and becoming visible polls at once when the last poll is older than that.

@@ -36,8 +36,12 @@ final class SessionEndTerminalTests: XCTestCase {
         let sessionFile = try XCTUnwrap(Self.sessionFile(in: data))
         let fresh = try Data(contentsOf: sessionFile)
 
-        // The stale app refreshes (the issue's `r`), meets the refusal, and carries on with the fresh session.
+        // The stale app refreshes (the issue's `r`), meets the refusal, and carries on with the fresh session. A key
+        // typed before the refresh has answered may still meet the app signed out: the cloud ends the old session
+        // before the other shell has written its new one, and the app takes that one up at its next look (within a
+        // fifth of a second, or at the refresh). So `a` waits for the refresh's answer, as a person reads it.
         tmux.keys(pane, "r")
+        try await tmux.wait(pane, "Up to date.")
         try await tmux.submit(pane, key: "a", opens: "New todo", text: "Made by the stale app")
         var listed = ""
         for _ in 0..<40 where !listed.contains("Made by the stale app") {

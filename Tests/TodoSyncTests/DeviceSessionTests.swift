@@ -268,6 +268,57 @@ import TodoSync
         await again.close()
         await cloud.shutdown()
     }
+
+    /// The session ended while another shell was still signing this device in (the cloud ends the old session before
+    /// that shell has written the new one): once the new session file is there, the signed-out app takes it up by
+    /// itself, at its next look at the cache, without a key; the file stays as that shell wrote it.
+    @Test func aSessionEndedBeforeAnotherShellWroteItsOwnIsTakenUpOnceWritten() async throws {
+        let cloud = try await TestCloud.start()
+        let data = ScratchDirectory.make("session")
+        defer { try? FileManager.default.removeItem(at: data) }
+        _ = try await cloud.anonymousClient().createAccount(account: "jun", password: "jun-password")
+        let (options, _) = options("jun", server: cloud.baseURL, data: data)
+        let kept = try await DeviceSession.signIn(options, password: "jun-password")
+        let session = try await DeviceSession.open(options, credentials: kept, renewal: { throw DeviceSessionError("run todo login again") })
+        await session.engine.loadFromStore()
+
+        // The cloud ends the session; the other shell has not written its own yet.
+        try await CloudClient(baseURL: cloud.baseURL, authToken: kept.ckWebAuthToken).signOut()
+        try await session.engine.add(title: "typed while signed out")
+        await session.engine.sync(.manualRefresh)
+        #expect(await session.engine.status().connection == .signedOut)
+        await session.engine.checkCacheForOtherWriters()
+        #expect(await session.engine.status().connection == .signedOut, "no session of its own on disk: still signed out")
+
+        // The other shell's sign-in lands: the app's next look takes it up and what waited is sent.
+        let fresh = try await DeviceSession.signIn(options, password: "jun-password")
+        await session.engine.checkCacheForOtherWriters()
+        let status = await session.engine.status()
+        #expect(status.connection == .online, "\(String(describing: status.lastError))")
+        #expect(!status.sessionEnded)
+        await session.engine.sync(.manualRefresh)
+        #expect(await session.engine.status().pendingCount == 0)
+        #expect(DeviceSession.keptCredentials(options)?.ckWebAuthToken == fresh.ckWebAuthToken)
+        await session.close()
+        await cloud.shutdown()
+    }
+
+    /// Signed out on purpose (not ended by the cloud), a session file is not taken up behind the user's back.
+    @Test func signedOutOnPurposeStaysSignedOut() async throws {
+        let cloud = try await TestCloud.start()
+        let data = ScratchDirectory.make("session")
+        defer { try? FileManager.default.removeItem(at: data) }
+        _ = try await cloud.anonymousClient().createAccount(account: "kai", password: "kai-password")
+        let (options, _) = options("kai", server: cloud.baseURL, data: data)
+        let kept = try await DeviceSession.signIn(options, password: "kai-password")
+        let session = try await DeviceSession.open(options, credentials: kept, renewal: { throw DeviceSessionError("run todo login again") })
+        await session.engine.signedOut("signed out")
+        _ = try await DeviceSession.signIn(options, password: "kai-password")
+        await session.engine.checkCacheForOtherWriters()
+        #expect(await session.engine.status().connection == .signedOut)
+        await session.close()
+        await cloud.shutdown()
+    }
 }
 
 /// Several processes of one device share its session file: a refused token never removes a fresh one.
