@@ -78,8 +78,12 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The order of two todos' due dates in a list: the sooner (by `localMoment`) first, none last; nil when they
     /// begin at the same moment or neither has one.
-    public static func soonerFirst(_ a: DueDate?, _ b: DueDate?) -> Bool? {
-        switch (a?.localMoment, b?.localMoment) {
+    public static func soonerFirst(_ a: DueDate?, _ b: DueDate?) -> Bool? { soonerFirst(moments: a?.localMoment, b?.localMoment) }
+
+    /// `soonerFirst` of two due dates' `localMoment`s, read beforehand: a sort compares each date many times, and
+    /// an all-day date's moment asks the time zone each time it is read.
+    public static func soonerFirst(moments a: Double?, _ b: Double?) -> Bool? {
+        switch (a, b) {
         case let (x?, y?) where x != y: return x < y
         case (.some, nil): return true
         case (nil, .some): return false
