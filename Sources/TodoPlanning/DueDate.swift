@@ -115,6 +115,7 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// "2026-05-01" (all day, the same in every zone) or "2026-05-01 09:30" in `calendar`'s time zone.
     public func text(in calendar: Calendar) -> String {
+        if allDay, let day = DueDate.floatingDayText(date) { return day }
         let parts = (allDay ? DueDate.floating : calendar).dateComponents([.year, .month, .day, .hour, .minute], from: date)
         func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
         let day = "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
@@ -122,6 +123,21 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     public var description: String { "\(date.timeIntervalSince1970)\(allDay ? " all day" : "")" }
+
+    /// "2026-05-01" of the UTC day `date` falls on, worked out from the days since 1970, for the years 1583 to 9999:
+    /// there `floating` (Gregorian, Julian before 15 October 1582) gives the same day, and its arithmetic was 4,000
+    /// instructions a line of `todo list`. Nil outside those years.
+    static func floatingDayText(_ date: Date) -> String? {
+        let seconds = date.timeIntervalSince1970
+        guard seconds >= -12_212_553_600, seconds < 253_402_300_800 else { return nil }
+        let day = CompactTime.civil(days: Int((seconds / 86_400).rounded(.down)))
+        func digit(_ value: Int) -> UInt8 { 0x30 + UInt8(truncatingIfNeeded: value % 10) }
+        let text: [UInt8] = [
+            digit(day.year / 1000), digit(day.year / 100), digit(day.year / 10), digit(day.year), 0x2D, digit(day.month / 10), digit(day.month),
+            0x2D, digit(day.day / 10), digit(day.day),
+        ]
+        return String(decoding: text, as: UTF8.self)
+    }
 }
 
 /// `DueDate.start(in:)` for many due dates in one calendar, each all-day day worked out once: a file of thousands of
