@@ -95,6 +95,7 @@ struct ScreenTests {
         #expect(sanitize("\u{9B}31m") == "\u{FFFD}31m")  // one-byte CSI
         #expect(sanitize("abc\u{202E}def") == "abc\u{FFFD}def")  // right-to-left override
         #expect(sanitize("买🥛") == "买🥛")
+        #expect(sanitize("é\u{1B}x") == "é␛x" && sanitize("x\u{1B}é") == "x␛é" && sanitize("café \u{202E}") == "café \u{FFFD}")
         for scalar in sanitize("\u{1B}\u{9B}\u{8}\u{202E}\u{2066}\u{200F}x").unicodeScalars {
             #expect(scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value))
         }
