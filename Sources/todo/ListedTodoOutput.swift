@@ -45,21 +45,32 @@ func urgency(_ options: DeviceOptions, now: Date = Date()) throws -> Urgency {
 /// One todo as `todo list` prints it: `[ ] ID  [List]  P2  due …  Title  +tags`.
 func todoLine(_ todo: ListedTodo) -> String {
     let item = todo.item
-    var parts = [item.isCompleted ? "[x]" : "[ ]", item.shortID]
-    if let list = todo.listTitle { parts.append("[\(list)]") }
-    if let start = item.start { parts.append("(active \(activeSpan(since: start)))") }
-    if item.priority > 0 { parts.append("P\(item.priority)") }
-    if let due = item.due { parts.append("due \(formatDue(due))") }
-    if let wait = item.wait, item.isWaiting(at: Date()) { parts.append("(waiting until \(momentText(wait)))") }
-    if let scheduled = item.scheduled { parts.append("scheduled \(momentText(scheduled))") }
-    if let until = item.until { parts.append("until \(momentText(until))") }
-    if todo.isBlocked { parts.append("(blocked by \(todo.blockers.map(\.shortID).joined(separator: ",")))") }
-    if item.isRepeating { parts.append("(repeats)") }
-    if item.isTrashed { parts.append("(trashed)") }
-    if item.hasPendingChanges { parts.append("*") }
-    parts.append(item.title)
-    if !item.tags.isEmpty { parts.append(item.tags.map { "+" + $0 }.joined(separator: " ")) }
-    return parts.joined(separator: "  ")
+    // Written into one string, each part after two spaces: `[String].joined` is the standard library's unspecialised
+    // generic, 2,000 instructions a call, twice a line.
+    var line = item.isCompleted ? "[x]" : "[ ]"
+    line.reserveCapacity(64 + item.title.utf8.count)
+    func add(_ part: String) {
+        line += "  "
+        line += part
+    }
+    add(item.shortID)
+    if let list = todo.listTitle { add("[\(list)]") }
+    if let start = item.start { add("(active \(activeSpan(since: start)))") }
+    if item.priority > 0 { add("P\(item.priority)") }
+    if let due = item.due { add("due \(formatDue(due))") }
+    if let wait = item.wait, item.isWaiting(at: Date()) { add("(waiting until \(momentText(wait)))") }
+    if let scheduled = item.scheduled { add("scheduled \(momentText(scheduled))") }
+    if let until = item.until { add("until \(momentText(until))") }
+    if todo.isBlocked { add("(blocked by \(todo.blockers.map(\.shortID).joined(separator: ",")))") }
+    if item.isRepeating { add("(repeats)") }
+    if item.isTrashed { add("(trashed)") }
+    if item.hasPendingChanges { add("*") }
+    add(item.title)
+    for (index, tag) in item.tags.enumerated() {
+        line += index == 0 ? "  +" : " +"
+        line += tag
+    }
+    return line
 }
 
 /// Prints `todos` as the JSON of `list --json` and `next --json`, each with its urgency at `urgency.now`.
