@@ -13,23 +13,32 @@ extension TaskwarriorJSON {
     }
 
     /// `uid` lowercased when it is exactly 36 ASCII characters, hex digits with dashes at 8, 13, 18 and 23; else nil
-    /// (also for a string without contiguous UTF-8, which then takes Foundation's parse).
+    /// (also for a string without contiguous UTF-8, which then takes Foundation's parse). A uid already lower-case
+    /// (every record name this app makes) is answered as it is, without a copy.
     static func lowercasedCanonicalUUID(_ uid: String) -> String? {
         guard uid.utf8.count == 36 else { return nil }
-        let lowered = uid.utf8.withContiguousStorageIfAvailable { bytes -> [UInt8]? in
-            var lowered = [UInt8](repeating: 0, count: 36)
-            for (index, byte) in bytes.enumerated() {
-                let dash = index == 8 || index == 13 || index == 18 || index == 23
+        // nil: not of that form; false: lower-case already; true: upper-case hex digits to lower.
+        let upper = uid.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            var upper = false
+            for index in 0..<36 {
+                let byte = bytes[index]
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard byte == UInt8(ascii: "-") else { return nil }
+                    continue
+                }
                 switch byte {
-                case UInt8(ascii: "-") where dash: lowered[index] = byte
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): if dash { return nil } else { lowered[index] = byte }
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): if dash { return nil } else { lowered[index] = byte | 0x20 }
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): continue
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): upper = true
                 default: return nil
                 }
             }
-            return lowered
+            return upper
         }
-        return lowered.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) }
+        switch upper {
+        case .some(.some(false)): return uid
+        case .some(.some(true)): return String(decoding: uid.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") ? $0 | 0x20 : $0 }, as: UTF8.self)
+        default: return nil
+        }
     }
 
     /// A JSON array of one object per todo, as `task import` reads it. The uid goes in `cloudtodo_uid` when it is not
