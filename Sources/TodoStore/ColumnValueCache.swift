@@ -7,7 +7,7 @@ import SQLiteDB
 /// the rows share one copy of each value's strings.
 ///
 /// Found by the column's bytes, read in place (no string is made to look one up); at most `limit` values are kept,
-/// and texts beyond them are made each time, as before.
+/// and a text beyond them is made each time it comes, unless it is among the last four found or made.
 struct ColumnValueCache<Value> {
     private var buckets: [Int: [(bytes: [UInt8], value: Value)]] = [:]
     private var count = 0
