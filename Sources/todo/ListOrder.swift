@@ -26,8 +26,7 @@ struct ListOrder {
 
     /// `lines` in this order (for `next`, by the score each carries).
     func sorted(_ lines: [ListedLine]) -> [ListedLine] {
-        let facts = lines.map { OrderFacts($0, score: $0.score) }
-        return sortedIndices(facts, titles: TitleOrder.Prepared(lines.map(\.title)), names: lines.map(\.recordName)).map { lines[$0] }
+        sortedIndices(lines.map(\.facts), titles: TitleOrder.Prepared(lines.map(\.title)), names: lines.map(\.recordName)).map { lines[$0] }
     }
 
     /// The positions of `facts` in this order; titles and record names (the last two keys) compared by position.
@@ -64,18 +63,20 @@ struct ListOrder {
 }
 
 /// What `ListOrder` compares of a todo before its title and record name, read once.
-private struct OrderFacts {
+struct OrderFacts: Sendable {
     var isTrashed: Bool
     var isCompleted: Bool
     /// The due date's `localMoment`.
     var due: Double?
     var priority: Int
+    /// When the cloud created it (ms since 1970), nil when not known.
     var created: Int64?
     /// Its urgency (compared in the `next` order only).
     var score: Double
 
-    init(_ keys: some ListOrderKeys, score: Double) {
-        (isTrashed, isCompleted, due, priority, created) = (keys.isTrashed, keys.isCompleted, keys.due?.localMoment, keys.priority, keys.created)
+    init(_ todo: ListedTodo, score: Double) {
+        (isTrashed, isCompleted, due, priority) = (todo.item.isTrashed, todo.item.isCompleted, todo.item.due?.localMoment, todo.item.priority)
+        created = todo.created
         self.score = score
     }
 }
@@ -113,50 +114,29 @@ enum TitleOrder {
     }
 }
 
-/// What `ListOrder` compares of a todo.
-protocol ListOrderKeys {
-    var isTrashed: Bool { get }
-    var isCompleted: Bool { get }
-    var due: DueDate? { get }
-    var priority: Int { get }
-    /// When the cloud created it (ms since 1970), nil when not known.
-    var created: Int64? { get }
-    var title: String { get }
-    var recordName: String { get }
-}
-
-extension ListedTodo: ListOrderKeys {
+extension ListedTodo {
     var isTrashed: Bool { item.isTrashed }
+    /// When the cloud created it (ms since 1970), nil when not known.
     var created: Int64? { item.system.created?.timestamp }
     var recordName: String { item.key.recordName }
 }
 
 /// One todo as `todo list` prints it, with only what its order compares: what a list of every todo keeps of each
 /// row, made inside the cache's read (no copy of every todo is held).
-struct ListedLine: ListOrderKeys, Sendable {
+struct ListedLine: Sendable {
     var line: String
     var isActive: Bool
-    var isTrashed: Bool
-    var isCompleted: Bool
-    var due: DueDate?
-    var priority: Int
-    var created: Int64?
+    /// What its order compares before the title and record name (with its urgency for the `next` order, else 0).
+    var facts: OrderFacts
     var title: String
     var recordName: String
-    /// Its urgency, for the `next` order (0 otherwise).
-    var score: Double
 
     /// `todo`'s line and keys; `urgency` scores it when the order is `next`.
     init(_ todo: ListedTodo, urgency: Urgency?) {
         line = todoLine(todo)
         isActive = todo.item.isActive
-        isTrashed = todo.item.isTrashed
-        isCompleted = todo.item.isCompleted
-        due = todo.item.due
-        priority = todo.item.priority
-        created = todo.created
+        facts = OrderFacts(todo, score: urgency.map { $0.score(todo.urgencyFacts) } ?? 0)
         title = todo.title
         recordName = todo.recordName
-        score = urgency.map { $0.score(todo.urgencyFacts) } ?? 0
     }
 }
