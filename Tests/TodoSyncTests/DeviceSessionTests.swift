@@ -24,6 +24,24 @@ import TodoSync
         return (options, recorder)
     }
 
+    /// A device of `account` (password `ACCOUNT-password`, also in its options when `passwordInOptions`) signed in to a
+    /// cloud of its own, in a scratch directory: `body` gets the cloud, the options, their request recorder and the
+    /// kept session; the directory is removed after, and the cloud shut down.
+    func withSignedInDevice(
+        _ account: String, passwordInOptions: Bool = false,
+        _ body: (TestCloud, DeviceOptions, FaultInjectingTransport, Credentials) async throws -> Void
+    ) async throws {
+        let cloud = try await TestCloud.start()
+        let data = ScratchDirectory.make("session")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let password = "\(account)-password"
+        _ = try await cloud.anonymousClient().createAccount(account: account, password: password)
+        let (options, recorder) = options(account, server: cloud.baseURL, data: data, password: passwordInOptions ? password : nil)
+        let kept = try await DeviceSession.signIn(options, password: password)
+        try await body(cloud, options, recorder, kept)
+        await cloud.shutdown()
+    }
+
     @Test func signsInWithTheGivenPasswordKeepsTheSessionPrivateAndReopensWithoutAsking() async throws {
         let cloud = try await TestCloud.start()
         let data = ScratchDirectory.make("session")
@@ -205,119 +223,99 @@ import TodoSync
     }
 
     @Test func aRefusedTokenIsRenewedOnTheFirstRealRequestAndTheOutboxSent() async throws {
-        let cloud = try await TestCloud.start()
-        let data = ScratchDirectory.make("session")
-        defer { try? FileManager.default.removeItem(at: data) }
-        _ = try await cloud.anonymousClient().createAccount(account: "hana", password: "hana-password")
-        let (options, recorder) = options("hana", server: cloud.baseURL, data: data, password: "hana-password")
-        let kept = try await DeviceSession.signIn(options, password: "hana-password")
-        // The cloud forgets the session (revoked elsewhere, or reset): only a real request can find out.
-        try await CloudClient(baseURL: cloud.baseURL, authToken: kept.ckWebAuthToken).signOut()
+        try await withSignedInDevice("hana", passwordInOptions: true) { cloud, options, recorder, kept in
+            // The cloud forgets the session (revoked elsewhere, or reset): only a real request can find out.
+            try await CloudClient(baseURL: cloud.baseURL, authToken: kept.ckWebAuthToken).signOut()
 
-        let renewals = LockedValue(0)
-        let session = try await DeviceSession.open(options, credentials: kept, renewal: {
-            renewals.withLock { $0 += 1 }
-            return try await DeviceSession.signIn(options, password: "hana-password").ckWebAuthToken
-        })
-        let opened = recorder.sentPaths.count
-        await session.engine.loadFromStore()
-        try await session.engine.add(title: "written before the sign-in was renewed")
-        await session.engine.sync(.manualRefresh)
-        let status = await session.engine.status()
-        #expect(renewals.withLock { $0 } == 1)
-        #expect(status.connection == .online, "\(String(describing: status.lastError))")
-        #expect(status.pendingCount == 0)
-        let requests = recorder.sentPaths.dropFirst(opened)
-        #expect(requests.first?.hasSuffix("users/caller") == true, "the first request is the pass's own: \(requests)")
-        #expect(requests.filter { $0.hasSuffix("signin") }.count == 1)
-        await session.close()
+            let renewals = LockedValue(0)
+            let session = try await DeviceSession.open(options, credentials: kept, renewal: {
+                renewals.withLock { $0 += 1 }
+                return try await DeviceSession.signIn(options, password: "hana-password").ckWebAuthToken
+            })
+            let opened = recorder.sentPaths.count
+            await session.engine.loadFromStore()
+            try await session.engine.add(title: "written before the sign-in was renewed")
+            await session.engine.sync(.manualRefresh)
+            let status = await session.engine.status()
+            #expect(renewals.withLock { $0 } == 1)
+            #expect(status.connection == .online, "\(String(describing: status.lastError))")
+            #expect(status.pendingCount == 0)
+            let requests = recorder.sentPaths.dropFirst(opened)
+            #expect(requests.first?.hasSuffix("users/caller") == true, "the first request is the pass's own: \(requests)")
+            #expect(requests.filter { $0.hasSuffix("signin") }.count == 1)
+            await session.close()
 
-        // The renewed session is kept for the next run.
-        #expect(DeviceSession.keptCredentials(options)?.ckWebAuthToken != kept.ckWebAuthToken)
-        await cloud.shutdown()
+            // The renewed session is kept for the next run.
+            #expect(DeviceSession.keptCredentials(options)?.ckWebAuthToken != kept.ckWebAuthToken)
+        }
     }
 
     @Test func aRefusedTokenThatCannotBeRenewedSignsOutInWordsAndKeepsTheOutbox() async throws {
-        let cloud = try await TestCloud.start()
-        let data = ScratchDirectory.make("session")
-        defer { try? FileManager.default.removeItem(at: data) }
-        _ = try await cloud.anonymousClient().createAccount(account: "ivan", password: "ivan-password")
-        let (options, _) = options("ivan", server: cloud.baseURL, data: data)
-        let kept = try await DeviceSession.signIn(options, password: "ivan-password")
-        try await CloudClient(baseURL: cloud.baseURL, authToken: kept.ckWebAuthToken).signOut()
+        try await withSignedInDevice("ivan") { cloud, options, _, kept in
+            try await CloudClient(baseURL: cloud.baseURL, authToken: kept.ckWebAuthToken).signOut()
 
-        let session = try await DeviceSession.open(options, credentials: kept, renewal: {
-            throw DeviceSessionError("run todo login again")
-        })
-        await session.engine.loadFromStore()
-        try await session.engine.add(title: "must not be lost")
-        await session.engine.sync(.manualRefresh)
-        let status = await session.engine.status()
-        #expect(status.connection == .signedOut)
-        #expect(status.lastError?.contains("run todo login again") == true, "\(String(describing: status.lastError))")
-        #expect(status.pendingCount == 1)
-        await session.close()
+            let session = try await DeviceSession.open(options, credentials: kept, renewal: {
+                throw DeviceSessionError("run todo login again")
+            })
+            await session.engine.loadFromStore()
+            try await session.engine.add(title: "must not be lost")
+            await session.engine.sync(.manualRefresh)
+            let status = await session.engine.status()
+            #expect(status.connection == .signedOut)
+            #expect(status.lastError?.contains("run todo login again") == true, "\(String(describing: status.lastError))")
+            #expect(status.pendingCount == 1)
+            await session.close()
 
-        // Signed in again, the waiting todo goes out.
-        let renewed = try await DeviceSession.signIn(options, password: "ivan-password")
-        let again = try await DeviceSession.open(options, credentials: renewed)
-        await again.engine.loadFromStore()
-        await again.engine.sync(.manualRefresh)
-        #expect(await again.engine.status().pendingCount == 0)
-        #expect(try await again.store.todos().map(\.title) == ["must not be lost"])
-        await again.close()
-        await cloud.shutdown()
+            // Signed in again, the waiting todo goes out.
+            let renewed = try await DeviceSession.signIn(options, password: "ivan-password")
+            let again = try await DeviceSession.open(options, credentials: renewed)
+            await again.engine.loadFromStore()
+            await again.engine.sync(.manualRefresh)
+            #expect(await again.engine.status().pendingCount == 0)
+            #expect(try await again.store.todos().map(\.title) == ["must not be lost"])
+            await again.close()
+        }
     }
 
     /// The session ended while another shell was still signing this device in (the cloud ends the old session before
     /// that shell has written the new one): once the new session file is there, the signed-out app takes it up by
     /// itself, at its next look at the cache, without a key; the file stays as that shell wrote it.
     @Test func aSessionEndedBeforeAnotherShellWroteItsOwnIsTakenUpOnceWritten() async throws {
-        let cloud = try await TestCloud.start()
-        let data = ScratchDirectory.make("session")
-        defer { try? FileManager.default.removeItem(at: data) }
-        _ = try await cloud.anonymousClient().createAccount(account: "jun", password: "jun-password")
-        let (options, _) = options("jun", server: cloud.baseURL, data: data)
-        let kept = try await DeviceSession.signIn(options, password: "jun-password")
-        let session = try await DeviceSession.open(options, credentials: kept, renewal: { throw DeviceSessionError("run todo login again") })
-        await session.engine.loadFromStore()
+        try await withSignedInDevice("jun") { cloud, options, _, kept in
+            let session = try await DeviceSession.open(options, credentials: kept, renewal: { throw DeviceSessionError("run todo login again") })
+            await session.engine.loadFromStore()
 
-        // The cloud ends the session; the other shell has not written its own yet.
-        try await CloudClient(baseURL: cloud.baseURL, authToken: kept.ckWebAuthToken).signOut()
-        try await session.engine.add(title: "typed while signed out")
-        await session.engine.sync(.manualRefresh)
-        #expect(await session.engine.status().connection == .signedOut)
-        await session.engine.checkCacheForOtherWriters()
-        #expect(await session.engine.status().connection == .signedOut, "no session of its own on disk: still signed out")
+            // The cloud ends the session; the other shell has not written its own yet.
+            try await CloudClient(baseURL: cloud.baseURL, authToken: kept.ckWebAuthToken).signOut()
+            try await session.engine.add(title: "typed while signed out")
+            await session.engine.sync(.manualRefresh)
+            #expect(await session.engine.status().connection == .signedOut)
+            await session.engine.checkCacheForOtherWriters()
+            #expect(await session.engine.status().connection == .signedOut, "no session of its own on disk: still signed out")
 
-        // The other shell's sign-in lands: the app's next look takes it up and what waited is sent.
-        let fresh = try await DeviceSession.signIn(options, password: "jun-password")
-        await session.engine.checkCacheForOtherWriters()
-        let status = await session.engine.status()
-        #expect(status.connection == .online, "\(String(describing: status.lastError))")
-        #expect(!status.sessionEnded)
-        await session.engine.sync(.manualRefresh)
-        #expect(await session.engine.status().pendingCount == 0)
-        #expect(DeviceSession.keptCredentials(options)?.ckWebAuthToken == fresh.ckWebAuthToken)
-        await session.close()
-        await cloud.shutdown()
+            // The other shell's sign-in lands: the app's next look takes it up and what waited is sent.
+            let fresh = try await DeviceSession.signIn(options, password: "jun-password")
+            await session.engine.checkCacheForOtherWriters()
+            let status = await session.engine.status()
+            #expect(status.connection == .online, "\(String(describing: status.lastError))")
+            #expect(!status.sessionEnded)
+            await session.engine.sync(.manualRefresh)
+            #expect(await session.engine.status().pendingCount == 0)
+            #expect(DeviceSession.keptCredentials(options)?.ckWebAuthToken == fresh.ckWebAuthToken)
+            await session.close()
+        }
     }
 
     /// Signed out on purpose (not ended by the cloud), a session file is not taken up behind the user's back.
     @Test func signedOutOnPurposeStaysSignedOut() async throws {
-        let cloud = try await TestCloud.start()
-        let data = ScratchDirectory.make("session")
-        defer { try? FileManager.default.removeItem(at: data) }
-        _ = try await cloud.anonymousClient().createAccount(account: "kai", password: "kai-password")
-        let (options, _) = options("kai", server: cloud.baseURL, data: data)
-        let kept = try await DeviceSession.signIn(options, password: "kai-password")
-        let session = try await DeviceSession.open(options, credentials: kept, renewal: { throw DeviceSessionError("run todo login again") })
-        await session.engine.signedOut("signed out")
-        _ = try await DeviceSession.signIn(options, password: "kai-password")
-        await session.engine.checkCacheForOtherWriters()
-        #expect(await session.engine.status().connection == .signedOut)
-        await session.close()
-        await cloud.shutdown()
+        try await withSignedInDevice("kai") { _, options, _, kept in
+            let session = try await DeviceSession.open(options, credentials: kept, renewal: { throw DeviceSessionError("run todo login again") })
+            await session.engine.signedOut("signed out")
+            _ = try await DeviceSession.signIn(options, password: "kai-password")
+            await session.engine.checkCacheForOtherWriters()
+            #expect(await session.engine.status().connection == .signedOut)
+            await session.close()
+        }
     }
 }
 
