@@ -9,8 +9,8 @@ let strict: [SwiftSetting] = [
     // functions `todo` runs together (`functionOrder`); without it a file's private functions move as one block.
     // A concrete generic type's metadata through its accessor, not by demangling its name at run time: the runtime
     // checks a demangled type's requirements (`String: Hashable` for a `[String: String]`) by scanning all 10,000
-    // conformance records of the binary, once per type and protocol. Without that, `todo list +home` over 1,000
-    // todos runs 16 % fewer instructions (19.0 -> 16.0 M) and 0.95 of the time (docs/BENCHMARKS.md).
+    // conformance records of the binary, once per type and protocol. Through accessors, `todo list +home` over 1,000
+    // todos runs 16 % fewer instructions (19.0 -> 16.0 M) in 0.95 of the time (docs/BENCHMARKS.md).
     .unsafeFlags(["-Xfrontend", "-function-sections", "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(platforms: [.linux], configuration: .release)),
 ]
 
