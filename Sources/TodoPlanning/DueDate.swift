@@ -131,7 +131,7 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
         let seconds = date.timeIntervalSince1970
         guard seconds >= -12_212_553_600, seconds < 253_402_300_800 else { return nil }
         let day = CompactTime.civil(days: Int((seconds / 86_400).rounded(.down)))
-        func digit(_ value: Int) -> UInt8 { 0x30 + UInt8(truncatingIfNeeded: value % 10) }
+        let digit = CompactTime.digit
         let text: [UInt8] = [
             digit(day.year / 1000), digit(day.year / 100), digit(day.year / 10), digit(day.year), 0x2D, digit(day.month / 10), digit(day.month),
             0x2D, digit(day.day / 10), digit(day.day),

@@ -127,7 +127,6 @@ enum CompactTime {
         // Every part has its fixed width here (the years are 1 to 9999), so the 16 bytes are made in place and
         // appended at once: digit by digit, a 1,000-todo Taskwarrior export spent 3 M instructions on its dates.
         let hour = inDay / 3_600, minute = inDay / 60 % 60, second = inDay % 60
-        func digit(_ value: Int) -> UInt8 { 0x30 + UInt8(truncatingIfNeeded: value % 10) }
         let text: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
             digit(day.year / 1000), digit(day.year / 100), digit(day.year / 10), digit(day.year), digit(day.month / 10), digit(day.month),
             digit(day.day / 10), digit(day.day), 0x54, digit(hour / 10), digit(hour), digit(minute / 10), digit(minute),
@@ -162,6 +161,9 @@ enum CompactTime {
         calendar.timeZone = timeZone
         return calendar
     }
+
+    /// The ASCII of `value`'s last decimal digit (`value` not negative), for parts written at a fixed width.
+    static func digit(_ value: Int) -> UInt8 { 0x30 + UInt8(truncatingIfNeeded: value % 10) }
 
     /// The decimal digits of `value` (0 for a negative one) after as many zeros as make it `width` long: written in
     /// place, since a Taskwarrior export writes seven of these for each of thousands of dates.

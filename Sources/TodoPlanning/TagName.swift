@@ -9,27 +9,21 @@ public enum TagName {
 
     /// The tag `text` names (a leading `+` dropped), or an error saying why it cannot be one.
     public static func read(_ text: String) throws(TagError) -> String {
-        // Printable ASCII throughout (nearly every tag): one character per byte, so the same rule is checked byte by
-        // byte, without grapheme breaking (an import read each tag's characters twice: 12 k instructions a todo).
-        if isVisibleASCII(text) {
-            let tag = text.utf8.first == UInt8(ascii: "+") ? text.utf8.dropFirst() : text.utf8[...]
-            guard !tag.isEmpty else { throw TagError(text: text, problem: "a tag needs at least one character") }
-            guard tag.count <= maximumLength else { throw TagError(text: text, problem: "a tag has at most \(maximumLength) characters") }
-            if tag.first == UInt8(ascii: "-") { throw TagError(text: text, problem: "a tag cannot start with -") }
-            if let refused = tag.first(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") }) {
-                throw TagError(text: text, problem: "a tag cannot contain \(Character(Unicode.Scalar(refused)))")
-            }
-            return String(Substring(tag))
-        }
+        // Printable ASCII (nearly every tag) is one character per byte and has no space, control or format character:
+        // it is measured and searched byte by byte, without grapheme breaking or Unicode's property tables (an import
+        // read each tag's characters twice: 12 k instructions a todo).
+        let ascii = isVisibleASCII(text)
         var tag = Substring(text)
         if tag.first == "+" { tag = tag.dropFirst() }
         guard !tag.isEmpty else { throw TagError(text: text, problem: "a tag needs at least one character") }
-        guard tag.count <= maximumLength else { throw TagError(text: text, problem: "a tag has at most \(maximumLength) characters") }
+        guard (ascii ? tag.utf8.count : tag.count) <= maximumLength else {
+            throw TagError(text: text, problem: "a tag has at most \(maximumLength) characters")
+        }
         if tag.first == "-" { throw TagError(text: text, problem: "a tag cannot start with -") }
-        // Printable ASCII (nearly every tag) has no space, control or format character: only its two refused
-        // characters are looked for, without Unicode's property tables.
-        if isVisibleASCII(tag) {
-            if let refused = tag.first(where: { $0 == "," || $0 == "\"" }) { throw TagError(text: text, problem: "a tag cannot contain \(refused)") }
+        if ascii {
+            if let refused = tag.utf8.first(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") }) {
+                throw TagError(text: text, problem: "a tag cannot contain \(Character(Unicode.Scalar(refused)))")
+            }
             return String(tag)
         }
         for scalar in tag.unicodeScalars {
