@@ -101,7 +101,7 @@ public struct DueDateGrammar: Sendable {
 
     /// Reads `text`: the due date, nil for none (`none` or nothing), or an error that says what is accepted.
     public func parse(_ text: String) throws(DueDateError) -> DueDate? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhiteSpaceAndNewlines
         guard trimmed.utf8.count <= Self.maximumLength else { throw DueDateError(text: text, problem: nil) }
         let input = Self.withoutAt(trimmed.lowercased())
         switch read(input, kinds: [.day, .time, .whole]) {
@@ -114,7 +114,7 @@ public struct DueDateGrammar: Sendable {
         }
         // A day followed by a time: `tomorrow 17:00`, `2026-05-01 9am`.
         guard let space = input.lastIndex(of: " ") else { throw DueDateError(text: text, problem: nil) }
-        let head = input[..<space].trimmingCharacters(in: .whitespaces)
+        let head = String(input[..<space]).trimmingSpacesAndTabs
         let tail = String(input[input.index(after: space)...])
         let day: GregorianDay
         switch read(head, kinds: [.day]) {

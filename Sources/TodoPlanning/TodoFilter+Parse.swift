@@ -1,3 +1,4 @@
+import CloudModel
 import Foundation
 
 /// Why a filter's text was refused; `description` says what is wrong and what is accepted.
@@ -178,20 +179,20 @@ extension TodoFilter {
     static func term(_ token: Token, dates: DateResolver, readDate: (String) throws -> DueDate?) throws(FilterError) -> Compiled {
         let scalars = token.scalars
         let bare = scalars[..<token.bareCount]
-        let whole = String(String.UnicodeScalarView(scalars))
+        let whole = String(scalars: scalars[...])
         guard let first = scalars.first else { return .nothing }
         if first == "+" || first == "-", !bare.isEmpty {
             let rest = scalars.dropFirst()
             if rest.isEmpty && token.quoted { throw .badValue(key: String(first), term: shown(whole)) }
             if isNumberOrNothing(rest) && !token.quoted { return .text(whole) }
-            let name = String(String.UnicodeScalarView(rest))
+            let name = String(scalars: rest)
             let part = String(first) + (isNumberOrNothing(rest) ? "\"\(name)\"" : quoted(name))
             return .field(.tag(FoldedName(name), first == "+"), part)
         }
         guard let colon = keyColon(bare) else { return .text(whole) }
-        let typedKey = String(String.UnicodeScalarView(scalars[..<colon])) + ":"
+        let typedKey = String(scalars: scalars[..<colon]) + ":"
         let key = typedKey.lowercased()
-        let value = String(String.UnicodeScalarView(scalars[(colon + 1)...]))
+        let value = String(scalars: scalars[(colon + 1)...])
         let word = token.quoted ? "" : value.lowercased()
         let bad = FilterError.badValue(key: key, term: shown(whole))
         switch key {

@@ -1,3 +1,4 @@
+import CloudModel
 import Foundation
 
 /// A compiled filter, as typed after the app's `/` or given to `todo list FILTER...`: every term must hold.
@@ -28,7 +29,11 @@ public struct TodoFilter: Sendable, Equatable {
     public var isEmpty: Bool { parts.isEmpty }
 
     /// The filter as canonical text (`+garden due.before:eow pri:2+`), for saved filters and the status line.
-    public var summary: String { parts.joined(separator: " ") }
+    public var summary: String { parts.joinedText(" ") }
+
+    /// Whether one of its terms is `term` as the summary writes it (`is:done`, `is:waiting`): a quoted text that
+    /// holds those words is not that term.
+    public func hasTerm(_ term: String) -> Bool { parts.contains(term) }
 
     /// Whether `item` passes every term.
     public func matches(_ item: some Filterable) -> Bool {

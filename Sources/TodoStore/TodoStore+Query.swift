@@ -99,8 +99,8 @@ public struct TodoQuery: Sendable {
             // As an item reads it: clamped to 0 … 3.
             sure.append("min(max(priority, 0), 3) BETWEEN \(hints.priorities.lowerBound) AND \(hints.priorities.upperBound)")
         }
-        var sql = sure.joined(separator: " AND ")
-        if !planned.isEmpty { sql += " AND ((\(planned.joined(separator: " AND "))) OR extra_fields IS NOT NULL)" }
+        var sql = sure.joinedText(" AND ")
+        if !planned.isEmpty { sql += " AND ((\(planned.joinedText(" AND "))) OR extra_fields IS NOT NULL)" }
         return (sql, arguments)
     }
 

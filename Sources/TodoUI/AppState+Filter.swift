@@ -43,7 +43,7 @@ extension TabRows {
 /// checked in the rows the first found); the other terms (+tag, due:, pri:, is:…) are asked of those rows only.
 extension AppState {
     /// Whether the filter in effect asks for waiting todos (`is:waiting`), which the views otherwise leave out.
-    var showsWaiting: Bool { activeFilter?.summary.split(separator: " ").contains("is:waiting") ?? false }
+    var showsWaiting: Bool { activeFilter?.hasTerm("is:waiting") ?? false }
 
     /// Reads `text` as a filter: nil for none (empty text), else the filter or why it does not parse.
     func parseFilter(_ text: String) -> Result<TodoFilter?, FilterTextError> {

@@ -41,7 +41,7 @@ struct ListedTodo: Filterable {
 
 /// Reads a filter the way `/` in the app does, with the command line's date grammar.
 func parseFilter(_ words: [String]) throws -> TodoFilter {
-    let text = words.map { $0.contains(" ") && !$0.contains("\"") ? "\"\($0)\"" : $0 }.joined(separator: " ")
+    let text = words.map { $0.contains(" ") && !$0.contains("\"") ? "\"\($0)\"" : $0 }.joinedText(" ")
     do {
         return try TodoFilter.parse(text, now: Date(), calendar: planningCalendar) { try parseDueDate($0) }
     } catch {
@@ -218,8 +218,8 @@ struct ListRequest: Sendable, Equatable {
     /// Lists the todos asked for.
     func run() async throws {
         let filter = try parseFilter(filter)
-        let asksForDone = filter.summary.split(separator: " ").contains("is:done")
-        let asksForWaiting = filter.summary.split(separator: " ").contains("is:waiting")
+        let asksForDone = filter.hasTerm("is:done")
+        let asksForWaiting = filter.hasTerm("is:waiting")
         try await device.withFreshSession(orSignedOut: true, offline: offline) { session in
             let scope: DatabaseScope = publicBoard ? .public : shared ? .shared : .private
             let now = Date()

@@ -64,7 +64,7 @@ struct NextRequest: Sendable, Equatable {
             let urgency = try urgency(session.options)
             // Waiting todos are out of the ranking unless the filter asks for them (Taskwarrior's next does the same).
             let now = Date()
-            let asksForWaiting = filter.summary.split(separator: " ").contains("is:waiting")
+            let asksForWaiting = filter.hasTerm("is:waiting")
             let context = try activeContext(session.options)
             // Only the open rows the filter and the context may keep are read (in SQL); each is still checked here.
             let hints = context.map { filter.hints.merged(with: $0.filter.hints) } ?? filter.hints

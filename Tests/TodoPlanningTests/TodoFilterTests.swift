@@ -93,6 +93,17 @@ private let todos: [(String, Todo)] = [
         #expect(try parse(filter.summary) == filter)
     }
 
+    /// `list` and `next` show done or waiting todos when the filter has that term, not when a quoted text holds the
+    /// same words (the summary split at spaces took `"call is:done"` for the term).
+    @Test func hasTermIsATermNotAWordOfAText() throws {
+        #expect(try parse("+x IS:Done").hasTerm("is:done"))
+        #expect(try parse("is:waiting pri:2").hasTerm("is:waiting"))
+        #expect(try !parse("\"call is:done today\"").hasTerm("is:done"))
+        #expect(try !parse("\"is:waiting\"").hasTerm("is:waiting"))
+        #expect(try !parse("+x is:open").hasTerm("is:done"))
+        #expect(try parse("a  b   c").summary == "a b c")
+    }
+
     @Test func emptyAndNeedles() throws {
         #expect(try parse("  \"\" ").isEmpty)
         #expect(try parse("").summary == "")
