@@ -73,9 +73,7 @@ extension DeviceSession {
         _ query: TodoQuery, prefilter: (@Sendable (ListingFacts, () -> String, ListedDependencies) -> Bool)?,
         _ transform: @escaping @Sendable (ListedTodo) -> T?
     ) async throws -> [T] {
-        let lists = Dictionary(
-            try await store.records(ofType: TodoSchema.listType).filter { $0.key.scope == query.scope && (query.includeTrashed || !$0.isTrashed) }
-                .map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let lists = try await store.listTitles(in: query.scope, includeTrashed: query.includeTrashed)
         let related = try await store.dependencyTodos(in: query.scope)
         let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
         let listed: @Sendable (TodoItem) -> T? = { item in transform(Self.listed(item, lists: lists, dependencies: dependencies)) }
@@ -88,9 +86,7 @@ extension DeviceSession {
     func forEachChunk<T: Sendable>(
         of query: TodoQuery, size: Int, _ transform: @escaping @Sendable (ListedTodo) -> T?, _ body: ([T]) async throws -> Void
     ) async throws {
-        let lists = Dictionary(
-            try await store.records(ofType: TodoSchema.listType).filter { $0.key.scope == query.scope && (query.includeTrashed || !$0.isTrashed) }
-                .map { ($0.key, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let lists = try await store.listTitles(in: query.scope, includeTrashed: query.includeTrashed)
         let related = try await store.dependencyTodos(in: query.scope)
         let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
         var after: RecordKey?
@@ -108,9 +104,7 @@ extension DeviceSession {
     func listedTodos(keys: [RecordKey]) async throws -> [ListedTodo] {
         var listed: [ListedTodo] = []
         for scope in Set(keys.map(\.scope)) {
-            let lists = Dictionary(
-                try await store.records(ofType: TodoSchema.listType).filter { $0.key.scope == scope && !$0.isTrashed }.map { ($0.key, $0.title) },
-                uniquingKeysWith: { first, _ in first })
+            let lists = try await store.listTitles(in: scope, includeTrashed: false)
             let related = try await store.dependencyTodos(in: scope)
             let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
             listed += try await store.mapTodos(keys: keys.filter { $0.scope == scope }) { Self.listed($0, lists: lists, dependencies: dependencies) }.values

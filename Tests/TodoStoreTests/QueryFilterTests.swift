@@ -176,6 +176,10 @@ struct QueryFilterTests {
                 }
                 #expect(try plan(TodoStore.dependencyRowQueries[0], 2).contains("USING INDEX records_depends (scope=?)"))
                 #expect(try plan(TodoStore.dependencyRowQueries[1], 2).contains("USING INDEX records_extra (scope=?)"))
+                // The probe that says whether either read is needed: two seeks, one in each partial index.
+                let probe = try plan(TodoStore.dependencyProbeSQL, 1)
+                #expect(probe.contains("USING COVERING INDEX records_depends (scope=?)") || probe.contains("USING INDEX records_depends (scope=?)"), "\(probe)")
+                #expect(probe.contains("USING COVERING INDEX records_extra (scope=?)") || probe.contains("USING INDEX records_extra (scope=?)"), "\(probe)")
                 #expect(try plan(TodoStore.openByNameQuery("?5, ?6"), 6)
                     .contains("USING PRIMARY KEY (scope=? AND zone_owner=? AND zone_name=? AND record_name=?)"))
                 #expect(try plan(TodoStore.trashedTodosSQL, 3).contains("USING INDEX records_trashed"))
