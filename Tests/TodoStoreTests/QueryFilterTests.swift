@@ -164,6 +164,22 @@ struct QueryFilterTests {
         }
     }
 
+    /// A tag filter binds its LIKE pattern: SQLite weighed a bound pattern against the indexes by preparing the
+    /// statement again at its first step, unless plans are kept whatever is bound.
+    @Test func aTagFilterIsPreparedOnce() async throws {
+        try await withTemporaryStore { _, url in
+            try SQLiteDatabase.allowBlocking {
+                let db = try SQLiteDatabase(path: url.path, readOnly: true)
+                let (condition, arguments) = TodoQuery(scope: .private, hints: try parse("+home +work").hints).whereClause()
+                #expect(condition.contains("LIKE"))
+                let statement = try db.statement("SELECT count(*) FROM records WHERE \(condition)")
+                try db.run(statement, arguments)
+                try db.run(statement, arguments)
+                #expect(statement.timesPreparedAgain == 0)
+            }
+        }
+    }
+
     /// The dependency marks read a few rows by index and key, never every row of a scope: `todo next` over 100,000
     /// todos spent 40 % of its time in two such walks when the planner chose the key over the partial indexes.
     @Test func dependencyReadsSeekAndNeverWalkTheScope() async throws {
