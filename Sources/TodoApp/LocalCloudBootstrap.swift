@@ -18,10 +18,31 @@ public enum LocalCloudBootstrap {
             let client = CloudClient(baseURL: options.server, transport: options.transport)
             if !(await client.isHealthy(timeout: 1)) {
                 try await startLocalServer(options, client: client)
-                announce("started the embedded cloud at \(options.server.absoluteString) on this machine (todo server stop ends it)")
+                announce("started the embedded cloud at \(options.server.absoluteString) on this machine (\(stopCommand(options)) ends it)")
             }
         }
         return try await openCreatingAccount(options, clock: clock, announce: announce)
+    }
+
+    /// The command that stops the cloud `startLocalServer` starts for `options`: under a device's `--data-dir` the
+    /// cloud keeps its data in that directory's `server`, which `todo server stop` is then told.
+    static func stopCommand(_ options: DeviceOptions) -> String {
+        guard let dataDirectory = options.dataDirectory else { return "todo server stop" }
+        return "todo server stop --data-dir \(shellWord(dataDirectory.appendingPathComponent("server").path))"
+    }
+
+    /// `text` as one word a POSIX shell reads back unchanged: as it is when it holds only characters no shell treats
+    /// specially, else in single quotes (a quote inside written `'\''`).
+    static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@%=".unicodeScalars.contains(scalar))
+        }
+        if plain { return text }
+        var quoted = "'"
+        for scalar in text.unicodeScalars {
+            if scalar == "'" { quoted += "'\\''" } else { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "'"
     }
 
     /// Told what the zero set-up did on its own (started the cloud, created an account), in words for a person.
