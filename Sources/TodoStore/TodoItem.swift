@@ -270,7 +270,12 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
     /// midnight, which `DueDate.floatingDay(ofStored:)` turns into 00:00 UTC of the intended day (unchanged when it
     /// already is one).
     public mutating func readAllDayDue() {
-        if dueAllDay, let dueDate { self.dueDate = DueDate.floatingDay(ofStored: dueDate) }
+        dueDate = Self.readDue(dueDate, allDay: dueAllDay)
+    }
+
+    /// A stored due date as `readAllDayDue` reads it: an all-day one as its floating day, any other as stored.
+    static func readDue(_ stored: Date?, allDay: Bool) -> Date? {
+        allDay ? stored.map(DueDate.floatingDay(ofStored:)) : stored
     }
 
     /// The `repeatFrom` value of a series counted from completion.

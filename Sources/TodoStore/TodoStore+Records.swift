@@ -357,10 +357,9 @@ extension TodoItem {
         title = row.text(o + 5)
         notes = row.text(o + 6)
         isCompleted = row.int(o + 7) != 0
-        // An all-day date as its floating day (see `readAllDayDue`), read here: the mutating call copied the item.
+        // Read as `readAllDayDue` reads it, here: calling the mutating method copied the item.
         let allDay = row.int(o + 26) != 0
-        let stored = row.optionalInt(o + 8).map { Date(timeIntervalSince1970: Double($0) / 1000) }
-        dueDate = allDay ? stored.map(DueDate.floatingDay(ofStored:)) : stored
+        dueDate = TodoItem.readDue(TodoStore.moment(row, o + 8), allDay: allDay)
         dueAllDay = allDay
         priority = TodoItem.priorityRange.clamp(row.int(o + 9))
         isTrashed = row.int(o + 10) != 0
