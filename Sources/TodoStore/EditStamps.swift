@@ -63,11 +63,22 @@ public struct FieldStamps: Sendable, Hashable {
     /// The wire text (entries sorted by field, so equal stamps give equal text); nil when empty.
     public var wire: String? {
         guard !byField.isEmpty else { return nil }
-        return byField.sorted { $0.key < $1.key }.map { name, stamp in
+        // Written into one string: entries made one by one and joined cost 5,700 instructions a new todo of an import.
+        var text = ""
+        text.reserveCapacity(byField.count * 56)
+        for (index, entry) in byField.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { text += ";" }
+            text += entry.key
+            text += "="
+            text += String(entry.value.timestamp)
+            text += ","
+            text += String(entry.value.counter)
+            text += ","
             // A device ID without ";" (every one this app makes) is written as it is, not walked character by character.
-            let device = stamp.deviceID.utf8.contains(UInt8(ascii: ";")) ? stamp.deviceID.filter { $0 != ";" } : stamp.deviceID
-            return "\(name)=\(stamp.timestamp),\(stamp.counter),\(device)"
-        }.joined(separator: ";")
+            let device = entry.value.deviceID
+            text += device.utf8.contains(UInt8(ascii: ";")) ? device.filter { $0 != ";" } : device
+        }
+        return text
     }
 
     /// The stamp of one field's last edit (its own, else the record's `*`), nil when unknown.

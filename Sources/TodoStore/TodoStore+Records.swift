@@ -65,7 +65,8 @@ extension TodoStore {
         try db.run(upsertSQL, try rowArguments(item))
     }
 
-    static func rowArguments(_ item: TodoItem) throws -> [SQLValue] {
+    /// `localEditedAt`, when given, stands for the item's own (a local edit's time, set without copying the item).
+    static func rowArguments(_ item: TodoItem, localEditedAt: Int64? = nil) throws -> [SQLValue] {
         var arguments = keyArguments(item.key)
         arguments.reserveCapacity(Int(plainColumnCount))
         arguments.append(.text(item.recordType))
@@ -81,7 +82,7 @@ extension TodoStore {
         arguments.append(item.system.changeTag.map(SQLValue.text) ?? .null)
         appendStamp(item.system.created, to: &arguments)
         appendStamp(item.system.modified, to: &arguments)
-        arguments.append(item.localEditedAt.map(SQLValue.int) ?? .null)
+        arguments.append((localEditedAt ?? item.localEditedAt).map(SQLValue.int) ?? .null)
         arguments.append(item.sharePermission.map { .text($0.rawValue) } ?? .null)
         arguments.append(item.editStamps.map(SQLValue.text) ?? .null)
         arguments.append(item.lostEdits.map(SQLValue.text) ?? .null)

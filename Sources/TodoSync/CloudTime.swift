@@ -49,10 +49,16 @@ final class CloudTime {
     /// `item` (the edited record) with a new stamp on each field that differs from `old` (every field for a new record).
     func stamped(_ item: TodoItem, from old: TodoItem?) -> TodoItem {
         var item = item
+        stamp(&item, from: old)
+        return item
+    }
+
+    /// `stamped(_:from:)` in place: an import stamps 10,000 todos without a copy of each.
+    func stamp(_ item: inout TodoItem, from old: TodoItem?) {
         let stamp = nextStamp()
         guard let old else {
             item.editStamps = FieldStamps([FieldStamps.everyField: stamp]).wire
-            return item
+            return
         }
         let before = old.fields
         let after = item.fields
@@ -61,7 +67,6 @@ final class CloudTime {
         var stamps = FieldStamps(wire: old.editStamps)
         stamps.stamp(changed, with: stamp)
         item.editStamps = stamps.wire
-        return item
     }
 
     /// Notes a time the cloud stored something, so the next edit here orders after what it saw.

@@ -52,12 +52,16 @@ final class TodoImporter {
         // Needed only when a repeating todo is completed by the file: not built for every import.
         var importing: Set<RecordKey>?
         let now = Date(timeIntervalSince1970: Double(clock.nowMilliseconds()) / 1000)
-        for (item, _) in prepared {
-            guard let old = existing[item.key] else {
+        // By index, each item stamped where it lies: taking each out of the list and stamping a copy of it made two
+        // copies of 512 bytes a todo.
+        for index in prepared.indices {
+            guard let old = existing[prepared[index].item.key] else {
                 counts.added += 1
-                items.append(time.stamped(item, from: nil))
+                time.stamp(&prepared[index].item, from: nil)
+                items.append(prepared[index].item)
                 continue
             }
+            let item = prepared[index].item
             if Self.sameValues(item, old) {
                 counts.unchanged += 1
                 continue
