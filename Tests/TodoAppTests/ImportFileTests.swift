@@ -59,6 +59,13 @@ struct ImportFileTests {
         ("[{\"title\": \"x\", \"due\": \"someday\"}]", "entry 1: cannot read the date"),
         ("[{\"title\": \"x\"}] trailing", "not valid JSON"),
         (String(repeating: "[", count: 200), "not valid JSON"),
+        // Read element by element: a repeated member's last value counts, as in a tree of the file.
+        ("[{\"title\": \"x\", \"title\": 5}]", "entry 1: \"title\" must be text"),
+        ("\n [ {\"title\": \"x\", \"extra\": {\"deep\": [1, {\"a\": null}]}} , 7 ]", "entry 2 is not an object"),
+        (" true", "not a JSON list"),
+        ("{\"title\": ", "not valid JSON"),
+        ("[{\"title\": \"x\"}", "not valid JSON"),
+        ("[{\"title\": \"x\"},]", "not valid JSON"),
     ])
     func aWrongFileIsRefusedWholeNamingTheEntry(text: String, message: String) {
         #expect {
