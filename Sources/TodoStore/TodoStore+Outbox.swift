@@ -122,7 +122,7 @@ extension TodoStore {
     /// or none. `progress` hears, from inside the transaction, how many are written (every `progressEvery`).
     ///
     /// The bulk form of `saveLocalEdit` for records no copy of which exists yet (fresh names): no record is read
-    /// first, no merge base is kept (the cloud has none), and up to 16 records go in one statement of each kind.
+    /// first, no merge base is kept (the cloud has none), and the two statements are prepared once for the batch.
     /// `replacing` are edits of records the device holds (an import of names it has), saved in the same transaction.
     public func addLocalRecords(
         _ items: [TodoItem], replacing: [TodoItem] = [], at now: Int64, progressEvery: Int = 1_000,
@@ -131,56 +131,31 @@ extension TodoStore {
         guard !items.isEmpty || !replacing.isEmpty else { return }
         try write { db in
             for item in replacing { _ = try Self.saveLocalEdit(item, at: now, db: db) }
-            // Many rows a statement: each statement opens a cursor on its table and every index and releases its
-            // registers at its end, and the outbox's AUTOINCREMENT reads and writes its counter once a statement.
-            // Chunks of a power of two rows (16 at most: a longer statement cost more to prepare than it saved), so
-            // that few statements are made and cached; they end at each multiple of `every`, where progress is told.
+            let saveRecord = try db.statement(Self.upsertSQL)
+            let queueSave = try db.statement(Self.queueNewRecordSQL)
             let every = max(1, progressEvery)
-            var statements: [Int: (records: Statement, queue: Statement)] = [:]
-            var start = 0
-            while start < items.count {
-                let left = min(items.count, (start / every + 1) * every) - start
-                var rows = Self.rowsPerStatement
-                while rows > left { rows /= 2 }
-                var recordArguments: [SQLValue] = []
-                recordArguments.reserveCapacity(rows * Int(Self.plainColumnCount))
-                var queueArguments: [SQLValue] = []
-                queueArguments.reserveCapacity(rows * 6)
-                for index in start..<start + rows {
-                    recordArguments += try Self.rowArguments(items[index], localEditedAt: now)
-                    queueArguments += Self.keyArguments(items[index].key)
-                    queueArguments.append(.text(items[index].recordType))
-                    queueArguments.append(.int(now))
-                }
-                let pair: (records: Statement, queue: Statement)
-                if let known = statements[rows] {
-                    pair = known
-                } else {
-                    pair = (try db.statement(rows == 1 ? Self.upsertSQL : Self.upsertSQL(rows: rows)), try db.statement(Self.queueNewRecordsSQL(rows: rows)))
-                    statements[rows] = pair
-                }
-                try db.run(pair.records, recordArguments)
-                try db.run(pair.queue, queueArguments)
-                start += rows
-                if start % every == 0 { progress?(start) }
+            var queueArguments: [SQLValue] = []
+            queueArguments.reserveCapacity(6)
+            // By index, each item read where it lies: a copy of each (and one more to set its edit time) was two
+            // copies of 512 bytes and their releases a todo of an import.
+            for index in items.indices {
+                try db.run(saveRecord, try Self.rowArguments(items[index], localEditedAt: now))
+                queueArguments.removeAll(keepingCapacity: true)
+                queueArguments.append(contentsOf: Self.keyArguments(items[index].key))
+                queueArguments.append(.text(items[index].recordType))
+                queueArguments.append(.int(now))
+                try db.run(queueSave, queueArguments)
+                if (index + 1) % every == 0 { progress?(index + 1) }
             }
             progress?(items.count)
         }
     }
 
-    /// Queues the saves of `rows` records the cloud has never seen (no change tag, no merge base), six parameters a row.
-    static func queueNewRecordsSQL(rows: Int) -> String {
-        var sql = "INSERT INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, enqueued_at) VALUES"
-        for row in 0..<rows {
-            let p = row * 6
-            sql += (row == 0 ? " " : ", ") + "(?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), 'save', ?\(p + 5), ?\(p + 6))"
-        }
-        return sql
-    }
-
-    /// The most records `addLocalRecords` writes in one statement (37 parameters each, well under SQLite's 32,766); a
-    /// power of two, as are its shorter statements.
-    static let rowsPerStatement = 16
+    /// Queues the save of a record the cloud has never seen (no change tag, no merge base).
+    static let queueNewRecordSQL = """
+        INSERT INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, enqueued_at)
+        VALUES (?1, ?2, ?3, ?4, 'save', ?5, ?6)
+        """
 
     /// Deletes a record locally and queues the delete (one transaction); a record the server never had just vanishes.
     public func deleteLocally(_ key: RecordKey, at now: Int64) throws {

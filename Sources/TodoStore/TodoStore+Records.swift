@@ -26,26 +26,14 @@ extension TodoStore {
         """
     }
 
-    static let upsertSQL = upsertSQL(rows: 1)
-
-    /// `upsertSQL` for `rows` records at once, their parameters numbered row after row (37 each): one statement runs
-    /// its set-up (a cursor on the table and each of its indexes, its registers' release) once for all of them.
-    static func upsertSQL(rows: Int) -> String {
-        var sql = """
+    static let upsertSQL = """
         INSERT INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
             due_date, priority, is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user,
             created_device, modified_at, modified_user, modified_device, local_edited_at, share_permission, edit_stamps,
             lost_edits, tags, all_day, repeat_rule, repeat_from_completion, series, occurrence, annotations, wait_at, scheduled_at,
             until_at, start_at, depends, stale)
-        VALUES
-        """
-        for row in 0..<rows {
-            let first = row * Int(plainColumnCount)
-            sql += row == 0 ? " (" : ", ("
-            for column in 1...Int(plainColumnCount) { sql += "?\(first + column), " }
-            sql += "0)"
-        }
-        return sql + "\n" + """
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25,
+            ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, 0)
         ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
             record_type = excluded.record_type, title = excluded.title, notes = excluded.notes,
             is_completed = excluded.is_completed, due_date = excluded.due_date, priority = excluded.priority,
@@ -62,7 +50,6 @@ extension TodoStore {
             scheduled_at = excluded.scheduled_at, until_at = excluded.until_at, start_at = excluded.start_at,
             depends = excluded.depends, stale = 0
         """
-    }
 
     static let keyWhere = "scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_name = ?4"
 

@@ -4,8 +4,8 @@ import Testing
 import TodoPlanning
 import TodoStore
 
-/// `addLocalRecords` writes up to 16 records a statement, in chunks of a power of two that end where progress is told:
-/// every record stored as given, queued in the order given, progress at each step, and all or nothing.
+/// `addLocalRecords` (an import's bulk write): every record stored as given, queued in the order given, progress at
+/// each step, and all or nothing.
 @Suite("Adding many records")
 struct BulkAddTests {
     /// A todo with most fields set, different for each `index`.
