@@ -113,10 +113,11 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
         return calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
     }
 
-    /// "2026-05-01" (all day, the same in every zone) or "2026-05-01 09:30" in `calendar`'s time zone.
-    public func text(in calendar: Calendar) -> String {
+    /// "2026-05-01" (all day, the same in every zone) or "2026-05-01 09:30" in `calendar`'s time zone (made only for
+    /// a time, or a day outside 1583–9999).
+    public func text(in calendar: @autoclosure () -> Calendar) -> String {
         if allDay, let day = DueDate.floatingDayText(date) { return day }
-        let parts = (allDay ? DueDate.floating : calendar).dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let parts = (allDay ? DueDate.floating : calendar()).dateComponents([.year, .month, .day, .hour, .minute], from: date)
         func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
         let day = "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
         return allDay ? day : day + " " + two(parts.hour) + ":" + two(parts.minute)

@@ -228,18 +228,18 @@ struct ListRequest: Sendable, Equatable {
                 (showsAll || ((asksForDone || !todo.item.isCompleted) && (asksForWaiting || !todo.isHidden(at: now))))
                     && filter.matches(todo) && context?.filter.matches(todo) != false
             }
-            let order = ListOrder(sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? savedSort(session.options), urgency: try urgency(session.options))
+            let order = try ListOrder(sort.flatMap(TodoUI.SortOrder.init(rawValue:)) ?? savedSort(session.options)) { try urgency(session.options) }
             let snapshot = await session.engine.status()
             let shownCount: Int
             // Active todos first (what is being worked on now), each group in the order asked for.
             if json {
                 let sorted = order.sorted(try await session.mapListedTodos(query) { keeps($0) ? $0 : nil })
                 let shown = sorted.filter(\.item.isActive) + sorted.filter { !$0.item.isActive }
-                try printTodosJSON(shown, urgency: order.urgency)
+                try printTodosJSON(shown, urgency: try order.urgency ?? urgency(session.options))
                 shownCount = shown.count
             } else {
                 // Each row becomes its line inside the cache's read: the todos themselves are not kept.
-                let scoring = order.order == .next ? order.urgency : nil
+                let scoring = order.urgency
                 let sorted = order.sorted(try await session.mapListedTodos(query) { keeps($0) ? ListedLine($0, urgency: scoring) : nil })
                 for line in sorted where line.isActive { print(line.line) }
                 for line in sorted where !line.isActive { print(line.line) }

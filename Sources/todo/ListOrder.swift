@@ -9,18 +9,18 @@ import TodoUI
 /// or given with `--sort` (by due date, then priority, when none is; `next` ranks by urgency as `todo next` does), then by title and ID so the order is total.
 struct ListOrder {
     var order: TodoUI.SortOrder
-    /// What the `next` order ranks with.
-    var urgency: Urgency
+    /// What the `next` order ranks with (nil for the others: no calendar or configuration is read for them).
+    var urgency: Urgency?
 
-    /// The saved order, else by due date; `urgency` ranks the `next` order.
-    init(_ saved: TodoUI.SortOrder?, urgency: Urgency) {
+    /// The saved order, else by due date; `urgency`, asked only for the `next` order, ranks it.
+    init(_ saved: TodoUI.SortOrder?, urgency: () throws -> Urgency) rethrows {
         order = saved ?? .due
-        self.urgency = urgency
+        self.urgency = order == .next ? try urgency() : nil
     }
 
     /// `todos` in this order (for `next`, each score computed once).
     func sorted(_ todos: [ListedTodo]) -> [ListedTodo] {
-        let facts = todos.map { OrderFacts($0, score: order == .next ? urgency.score($0.urgencyFacts) : 0) }
+        let facts = todos.map { OrderFacts($0, score: urgency?.score($0.urgencyFacts) ?? 0) }
         return sortedIndices(facts, titles: TitleOrder.Prepared(todos.map(\.title)), names: todos.map(\.recordName)).map { todos[$0] }
     }
 

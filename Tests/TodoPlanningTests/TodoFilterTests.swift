@@ -93,6 +93,26 @@ private let todos: [(String, Todo)] = [
         #expect(try parse(filter.summary) == filter)
     }
 
+    /// A filter reads its calendar only for a date term, and makes it once: the first calendar of a process (the local
+    /// zone found through ICU) was a seventh of a `todo list +home`.
+    @Test func theCalendarIsMadeOnlyForDatesAndOnce() throws {
+        var made = 0
+        func counted() -> Calendar {
+            made += 1
+            return calendar
+        }
+        _ = try TodoFilter.parse("+home -work pri:2 is:open \"a b\" list:x", now: at(2026, 3, 12), calendar: counted()) { _ in nil }
+        #expect(made == 0)
+        _ = try TodoFilter.parse("due.after:2026-03-01 due.before:2026-03-20 is:overdue", now: at(2026, 3, 12), calendar: counted()) { text in
+            try DueDateGrammar(now: at(2026, 3, 12), calendar: calendar).parse(text)
+        }
+        #expect(made == 1)
+        #expect(DueDate(at(2026, 3, 12), allDay: false).text(in: counted()).hasPrefix("2026-03-12"))
+        #expect(made == 2)
+        #expect(DueDate.day(at(2026, 3, 12), in: calendar).text(in: counted()) == "2026-03-12")
+        #expect(made == 2, "an all-day date's text needs no calendar")
+    }
+
     /// `list` and `next` show done or waiting todos when the filter has that term, not when a quoted text holds the
     /// same words (the summary split at spaces took `"call is:done"` for the term).
     @Test func hasTermIsATermNotAWordOfAText() throws {
