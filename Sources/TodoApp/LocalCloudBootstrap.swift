@@ -28,21 +28,7 @@ public enum LocalCloudBootstrap {
     /// cloud keeps its data in that directory's `server`, which `todo server stop` is then told.
     static func stopCommand(_ options: DeviceOptions) -> String {
         guard let dataDirectory = options.dataDirectory else { return "todo server stop" }
-        return "todo server stop --data-dir \(shellWord(dataDirectory.appendingPathComponent("server").path))"
-    }
-
-    /// `text` as one word a POSIX shell reads back unchanged: as it is when it holds only characters no shell treats
-    /// specially, else in single quotes (a quote inside written `'\''`).
-    static func shellWord(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@%=".unicodeScalars.contains(scalar))
-        }
-        if plain { return text }
-        var quoted = "'"
-        for scalar in text.unicodeScalars {
-            if scalar == "'" { quoted += "'\\''" } else { quoted.unicodeScalars.append(scalar) }
-        }
-        return quoted + "'"
+        return "todo server stop --data-dir \(DeviceOpening.shellWord(dataDirectory.appendingPathComponent("server").path))"
     }
 
     /// Told what the zero set-up did on its own (started the cloud, created an account), in words for a person.

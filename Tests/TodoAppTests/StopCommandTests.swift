@@ -19,10 +19,10 @@ struct StopCommandTests {
         #expect(LocalCloudBootstrap.stopCommand(options) == "todo server stop --data-dir /tmp/todo-data/server")
     }
 
-    /// Each word read back by a real shell is the text it was made from.
+    /// Each word (as the login command quotes its words too) read back by a real shell is the text it was made from.
     @Test(arguments: ["/tmp/plain/server", "/tmp/a b/server", "/tmp/it's/server", "/tmp/$HOME`x`/server", "/tmp/*?[]/server", "/tmp/é\\n/server", ""])
     func aShellReadsTheWordBackUnchanged(_ text: String) throws {
-        let word = LocalCloudBootstrap.shellWord(text)
+        let word = DeviceOpening.shellWord(text)
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         shell.arguments = ["-c", "printf '%s' " + word]
