@@ -76,6 +76,28 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
         return seconds - Double(TimeZone.current.secondsFromGMT(for: date))
     }
 
+    /// Moments that order `dues` among themselves as their `localMoment`s do, the zone's offset (`offset`, the device's
+    /// zone when nil) asked only when it can change that order: when all-day and timed dates are both among them.
+    ///
+    /// Two all-day dates a day or more apart keep their order in any zone (their starts move by the zone's offset,
+    /// hours), and two timed dates are instants, so a list of one kind is ordered by `date` alone. Finding the device's
+    /// zone was 7 % of a `todo list +home` over 1,000 todos, with ICU's zone data in its memory.
+    public static func orderingMoments(_ dues: [DueDate?], offset: ((Date) -> Int)? = nil) -> [Double?] {
+        var (allDay, timed) = (false, false)
+        for due in dues {
+            guard let due else { continue }
+            if due.allDay { allDay = true } else { timed = true }
+        }
+        guard allDay && timed else { return dues.map { $0?.date.timeIntervalSince1970 } }
+        let offset = offset ?? { [zone = TimeZone.current] in zone.secondsFromGMT(for: $0) }
+        return dues.map { due in
+            guard let due else { return nil }
+            let seconds = due.date.timeIntervalSince1970
+            guard due.allDay, seconds.isFinite else { return seconds }
+            return seconds - Double(offset(due.date))
+        }
+    }
+
     /// The order of two todos' due dates in a list: the sooner (by `localMoment`) first, none last; nil when they
     /// begin at the same moment or neither has one.
     public static func soonerFirst(_ a: DueDate?, _ b: DueDate?) -> Bool? { soonerFirst(moments: a?.localMoment, b?.localMoment) }

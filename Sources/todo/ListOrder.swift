@@ -34,20 +34,22 @@ struct ListOrder {
     /// Each todo's keys are read once, into `OrderFacts` (plain values): compared in place, every comparison of
     /// the sort copied both todos' strings and asked the time zone for each all-day due date again.
     private func sortedIndices(_ facts: [OrderFacts], titles: TitleOrder.Prepared, names: [String]) -> [Int] {
-        facts.indices.sorted { a, b in
+        // The device's zone only for a list holding both all-day and timed due dates (`DueDate.orderingMoments`).
+        let due = DueDate.orderingMoments(facts.map(\.due))
+        return facts.indices.sorted { a, b in
             let (x, y) = (facts[a], facts[b])
             if x.isTrashed != y.isTrashed { return !x.isTrashed }
             if x.isCompleted != y.isCompleted { return !x.isCompleted }
             switch order {
             case .next:
                 if x.score != y.score { return x.score > y.score }
-                if let byDue = DueDate.soonerFirst(moments: x.due, y.due) { return byDue }
+                if let byDue = DueDate.soonerFirst(moments: due[a], due[b]) { return byDue }
             case .due:
-                if let byDue = DueDate.soonerFirst(moments: x.due, y.due) { return byDue }
+                if let byDue = DueDate.soonerFirst(moments: due[a], due[b]) { return byDue }
                 if x.priority != y.priority { return x.priority > y.priority }
             case .priority:
                 if x.priority != y.priority { return x.priority > y.priority }
-                if let byDue = DueDate.soonerFirst(moments: x.due, y.due) { return byDue }
+                if let byDue = DueDate.soonerFirst(moments: due[a], due[b]) { return byDue }
             case .created:
                 let first = x.created ?? Int64.min
                 let second = y.created ?? Int64.min
@@ -66,8 +68,8 @@ struct ListOrder {
 struct OrderFacts: Sendable {
     var isTrashed: Bool
     var isCompleted: Bool
-    /// The due date's `localMoment`.
-    var due: Double?
+    /// The due date (ordered by `DueDate.orderingMoments` over the whole list).
+    var due: DueDate?
     var priority: Int
     /// When the cloud created it (ms since 1970), nil when not known.
     var created: Int64?
@@ -75,7 +77,7 @@ struct OrderFacts: Sendable {
     var score: Double
 
     init(_ todo: ListedTodo, score: Double) {
-        (isTrashed, isCompleted, due, priority) = (todo.item.isTrashed, todo.item.isCompleted, todo.item.due?.localMoment, todo.item.priority)
+        (isTrashed, isCompleted, due, priority) = (todo.item.isTrashed, todo.item.isCompleted, todo.item.due, todo.item.priority)
         created = todo.created
         self.score = score
     }

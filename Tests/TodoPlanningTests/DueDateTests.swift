@@ -61,4 +61,57 @@ struct DueDateTests {
         let timed = DueDate(Self.localMidnight(offsetHours: 9), allDay: false)
         #expect(timed.date == Self.localMidnight(offsetHours: 9))
     }
+
+    /// A list's due dates are ordered without the device's zone unless all-day and timed dates are both in it; where
+    /// the zone is asked, the moments are `localMoment`'s.
+    @Test func aListOfOneKindIsOrderedWithoutTheZone() {
+        var asked = 0
+        let counting: (Date) -> Int = { date in
+            asked += 1
+            return TimeZone(identifier: "Asia/Tokyo")!.secondsFromGMT(for: date)
+        }
+        let days: [DueDate?] = [PlanningFixture.allDay(2026, 12, 10), nil, PlanningFixture.allDay(2025, 3, 30)]
+        let moments: [DueDate?] = [PlanningFixture.at(2026, 12, 10, 9, 30), PlanningFixture.at(2026, 12, 9, 23, 0), nil]
+        #expect(DueDate.orderingMoments(days, offset: counting) == days.map { $0?.date.timeIntervalSince1970 })
+        #expect(DueDate.orderingMoments(moments, offset: counting) == moments.map { $0?.date.timeIntervalSince1970 })
+        #expect(DueDate.orderingMoments([nil, nil], offset: counting) == [nil, nil])
+        #expect(asked == 0)
+        // Mixed: each all-day date's start in the zone, each timed date as it is.
+        let mixed = days + moments
+        let tokyo = mixed.map { due in due.map { $0.allDay ? $0.date.timeIntervalSince1970 - 9 * 3_600 : $0.date.timeIntervalSince1970 } }
+        #expect(DueDate.orderingMoments(mixed, offset: counting) == tokyo)
+        #expect(asked == 2, "once for each all-day date")
+        #expect(DueDate.orderingMoments(mixed) == mixed.map { $0?.localMoment })
+    }
+
+    /// Ordered by day alone, all-day dates keep the order their starts have in every zone, across its changes of
+    /// offset (daylight saving, Samoa's move across the date line); only where two starts fall at the same moment (a
+    /// day a zone skipped) is the order the days'.
+    @Test func allDayDatesKeepTheirStartsOrderInEveryZone() {
+        var days: [DueDate] = []
+        var seed: UInt64 = 0x5A_0A
+        for _ in 0..<200 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            days.append(DueDate(Date(timeIntervalSince1970: Double(Int(seed >> 40) % 40_000 - 20_000) * 86_400), allDay: true))
+        }
+        for day in 26...31 { days.append(PlanningFixture.allDay(2011, 12, day)) }
+        for day in 29...31 { days.append(PlanningFixture.allDay(1994, 12, day)) }
+        days.append(PlanningFixture.allDay(1995, 1, 1))
+        let moments = DueDate.orderingMoments(days).map { $0! }
+        for name in ["Pacific/Apia", "Pacific/Kiritimati", "America/New_York", "Asia/Tokyo", "Australia/Lord_Howe", "UTC"] {
+            let zone = TimeZone(identifier: name)!
+            let starts = days.map { $0.date.timeIntervalSince1970 - Double(zone.secondsFromGMT(for: $0.date)) }
+            for a in days.indices {
+                for b in days.indices where starts[a] < starts[b] {
+                    #expect(moments[a] < moments[b], "\(name): \(days[a]) before \(days[b])")
+                }
+            }
+        }
+        // 2011-12-30 never began in Samoa: its start is the 31st's, and here it comes first.
+        let apia = TimeZone(identifier: "Pacific/Apia")!
+        let (thirtieth, thirtyFirst) = (PlanningFixture.allDay(2011, 12, 30), PlanningFixture.allDay(2011, 12, 31))
+        #expect(thirtieth.date.timeIntervalSince1970 - Double(apia.secondsFromGMT(for: thirtieth.date))
+            == thirtyFirst.date.timeIntervalSince1970 - Double(apia.secondsFromGMT(for: thirtyFirst.date)))
+        #expect(DueDate.orderingMoments([thirtieth, thirtyFirst]).map { $0! } == [thirtieth.date.timeIntervalSince1970, thirtyFirst.date.timeIntervalSince1970])
+    }
 }
