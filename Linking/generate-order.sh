@@ -5,9 +5,10 @@
 # Why: the kernel maps a program's code 64 KB at a time around each page it touches. Left in the linker's own order,
 # the 1 MB a `todo list` runs lies spread over 15 MB of a 27 MB `.text`, and all 15 MB count in the command's memory.
 #
-# How: each workload below runs under valgrind's callgrind, which names every function executed. The order is in
-# layers, the functions of each layer not already placed: starting and printing help, then the reads from the cache,
-# then the commands that reach the cloud, then the terminal app. Within a layer, functions keep their present order.
+# How: each workload below runs under valgrind's callgrind, which names every function executed. The reads from the
+# cache come first, ordered by how many of them run each function (those all run at the front); then, in layers of
+# the functions not already placed, starting and printing help, the commands that reach the cloud, the terminal app.
+# Within a layer, functions keep their present order. Names the binary holds more than once are left out (below).
 # A function missing from the file (new code) is only placed further back: regenerate after larger changes.
 #
 # Needs: valgrind, tmux, objcopy (binutils), python3, and a free loopback port (TODO_ORDER_PORT, default 28190).
@@ -89,19 +90,34 @@ functions app
 
 nm --defined-only "$bin/todo" | awk '$2 ~ /^[tTwW]$/ { print $1, $3 }' >"$work/symbols"
 python3 - "$work" "$root/Linking/todo.order" <<'PY'
-import sys
+import collections, sys
 work, out = sys.argv[1], sys.argv[2]
-address = {}
+address, copies = {}, collections.Counter()
 for line in open(f"{work}/symbols"):
     at, name = line.split(" ", 1)
-    address[name.strip()] = int(at, 16)
-layers = [["version", "help"], ["list-home", "list-due", "next", "export", "list-all", "summary"],
-          ["sync", "list-online", "add", "import"], ["app"]]
-placed, order = set(), []
+    address.setdefault(name.strip(), int(at, 16))
+    copies[name.strip()] += 1
+# A name the binary holds more than once is a file's local helper (`objectdestroyTm`, outlined copies): the linker
+# places every copy where the file names it, and a copy inside a dependency's unsplit `.text` pulls all of that
+# file's code forward with it. Such names are left out; their copies stay where the linker puts them.
+def functions(workload):
+    return {line.strip() for line in open(f"{work}/{workload}.functions")} & address.keys()
+def unique(names):
+    return {name for name in names if copies[name] == 1}
+# The reads first, the functions most of them run at the very front, so that each read's code lies together;
+# then starting and help, the commands that reach the cloud, and the app, each layer after the ones before.
+reads = ["list-home", "list-due", "next", "export", "list-all", "summary"]
+runs = collections.Counter()
+for workload in reads:
+    for name in unique(functions(workload)):
+        runs[name] += 1
+order = sorted(runs, key=lambda name: (-runs[name], address[name], name))
+placed = set(order)
+layers = [["version", "help"], ["sync", "list-online", "add", "import"], ["app"]]
 for layer in layers:
     names = set()
     for workload in layer:
-        names |= {line.strip() for line in open(f"{work}/{workload}.functions")} & address.keys()
+        names |= unique(functions(workload))
     names -= placed
     order += sorted(names, key=lambda name: (address[name], name))
     placed |= names
