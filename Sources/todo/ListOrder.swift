@@ -1,5 +1,4 @@
 import CloudModel
-import CoreFoundation
 import Foundation
 import TodoPlanning
 import TodoStore
@@ -80,39 +79,6 @@ struct OrderFacts: Sendable {
         (isTrashed, isCompleted, due, priority) = (todo.item.isTrashed, todo.item.isCompleted, todo.item.due, todo.item.priority)
         created = todo.created
         self.score = score
-    }
-}
-
-/// Titles in `localizedCaseInsensitiveCompare`'s order, for sorting many: that call makes a CFLocale from the current
-/// locale's identifier and bridges both strings anew for every comparison, which was half of `todo list`'s time over
-/// 9,000 todos. Here the locale is made once and each title is made a CoreFoundation string of its own UTF-16 once;
-/// each comparison is the same CoreFoundation call with the same options (case-insensitive, non-literal) that it makes.
-/// A Swift string bridged as an NSString hands CoreFoundation its characters through calls back into Swift, one
-/// at a time: over 900 titles the comparisons were 45 % of `todo list`'s instructions, and take a third of the time
-/// on strings that hold their UTF-16 (`TitleOrderTests` checks the answers are `localizedCaseInsensitiveCompare`'s).
-enum TitleOrder {
-    /// Titles made ready to be compared by position.
-    struct Prepared {
-        /// The titles as CoreFoundation strings holding their UTF-16.
-        private let strings: [CFString]
-        private let lengths: [CFIndex]
-        private let locale: CFLocale
-
-        init(_ titles: [String]) {
-            strings = titles.map { title in
-                Array(title.utf16).withUnsafeBufferPointer { CFStringCreateWithCharacters(kCFAllocatorSystemDefault, $0.baseAddress, $0.count) }
-            }
-            lengths = strings.map { CFStringGetLength($0) }
-            locale = CFLocaleCreate(kCFAllocatorSystemDefault, unsafeBitCast(NSString(string: Locale.current.identifier), to: CFString.self))
-        }
-
-        /// How the title at `a` compares with the one at `b`.
-        func compare(_ a: Int, _ b: Int) -> ComparisonResult {
-            // kCFCompareCaseInsensitive (1) and kCFCompareNonliteral (16), as NSString's compare adds with a locale.
-            let flags = CFStringCompareFlags(rawValue: 1 | 16)
-            let result = CFStringCompareWithOptionsAndLocale(strings[a], strings[b], CFRangeMake(0, lengths[a]), flags, locale)
-            return result == .compareLessThan ? .orderedAscending : result == .compareGreaterThan ? .orderedDescending : .orderedSame
-        }
     }
 }
 
