@@ -16,14 +16,37 @@ public struct CloudOrigin: Sendable, Hashable, CustomStringConvertible {
     public let port: Int
 
     /// The origin of a cloud's URL; nil when it is no http(s) URL with a host and a valid port.
+    ///
+    /// A plain host (ASCII, no percent escape, no IDNA label) is read from the URL itself: URLComponents' `host`
+    /// passes every host through Foundation's IDNA transcoder, whose first use loaded 1 MB of ICU's normalisation data
+    /// into a `todo list`. Any other host is read through URLComponents, as it always was.
     public init?(_ url: URL) {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            var host = components.host?.lowercased(), !host.isEmpty
+        if url.baseURL == nil, let host = url.host(percentEncoded: true), Self.isPlain(host) {
+            self.init(scheme: url.scheme, host: host, port: url.port)
+        } else {
+            self.init(components: url)
+        }
+    }
+
+    /// The origin of `url` as URLComponents reads it.
+    init?(components url: URL) {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        self.init(scheme: components.scheme, host: components.host, port: components.port)
+    }
+
+    /// Whether `host` reads the same percent-decoded and IDNA-decoded: ASCII without `%` or an `xn--` label.
+    static func isPlain(_ host: String) -> Bool {
+        host.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "%") } && !host.lowercased().contains("xn--")
+    }
+
+    /// The origin of a URL's scheme, host and port.
+    private init?(scheme: String?, host: String?, port: Int?) {
+        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https",
+            var host = host?.lowercased(), !host.isEmpty
         else { return nil }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "@" || $0 == "[" || $0 == "]" }) else { return nil }
-        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        let port = port ?? (scheme == "https" ? 443 : 80)
         guard (1...65535).contains(port) else { return nil }
         if Self.loopbackSpellings.contains(host) {
             host = "localhost"

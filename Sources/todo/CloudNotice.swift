@@ -34,9 +34,18 @@ struct LastCloud: Equatable {
         return LastCloud(server: server, account: account, embedded: fields["kind"] == "embedded")
     }
 
+    /// What `remember` writes.
+    var text: String { "server=\(server.absoluteString)\naccount=\(account)\nkind=\(embedded ? "embedded" : "login")\n" }
+
+    /// Whether the file kept for this configuration directory holds exactly what `remember` would write for this
+    /// one: read as bytes, no URL parsed (the usual case, the same cloud as last time).
+    func isKept(_ options: DeviceOptions) -> Bool {
+        guard let data = try? Data(contentsOf: LastCloud.file(options)), data.count <= 4096 else { return false }
+        return data.elementsEqual(text.utf8)
+    }
+
     /// Keeps this as the cloud used last (best effort: a read-only directory only loses the notice).
     func remember(_ options: DeviceOptions) {
-        let text = "server=\(server.absoluteString)\naccount=\(account)\nkind=\(embedded ? "embedded" : "login")\n"
         try? FileManager.default.createDirectory(at: options.resolvedConfigDirectory, withIntermediateDirectories: true)
         try? Data(text.utf8).write(to: LastCloud.file(options), options: .atomic)
     }
@@ -77,6 +86,9 @@ struct LastCloud: Equatable {
 func announceCloud(_ launch: DeviceLaunch) {
     guard let now = LastCloud(launch) else { return }
     let options = launch.options
+    // The same cloud as last time, said byte for byte: nothing to say or write, and no address parsed (reading the
+    // kept one's host went through Foundation's IDNA, which loaded 1 MB of ICU's data into a `todo list`).
+    if now.isKept(options) { return }
     let last = LastCloud.read(options)
     if let last, !now.sameCloud(as: last) {
         printError("Using \(now.words), not \(last.words) as last time; to go back: \(last.goBack)")

@@ -72,6 +72,15 @@ struct TitleOrderTests {
         }
     }
 
+    /// The shortcut is taken on Linux without asking Foundation for the current locale, which is always `en_001`
+    /// there: should Foundation start reading one (from `LANG`, say), this fails and the shortcut must ask again.
+    @Test func theCurrentLocaleIsTheOneTheShortcutAssumes() {
+        #if os(Linux)
+        #expect(Locale.current.identifier == TitleOrder.linuxCurrentLocale)
+        #endif
+        #expect(TitleOrder.rootOrderForASCII == TitleOrder.ordersASCIIAsRoot(Locale.current.identifier))
+    }
+
     /// Anything outside printable ASCII goes to CoreFoundation: controls, DEL, accents, other scripts.
     @Test func otherTitlesAreLeftToCoreFoundation() {
         for title in ["a\tb", "line\nbreak", "\u{7F}", "caf\u{E9}", "e\u{301}", "\u{1F600}", "\u{0}"] {
