@@ -70,10 +70,13 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// When this due date begins for the person at this device, in seconds since 1970: the moment when timed, the
     /// start of the day in the device's zone when all day (00:00 UTC of the day less the zone's offset), so that a
     /// timed todo on the evening before sorts before the day in New York as in Tokyo.
-    public var localMoment: Double {
+    public var localMoment: Double { localMoment(offset: TimeZone.current.secondsFromGMT(for:)) }
+
+    /// `localMoment` in the zone whose offset at a moment `offset` gives.
+    func localMoment(offset: (Date) -> Int) -> Double {
         let seconds = date.timeIntervalSince1970
         guard allDay, seconds.isFinite else { return seconds }
-        return seconds - Double(TimeZone.current.secondsFromGMT(for: date))
+        return seconds - Double(offset(date))
     }
 
     /// Moments that order `dues` among themselves as their `localMoment`s do, the zone's offset (`offset`, the device's
@@ -90,12 +93,7 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
         guard allDay && timed else { return dues.map { $0?.date.timeIntervalSince1970 } }
         let offset = offset ?? { [zone = TimeZone.current] in zone.secondsFromGMT(for: $0) }
-        return dues.map { due in
-            guard let due else { return nil }
-            let seconds = due.date.timeIntervalSince1970
-            guard due.allDay, seconds.isFinite else { return seconds }
-            return seconds - Double(offset(due.date))
-        }
+        return dues.map { $0?.localMoment(offset: offset) }
     }
 
     /// The order of two todos' due dates in a list: the sooner (by `localMoment`) first, none last; nil when they

@@ -20,9 +20,14 @@ struct LastCloud: Equatable {
     /// Where it is kept: `last-cloud` in the configuration directory.
     static func file(_ options: DeviceOptions) -> URL { options.resolvedConfigDirectory.appendingPathComponent("last-cloud") }
 
-    /// The one kept for this configuration directory; nil when none is, or the file is not one this program wrote.
-    static func read(_ options: DeviceOptions) -> LastCloud? {
+    /// The bytes kept for this configuration directory; nil when none can be read, or more than any this program writes.
+    static func keptBytes(_ options: DeviceOptions) -> Data? {
         guard let data = try? Data(contentsOf: file(options)), data.count <= 4096 else { return nil }
+        return data
+    }
+
+    /// The one `data` (the kept file's bytes) names; nil when it is not a file this program wrote.
+    init?(kept data: Data) {
         var fields: [String: String] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             guard let equals = line.firstIndex(of: "=") else { continue }
@@ -31,18 +36,11 @@ struct LastCloud: Equatable {
         guard let text = fields["server"], let server = URL(string: text), CloudOrigin(server) != nil,
             let account = fields["account"], !account.isEmpty, !account.contains(where: \.isNewline)
         else { return nil }
-        return LastCloud(server: server, account: account, embedded: fields["kind"] == "embedded")
+        self.init(server: server, account: account, embedded: fields["kind"] == "embedded")
     }
 
     /// What `remember` writes.
     var text: String { "server=\(server.absoluteString)\naccount=\(account)\nkind=\(embedded ? "embedded" : "login")\n" }
-
-    /// Whether the file kept for this configuration directory holds exactly what `remember` would write for this
-    /// one: read as bytes, no URL parsed (the usual case, the same cloud as last time).
-    func isKept(_ options: DeviceOptions) -> Bool {
-        guard let data = try? Data(contentsOf: LastCloud.file(options)), data.count <= 4096 else { return false }
-        return data.elementsEqual(text.utf8)
-    }
 
     /// Keeps this as the cloud used last (best effort: a read-only directory only loses the notice).
     func remember(_ options: DeviceOptions) {
@@ -86,10 +84,11 @@ struct LastCloud: Equatable {
 func announceCloud(_ launch: DeviceLaunch) {
     guard let now = LastCloud(launch) else { return }
     let options = launch.options
+    let kept = LastCloud.keptBytes(options)
     // The same cloud as last time, said byte for byte: nothing to say or write, and no address parsed (reading the
     // kept one's host went through Foundation's IDNA, which loaded 1 MB of ICU's data into a `todo list`).
-    if now.isKept(options) { return }
-    let last = LastCloud.read(options)
+    if let kept, kept.elementsEqual(now.text.utf8) { return }
+    let last = kept.flatMap(LastCloud.init(kept:))
     if let last, !now.sameCloud(as: last) {
         printError("Using \(now.words), not \(last.words) as last time; to go back: \(last.goBack)")
     }

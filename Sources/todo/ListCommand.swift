@@ -73,9 +73,7 @@ extension DeviceSession {
         _ query: TodoQuery, prefilter: (@Sendable (ListingFacts, () -> String, ListedDependencies) -> Bool)?,
         _ transform: @escaping @Sendable (ListedTodo) -> T?
     ) async throws -> [T] {
-        let lists = try await store.listTitles(in: query.scope, includeTrashed: query.includeTrashed)
-        let related = try await store.dependencyTodos(in: query.scope)
-        let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
+        let (lists, dependencies) = try await listingContext(in: query.scope, includeTrashed: query.includeTrashed)
         let listed: @Sendable (TodoItem) -> T? = { item in transform(Self.listed(item, lists: lists, dependencies: dependencies)) }
         guard let prefilter else { return try await store.mapTodos(matching: query, listed) }
         return try await store.mapTodos(matching: query, prefilter: { facts, name in prefilter(facts, name, dependencies) }, listed)
@@ -86,9 +84,7 @@ extension DeviceSession {
     func forEachChunk<T: Sendable>(
         of query: TodoQuery, size: Int, _ transform: @escaping @Sendable (ListedTodo) -> T?, _ body: ([T]) async throws -> Void
     ) async throws {
-        let lists = try await store.listTitles(in: query.scope, includeTrashed: query.includeTrashed)
-        let related = try await store.dependencyTodos(in: query.scope)
-        let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
+        let (lists, dependencies) = try await listingContext(in: query.scope, includeTrashed: query.includeTrashed)
         var after: RecordKey?
         while true {
             let chunk = try await store.mapTodos(matching: query, after: after, limit: size) { item in
@@ -104,12 +100,18 @@ extension DeviceSession {
     func listedTodos(keys: [RecordKey]) async throws -> [ListedTodo] {
         var listed: [ListedTodo] = []
         for scope in Set(keys.map(\.scope)) {
-            let lists = try await store.listTitles(in: scope, includeTrashed: false)
-            let related = try await store.dependencyTodos(in: scope)
-            let dependencies = Self.openDependencies(waiting: related.waiting, open: related.open)
+            let (lists, dependencies) = try await listingContext(in: scope, includeTrashed: false)
             listed += try await store.mapTodos(keys: keys.filter { $0.scope == scope }) { Self.listed($0, lists: lists, dependencies: dependencies) }.values
         }
         return listed
+    }
+
+    /// What a listed todo shows beside its own fields, read once per listing of `scope`: its list's title by the list's
+    /// key (trashed lists too when asked), and the dependencies its marks are made from.
+    private func listingContext(in scope: DatabaseScope, includeTrashed: Bool) async throws -> (lists: [RecordKey: String], dependencies: ListedDependencies) {
+        let lists = try await store.listTitles(in: scope, includeTrashed: includeTrashed)
+        let related = try await store.dependencyTodos(in: scope)
+        return (lists, Self.openDependencies(waiting: related.waiting, open: related.open))
     }
 
     /// The open todos the marks are made from, by record name, and the names of those an open todo waits on

@@ -1,5 +1,6 @@
 import CoreFoundation
 import Foundation
+import TestSupport
 import Testing
 
 @testable import todo
@@ -58,11 +59,8 @@ struct TitleOrderTests {
                 #expect(TitleOrder.printableASCIIOrder(x, y) == Self.coreFoundationOrder(x, y, in: identifier), "\(x.debugDescription) \(y.debugDescription)")
             }
         }
-        var seed: UInt64 = 0xA5C1_1D
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
+        var random = SplitMix(seed: 0xA5C1_1D)
+        func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
         let pieces = ["Todo ", "todo", "number ", "1", "10", "2", " ", "-", "_", "a", "A", "z", "Z", "'", "(", "~", "$", "0", "9", "co-op", "coop", "I", "i"]
         for _ in 0..<3_000 {
             let x = (0..<next(5)).map { _ in pieces[next(pieces.count)] }.joined()

@@ -89,10 +89,9 @@ struct DueDateTests {
     /// day a zone skipped) is the order the days'.
     @Test func allDayDatesKeepTheirStartsOrderInEveryZone() {
         var days: [DueDate] = []
-        var seed: UInt64 = 0x5A_0A
+        var noise = PlanningNoise(state: 0x5A_0A)
         for _ in 0..<200 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            days.append(DueDate(Date(timeIntervalSince1970: Double(Int(seed >> 40) % 40_000 - 20_000) * 86_400), allDay: true))
+            days.append(DueDate(Date(timeIntervalSince1970: Double(noise.below(40_000) - 20_000) * 86_400), allDay: true))
         }
         for day in 26...31 { days.append(PlanningFixture.allDay(2011, 12, day)) }
         for day in 29...31 { days.append(PlanningFixture.allDay(1994, 12, day)) }
