@@ -1,3 +1,4 @@
+import CloudModel
 import Foundation
 
 /// What a signed-in device keeps between runs: the session token and who it stands for.
@@ -17,6 +18,29 @@ public struct Credentials: Sendable, Hashable, Codable {
         self.userRecordName = userRecordName
         self.deviceID = deviceID
         self.ckWebAuthToken = ckWebAuthToken
+    }
+
+    /// The credentials a session file holds (the JSON `SecretFile.writeJSON` wrote); nil when it is not such a file.
+    ///
+    /// Read with our own parser: Foundation's JSONDecoder looks up `String: Hashable` over every conformance record
+    /// of the binary on its first use (0.6 M instructions of a 10 M `todo list`), and every command reads this file.
+    public init?(sessionFile data: Data) {
+        guard case .object(let object)? = try? JSONParser.parse(data) else { return nil }
+        func text(_ key: String) -> String? {
+            guard case .string(let value)? = object[key] else { return nil }
+            return value
+        }
+        guard let server = text("server"), let account = text("account"), let deviceName = text("deviceName"),
+            let userRecordName = text("userRecordName"), let deviceID = text("deviceID"), let token = text("ckWebAuthToken")
+        else { return nil }
+        self.init(
+            server: server, account: account, deviceName: deviceName, userRecordName: userRecordName, deviceID: deviceID,
+            ckWebAuthToken: token)
+    }
+
+    /// The credentials kept in the session file at `url`; nil when it is missing or not such a file.
+    public static func read(from url: URL) -> Credentials? {
+        SecretFile.read(url).flatMap(Credentials.init(sessionFile:))
     }
 }
 
@@ -48,7 +72,8 @@ public enum SecretFile {
 
     /// Reads a secret file, nil when it does not exist.
     public static func read(_ url: URL) -> Data? {
-        FileManager.default.contents(atPath: url.path)
+        // `path(percentEncoded:)`, not `path`: the property's first use looks up a conformance over the whole binary.
+        FileManager.default.contents(atPath: url.path(percentEncoded: false))
     }
 
     /// Writes a value as JSON, mode 0600.
@@ -56,11 +81,6 @@ public enum SecretFile {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try write(encoder.encode(value), to: url)
-    }
-
-    /// Reads a JSON value, nil when missing or unreadable.
-    public static func readJSON<T: Decodable>(_ type: T.Type, from url: URL) -> T? {
-        read(url).flatMap { try? JSONDecoder().decode(T.self, from: $0) }
     }
 
     /// Removes a secret file if present.

@@ -3,6 +3,7 @@ import Foundation
 import TOMLKit
 import Terminal
 import TodoPlanning
+import TodoStore
 import TodoSync
 import TodoUI
 
@@ -116,7 +117,7 @@ public struct ConfigFile: Sendable {
 
     /// The configuration file in `directory`.
     public init(directory: URL) {
-        url = directory.appendingPathComponent(Self.fileName)
+        url = directory.appendingFilePath(Self.fileName)
     }
 
     /// The configuration file of a device's options (its configuration directory).
@@ -217,9 +218,9 @@ public struct ConfigFile: Sendable {
     /// The file's text; nil when it does not exist.
     func readText() throws(ConfigFileError) -> String? {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
+        guard FileManager.default.fileExists(atPath: url.filePath, isDirectory: &isDirectory) else { return nil }
         if isDirectory.boolValue { throw error("a directory, not a file") }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw error("cannot be read (permissions?)") }
+        guard let handle = FileHandle(forReadingAtPath: url.filePath) else { throw error("cannot be read (permissions?)") }
         defer { try? handle.close() }
         let data: Data
         do {

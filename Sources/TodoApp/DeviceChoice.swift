@@ -1,5 +1,6 @@
 import CloudClient
 import Foundation
+import TodoStore
 import TodoSync
 
 /// What the command line said about which device to open; nil where it said nothing. `resolve()` fills in the rest
@@ -18,12 +19,12 @@ public struct DeviceChoice: Sendable {
     /// `--password`.
     public var password: String?
     /// The environment (`USER`, `TODO_PASSWORD`, `TODO_CA_FILE`, the XDG variables).
-    public var environment: [String: String]
+    public var environment: ProcessEnvironment
 
     /// A choice of the given flags.
     public init(
         server: URL? = nil, account: String? = nil, device: String? = nil, caFile: String? = nil, dataDirectory: URL? = nil,
-        password: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+        password: String? = nil, environment: ProcessEnvironment = .process
     ) {
         self.server = server
         self.account = account
@@ -157,7 +158,7 @@ public enum DeviceOpening {
     public static func signInAgain(_ session: DeviceSession, password: String) async throws {
         let options = session.options
         let credentials = try await DeviceSession.signIn(options, password: password)
-        if options.isDefaultLocalServer, FileManager.default.fileExists(atPath: options.passwordFile.path) {
+        if options.isDefaultLocalServer, FileManager.default.fileExists(atPath: options.passwordFile.filePath) {
             try? SecretFile.write(Data((password + "\n").utf8), to: options.passwordFile)
         }
         await session.engine.resumeSession(

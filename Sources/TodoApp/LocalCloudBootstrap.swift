@@ -155,15 +155,13 @@ extension DeviceOptions {
     /// embedded cloud's bootstrap writes one.
     public var passwordFile: URL {
         let key = CacheLocation.safeName(origin?.fileKey ?? "cloud")
-        return resolvedConfigDirectory.appendingPathComponent("passwords").appendingPathComponent(key)
-            .appendingPathComponent(CacheLocation.safeName(account))
+        return resolvedConfigDirectory.appendingFilePath("passwords/\(key)/\(CacheLocation.safeName(account))")
     }
 
     /// Where earlier versions kept the password (under the address as typed).
     var legacyPasswordFiles: [URL] {
         (origin?.legacyFileKeys ?? []).map {
-            resolvedConfigDirectory.appendingPathComponent("passwords").appendingPathComponent(CacheLocation.safeName($0))
-                .appendingPathComponent(CacheLocation.safeName(account))
+            resolvedConfigDirectory.appendingFilePath("passwords/\(CacheLocation.safeName($0))/\(CacheLocation.safeName(account))")
         }
     }
 }

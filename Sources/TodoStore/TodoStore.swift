@@ -91,11 +91,14 @@ public actor TodoStore {
         executor = ThreadTaskExecutor(name: "todo-store")
         // From here on the initializer runs on the store's executor, its thread: the opening and migrating too.
         if path != ":memory:" {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            // The path's directory by its text (Foundation's URL path calls cost more than the call they serve: FilePaths).
+            let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
             do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                if !directory.isEmpty {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                }
             } catch {
-                throw StoreError.cannotOpen("cannot create \(directory.path)")
+                throw StoreError.cannotOpen("cannot create \(directory)")
             }
         }
         self.database = try Self.mapErrors(path: path) {
@@ -107,7 +110,7 @@ public actor TodoStore {
     }
 
     /// Opens the cache at a file URL.
-    public init(url: URL) async throws { try await self.init(path: url.path) }
+    public init(url: URL) async throws { try await self.init(path: url.filePath) }
 
     // The connection, if still open, closes on the store's thread: closing the file's last connection writes to it.
     deinit { executor.stop(releasing: &database) }
@@ -333,47 +336,6 @@ public actor TodoStore {
     public func wipe() throws {
         try write { db in
             try db.execute("DELETE FROM records; DELETE FROM zone_tokens; DELETE FROM sync_state; DELETE FROM outbox; DELETE FROM announced_losses; DELETE FROM history;")
-        }
-    }
-}
-
-/// Where caches live: `$XDG_DATA_HOME/cloudtodo/` (else `~/.local/share/cloudtodo/`), or a given data directory.
-public enum CacheLocation {
-    /// The base data directory for the app.
-    public static func dataDirectory(override: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> URL
-    {
-        if let override { return override }
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("cloudtodo")
-        }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".local/share/cloudtodo")
-    }
-
-    /// The cache file of one account on one device.
-    public static func cacheFile(account: String, device: String, dataDirectory: URL) -> URL {
-        dataDirectory.appendingPathComponent("devices").appendingPathComponent(safeName(account))
-            .appendingPathComponent(safeName(device) + ".sqlite")
-    }
-
-    /// A name made safe for a file name (no separators, no leading dot).
-    public static func safeName(_ name: String) -> String {
-        // Every name a device opens with passes through here several times: one of allowed ASCII alone (nearly
-        // all) is itself, checked by byte, without building the set of characters and hashing each of its own.
-        if !name.isEmpty, !name.hasPrefix("."), name.utf8.allSatisfy(isSafeNameByte) { return name }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@+")
-        var safe = String(name.map { allowed.contains($0) ? $0 : "_" })
-        while safe.hasPrefix(".") { safe = "_" + safe.dropFirst() }
-        return safe.isEmpty ? "_" : safe
-    }
-
-    /// Whether `byte` is one of the ASCII characters `safeName` keeps.
-    private static func isSafeNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "@"), UInt8(ascii: "+"): true
-        default: false
         }
     }
 }

@@ -31,7 +31,7 @@ public struct DeviceOptions: Sendable {
     /// Whether local edits are sent at once in the background (the TUI); the command line sends explicitly.
     public var sendsAutomatically: Bool
     /// The environment to read `USER`, `TODO_PASSWORD` and the XDG variables from.
-    public var environment: [String: String] { didSet { resolveConfigDirectory() } }
+    public var environment: ProcessEnvironment { didSet { resolveConfigDirectory() } }
     /// A command that only reads the cache (`--offline`): no HTTP client is made ahead of a request (a signed-in
     /// session otherwise makes it while the cache opens), and the embedded cloud is neither asked nor started.
     public var readsCacheOnly = false
@@ -41,7 +41,7 @@ public struct DeviceOptions: Sendable {
         account: String? = nil, device: String? = nil, server: URL? = nil, dataDirectory: URL? = nil, configDirectory: URL? = nil,
         password: String? = nil, startsLocalServer: Bool = true, executablePath: String? = nil,
         transport: any HTTPTransport = HTTPClientTransport(), publicPollInterval: Double = 300, sendsAutomatically: Bool = true,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: ProcessEnvironment = .process
     ) {
         self.account = account ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "me"
         self.device = device ?? "main"
@@ -71,14 +71,14 @@ public struct DeviceOptions: Sendable {
     }
 
     /// `resolvedConfigDirectory` for these options.
-    private static func configDirectory(_ configDirectory: URL?, dataDirectory: URL?, environment: [String: String]) -> URL {
+    private static func configDirectory(_ configDirectory: URL?, dataDirectory: URL?, environment: ProcessEnvironment) -> URL {
         if let configDirectory { return configDirectory }
-        if let dataDirectory { return dataDirectory.appendingPathComponent("config") }
+        if let dataDirectory { return dataDirectory.appendingFilePath("config") }
         if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("cloudtodo")
+            return URL(fileURLWithPath: xdg).appendingFilePath("cloudtodo")
         }
         let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".config/cloudtodo")
+        return home.appendingFilePath(".config/cloudtodo")
     }
 
     /// The cache file of this account on this device.
@@ -94,14 +94,16 @@ public struct DeviceOptions: Sendable {
     public var credentialsFile: URL { credentialsFile(originKey: originKey) }
 
     /// The session file of this account and device under a cloud's directory name.
-    func credentialsFile(originKey: String) -> URL {
-        resolvedConfigDirectory.appendingPathComponent("sessions").appendingPathComponent(originKey)
-            .appendingPathComponent(CacheLocation.safeName(account))
-            .appendingPathComponent(CacheLocation.safeName(device) + ".json")
+    func credentialsFile(originKey: String) -> URL { sessionFile(originKey: originKey, suffix: ".json") }
+
+    /// The file named after this account and device, ending in `suffix`, under a cloud's directory name.
+    func sessionFile(originKey: String, suffix: String) -> URL {
+        resolvedConfigDirectory.appendingFilePath(
+            "sessions/\(originKey)/\(CacheLocation.safeName(account))/\(CacheLocation.safeName(device))\(suffix)")
     }
 
     /// The marker that this device was signed out on purpose.
-    public var signedOutMarker: URL { credentialsFile.deletingPathExtension().appendingPathExtension("signedout") }
+    public var signedOutMarker: URL { sessionFile(originKey: originKey, suffix: ".signedout") }
 
     /// Whether the server is the default local address (where a background cloud may be started).
     public var isDefaultLocalServer: Bool {
@@ -227,10 +229,10 @@ public final class DeviceSession: Sendable {
     /// token) is left alone. The file is moved aside first and checked there, so a write in between is never lost.
     public static func forgetSession(_ options: DeviceOptions, ifToken token: String) {
         let file = options.credentialsFile
-        guard let kept = SecretFile.readJSON(Credentials.self, from: file), kept.ckWebAuthToken == token else { return }
+        guard let kept = Credentials.read(from: file), kept.ckWebAuthToken == token else { return }
         let aside = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).ended-\(UUID().uuidString)")
         guard rename(file.path, aside.path) == 0 else { return }
-        if let moved = SecretFile.readJSON(Credentials.self, from: aside), moved.ckWebAuthToken != token {
+        if let moved = Credentials.read(from: aside), moved.ckWebAuthToken != token {
             // Another process wrote a fresh session between the check and the move: put it back unless a newer one
             // arrived meanwhile (link fails then, and the newer one stays).
             _ = link(aside.path, file.path)
@@ -249,7 +251,7 @@ public final class DeviceSession: Sendable {
     /// it stays so until it signs in again), its credentials file read once.
     public static func keptSession(_ options: DeviceOptions) -> (credentials: Credentials?, signedOutOnPurpose: Bool) {
         let kept = keptCredentials(options)  // migrates an old marker with its session
-        return (kept, FileManager.default.fileExists(atPath: options.signedOutMarker.path))
+        return (kept, FileManager.default.fileExists(atPath: options.signedOutMarker.filePath))
     }
 
     /// The session kept for this account and device on this cloud; nil when none is kept (or the file is unreadable).
@@ -257,15 +259,15 @@ public final class DeviceSession: Sendable {
     /// Finds sessions filed by earlier versions under the address as typed (`127.0.0.1-8787`) and moves them to the
     /// canonical origin's place.
     public static func keptCredentials(_ options: DeviceOptions) -> Credentials? {
-        if let kept = SecretFile.readJSON(Credentials.self, from: options.credentialsFile), belongs(kept, to: options) { return kept }
+        if let kept = Credentials.read(from: options.credentialsFile), belongs(kept, to: options) { return kept }
         for legacyKey in options.origin?.legacyFileKeys ?? [] {
             let legacy = options.credentialsFile(originKey: CacheLocation.safeName(legacyKey))
-            let legacyMarker = legacy.deletingPathExtension().appendingPathExtension("signedout")
-            if FileManager.default.fileExists(atPath: legacyMarker.path) {
+            let legacyMarker = options.sessionFile(originKey: CacheLocation.safeName(legacyKey), suffix: ".signedout")
+            if FileManager.default.fileExists(atPath: legacyMarker.filePath) {
                 try? SecretFile.write(Data("signed out\n".utf8), to: options.signedOutMarker)
                 SecretFile.remove(legacyMarker)
             }
-            guard let kept = SecretFile.readJSON(Credentials.self, from: legacy), belongs(kept, to: options) else { continue }
+            guard let kept = Credentials.read(from: legacy), belongs(kept, to: options) else { continue }
             do {
                 try SecretFile.writeJSON(kept, to: options.credentialsFile)
                 SecretFile.remove(legacy)

@@ -2,6 +2,7 @@ import CloudClient
 import CommandLineSupport
 import Foundation
 import TodoApp
+import TodoStore
 import TodoSync
 
 // One cloud unless you say otherwise: the cloud the command line used last (without --server) is remembered in the
@@ -18,11 +19,11 @@ struct LastCloud: Equatable {
     var embedded: Bool
 
     /// Where it is kept: `last-cloud` in the configuration directory.
-    static func file(_ options: DeviceOptions) -> URL { options.resolvedConfigDirectory.appendingPathComponent("last-cloud") }
+    static func file(_ options: DeviceOptions) -> URL { options.resolvedConfigDirectory.appendingFilePath("last-cloud") }
 
     /// The bytes kept for this configuration directory; nil when none can be read, or more than any this program writes.
     static func keptBytes(_ options: DeviceOptions) -> Data? {
-        guard let data = try? Data(contentsOf: file(options)), data.count <= 4096 else { return nil }
+        guard let data = FileManager.default.contents(atPath: file(options).filePath), data.count <= 4096 else { return nil }
         return data
     }
 

@@ -55,8 +55,8 @@ enum QuickCommandLine {
     /// The validated request of `verb` with what its line gives.
     private static func validatedReading(_ verb: String, _ given: Given) throws -> Reading {
         let device = DeviceFlags(
-            account: given.values["--account"], device: given.values["--device"], server: given.values["--server"],
-            caFile: given.values["--ca-file"], dataDir: given.values["--data-dir"], password: given.values["--password"])
+            account: given.text("--account"), device: given.text("--device"), server: given.text("--server"),
+            caFile: given.text("--ca-file"), dataDir: given.text("--data-dir"), password: given.text("--password"))
         let reading: Reading
         switch verb {
         case "list":
@@ -64,7 +64,7 @@ enum QuickCommandLine {
                 ListRequest(
                     device: device, json: given.flags.contains("--json"), all: given.flags.contains("--all"),
                     publicBoard: given.flags.contains("--public"), shared: given.flags.contains("--shared"),
-                    offline: given.flags.contains("--offline"), sort: given.values["--sort"], filter: given.words))
+                    offline: given.flags.contains("--offline"), sort: given.text("--sort"), filter: given.words))
         case "next":
             reading = .next(
                 NextRequest(
@@ -83,7 +83,7 @@ enum QuickCommandLine {
             reading = .export(
                 ExportRequest(
                     device: device, format: try given.value("--format", InterchangeFormat.init(name:)) ?? ExportRequest().format,
-                    output: given.values["--output"], vdir: given.values["--vdir"], offline: given.flags.contains("--offline"),
+                    output: given.text("--output"), vdir: given.text("--vdir"), offline: given.flags.contains("--offline"),
                     filter: given.words))
         }
         try reading.validate()
@@ -94,9 +94,13 @@ enum QuickCommandLine {
     struct LeftToArgumentParser: Error {}
 
     /// The long options that take a value and the flags of a verb, beside the device options every verb takes.
+    ///
+    /// Arrays of a few names, not sets: the standard library's own `Set<String>` and `[String: String]` code makes
+    /// the runtime look up `String: Hashable` over all 10,000 conformance records of the binary (0.6 M instructions,
+    /// 6 % of a `todo list +home` over 1,000 todos), and the other everyday code paths need no such look-up.
     struct Shape {
-        var options: Set<String>
-        var flags: Set<String>
+        var options: [String]
+        var flags: [String]
         /// Short names read as a long name (`-o` for `--output`, `-q` for `--quiet`), only as a word of their own.
         var short: [String: String] = [:]
     }
@@ -111,18 +115,22 @@ enum QuickCommandLine {
     ]
 
     /// The options every device verb takes (`DeviceOptionGroup`).
-    static let deviceOptions: Set<String> = ["--account", "--device", "--server", "--ca-file", "--data-dir", "--password"]
+    static let deviceOptions = ["--account", "--device", "--server", "--ca-file", "--data-dir", "--password"]
 
     /// What a command line gives: option values by long name, the flags, the other words in order.
     struct Given {
-        var values: [String: String] = [:]
-        var flags: Set<String> = []
+        /// Option values in the order given (each name at most once).
+        var values: [(name: String, text: String)] = []
+        var flags: [String] = []
         var words: [String] = []
+
+        /// The text given for option `name`; nil when the line does not give it.
+        func text(_ name: String) -> String? { values.first { $0.name == name }?.text }
 
         /// The value of option `name` as `read` makes it; nil when the line does not give it, `LeftToArgumentParser`
         /// when it cannot be read so.
         func value<T>(_ name: String, _ read: (String) -> T?) throws -> T? {
-            guard let text = values[name] else { return nil }
+            guard let text = text(name) else { return nil }
             guard let value = read(text) else { throw LeftToArgumentParser() }
             return value
         }
@@ -150,15 +158,16 @@ enum QuickCommandLine {
                 value = String(word[word.index(after: equals)...])
             }
             if shape.flags.contains(name) {
-                guard value == nil, given.flags.insert(name).inserted else { return nil }
+                guard value == nil, !given.flags.contains(name) else { return nil }
+                given.flags.append(name)
             } else if shape.options.contains(name) || deviceOptions.contains(name) {
                 if value == nil {
                     guard index < words.endIndex else { return nil }
                     value = words[index]
                     index += 1
                 }
-                guard let value, !value.hasPrefix("-"), given.values[name] == nil else { return nil }
-                given.values[name] = value
+                guard let value, !value.hasPrefix("-"), given.text(name) == nil else { return nil }
+                given.values.append((name, value))
             } else {
                 return nil
             }

@@ -8,6 +8,7 @@ import Testing
 import Terminal
 import TodoApp
 import TodoPlanning
+import TodoStore
 import TodoSync
 import TodoUI
 
@@ -210,7 +211,7 @@ struct SavedLoginTests {
         defer { try? FileManager.default.removeItem(at: data) }
         let environment = ["USER": "someone", "HOME": data.path]
         // Nothing saved: the embedded cloud as $USER.
-        let plain = try DeviceChoice(dataDirectory: data, environment: environment).resolve()
+        let plain = try DeviceChoice(dataDirectory: data, environment: ProcessEnvironment(environment)).resolve()
         #expect(plain.options.isDefaultLocalServer && plain.options.account == "someone" && plain.source == .embedded)
 
         // Three real PEM authorities: resolving a choice makes its transport, which reads the file it trusts.
@@ -219,26 +220,26 @@ struct SavedLoginTests {
         for file in [savedCA, environmentCAFile, flagCAFile] { try FileManager.default.copyItem(atPath: authority.certificate.path, toPath: file) }
         let configFile = ConfigFile(directory: data.appendingPathComponent("config"))
         try configFile.save(SavedLogin(server: URL(string: "https://todo.example.org")!, account: "alice", device: "laptop", caFile: savedCA))
-        let saved = try DeviceChoice(dataDirectory: data, environment: environment).resolve()
+        let saved = try DeviceChoice(dataDirectory: data, environment: ProcessEnvironment(environment)).resolve()
         #expect(saved.options.server.absoluteString == "https://todo.example.org")
         #expect(saved.options.account == "alice" && saved.options.device == "laptop" && saved.trust.caFile == savedCA)
         #expect(saved.source == .savedLogin(configFile.url.path))
 
         // Flags override; the same cloud spelled differently keeps the saved account and trust.
-        let sameCloud = try DeviceChoice(server: URL(string: "HTTPS://todo.example.org:443/")!, device: "phone", dataDirectory: data, environment: environment).resolve()
+        let sameCloud = try DeviceChoice(server: URL(string: "HTTPS://todo.example.org:443/")!, device: "phone", dataDirectory: data, environment: ProcessEnvironment(environment)).resolve()
         #expect(sameCloud.options.account == "alice" && sameCloud.options.device == "phone" && sameCloud.trust.caFile == savedCA)
-        let environmentCA = try DeviceChoice(dataDirectory: data, environment: environment.merging(["TODO_CA_FILE": environmentCAFile]) { $1 }).resolve()
+        let environmentCA = try DeviceChoice(dataDirectory: data, environment: ProcessEnvironment(environment.merging(["TODO_CA_FILE": environmentCAFile]) { $1 })).resolve()
         #expect(environmentCA.trust.caFile == environmentCAFile)
-        let flagCA = try DeviceChoice(caFile: flagCAFile, dataDirectory: data, environment: environment.merging(["TODO_CA_FILE": environmentCAFile]) { $1 }).resolve()
+        let flagCA = try DeviceChoice(caFile: flagCAFile, dataDirectory: data, environment: ProcessEnvironment(environment.merging(["TODO_CA_FILE": environmentCAFile]) { $1 })).resolve()
         #expect(flagCA.trust.caFile == flagCAFile)
 
         // Another cloud named on the command line takes nothing from the saved login.
-        let other = try DeviceChoice(server: URL(string: "http://127.0.0.1:9999")!, dataDirectory: data, environment: environment).resolve()
+        let other = try DeviceChoice(server: URL(string: "http://127.0.0.1:9999")!, dataDirectory: data, environment: ProcessEnvironment(environment)).resolve()
         #expect(other.options.account == "someone" && other.options.device == "main" && other.trust.caFile == nil && other.source == .flags)
 
         // A broken file stops every verb with its words.
         try Data("[login\n".utf8).write(to: configFile.url)
-        #expect(throws: ConfigFileError.self) { try DeviceChoice(dataDirectory: data, environment: environment).resolve() }
+        #expect(throws: ConfigFileError.self) { try DeviceChoice(dataDirectory: data, environment: ProcessEnvironment(environment)).resolve() }
     }
 
     @Test func theEmbeddedCloudCreatesTheAccountOnFirstUseWithAKeptPassword() async throws {

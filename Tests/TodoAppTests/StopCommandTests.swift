@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TodoStore
 import TodoSync
 
 @testable import TodoApp
