@@ -36,6 +36,10 @@ enum SharedHTTPClient {
                 tlsConfiguration: nil, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(connectTimeout), write: .seconds(30)),
                 connectionPool: pool, proxy: nil, ignoreUncleanSSLShutdown: false, decompression: .disabled)
             configuration.httpVersion = .http1Only
+            // No tracing: nothing here bootstraps a tracer, and by default the client takes the process's no-op one
+            // and opens a span around every request (with a conformance scan over the whole binary for each type
+            // that first meets one).
+            configuration.tracing.tracer = nil
             let client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
             state.group = group
             state.client = client

@@ -354,10 +354,12 @@ public struct ConfigFile: Sendable {
     func line(of key: String, in table: String?, _ text: String) -> Int? {
         var current: String?
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            // Trimmed here, not by Foundation's `trimmingCharacters(in:)`: its NSString bridge made the runtime scan
+            // every conformance record of the binary three times on the first line of every command with a saved login.
+            let line = Self.trimmed(raw, Self.isBlank)
             if line.hasPrefix("[") {
-                let name = line.trimmingCharacters(in: CharacterSet(charactersIn: "[] \t")).split(separator: "#").first
-                    .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[] \t")) } ?? ""
+                let header = { (character: Character) in character == "[" || character == "]" || Self.isBlank(character) }
+                let name = Self.trimmed(line, header).split(separator: "#").first.map { String(Self.trimmed($0, header)) } ?? ""
                 current = name
                 if table == nil, name == key || name.hasPrefix(key + ".") || name == "\"\(key)\"" { return index + 1 }
                 continue
@@ -369,6 +371,15 @@ public struct ConfigFile: Sendable {
             }
         }
         return nil
+    }
+
+    /// TOML's blanks between tokens: space and tab.
+    static func isBlank(_ character: Character) -> Bool { character == " " || character == "\t" }
+
+    /// `text` without the characters `drop` names at its start and end.
+    static func trimmed(_ text: Substring, _ drop: (Character) -> Bool) -> Substring {
+        guard let first = text.firstIndex(where: { !drop($0) }), let last = text.lastIndex(where: { !drop($0) }) else { return "" }
+        return text[first...last]
     }
 
     /// A key as it may be shown: controls made visible, at most 40 characters.

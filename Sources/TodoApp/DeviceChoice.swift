@@ -49,7 +49,7 @@ public struct DeviceChoice: Sendable {
         if let saved, namesSavedCloud {
             if server == nil {
                 options.server = saved.server
-                source = .savedLogin(configFile.url.path)
+                source = .savedLogin(configFile.url.filePath)
             }
             if account == nil { options.account = saved.account }
             if device == nil, let savedDevice = saved.device { options.device = savedDevice }

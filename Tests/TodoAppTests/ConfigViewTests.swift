@@ -41,4 +41,21 @@ struct ConfigViewTests {
             #expect(error.line == 2 && error.problem.hasPrefix("'context' in [view] names 'home', which [filters] does not have"))
         }
     }
+
+    @Test(arguments: [
+        ("[view]\nweek-start = \"friday\"\n", 2),
+        ("# a comment\n\n  [ view ]  # the view\n\tsort = \"due\"\n \t week-start\t= \"friday\"\n", 5),
+        ("[filters]\nweek-start = \"x\"\n[\tview\t]\n\"week-start\" = \"friday\"\n", 4),
+        ("[view]\n'week-start'   =   \"friday\"\r\n", 2),
+    ])
+    func theLineIsFoundThroughBlanksAndHeaderSpellings(_ text: String, _ line: Int) throws {
+        let file = try file(text)
+        defer { try? FileManager.default.removeItem(at: file.url.deletingLastPathComponent()) }
+        do {
+            _ = try file.settings()
+            Issue.record("a week starting on friday was read")
+        } catch {
+            #expect(error.line == line && error.problem == "'week-start' in [view] must be monday or sunday")
+        }
+    }
 }
