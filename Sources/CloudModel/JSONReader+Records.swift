@@ -1,5 +1,11 @@
 // The pull reader's parts of a record: zone IDs, stamps, field values and whole records.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension JSONReader {
     mutating func readZoneID(at path: @autoclosure () -> String) throws -> ZoneID {
         if let last = lastZoneID, repeats(last.json) { return last.value }
@@ -16,8 +22,10 @@ extension JSONReader {
         cursor.skipWhitespace()
         let start = cursor.index
         guard start != earlier.lowerBound, cursor.buffer.count - start >= earlier.count else { return false }
-        let buffer = cursor.buffer
-        for offset in 0..<earlier.count where buffer[start + offset] != buffer[earlier.lowerBound + offset] { return false }
+        // One memcmp: compared byte by byte (each index checked) this was 3 % of a device's instructions sending 10,000.
+        guard let base = cursor.buffer.baseAddress, memcmp(base + start, base + earlier.lowerBound, earlier.count) == 0 else {
+            return false
+        }
         cursor.index += earlier.count
         return true
     }
