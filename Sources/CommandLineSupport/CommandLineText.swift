@@ -36,7 +36,10 @@ public func printTrusted(_ text: String) {
 
 /// Writes one line to standard error, made inert and worded for a person.
 public func printError(_ text: String) {
-    FileHandle.standardError.write(Data((sanitize(sentence(text)) + "\n").utf8))
+    // From the string's own bytes: `Data(_: some Sequence)` casts its argument dynamically, a conformance scan over
+    // the whole binary at a command's first message.
+    var line = sanitize(sentence(text)) + "\n"
+    line.withUTF8 { FileHandle.standardError.write(Data(buffer: $0)) }
 }
 
 /// The first letter upper-cased, so every line starts the same way whoever wrote the words.

@@ -281,7 +281,7 @@ public struct ConfigFile: Sendable {
             }
         }
         if let filters = try strings(of: "filters", in: root, text, known: nil) {
-            settings.filters = filters.keys.sorted().map { NamedFilter(name: $0, text: filters[$0] ?? "") }
+            settings.filters = filters.pairs.sorted { $0.key < $1.key }.map { NamedFilter(name: $0.key, text: $0.value) }
             // Each is read now, as the app will read it: a filter that cannot work is told with the file, not later.
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = .current
@@ -302,7 +302,7 @@ public struct ConfigFile: Sendable {
                 "'context' in [view] names '\(printable(context))', which [filters] does not have (todo context none clears it)",
                 line: line(of: "context", in: "view", text))
         }
-        if let keys = try strings(of: "keys", in: root, text, known: Keymap.commandNames, allowingEmpty: true) {
+        if let keys = try strings(of: "keys", in: root, text, known: Keymap.commandNames, allowingEmpty: true)?.dictionary {
             do {
                 _ = try Keymap(overrides: keys)
             } catch {
@@ -310,7 +310,7 @@ public struct ConfigFile: Sendable {
             }
             settings.keys = keys
         }
-        if let colors = try strings(of: "colors", in: root, text, known: Palette.roleNames) {
+        if let colors = try strings(of: "colors", in: root, text, known: Palette.roleNames)?.dictionary {
             do {
                 _ = try Palette(overrides: colors)
             } catch {
@@ -325,12 +325,12 @@ public struct ConfigFile: Sendable {
     /// The string values of a table (nil when the file has none), every key checked against `known` (nil: any key).
     private func strings(
         of table: String, in root: TOMLTable, _ text: String, known: [String]?, allowingEmpty: Bool = false
-    ) throws(ConfigFileError) -> [String: String]? {
+    ) throws(ConfigFileError) -> ConfigStrings? {
         guard let value = root[table] else { return nil }
         guard let contents = value.table else {
             throw error("'\(table)' must be a table ([\(table)]), not \(value.type.withArticle)", line: line(of: table, in: nil, text))
         }
-        var strings: [String: String] = [:]
+        var strings = ConfigStrings()
         for key in contents.keys {
             let at = line(of: key, in: table, text)
             if let known, !known.contains(key) {
@@ -345,7 +345,7 @@ public struct ConfigFile: Sendable {
             guard !string.isEmpty || allowingEmpty, !string.contains(where: { $0.isNewline || $0 == "\0" }) else {
                 throw error("'\(printable(key))' in [\(table)] must be a non-empty single line", line: at)
             }
-            strings[key] = string
+            strings.pairs.append((key, string))
         }
         return strings
     }
@@ -371,6 +371,20 @@ public struct ConfigFile: Sendable {
             }
         }
         return nil
+    }
+
+    /// A table's string values in the file's order (TOML keys are unique), found by name without a dictionary: the
+    /// standard library's `[String: String]` code makes the runtime scan every conformance record of the binary, and
+    /// every command with a saved login reads its `[login]` table.
+    struct ConfigStrings {
+        /// The keys and values, as the file gives them.
+        var pairs: [(key: String, value: String)] = []
+
+        /// The value of `key`; nil when the table does not set it.
+        subscript(key: String) -> String? { pairs.first { $0.key == key }?.value }
+
+        /// The pairs as a dictionary (the tables kept whole: `[keys]`, `[colors]`).
+        var dictionary: [String: String] { Dictionary(pairs, uniquingKeysWith: { $1 }) }
     }
 
     /// TOML's blanks between tokens: space and tab.

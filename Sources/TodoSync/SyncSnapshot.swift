@@ -81,15 +81,17 @@ public struct SyncSnapshot: Sendable, Hashable {
 
     /// A one-line status: "online", "offline · 3 pending", "signed out", "syncing 1200…".
     public var statusLine: String {
-        var parts: [String] = []
+        // Joined by hand: `joined(separator:)` looks up a conformance over the whole binary at its first use, and
+        // every list from the cache prints this line.
+        var line: String
         switch connection {
-        case .online: parts.append(isSyncing ? "syncing" + (progress.map { " \($0.fetched)" + ($0.total.map { "/\($0)" } ?? "") } ?? "") : "online")
-        case .offline: parts.append("offline")
-        case .signedOut: parts.append("signed out")
+        case .online: line = isSyncing ? "syncing" + (progress.map { " \($0.fetched)" + ($0.total.map { "/\($0)" } ?? "") } ?? "") : "online"
+        case .offline: line = "offline"
+        case .signedOut: line = "signed out"
         }
-        if pendingCount > 0 { parts.append("\(pendingCount) pending") }
-        if failedCount > 0 { parts.append("\(failedCount) refused") }
-        return parts.joined(separator: " · ")
+        if pendingCount > 0 { line += " · \(pendingCount) pending" }
+        if failedCount > 0 { line += " · \(failedCount) refused" }
+        return line
     }
 }
 

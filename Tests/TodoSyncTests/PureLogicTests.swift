@@ -319,3 +319,30 @@ import TodoSync
         try await SystemClock().sleep(seconds: -1)
     }
 }
+
+@Suite("The one-line sync status") struct StatusLineTests {
+    @Test func everyPartInItsPlace() {
+        var snapshot = SyncSnapshot(deviceName: "laptop")
+        snapshot.connection = .online
+        #expect(snapshot.statusLine == "online")
+        snapshot.pendingCount = 3
+        #expect(snapshot.statusLine == "online · 3 pending")
+        snapshot.failedCount = 1
+        #expect(snapshot.statusLine == "online · 3 pending · 1 refused")
+        snapshot.pendingCount = 0
+        #expect(snapshot.statusLine == "online · 1 refused")
+        snapshot.isSyncing = true
+        snapshot.progress = FetchProgress(fetched: 1200, total: 5000)
+        #expect(snapshot.statusLine == "syncing 1200/5000 · 1 refused")
+        snapshot.progress = FetchProgress(fetched: 7)
+        snapshot.failedCount = 0
+        #expect(snapshot.statusLine == "syncing 7")
+        snapshot.progress = nil
+        #expect(snapshot.statusLine == "syncing")
+        snapshot.connection = .offline
+        snapshot.pendingCount = 25
+        #expect(snapshot.statusLine == "offline · 25 pending")
+        snapshot.connection = .signedOut
+        #expect(snapshot.statusLine == "signed out · 25 pending")
+    }
+}
