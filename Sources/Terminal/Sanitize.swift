@@ -66,7 +66,7 @@ private func replacement(for scalar: Unicode.Scalar) -> [Unicode.Scalar] {
 /// can only occur inside strings (JSON's own syntax is ASCII), so the result parses back to the same values.
 public func escapingTerminalControls(inJSON json: String) -> String {
     // Every scalar it escapes is at 0x7F or above: text of ASCII below DEL alone (most exports) is checked by byte.
-    guard hasByteFrom7F(json), json.unicodeScalars.contains(where: needsJSONEscape) else { return json }
+    guard hasByteFrom7F(json), hasJSONEscapeBytes(json) else { return json }
     var result = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
         if needsJSONEscape(scalar) {
@@ -77,6 +77,46 @@ public func escapingTerminalControls(inJSON json: String) -> String {
         }
     }
     return String(result)
+}
+
+/// Whether `text` holds a scalar `escapingTerminalControls` escapes, read in its UTF-8 bytes: each such scalar
+/// starts with 0x7F, 0xC2, 0xD8 or 0xE2, and text in other scripts (an export of Chinese titles) is passed over
+/// without decoding a scalar (decoded, the check was 5 % of such an export's instructions).
+func hasJSONEscapeBytes(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+        guard let base = bytes.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            // Eight bytes below 0x7F at a time (JSON's own syntax, ASCII titles), as `hasByteFrom7F` reads them.
+            if index + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            let byte = base[index]
+            index += 1
+            switch byte {
+            case 0x7F: return true
+            // U+0080–U+009F (C1): C2 80–C2 9F.
+            case 0xC2: if index < count, (0x80...0x9F).contains(base[index]) { return true }
+            // U+061C: D8 9C.
+            case 0xD8: if index < count, base[index] == 0x9C { return true }
+            // U+200E/F, U+2028/9, U+202A–E: E2 80 8E/8F/A8–AE; U+2066–9: E2 81 A6–A9.
+            case 0xE2:
+                guard index + 1 < count else { continue }
+                let (second, third) = (base[index], base[index + 1])
+                if second == 0x80, third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third) { return true }
+                if second == 0x81, (0xA6...0xA9).contains(third) { return true }
+            default: continue
+            }
+        }
+        return false
+    }
 }
 
 /// Whether any UTF-8 byte of `text` is 0x7F or above, read eight bytes at a time (an export checks megabytes).

@@ -244,4 +244,30 @@ struct JSONControlEscapingTests {
         }
         #expect(hasByteFrom7F("abcdefgh\u{7F}") && !hasByteFrom7F("\u{0}\u{1}~~~~~~~~~~~") && hasByteFrom7F("~~~~~~~é"))
     }
+
+    /// The byte-level check against the scalars themselves: every scalar from U+0000 to U+2FFF alone, between
+    /// others and at the text's end, and random texts of scalars near the escaped ones.
+    @Test func theByteCheckFindsWhatTheScalarsSay() {
+        func escaped(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
+            default: false
+            }
+        }
+        for value in UInt32(0)...0x2FFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            for text in [String(scalar), "a\(scalar)b", "中\(scalar)", "\(scalar)\u{E2}"] {
+                #expect(hasJSONEscapeBytes(text) == text.unicodeScalars.contains(where: escaped), "U+\(String(value, radix: 16))")
+            }
+        }
+        var random = SplitMix(seed: 6_113)
+        let near: [UInt32] = [0x41, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xC2, 0x61B, 0x61C, 0x61D, 0x200D, 0x200E, 0x2010, 0x2027, 0x202F,
+                              0x2065, 0x2066, 0x206A, 0x4E2D, 0x1F642, 0xE000]
+        for _ in 0..<3_000 {
+            let scalars = (0..<Int.random(in: 0...12, using: &random)).map { _ in Unicode.Scalar(near.randomElement(using: &random)!)! }
+            var text = ""
+            text.unicodeScalars.append(contentsOf: scalars)
+            #expect(hasJSONEscapeBytes(text) == scalars.contains(where: escaped), "\(scalars.map(\.value))")
+        }
+    }
 }
