@@ -37,7 +37,4 @@ public struct ProcessEnvironment: Sendable, ExpressibleByDictionaryLiteral {
             given = variables
         }
     }
-
-    /// Every variable, as a dictionary (for a child process's environment).
-    public var variables: [String: String] { given ?? ProcessInfo.processInfo.environment }
 }
