@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A fast, strict JSON parser (RFC 8259) into `JSONValue`, for the hot paths where `JSONDecoder` is too slow:
 /// record batches and change pages. Rejects invalid UTF-8, bad escapes and nesting deeper than `maxDepth`.
 public enum JSONParser {
@@ -260,6 +266,31 @@ public enum JSONParser {
             index += 1
             let start = index
             var high: UInt8 = 0
+            // Eight bytes at a time while none of them ends the string or needs a look (a quote, a backslash, a
+            // control character): byte by byte, this loop was 5 % of the cloud's instructions taking 10,000 todos.
+            // Each test below is exact for "some byte of the word is so" (its borrows only blur which one).
+            if let base = buffer.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                let (ones, tops): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
+                var seen: UInt64 = 0
+                while index + 8 <= buffer.count {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let quote = word ^ (ones &* 0x22)
+                    let backslash = word ^ (ones &* 0x5C)
+                    let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & tops
+                    if special != 0 {
+                        // The lowest flagged byte is the first that needs a look (a borrow only flags bytes above
+                        // it): the bytes before it are plain, and the loop below starts at it.
+                        let plain = special.trailingZeroBitCount >> 3
+                        if plain > 0 { seen |= word & (UInt64.max >> (64 - 8 * plain)) }
+                        index += plain
+                        break
+                    }
+                    seen |= word
+                    index += 8
+                }
+                if seen & tops != 0 { high = 0x80 }
+            }
             while index < buffer.count {
                 let byte = buffer[index]
                 if byte == UInt8(ascii: "\"") {
@@ -277,9 +308,9 @@ public enum JSONParser {
 
         /// Whether the bytes in `range` are exactly `word`.
         func spells(_ range: Range<Int>, _ word: StaticString) -> Bool {
-            guard range.count == word.utf8CodeUnitCount else { return false }
-            for offset in 0..<range.count where buffer[range.lowerBound + offset] != word.utf8Start[offset] { return false }
-            return true
+            guard range.count == word.utf8CodeUnitCount, range.lowerBound >= 0, range.upperBound <= buffer.count else { return false }
+            guard let base = buffer.baseAddress else { return range.isEmpty }
+            return memcmp(base + range.lowerBound, word.utf8Start, range.count) == 0
         }
 
         /// An integer without fraction or exponent that fits in 64 bits, as `number()` would read it; nil (the
