@@ -33,12 +33,16 @@ enum Validation {
     /// Whether `text` contains a C0 or C1 control character or DEL.
     static func hasControlCharacters(_ text: String) -> Bool {
         // In UTF-8: C0 and DEL are single bytes; C1 (U+0080–U+009F) is 0xC2 followed by 0x80–0x9F. Runs for every
-        // record written, so on the bytes rather than decoded scalars.
-        var afterC2 = false
-        for byte in text.utf8 {
-            if byte < 0x20 || byte == 0x7F || (afterC2 && byte <= 0x9F) { return true }
-            afterC2 = byte == 0xC2
+        // record written, so on the bytes rather than decoded scalars, and on the string's own buffer: iterated as
+        // `utf8`, it took 1,600 instructions for a 36-byte record name.
+        var text = text
+        return text.withUTF8 { bytes in
+            var afterC2 = false
+            for byte in bytes {
+                if byte < 0x20 || byte == 0x7F || (afterC2 && byte <= 0x9F) { return true }
+                afterC2 = byte == 0xC2
+            }
+            return false
         }
-        return false
     }
 }
