@@ -90,13 +90,10 @@ func hasJSONEscapeBytes(_ text: String) -> Bool {
         let count = bytes.count
         var index = 0
         while index < count {
-            // Eight bytes below 0x7F at a time (JSON's own syntax, ASCII titles), as `hasByteFrom7F` reads them.
-            if index + 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 == 0 {
-                    index += 8
-                    continue
-                }
+            // Eight bytes below 0x7F at a time (JSON's own syntax, ASCII titles).
+            if index + 8 <= count, !wordHasByteFrom7F(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
             }
             let byte = base[index]
             index += 1
@@ -119,6 +116,13 @@ func hasJSONEscapeBytes(_ text: String) -> Bool {
     }
 }
 
+/// Whether any of the eight bytes of `word` is 0x7F or above: with every byte at most 0x7E, adding 1 to each carries
+/// into no neighbour and sets no top bit.
+@inline(__always)
+private func wordHasByteFrom7F(_ word: UInt64) -> Bool {
+    (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 != 0
+}
+
 /// Whether any UTF-8 byte of `text` is 0x7F or above, read eight bytes at a time (an export checks megabytes).
 func hasByteFrom7F(_ text: String) -> Bool {
     var text = text
@@ -126,10 +130,8 @@ func hasByteFrom7F(_ text: String) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         let raw = UnsafeRawPointer(base)
         var index = 0
-        // With every byte at most 0x7E, adding 1 to each carries into no neighbour and sets no top bit.
         while index + 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 != 0 { return true }
+            if wordHasByteFrom7F(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return true }
             index += 8
         }
         while index < bytes.count {
