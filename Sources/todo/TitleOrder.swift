@@ -22,15 +22,21 @@ enum TitleOrder {
         private let titles: [String]
         private var strings: [CFString?]
         private var locale: CFLocale?
+        /// Whether each title is printable ASCII, found at its first comparison (a sort compares each title many times).
+        private var printable: [Bool?]
 
         init(_ titles: [String]) {
             self.titles = titles
             strings = Array(repeating: nil, count: titles.count)
+            printable = Array(repeating: nil, count: titles.count)
         }
 
         /// How the title at `a` compares with the one at `b`.
         func compare(_ a: Int, _ b: Int) -> ComparisonResult {
-            if TitleOrder.rootOrderForASCII, let answer = TitleOrder.printableASCIIOrder(titles[a], titles[b]) { return answer }
+            if TitleOrder.rootOrderForASCII, isPrintable(a), isPrintable(b) {
+                var (x, y) = (titles[a], titles[b])
+                return x.withUTF8 { first in y.withUTF8 { second in TitleOrder.rankOrder(first, second) } }
+            }
             let (first, second) = (string(a), string(b))
             let locale = self.locale ?? TitleOrder.currentLocale()
             self.locale = locale
@@ -38,6 +44,15 @@ enum TitleOrder {
             let flags = CFStringCompareFlags(rawValue: 1 | 16)
             let result = CFStringCompareWithOptionsAndLocale(first, second, CFRangeMake(0, CFStringGetLength(first)), flags, locale)
             return result == .compareLessThan ? .orderedAscending : result == .compareGreaterThan ? .orderedDescending : .orderedSame
+        }
+
+        /// Whether the title at `index` is printable ASCII.
+        private func isPrintable(_ index: Int) -> Bool {
+            if let known = printable[index] { return known }
+            var title = titles[index]
+            let answer = title.withUTF8(TitleOrder.isPrintableASCII)
+            printable[index] = answer
+            return answer
         }
 
         /// The title at `index` as a CoreFoundation string holding its UTF-16.
@@ -98,9 +113,20 @@ enum TitleOrder {
 
     /// `printableASCIIOrder` of two titles' UTF-8.
     static func printableASCIIOrder(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> ComparisonResult? {
+        guard isPrintableASCII(x), isPrintableASCII(y) else { return nil }
+        return rankOrder(x, y)
+    }
+
+    /// Whether every byte of `bytes` is printable ASCII (U+0020–U+007E).
+    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let ranks = rootRanks
-        func printable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { bytes.allSatisfy { $0 < 128 && ranks[Int($0)] != 0 } }
-        guard printable(x), printable(y) else { return nil }
+        return bytes.allSatisfy { $0 < 128 && ranks[Int($0)] != 0 }
+    }
+
+    /// The root collation's order of two printable-ASCII titles: by the ranks of the first characters that differ,
+    /// else the shorter first.
+    static func rankOrder(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> ComparisonResult {
+        let ranks = rootRanks
         for index in 0..<min(x.count, y.count) {
             let (left, right) = (ranks[Int(x[index])], ranks[Int(y[index])])
             if left != right { return left < right ? .orderedAscending : .orderedDescending }
