@@ -153,15 +153,13 @@ public enum LocalCloudBootstrap {
 extension DeviceOptions {
     /// The kept password of the account on this cloud (0600), shared by every device on this machine; only the
     /// embedded cloud's bootstrap writes one.
-    public var passwordFile: URL {
-        let key = CacheLocation.safeName(origin?.fileKey ?? "cloud")
-        return resolvedConfigDirectory.appendingFilePath("passwords/\(key)/\(CacheLocation.safeName(account))")
-    }
+    public var passwordFile: URL { passwordFile(originKey: origin?.fileKey ?? "cloud") }
 
     /// Where earlier versions kept the password (under the address as typed).
-    var legacyPasswordFiles: [URL] {
-        (origin?.legacyFileKeys ?? []).map {
-            resolvedConfigDirectory.appendingFilePath("passwords/\(CacheLocation.safeName($0))/\(CacheLocation.safeName(account))")
-        }
+    var legacyPasswordFiles: [URL] { (origin?.legacyFileKeys ?? []).map(passwordFile(originKey:)) }
+
+    /// The password file of this account under a cloud's name (made safe here).
+    private func passwordFile(originKey: String) -> URL {
+        resolvedConfigDirectory.appendingFilePath("passwords/\(CacheLocation.safeName(originKey))/\(CacheLocation.safeName(account))")
     }
 }
