@@ -7,11 +7,14 @@ public enum CacheLocation {
         -> URL
     {
         if let override { return override }
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingFilePath("cloudtodo")
-        }
+        return xdgDirectory("XDG_DATA_HOME", else: ".local/share/cloudtodo", environment: environment)
+    }
+
+    /// `cloudtodo` in the XDG base directory `variable` names when it is set, else `homeRelative` in the home directory.
+    public static func xdgDirectory(_ variable: String, else homeRelative: String, environment: ProcessEnvironment) -> URL {
+        if let xdg = environment[variable], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingFilePath("cloudtodo") }
         let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingFilePath(".local/share/cloudtodo")
+        return home.appendingFilePath(homeRelative)
     }
 
     /// The cache file of one account on one device.

@@ -74,11 +74,7 @@ public struct DeviceOptions: Sendable {
     private static func configDirectory(_ configDirectory: URL?, dataDirectory: URL?, environment: ProcessEnvironment) -> URL {
         if let configDirectory { return configDirectory }
         if let dataDirectory { return dataDirectory.appendingFilePath("config") }
-        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingFilePath("cloudtodo")
-        }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingFilePath(".config/cloudtodo")
+        return CacheLocation.xdgDirectory("XDG_CONFIG_HOME", else: ".config/cloudtodo", environment: environment)
     }
 
     /// The cache file of this account on this device.
