@@ -43,7 +43,7 @@ extension TodoStore {
         for index in changes.indices {
             switch changes[index].result {
             case .saved(let record):
-                try Self.confirmSaved(changes[index], serverRecord: record, db: db, statements)
+                try Self.confirmSaved(changes, at: index, serverRecord: record, db: db, statements)
             case .deleted:
                 let (key, sequence, revision) = (changes[index].key, changes[index].sequence, changes[index].revision)
                 if sequence > 0 {
@@ -71,19 +71,21 @@ extension TodoStore {
         }
     }
 
-    static func confirmSaved(_ change: SentChange, serverRecord: Record, db: SQLiteDatabase, _ statements: AckStatements) throws {
-        let key = change.key
+    /// The confirmation of the save at `index` of `changes`, read where it lies: passing the change itself copied it
+    /// and the todo it carries (a retain and a release of each of its strings) for every record confirmed.
+    static func confirmSaved(_ changes: [SentChange], at index: Int, serverRecord: Record, db: SQLiteDatabase, _ statements: AckStatements) throws {
+        let (sequence, revision) = (changes[index].sequence, changes[index].revision)
         // The usual case: no edit since (the entry still has the revision sent). Clear it and adopt the server's
         // system fields; the record's fields are the ones sent, which the server stored.
         let cleared =
-            change.sequence > 0
-            ? try statements.run(statements.clearSent, [.int(change.sequence), .int(change.revision)], db)
-            : try statements.run(statements.clearSentByKey, keyArguments(key) + [.int(change.revision)], db)
+            sequence > 0
+            ? try statements.run(statements.clearSent, [.int(sequence), .int(revision)], db)
+            : try statements.run(statements.clearSentByKey, keyArguments(changes[index].key) + [.int(revision)], db)
         if cleared > 0 {
-            if try statements.run(statements.adopt, try adoptArguments(key, serverRecord), db) > 0 { return }
+            if try statements.run(statements.adopt, try adoptArguments(changes[index].key, serverRecord), db) > 0 { return }
             // Deleted locally meanwhile: fall through, the delete must go out with the new tag.
         }
-        try confirmSavedAfterEdit(change, serverRecord: serverRecord, db: db)
+        try confirmSavedAfterEdit(changes[index], serverRecord: serverRecord, db: db)
     }
 
     /// Key and system fields of a saved record, for `adoptSystemFieldsSQL`.

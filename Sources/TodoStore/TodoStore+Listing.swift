@@ -26,7 +26,9 @@ extension TodoStore {
         }
     }
 
-    static let listTitlesSQL = "SELECT zone_owner, zone_name, record_name, title FROM records WHERE scope = ?1 AND record_type = ?2"
+    /// `?2` is the list type: naming `nonTodoTypes` lets the planner read the lists through the partial type index.
+    static let listTitlesSQL =
+        "SELECT zone_owner, zone_name, record_name, title FROM records WHERE scope = ?1 AND record_type = ?2 AND \(nonTodoTypes)"
 
     /// The todos `query` may keep as listing items (see `TodoQuery.Fields.listing`), turned into values inside the
     /// read one row at a time, in key order (or creation order when it asks). With a `prefilter`, each row's urgency

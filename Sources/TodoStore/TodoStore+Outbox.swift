@@ -223,7 +223,8 @@ extension TodoStore {
                 var item = try Self.item(from: row, offset: 11, key: key)
                 item.hasPendingChanges = true
                 changes.append(
-                    PendingChange(key: key, action: .save(item), baseFields: baseFields, revision: revision, failedReason: failed, sequence: sequence))
+                    PendingChange(
+                        key: key, action: .save(consume item), baseFields: baseFields, revision: revision, failedReason: failed, sequence: sequence))
             }
             return changes
         }

@@ -288,19 +288,21 @@ extension TodoStore {
         }
     }
 
-    /// The records of one type (all zones, or one), trashed included: lists and shares without reading every todo.
+    /// The records of one type (all zones, or one), trashed included: lists and shares without reading every todo
+    /// (through the partial `records_type` index; todos themselves, were they asked for, by reading the table).
     public func records(ofType recordType: String, inZone zone: ZoneKey? = nil) throws -> [TodoItem] {
-        try read { db in
+        let indexed = recordType == TodoSchema.todoType ? "" : " AND \(Self.nonTodoTypes)"
+        return try read { db in
             guard let zone else {
                 return try db.query(
-                    "SELECT \(Self.recordColumns) FROM records WHERE record_type = ?1 ORDER BY scope, record_name",
+                    "SELECT \(Self.recordColumns) FROM records WHERE record_type = ?1\(indexed) ORDER BY scope, record_name",
                     [.text(recordType)]
                 ) { try Self.item(from: $0) }
             }
             return try db.query(
                 """
                 SELECT \(Self.recordColumns) FROM records
-                WHERE scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_type = ?4 ORDER BY record_name
+                WHERE scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_type = ?4\(indexed) ORDER BY record_name
                 """, Self.zoneArguments(zone) + [.text(recordType)]
             ) { try Self.item(from: $0) }
         }

@@ -41,15 +41,18 @@ public struct OutboxBatch: Sendable, Hashable {
     public var requestBody: Data {
         var body = ModifyRecordsRequestWriter(reserving: 320 * changes.count + 128)
         let zoneID = zone.zoneID
-        for change in changes {
-            switch change.action {
+        // By index, each change read where it lies: `for change in changes` copied every change and its todo (a
+        // retain and a release of each of its strings), 2 % of the device's instructions sending 10,000.
+        for index in changes.indices {
+            switch changes[index].action {
             case .save(let item):
                 let system = RecordSystemFields(
-                    recordName: change.key.recordName, recordType: item.recordType, recordChangeTag: item.system.changeTag, zoneID: zoneID,
-                    parent: item.parent?.recordName)
+                    recordName: changes[index].key.recordName, recordType: item.recordType, recordChangeTag: item.system.changeTag,
+                    zoneID: zoneID, parent: item.parent?.recordName)
                 body.operation(item.system.changeTag == nil ? .create : .replace, system) { Self.writeFields(of: item, into: &$0) }
             case .delete(let recordType, let tag):
-                let system = RecordSystemFields(recordName: change.key.recordName, recordType: recordType, recordChangeTag: tag, zoneID: zoneID)
+                let system = RecordSystemFields(
+                    recordName: changes[index].key.recordName, recordType: recordType, recordChangeTag: tag, zoneID: zoneID)
                 body.operation(tag == nil ? .forceDelete : .delete, system)
             }
         }
@@ -136,6 +139,8 @@ public enum OutboxBatcher {
         let limit = max(1, min(limit, CloudLimits.maxOperationsPerRequest))
         // By index, the zone's parts compared where they lie: `allSatisfy` copied every change whole to look at it.
         if distinctRecords, let zone = changes.first?.key.zone, changes.indices.allSatisfy({ changes[$0].key.isIn(zone) }) {
+            // A chunk of one batch (the usual case) is that batch: its list shared, not copied change by change.
+            if changes.count <= limit { return [OutboxBatch(zone: zone, changes: changes)] }
             return stride(from: 0, to: changes.count, by: limit).map { start in
                 OutboxBatch(zone: zone, changes: Array(changes[start..<min(start + limit, changes.count)]))
             }
