@@ -273,6 +273,15 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         dueDate = Self.readDue(dueDate, allDay: dueAllDay)
     }
 
+    /// Makes this todo what the cache gives back once it is stored: its moments kept to the millisecond (the
+    /// precision of their columns), the due date read as `readAllDayDue` reads it. An import hands its records to
+    /// the next pass in this form, as a read of the outbox would find them.
+    public mutating func keepStoredPrecision() {
+        func stored(_ moment: Date?) -> Date? { moment.map { Date(timeIntervalSince1970: Double(FieldValue.milliseconds($0)) / 1000) } }
+        dueDate = Self.readDue(stored(dueDate), allDay: dueAllDay)
+        (wait, scheduled, until, start) = (stored(wait), stored(scheduled), stored(until), stored(start))
+    }
+
     /// A stored due date as `readAllDayDue` reads it: an all-day one as its floating day, any other as stored.
     static func readDue(_ stored: Date?, allDay: Bool) -> Date? {
         allDay ? stored.map(DueDate.floatingDay(ofStored:)) : stored

@@ -124,18 +124,22 @@ extension TodoStore {
     /// The bulk form of `saveLocalEdit` for records no copy of which exists yet (fresh names): no record is read
     /// first, no merge base is kept (the cloud has none), and the two statements are prepared once for the batch.
     /// `replacing` are edits of records the device holds (an import of names it has), saved in the same transaction.
+    /// Answers the queue position of each of `items`' entries, in order.
+    @discardableResult
     public func addLocalRecords(
         _ items: [TodoItem], replacing: [TodoItem] = [], at now: Int64, progressEvery: Int = 1_000,
         progress: (@Sendable (Int) -> Void)? = nil
-    ) throws {
-        guard !items.isEmpty || !replacing.isEmpty else { return }
-        try write { db in
+    ) throws -> [Int64] {
+        guard !items.isEmpty || !replacing.isEmpty else { return [] }
+        return try write { db in
             for item in replacing { _ = try Self.saveLocalEdit(item, at: now, db: db) }
             let saveRecord = try db.statement(Self.upsertSQL)
             let queueSave = try db.statement(Self.queueNewRecordSQL)
             let every = max(1, progressEvery)
             var queueArguments: [SQLValue] = []
             queueArguments.reserveCapacity(6)
+            var sequences: [Int64] = []
+            sequences.reserveCapacity(items.count)
             // By index, each item read where it lies: a copy of each (and one more to set its edit time) was two
             // copies of 512 bytes and their releases a todo of an import.
             for index in items.indices {
@@ -145,9 +149,11 @@ extension TodoStore {
                 queueArguments.append(.text(items[index].recordType))
                 queueArguments.append(.int(now))
                 try db.run(queueSave, queueArguments)
+                sequences.append(db.lastInsertRowID)
                 if (index + 1) % every == 0 { progress?(index + 1) }
             }
             progress?(items.count)
+            return sequences
         }
     }
 

@@ -39,6 +39,11 @@ final class OutboxSender {
     /// opened, or the cache is in memory; the store's connection reads then).
     private var reader: OutboxReader?
     private var readerOpened = false
+    /// The entries an import just queued into an empty outbox, as a read would find them, and the change feed's count
+    /// when they were committed: the next pass sends them without reading them back (`takeHandOff`).
+    private var handedOff: (changes: [PendingChange], cacheChanges: Int)?
+    /// How many handed-off imports a pass sent without reading them back (the tests watch it).
+    private(set) var handOffsTaken = 0
 
     init(
         store: TodoStore, clock: any SyncClock, calls: CloudCalls, configuration: SyncConfiguration, status: EngineStatus,
@@ -71,6 +76,21 @@ final class OutboxSender {
         reader = nil
         readerOpened = false
         await open?.close()
+    }
+
+    /// Keeps `changes`, the whole outbox as an import just committed it (when the cache had made `cacheChanges`
+    /// changes), for the next pass: the outbox of a large import is its largest read.
+    func handOff(_ changes: [PendingChange], cacheChanges: Int) {
+        handedOff = changes.isEmpty ? nil : (changes, cacheChanges)
+    }
+
+    /// The handed-off entries, if the cache has not changed since they were committed (`cacheChanges` is the feed's
+    /// count now); forgotten either way.
+    func takeHandOff(cacheChanges: Int) -> [PendingChange]? {
+        defer { handedOff = nil }
+        guard let handedOff, handedOff.cacheChanges == cacheChanges else { return nil }
+        handOffsTaken += 1
+        return handedOff.changes
     }
 
     /// Reads outbox entries on `reader`, else on the store's own connection.

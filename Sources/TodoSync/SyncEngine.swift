@@ -74,7 +74,7 @@ public actor SyncEngine {
             store: store, clock: clock, configuration: configuration, status: status, feed: feed, notices: notices, time: time, setup: setup,
             fetcher: fetcher, outbox: outbox, board: board, sharing: sharing, purger: purger, session: session, probe: probe)
         repeats = RepeatingTodos(store: store, clock: clock, status: status, time: time, editor: editor)
-        importer = TodoImporter(store: store, clock: clock, status: status, feed: feed, time: time, scheduler: scheduler)
+        importer = TodoImporter(store: store, clock: clock, status: status, feed: feed, time: time, scheduler: scheduler, outbox: outbox)
         lostEdits = LostEditDesk(store: store, clock: clock, status: status, time: time, editor: editor)
         cacheWatch = CacheWatch(store: store, clock: clock, status: status, feed: feed, work: work, link: link)
         (self.engineStatus, self.feed, self.time, self.scheduler, self.editor) = (status, feed, time, scheduler, editor)
@@ -356,6 +356,9 @@ public actor SyncEngine {
     ) async throws -> (keys: [RecordKey], counts: ImportCounts) {
         try await importer.importTodos(todos, progress: progress)
     }
+
+    /// How many imports a pass sent as the import handed them over, without reading the outbox (for the tests).
+    var importHandOffsTaken: Int { outbox.handOffsTaken }
 
     /// Deletes for good the todos trashed more than `seconds` ago that have nothing waiting and that this device may
     /// delete; returns how many were deleted (queued).

@@ -82,10 +82,12 @@ final class PassRunner {
         feed.publish()
         // The outbox's first chunk is read while the first steps wait for the cloud, when this pass sends and something
         // waits; it serves unless the cache changed before the sending begins.
-        let prefetching = status.pendingCount > 0 && pass.sequence.remaining.contains(.sendOutbox)
+        // An import's entries, handed over as it committed them, are that chunk when nothing changed since.
+        let changesAtStart = feed.cacheChanges
+        let handedOff = outbox.takeHandOff(cacheChanges: changesAtStart)
+        let prefetching = status.pendingCount > 0 && pass.sequence.remaining.contains(.sendOutbox) && handedOff == nil
         let reader = prefetching ? outbox.readerConnection() : nil
         let store = store
-        let changesAtStart = feed.cacheChanges
         async let firstChunk = OutboxSender.firstChunk(reader, store, wanted: prefetching)
         var chunkTaken = false
         var zoneRecoveries = 0
@@ -94,7 +96,9 @@ final class PassRunner {
             do {
                 if step == .sendOutbox {
                     var first: Result<[PendingChange], any Error>?
-                    if !chunkTaken, feed.cacheChanges == changesAtStart { first = await firstChunk }
+                    if !chunkTaken, feed.cacheChanges == changesAtStart {
+                        if let handedOff { first = .success(handedOff) } else { first = await firstChunk }
+                    }
                     chunkTaken = true
                     try await outbox.send(&pass, firstChunk: first)
                 } else {

@@ -12,14 +12,19 @@ final class TodoImporter {
     private let feed: ChangeFeed
     private let time: CloudTime
     private let scheduler: PassScheduler
+    private let outbox: OutboxSender
 
-    init(store: TodoStore, clock: any SyncClock, status: EngineStatus, feed: ChangeFeed, time: CloudTime, scheduler: PassScheduler) {
+    init(
+        store: TodoStore, clock: any SyncClock, status: EngineStatus, feed: ChangeFeed, time: CloudTime, scheduler: PassScheduler,
+        outbox: OutboxSender
+    ) {
         self.store = store
         self.clock = clock
         self.status = status
         self.feed = feed
         self.time = time
         self.scheduler = scheduler
+        self.outbox = outbox
     }
 
     /// `addTodos`, answering also how many were added, updated and unchanged. A todo the file completes that was an
@@ -82,13 +87,34 @@ final class TodoImporter {
         prepared = []
         // The lists go first; without new ones the todos are handed on as they are, not copied behind them.
         if !lists.new.isEmpty { items.insert(contentsOf: lists.new, at: 0) }
-        try await store.addLocalRecords(consume items, replacing: replacing, at: clock.nowMilliseconds(), progress: progress)
+        // Into an empty outbox, new records only: their entries are then the whole outbox, handed to the next pass.
+        var handsOff = false
+        if replacing.isEmpty { handsOff = (try? await store.pendingCount()) == 0 }
+        let at = clock.nowMilliseconds()
+        let sequences = try await store.addLocalRecords(items, replacing: replacing, at: at, progress: progress)
         // Many records at once: readers and the snapshot read everything again rather than key by key.
         feed.invalidateAll()
         try? await status.reloadCounts(store)
+        if handsOff, sequences.count == items.count {
+            outbox.handOff(Self.queued(consume items, sequences: sequences, at: at), cacheChanges: feed.cacheChanges)
+        }
         feed.publish()
         if status.configuration.sendsAutomatically && status.connection == .online { scheduler.request(.localEdit) }
         return (keys, counts)
+    }
+
+    /// The outbox entries `addLocalRecords` queued for `items` (new records, queued at `sequences` at `at`), as
+    /// `TodoStore.pendingChanges` reads them back: each record as stored, waiting, with no merge base.
+    static func queued(_ items: consuming [TodoItem], sequences: [Int64], at: Int64) -> [PendingChange] {
+        var changes: [PendingChange] = []
+        changes.reserveCapacity(items.count)
+        for index in items.indices {
+            items[index].localEditedAt = at
+            items[index].hasPendingChanges = true
+            items[index].keepStoredPrecision()
+            changes.append(PendingChange(key: items[index].key, action: .save(items[index]), baseFields: nil, revision: 1, sequence: sequences[index]))
+        }
+        return changes
     }
 
     /// Whether an imported todo holds every value the cached one does (its list and known fields; stamps and lost
