@@ -186,10 +186,7 @@ struct QueryFilterTests {
         try await withTemporaryStore { _, url in
             try SQLiteDatabase.allowBlocking {
                 let db = try SQLiteDatabase(path: url.path, readOnly: true)
-                func plan(_ sql: String, _ count: Int) throws -> String {
-                    let arguments = (0..<count).map { _ in SQLValue.text("x") }
-                    return try db.query("EXPLAIN QUERY PLAN " + sql, arguments) { $0.text(3) }.joined(separator: " | ")
-                }
+                func plan(_ sql: String, _ count: Int) throws -> String { try queryPlan(sql, arguments: count, on: db) }
                 #expect(try plan(TodoStore.dependencyRowQueries[0], 2).contains("USING INDEX records_depends (scope=?)"))
                 #expect(try plan(TodoStore.dependencyRowQueries[1], 2).contains("USING INDEX records_extra (scope=?)"))
                 // The probe that says whether either read is needed: two seeks, one in each partial index.

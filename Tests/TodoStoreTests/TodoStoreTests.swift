@@ -14,6 +14,12 @@ func withTemporaryStore<T>(_ body: (TodoStore, URL) async throws -> T) async thr
     return try await body(store, url)
 }
 
+/// The steps SQLite plans for `sql` on `db`, joined, with `count` text arguments bound (`EXPLAIN QUERY PLAN`).
+func queryPlan(_ sql: String, arguments count: Int, on db: SQLiteDatabase) throws -> String {
+    let arguments = (0..<count).map { _ in SQLValue.text("x") }
+    return try db.query("EXPLAIN QUERY PLAN " + sql, arguments) { $0.text(3) }.joined(separator: " | ")
+}
+
 func serverRecord(
     _ name: String, title: String, tag: String = "t1", notes: String = "", extra: [String: FieldValue] = [:], modifiedAt: Int64 = 1_000
 ) -> Record {

@@ -84,10 +84,7 @@ import Testing
         try await withTemporaryStore { _, url in
             try SQLiteDatabase.allowBlocking {
                 let db = try SQLiteDatabase(path: url.path, readOnly: true)
-                func plan(_ sql: String, _ count: Int) throws -> String {
-                    let arguments = (0..<count).map { _ in SQLValue.text("x") }
-                    return try db.query("EXPLAIN QUERY PLAN " + sql, arguments) { $0.text(3) }.joined(separator: " | ")
-                }
+                func plan(_ sql: String, _ count: Int) throws -> String { try queryPlan(sql, arguments: count, on: db) }
                 #expect(try plan(TodoStore.listTitlesSQL, 2).contains("USING INDEX records_type (record_type=? AND scope=?)"))
                 #expect(try plan(TodoStore.pendingActionSQL, 4).contains("(record_name=? AND scope=? AND zone_owner=? AND zone_name=?)"))
                 #expect(try plan(TodoStore.deleteSentOutboxSQL, 5).contains("(record_name=? AND scope=? AND zone_owner=? AND zone_name=?)"))

@@ -29,6 +29,19 @@ struct ImportHandOffTests {
         }
     }
 
+    /// Starts a second device of the same account, lets it fetch, and checks it holds what `laptop` holds; stops both.
+    static func expectArrivesOnAnotherDevice(_ cloud: TestCloud, from laptop: TestDevice) async throws {
+        #expect(try await laptop.store.pendingCount() == 0)
+        let phone = try await cloud.device("phone")
+        await phone.engine.waitUntilIdle()
+        #expect(try await contents(phone.store) == (try await contents(laptop.store)))
+        let sent = try await laptop.store.todos(in: .private).sorted { $0.key.recordName < $1.key.recordName }
+        let arrived = try await phone.store.todos(in: .private).sorted { $0.key.recordName < $1.key.recordName }
+        #expect(sent.map(\.fields) == arrived.map(\.fields))
+        await laptop.engine.stop()
+        await phone.engine.stop()
+    }
+
     @Test func theEntriesHandedOverAreWhatTheOutboxReadFinds() async throws {
         let directory = ScratchDirectory.path("handoff")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -54,15 +67,7 @@ struct ImportHandOffTests {
         _ = try await laptop.engine.importTodos(Self.richTodos(450))
         await laptop.engine.sync(.localEdit)
         #expect(await laptop.engine.importHandOffsTaken == 1)
-        #expect(try await laptop.store.pendingCount() == 0)
-        let phone = try await cloud.device("phone")
-        await phone.engine.waitUntilIdle()
-        #expect(try await contents(phone.store) == (try await contents(laptop.store)))
-        let sent = try await laptop.store.todos(in: .private).sorted { $0.key.recordName < $1.key.recordName }
-        let arrived = try await phone.store.todos(in: .private).sorted { $0.key.recordName < $1.key.recordName }
-        #expect(sent.map(\.fields) == arrived.map(\.fields))
-        await laptop.engine.stop()
-        await phone.engine.stop()
+        try await Self.expectArrivesOnAnotherDevice(cloud, from: laptop)
     }
 
     @Test func anEditBetweenTheImportAndItsPassIsWhatIsSent() async throws {
@@ -73,13 +78,8 @@ struct ImportHandOffTests {
         try await laptop.engine.edit(keys[7], TodoEdit(title: "Edited before it left"))
         await laptop.engine.sync(.localEdit)
         #expect(await laptop.engine.importHandOffsTaken == 0)
-        #expect(try await laptop.store.pendingCount() == 0)
-        let phone = try await cloud.device("phone")
-        await phone.engine.waitUntilIdle()
-        #expect(try await phone.store.todo(keys[7])?.title == "Edited before it left")
-        #expect(try await contents(phone.store) == (try await contents(laptop.store)))
-        await laptop.engine.stop()
-        await phone.engine.stop()
+        #expect(try await laptop.store.todo(keys[7])?.title == "Edited before it left")
+        try await Self.expectArrivesOnAnotherDevice(cloud, from: laptop)
     }
 
     @Test func anImportBehindQueuedEditsSendsEverything() async throws {
@@ -90,12 +90,7 @@ struct ImportHandOffTests {
         _ = try await laptop.engine.importTodos(Self.richTodos(20))
         await laptop.engine.sync(.localEdit)
         #expect(await laptop.engine.importHandOffsTaken == 0)
-        #expect(try await laptop.store.pendingCount() == 0)
-        let phone = try await cloud.device("phone")
-        await phone.engine.waitUntilIdle()
-        #expect(try await phone.titles().contains("Queued first"))
-        #expect(try await contents(phone.store) == (try await contents(laptop.store)))
-        await laptop.engine.stop()
-        await phone.engine.stop()
+        #expect(try await laptop.titles().contains("Queued first"))
+        try await Self.expectArrivesOnAnotherDevice(cloud, from: laptop)
     }
 }
