@@ -26,12 +26,16 @@ public struct SyncConfiguration: Sendable {
     /// Seconds a trashed todo is kept (hidden) before it is deleted for good: as long as an edit made offline elsewhere
     /// may still arrive and bring it back (30 days, as long as the cloud keeps tombstones).
     public var trashRetention: Double
+    /// The most outbox entries an import hands to the next pass as it committed them (the rest are read back in
+    /// chunks, as any outbox is): what an import of 100,000 keeps in memory until they are sent (0: none).
+    public var importHandOff: Int
 
     /// A configuration for a device.
     public init(
         deviceName: String, deviceID: String? = nil, account: String? = nil, publicPollInterval: Double = 300,
         reachabilityProbeInterval: Double = 3, fetchPageSize: Int = CloudLimits.maxResultsPerPage, sendsAutomatically: Bool = true,
-        retryPolicy: RetryPolicy = RetryPolicy(), pushPollTimeout: Int = 25, trashRetention: Double = 30 * 86_400
+        retryPolicy: RetryPolicy = RetryPolicy(), pushPollTimeout: Int = 25, trashRetention: Double = 30 * 86_400,
+        importHandOff: Int = 10_000
     ) {
         self.deviceName = deviceName
         self.deviceID = deviceID ?? deviceName
@@ -43,5 +47,6 @@ public struct SyncConfiguration: Sendable {
         self.retryPolicy = retryPolicy
         self.pushPollTimeout = pushPollTimeout
         self.trashRetention = trashRetention
+        self.importHandOff = max(0, importHandOff)
     }
 }

@@ -87,7 +87,8 @@ final class TodoImporter {
         prepared = []
         // The lists go first; without new ones the todos are handed on as they are, not copied behind them.
         if !lists.new.isEmpty { items.insert(contentsOf: lists.new, at: 0) }
-        // Into an empty outbox, new records only: their entries are then the whole outbox, handed to the next pass.
+        // Into an empty outbox, new records only: their entries are then the whole outbox, handed to the next pass
+        // (the first `importHandOff` of them; the pass reads the rest back after them).
         var handsOff = false
         if replacing.isEmpty { handsOff = (try? await store.pendingCount()) == 0 }
         let at = clock.nowMilliseconds()
@@ -96,7 +97,8 @@ final class TodoImporter {
         feed.invalidateAll()
         try? await status.reloadCounts(store)
         if handsOff, sequences.count == items.count {
-            outbox.handOff(Self.queued(consume items, sequences: sequences, at: at), cacheChanges: feed.cacheChanges)
+            let limit = status.configuration.importHandOff
+            outbox.handOff(Self.queued(consume items, sequences: sequences, at: at, limit: limit), cacheChanges: feed.cacheChanges)
         }
         feed.publish()
         if status.configuration.sendsAutomatically && status.connection == .online { scheduler.request(.localEdit) }
@@ -104,8 +106,10 @@ final class TodoImporter {
     }
 
     /// The outbox entries `addLocalRecords` queued for `items` (new records, queued at `sequences` at `at`), as
-    /// `TodoStore.pendingChanges` reads them back: each record as stored, waiting, with no merge base.
-    static func queued(_ items: consuming [TodoItem], sequences: [Int64], at: Int64) -> [PendingChange] {
+    /// `TodoStore.pendingChanges` reads them back: each record as stored, waiting, with no merge base; the first
+    /// `limit` of them.
+    static func queued(_ items: consuming [TodoItem], sequences: [Int64], at: Int64, limit: Int = .max) -> [PendingChange] {
+        if items.count > max(0, limit) { items.removeSubrange(max(0, limit)...) }
         var changes: [PendingChange] = []
         changes.reserveCapacity(items.count)
         for index in items.indices {

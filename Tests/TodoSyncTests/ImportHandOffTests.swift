@@ -57,6 +57,7 @@ struct ImportHandOffTests {
         for (given, found) in zip(handed, read) {
             #expect(given == found, "\(given.key.recordName)")
         }
+        #expect(TodoImporter.queued(items, sequences: sequences, at: 1_795_000_000_123, limit: 25) == Array(read.prefix(25)))
         await store.close()
     }
 
@@ -67,6 +68,18 @@ struct ImportHandOffTests {
         _ = try await laptop.engine.importTodos(Self.richTodos(450))
         await laptop.engine.sync(.localEdit)
         #expect(await laptop.engine.importHandOffsTaken == 1)
+        try await Self.expectArrivesOnAnotherDevice(cloud, from: laptop)
+    }
+
+    /// Past the limit, the pass takes the first entries as handed over and reads the rest back after them.
+    @Test func aLargerImportHandsOverItsFirstEntriesAndTheRestIsRead() async throws {
+        let cloud = try await TestCloud.start()
+        defer { Task { await cloud.shutdown() } }
+        let laptop = try await cloud.device("laptop", sendsAutomatically: false, importHandOff: 120)
+        let keys = try await laptop.engine.importTodos(Self.richTodos(450)).keys
+        await laptop.engine.sync(.localEdit)
+        #expect(await laptop.engine.importHandOffsTaken == 1)
+        #expect(try await laptop.store.todo(keys[449])?.system.changeTag != nil)
         try await Self.expectArrivesOnAnotherDevice(cloud, from: laptop)
     }
 

@@ -51,7 +51,7 @@ final class TestCloud: Sendable {
     func device(
         _ name: String, account: String = "alice", listen: Bool = false, pageSize: Int = 200, sendsAutomatically: Bool = true,
         clockSkew: Double = 0, instantWaitsBelow: Double = 60, container: ContainerAddress = .default, through proxy: URL? = nil,
-        storeDirectory: URL? = nil, launches: Bool = true
+        storeDirectory: URL? = nil, launches: Bool = true, importHandOff: Int = 10_000
     ) async throws -> TestDevice {
         let transport = FaultInjectingTransport(wrapping: HTTPClientTransport())
         let client = CloudClient(baseURL: proxy ?? baseURL, container: container, transport: transport)
@@ -66,7 +66,7 @@ final class TestCloud: Sendable {
             client: client, store: store,
             configuration: SyncConfiguration(
                 deviceName: name, deviceID: session.deviceID, account: account, reachabilityProbeInterval: 100,
-                fetchPageSize: pageSize, sendsAutomatically: sendsAutomatically, pushPollTimeout: 10),
+                fetchPageSize: pageSize, sendsAutomatically: sendsAutomatically, pushPollTimeout: 10, importHandOff: importHandOff),
             clock: clock, random: { 0.5 })
         let device = TestDevice(name: name, engine: engine, store: store, client: client, transport: transport, clock: clock, session: session)
         if launches { await engine.start(listenForPushes: listen) } else { await engine.loadFromStore() }
