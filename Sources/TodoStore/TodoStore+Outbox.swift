@@ -71,9 +71,15 @@ public struct SentChange: Sendable, Hashable {
 
     /// The confirmation of `change` (as read from the outbox and sent) with the cloud's answer.
     public init(_ change: PendingChange, result: Result) {
+        self.init([change], at: 0, result: result)
+    }
+
+    /// The confirmation of the change at `index` of `changes` with the cloud's answer, read where it lies: taking the
+    /// change as an argument of its own copied it and the todo it carries (a retain and a release of each string).
+    public init(_ changes: [PendingChange], at index: Int, result: Result) {
         var sent: TodoItem?
-        if case .save(let item) = change.action { sent = item }
-        self.init(key: change.key, revision: change.revision, result: result, sequence: change.sequence, sent: sent)
+        if case .save(let item) = changes[index].action { sent = item }
+        self.init(key: changes[index].key, revision: changes[index].revision, result: result, sequence: changes[index].sequence, sent: sent)
     }
 }
 

@@ -37,15 +37,6 @@ final class OutboxAnswers {
         return "'\(title)\(item.title.unicodeScalars.count > 60 ? "…" : "")' (\(RecordNames.shortID(change.key.recordName)))"
     }
 
-    /// The confirmation of the change at `index` of `changes`, which the cloud saved (or deleted) as `saved`: made
-    /// from the parts it keeps, read where they lie (`SentChange(_:result:)` took a copy of the whole change first).
-    static func confirmation(of changes: [PendingChange], at index: Int, saved: Record) -> SentChange {
-        guard case .save(let item) = changes[index].action else {
-            return SentChange(key: changes[index].key, revision: changes[index].revision, result: .deleted, sequence: changes[index].sequence)
-        }
-        return SentChange(key: changes[index].key, revision: changes[index].revision, result: .saved(saved), sequence: changes[index].sequence, sent: item)
-    }
-
     /// Applies the cloud's answer to one batch: confirmations gathered for the next group commit, conflicts merged,
     /// refusals kept.
     nonisolated(nonsending) func handle(
@@ -83,7 +74,7 @@ final class OutboxAnswers {
         for index in 0..<min(batch.changes.count, results.count) {
             switch results[index] {
             case .record(let saved):
-                confirmed.append(Self.confirmation(of: batch.changes, at: index, saved: saved))
+                confirmed.append(SentChange(batch.changes, at: index, result: batch.changes[index].isDelete ? .deleted : .saved(saved)))
                 round.progressed = true
             case .failure(let serverError):
                 let change = batch.changes[index]
