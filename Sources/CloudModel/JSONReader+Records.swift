@@ -116,7 +116,8 @@ extension JSONReader {
     /// they are scanned; any other value is read as a `FieldValue` (with the same errors) and written canonically.
     mutating func readEncodedFields(at path: @autoclosure () -> String) throws -> EncodedFields {
         var fields = EncodedFields(reserving: 8, bytes: 512)
-        try readObject(at: path()) { reader, name in
+        try readObject(at: path()) { reader, key in
+            let name = key.string
             let start = reader.cursor.index
             if reader.copyCommonField(name, into: &fields) { return }
             reader.cursor.index = start
@@ -229,7 +230,7 @@ extension JSONReader {
 
     /// Reads one of a record's own members (all but `recordName` and `fields`, which callers read their own way)
     /// into `record`; false when `key` is not one of them.
-    mutating func readRecordMember(_ key: String, into record: inout Record, at path: () -> String) throws -> Bool {
+    mutating func readRecordMember(_ key: JSONKey, into record: inout Record, at path: () -> String) throws -> Bool {
         switch key {
         case "recordType": record.recordType = try readString(at: "\(path()).recordType")
         case "recordChangeTag": record.recordChangeTag = try readString(at: "\(path()).recordChangeTag")
@@ -281,7 +282,8 @@ extension JSONReader {
             case "fields":
                 if try reader.readNull() { return }
                 var fields: [String: FieldValue] = [:]
-                try reader.readObject(at: "\(path()).fields") { reader, name in
+                try reader.readObject(at: "\(path()).fields") { reader, key in
+                    let name = key.string
                     fields[name] = try reader.readField(at: "\(path()).fields.\(name)")
                 }
                 record.fields = fields

@@ -59,12 +59,13 @@ struct JSONReader {
         return true
     }
 
-    /// Reads an object, calling `body` with each key; `body` must read (or skip) the value.
-    mutating func readObject(at path: @autoclosure () -> String, _ body: (inout JSONReader, String) throws -> Void) throws {
+    /// Reads an object, calling `body` with each key (read in place, not made a `String`); `body` must read (or skip)
+    /// the value.
+    mutating func readObject(at path: @autoclosure () -> String, _ body: (inout JSONReader, JSONKey) throws -> Void) throws {
         guard try enter(UInt8(ascii: "{"), UInt8(ascii: "}"), expected: "expected an object", at: path) else { return }
         repeat {
             guard next == UInt8(ascii: "\"") else { throw cursor.error("expected a key") }
-            let key = try cursor.string()
+            let key = try cursor.key()
             guard next == UInt8(ascii: ":") else { throw cursor.error("expected ':'") }
             cursor.index += 1
             try body(&self, key)

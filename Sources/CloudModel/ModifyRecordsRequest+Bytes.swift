@@ -81,7 +81,7 @@ extension JSONReader {
     }
 
     /// A member of a `records/modify` body other than `operations` (unknown ones skipped).
-    mutating func readRequestMember(_ key: String, into request: inout ModifyRecordsRequest) throws {
+    mutating func readRequestMember(_ key: JSONKey, into request: inout ModifyRecordsRequest) throws {
         switch key {
         case "zoneID": if !(try readNull()) { request.zoneID = try readZoneID(at: "zoneID") }
         case "atomic": request.atomic = try readBool(at: "atomic")

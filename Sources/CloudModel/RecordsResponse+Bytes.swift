@@ -65,7 +65,8 @@ extension JSONReader {
                 if try reader.readNull() { return }
                 var fields: [String: FieldValue] = [:]
                 fields.reserveCapacity(8)  // a todo's fields, without growing the table on the way
-                try reader.readObject(at: "\(path()).fields") { reader, name in
+                try reader.readObject(at: "\(path()).fields") { reader, key in
+                    let name = key.string
                     fields[name] = try reader.readTypedField(at: "\(path()).fields.\(name)")
                 }
                 record.fields = fields

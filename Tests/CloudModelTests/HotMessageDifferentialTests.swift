@@ -112,4 +112,19 @@ struct HotMessageDifferentialTests {
             #expect(try RecordsResponse(bytes: writer.bytes) == codable)
         }
     }
+
+    @Test("A key is the key it decodes to: escaped, it matches as written plainly; a near miss matches nothing")
+    func escapedKeys() throws {
+        let plain = #"{"records":[{"recordName":"a","recordType":"Todo","fields":{"title":{"type":"STRING","value":"t"}}}]}"#
+        let escaped = #"{"r\u0065cords":[{"\u0072ecordName":"a","recordTyp\u0065":"Todo","fields":{"t\u0069tle":{"\u0074ype":"STRING","value":"t"}}}]}"#
+        let expected = try RecordsResponse(bytes: Array(plain.utf8))
+        #expect(expected.records.count == 1)
+        #expect(try RecordsResponse(bytes: Array(escaped.utf8)) == expected)
+        #expect(try JSONDecoder().decode(RecordsResponse.self, from: Data(escaped.utf8)) == expected)
+        // Keys one letter longer or shorter, or differing in case, are unknown members: the record has no name.
+        for near in ["recordNam", "recordNamee", "RecordName", #"recordName\u0000"#] {
+            let bytes = Array(#"{"records":[{"\#(near)":"a"}]}"#.utf8)
+            #expect(throws: (any Error).self) { try RecordsResponse(bytes: bytes) }
+        }
+    }
 }

@@ -17,7 +17,7 @@ enum JSONTestSupport {
         switch reader.next {
         case UInt8(ascii: "{"):
             var object: [String: JSONValue] = [:]
-            try reader.readObject(at: "$") { reader, key in object[key] = try pullValue(&reader) }
+            try reader.readObject(at: "$") { reader, key in object[key.string] = try pullValue(&reader) }
             return .object(object)
         case UInt8(ascii: "["):
             var array: [JSONValue] = []

@@ -87,6 +87,20 @@ struct WireMessageGenerator {
         if chance(15) { out.append([0x20, 0x0A, 0x09, 0x0D][below(4)]) }
     }
 
+    /// `key` quoted with its first character written as a `\u` escape (readers must match the key it decodes to).
+    private func escapeFirstLetter(of key: String, into out: inout [UInt8]) {
+        guard let first = key.unicodeScalars.first, first.value < 0x80 else {
+            JSONWriter.appendString(key, to: &out)
+            return
+        }
+        var rest: [UInt8] = []
+        JSONWriter.appendString(String(key.unicodeScalars.dropFirst()), to: &rest)
+        out.append(contentsOf: "\"\\u00".utf8)
+        let hex = String(first.value, radix: 16)
+        out.append(contentsOf: ((hex.count < 2 ? "0" : "") + hex).utf8)
+        out.append(contentsOf: rest.dropFirst())
+    }
+
     private mutating func respell(_ value: JSONValue, parentKey: String, into out: inout [UInt8]) {
         space(&out)
         switch value {
@@ -105,7 +119,7 @@ struct WireMessageGenerator {
             for (index, (key, item)) in entries.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 space(&out)
-                JSONWriter.appendString(key, to: &out)
+                if chance(5) { escapeFirstLetter(of: key, into: &out) } else { JSONWriter.appendString(key, to: &out) }
                 space(&out)
                 out.append(UInt8(ascii: ":"))
                 respell(item, parentKey: key, into: &out)
