@@ -58,7 +58,15 @@ public struct SentChange: Sendable, Hashable {
     /// The outbox entry's queue position (`PendingChange.sequence`); 0 when not known, and the entry is found by key.
     public var sequence: Int64
     /// The record as it was sent: what the server now holds, the merge base of an edit made while it was in flight.
-    public var sent: TodoItem?
+    /// Read only in that rare case, so it is kept where it lies (the sent batch, shared) rather than copied.
+    public var sent: TodoItem? {
+        guard let batch else { return sentItem }
+        if case .save(let item) = batch.changes[batch.index].action { return item }
+        return nil
+    }
+    /// The sent batch and the change's place in it (nil: made from parts, `sentItem` then holds what was sent).
+    private let batch: (changes: [PendingChange], index: Int)?
+    private let sentItem: TodoItem?
 
     /// A confirmation of a sent change.
     public init(key: RecordKey, revision: Int64, result: Result, sequence: Int64 = 0, sent: TodoItem? = nil) {
@@ -66,7 +74,8 @@ public struct SentChange: Sendable, Hashable {
         self.revision = revision
         self.result = result
         self.sequence = sequence
-        self.sent = sent
+        batch = nil
+        sentItem = sent
     }
 
     /// The confirmation of `change` (as read from the outbox and sent) with the cloud's answer.
@@ -74,12 +83,28 @@ public struct SentChange: Sendable, Hashable {
         self.init([change], at: 0, result: result)
     }
 
-    /// The confirmation of the change at `index` of `changes` with the cloud's answer, read where it lies: taking the
-    /// change as an argument of its own copied it and the todo it carries (a retain and a release of each string).
+    /// The confirmation of the change at `index` of `changes` with the cloud's answer, read where it lies: copying the
+    /// change, or the todo it carries, retained and released each of its strings (and copied 600 bytes) a record sent.
     public init(_ changes: [PendingChange], at index: Int, result: Result) {
-        var sent: TodoItem?
-        if case .save(let item) = changes[index].action { sent = item }
-        self.init(key: changes[index].key, revision: changes[index].revision, result: result, sequence: changes[index].sequence, sent: sent)
+        key = changes[index].key
+        revision = changes[index].revision
+        self.result = result
+        sequence = changes[index].sequence
+        batch = (changes, index)
+        sentItem = nil
+    }
+
+    /// Equal when they confirm the same change alike, the record sent included (however it is kept).
+    public static func == (lhs: SentChange, rhs: SentChange) -> Bool {
+        lhs.key == rhs.key && lhs.revision == rhs.revision && lhs.result == rhs.result && lhs.sequence == rhs.sequence && lhs.sent == rhs.sent
+    }
+
+    /// Hashes what `==` compares, the record sent aside (equal changes hash alike without it).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(revision)
+        hasher.combine(result)
+        hasher.combine(sequence)
     }
 }
 
@@ -214,11 +239,11 @@ extension TodoStore {
             var changes: [PendingChange] = []
             let arguments: [SQLValue] = [.int(Int64(min(limit, Int(Int64.max)))), .int(sequence ?? Int64.min)]
             if limit < 100_000 { changes.reserveCapacity(limit) }
+            // One set of caches for the read: zone names and owners, stamps' users and devices, lists and tags made once.
+            var caches = RowReadCaches()
             // Appended as read: a list of optionals copied into this one copied every change (a retain per field).
             _ = try db.query(sql, arguments) { row in
-                let key = RecordKey(
-                    scope: row.withText(0, Self.scope) ?? .private, zoneName: row.text(2), zoneOwner: row.text(1),
-                    recordName: row.text(3))
+                let key = Self.key(from: row, offset: 0, caches: &caches)
                 let baseFields = try row.optionalText(7).map { try Self.decodeJSON([String: FieldValue].self, $0) }
                 let revision = row.int(8)
                 let failed = row.optionalText(9)
@@ -232,7 +257,7 @@ extension TodoStore {
                 }
                 guard !row.isNull(11) else { return }
                 // The join matched the outbox row's key: the record's key is that one.
-                var item = try Self.item(from: row, offset: 11, key: key)
+                var item = try Self.item(from: row, offset: 11, key: key, caches: &caches)
                 item.hasPendingChanges = true
                 changes.append(
                     PendingChange(

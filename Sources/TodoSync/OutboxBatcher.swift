@@ -39,7 +39,9 @@ public struct OutboxBatch: Sendable, Hashable {
     /// `request` as the JSON body the cloud gets, written straight from the outbox rows: no `Record`s, field
     /// dictionaries or sorting on the way (the same request, field for field, as `CloudClient` writes for `request`).
     public var requestBody: Data {
-        var body = ModifyRecordsRequestWriter(reserving: 320 * changes.count + 128)
+        // Room for a todo with notes, tags and dates at once: 320 bytes a change made the body grow (and be copied)
+        // twice a request sending 10,000.
+        var body = ModifyRecordsRequestWriter(reserving: 1024 * changes.count + 128)
         let zoneID = zone.zoneID
         // By index, each change read where it lies: `for change in changes` copied every change and its todo (a
         // retain and a release of each of its strings), 2 % of the device's instructions sending 10,000.
