@@ -17,6 +17,13 @@ public struct EncodedFields: Sendable, Hashable {
         public var typed: Bool
     }
 
+    /// Whether every field as given (its name, and its canonical JSON or nil when removed) satisfies `predicate`;
+    /// stops at the first that does not. The fields are read where they lie: no list of entries is made.
+    public func allFields(satisfy predicate: (String, ArraySlice<UInt8>?) throws -> Bool) rethrows -> Bool {
+        for index in items.indices where try !predicate(items[index].name, items[index].range.map { storage[$0] }) { return false }
+        return true
+    }
+
     /// The fields as given, in order, duplicates included.
     public var entries: [Entry] { items.map { Entry(name: $0.name, canonical: $0.range.map { storage[$0] }, typed: $0.typed) } }
 

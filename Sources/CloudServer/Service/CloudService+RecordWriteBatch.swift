@@ -41,6 +41,9 @@ final class RecordWriteBatch {
         self.zoneFromRequest = zoneFromRequest
         shareBatch = ShareBatch(database: database, stamp: stamp)
         outcomes = Array(repeating: nil, count: feed.count)
+        // Room for a request's creates at once: grown from empty, the set was rebuilt eight times a request.
+        pending.reserveCapacity(feed.count)
+        pendingNames.reserveCapacity(feed.count)
     }
 
     /// Notes an operation that failed before it was applied (its zone, say).

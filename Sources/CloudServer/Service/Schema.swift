@@ -65,6 +65,26 @@ enum Schema {
     /// How canonical JSON of a typed value begins; made once, not for every field of every record saved.
     private static let typePrefix = Array(#"{"type":""#.utf8)
 
+    /// Whether canonical JSON `bytes` names exactly `type` (`canonicalType(bytes) == type`), compared as bytes: no
+    /// string is made of the type each field of each record names.
+    static func names(_ bytes: ArraySlice<UInt8>, type: String) -> Bool {
+        var type = type
+        return type.withUTF8 { name in
+            let prefix = typePrefix.count
+            guard bytes.count > prefix + name.count else { return false }
+            return bytes.withUnsafeBufferPointer { value in
+                typePrefix.withUnsafeBufferPointer { memcmp(value.baseAddress!, $0.baseAddress!, prefix) } == 0
+                    && (name.isEmpty || memcmp(value.baseAddress! + prefix, name.baseAddress!, name.count) == 0)
+                    && value[prefix + name.count] == UInt8(ascii: "\"")
+            }
+        }
+    }
+
+    /// Whether values of `type` are assets, which a save always resolves (`ASSET`, `ASSETID` and their lists).
+    static func isAssetType(_ type: String) -> Bool {
+        type.utf8.first == UInt8(ascii: "A") && (AssetValues.isAsset(type) || AssetValues.isAssetList(type))
+    }
+
     /// An untyped value's canonical JSON with the field's type, when its JSON fits that type: an integer is also a
     /// TIMESTAMP or a DOUBLE, a base64 string is also BYTES (lists alike); nil when it does not fit.
     static func retyped(_ bytes: ArraySlice<UInt8>, from given: String, to wanted: String) -> [UInt8]? {
@@ -92,6 +112,8 @@ final class SchemaSession {
     private let tx: any StoreTransaction
     private let assets: AssetValues?
     private var types: [String: [String: SchemaField]] = [:]
+    /// The record type conformed last and its fields (a request mostly saves one type): found without a lookup.
+    private var lastType: (name: String, fields: [String: SchemaField])?
 
     /// `assets` resolves asset values (nil: none are accepted).
     init(container: String, tx: any StoreTransaction, assets: AssetValues? = nil) {
@@ -106,28 +128,40 @@ final class SchemaSession {
         guard Schema.applies(to: recordType) else { return (fields, false) }
         let production = Schema.isProduction(container)
         var known: [String: SchemaField]
-        if let cached = types[recordType] {
+        // Whether `known` is new to the session (read or defined here) and must be kept for the next record.
+        var keep = false
+        if let last = lastType, last.name == recordType {
+            known = last.fields
+        } else if let cached = types[recordType] {
             known = cached
+            lastType = (recordType, cached)
         } else if let stored = try await tx.schemaFields(container: container, recordType: recordType) {
             known = stored
+            keep = true
         } else {
             guard !production else {
                 throw ServerError(.badRequest, "record type '\(recordType.prefix(64))' is not in the production schema; deploy it first")
             }
             try await tx.defineSchemaType(container: container, recordType: recordType)
             known = [:]
+            keep = true
         }
-        defer { types[recordType] = known }
-        let entries = fields.entries
-        // The usual save: every value typed as its field already is (and none an asset, which is always resolved).
-        if entries.allSatisfy({ entry in
-            entry.canonical.map { bytes in
-                // An untyped value of no CloudKit shape (nil) is typed below.
-                Schema.canonicalType(bytes).map { !AssetValues.isAsset($0) && !AssetValues.isAssetList($0) && known[entry.name]?.type == $0 } ?? false
-            } ?? true
+        defer {
+            if keep {
+                types[recordType] = known
+                lastType = (recordType, known)
+            }
+        }
+        // The usual save: every value typed as its field already is (and none an asset, which is always resolved);
+        // an untyped value of no CloudKit shape names no type and is typed below.
+        if fields.allFields(satisfy: { name, canonical in
+            guard let bytes = canonical else { return true }
+            guard let field = known[name] else { return false }
+            return !Schema.isAssetType(field.type) && Schema.names(bytes, type: field.type)
         }) {
             return (fields, false)
         }
+        let entries = fields.entries
         var result = EncodedFields()
         var retyped = false
         for entry in entries {
@@ -165,6 +199,7 @@ final class SchemaSession {
             } else {
                 try await tx.defineSchemaField(container: container, recordType: recordType, name: entry.name, type: given)
                 known[entry.name] = SchemaField(type: given)
+                keep = true
                 result.append(entry.name, canonical: bytes)
             }
         }
