@@ -83,10 +83,14 @@ struct SchemaTests {
             operations[23] = create("r23", #""title":{"value":"T","type":"STRING"},"priority":{"value":1,"type":"INT64"}"#)
             operations[24] = create("r24", alike + #","learnt":{"value":5,"type":"INT64"}"#)
             operations[25] = create("r25", #""priority":{"value":1,"type":"INT64"},"title":{"value":9,"type":"INT64"}"#)
+            // Fields left out before one sent: the one sent is still its own field, checked against its own type.
+            operations[26] = create("r26", #""title":{"value":9,"type":"INT64"}"#)
+            operations[27] = create("r27", #""learnt":{"value":6,"type":"INT64"}"#)
+            operations[28] = create("r28", #""learnt":{"value":"6","type":"STRING"},"title":{"value":"T","type":"STRING"}"#)
             let saved = try await modify(cloud, alice, .default, operations.joined(separator: ","))
             #expect(saved.count == 40)
             for (index, record) in saved.enumerated() {
-                let refused = [20, 21, 25].contains(index)
+                let refused = [20, 21, 25, 26, 28].contains(index)
                 #expect((record["serverErrorCode"] as? String == "BAD_REQUEST") == refused, "r\(index): \(record)")
             }
             #expect((saved[20]["reason"] as? String)?.contains("in the schema") == true)

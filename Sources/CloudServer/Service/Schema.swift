@@ -112,8 +112,9 @@ final class SchemaSession {
     private let tx: any StoreTransaction
     private let assets: AssetValues?
     private var types: [String: [String: SchemaField]] = [:]
-    /// The record type conformed last and its fields (a request mostly saves one type): found without a lookup.
-    private var lastType: (name: String, fields: [String: SchemaField])?
+    /// The record type conformed last and its fields (a request mostly saves one type): found without a lookup; with
+    /// them in name order, where a record's fields (sent in name order) are found by walking on, not by hashing each.
+    private var lastType: (name: String, fields: [String: SchemaField], inOrder: [(name: String, field: SchemaField)])?
 
     /// `assets` resolves asset values (nil: none are accepted).
     init(container: String, tx: any StoreTransaction, assets: AssetValues? = nil) {
@@ -122,19 +123,27 @@ final class SchemaSession {
         self.assets = assets
     }
 
+    /// `fields` as a list in name order.
+    private static func inNameOrder(_ fields: [String: SchemaField]) -> [(name: String, field: SchemaField)] {
+        fields.map { (name: $0.key, field: $0.value) }.sorted { $0.name < $1.name }
+    }
+
     /// The fields a save sends, conformed to the schema: retyped where untyped values fit their field, new types and
     /// fields defined in `development`; `BAD_REQUEST` for what the schema refuses. Whether anything was retyped.
     func conform(_ fields: EncodedFields, recordType: String) async throws -> (fields: EncodedFields, retyped: Bool) {
         guard Schema.applies(to: recordType) else { return (fields, false) }
         let production = Schema.isProduction(container)
         var known: [String: SchemaField]
+        var inOrder: [(name: String, field: SchemaField)] = []
         // Whether `known` is new to the session (read or defined here) and must be kept for the next record.
         var keep = false
         if let last = lastType, last.name == recordType {
             known = last.fields
+            inOrder = last.inOrder
         } else if let cached = types[recordType] {
             known = cached
-            lastType = (recordType, cached)
+            inOrder = Self.inNameOrder(cached)
+            lastType = (recordType, cached, inOrder)
         } else if let stored = try await tx.schemaFields(container: container, recordType: recordType) {
             known = stored
             keep = true
@@ -149,14 +158,23 @@ final class SchemaSession {
         defer {
             if keep {
                 types[recordType] = known
-                lastType = (recordType, known)
+                lastType = (recordType, known, Self.inNameOrder(known))
             }
         }
         // The usual save: every value typed as its field already is (and none an asset, which is always resolved);
         // an untyped value of no CloudKit shape names no type and is typed below.
+        // Each field is looked for from where the last one was found, past the fields this record leaves out, and
+        // looked up by name only when it is not there (hashing each name was half of this check).
+        var next = 0
         if fields.allFields(satisfy: { name, canonical in
             guard let bytes = canonical else { return true }
-            guard let field = known[name] else { return false }
+            var found: SchemaField?
+            for probe in next..<inOrder.count where inOrder[probe].name == name {
+                found = inOrder[probe].field
+                next = probe + 1
+                break
+            }
+            guard let field = found ?? known[name] else { return false }
             return !Schema.isAssetType(field.type) && Schema.names(bytes, type: field.type)
         }) {
             return (fields, false)
