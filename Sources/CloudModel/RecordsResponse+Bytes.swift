@@ -64,8 +64,9 @@ extension JSONReader {
             case "fields":
                 if try reader.readNull() { return }
                 var fields: [String: FieldValue] = [:]
-                fields.reserveCapacity(8)  // a todo's fields, without growing the table on the way
                 try reader.readObject(at: "\(path()).fields") { reader, key in
+                    // Room for a todo's fields, made at the first one: a save's answer has none (`desiredKeys: []`).
+                    if fields.isEmpty { fields.reserveCapacity(8) }
                     let name = key.string
                     fields[name] = try reader.readTypedField(at: "\(path()).fields.\(name)")
                 }
