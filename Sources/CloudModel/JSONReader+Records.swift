@@ -136,8 +136,11 @@ extension JSONReader {
     private mutating func copyCommonField(_ name: String, into fields: inout EncodedFields) -> Bool {
         enum Kind { case string, int64, timestamp, stringList }
         guard next == UInt8(ascii: "{") else { return false }
+        let opening = cursor.index
         cursor.index += 1
         var type: Kind?
+        // Whether the type came before the value (the canonical order).
+        var typeFirst = false
         var text: Range<Int>?
         var integer: Int64?
         var integerToken = 0..<0
@@ -148,6 +151,7 @@ extension JSONReader {
             cursor.index += 1
             if cursor.spells(key, "type") {
                 guard type == nil, next == UInt8(ascii: "\""), let name = cursor.plainString() else { return false }
+                typeFirst = text == nil && integer == nil && elements == nil
                 if cursor.spells(name, "STRING") {
                     type = .string
                 } else if cursor.spells(name, "INT64") {
@@ -189,12 +193,27 @@ extension JSONReader {
             case UInt8(ascii: ","): cursor.index += 1
             case UInt8(ascii: "}"):
                 cursor.index += 1
+                // Sent in canonical form already (type first, nothing between the tokens: then the value's bytes are
+                // exactly as long as the canonical ones): copied whole, in one piece instead of three.
+                let canonicalLength: Int? =
+                    switch type {
+                    case .string?: text.map { Self.stringOpening.utf8CodeUnitCount + $0.count + 3 }
+                    case .int64?: integer.map { Self.int64Opening.utf8CodeUnitCount + ($0 == 0 ? 1 : integerToken.count) + 1 }
+                    case .timestamp?: integer.map { Self.timestampOpening.utf8CodeUnitCount + ($0 == 0 ? 1 : integerToken.count) + 1 }
+                    case .stringList?:
+                        elements.map { Self.stringListOpening.utf8CodeUnitCount + $0.reduce(0) { $0 + $1.count + 3 } - 1 + 2 }
+                    case nil: nil
+                    }
+                if typeFirst, let canonicalLength, cursor.index - opening == canonicalLength {
+                    fields.append(name, canonical: cursor.buffer[opening..<cursor.index])
+                    return true
+                }
                 switch type {
                 case .string?:
                     guard let text else { return false }
                     let quoted = cursor.buffer[(text.lowerBound - 1)..<(text.upperBound + 1)]
                     fields.append(name) { bytes in
-                        bytes.append(contentsOf: #"{"type":"STRING","value":"#.utf8)
+                        Self.stringOpening.withUTF8Buffer { bytes.append(contentsOf: $0) }
                         bytes.append(contentsOf: quoted)
                         bytes.append(UInt8(ascii: "}"))
                     }
@@ -202,7 +221,7 @@ extension JSONReader {
                     guard let elements else { return false }
                     let buffer = cursor.buffer
                     fields.append(name) { bytes in
-                        bytes.append(contentsOf: #"{"type":"STRING_LIST","value":["#.utf8)
+                        Self.stringListOpening.withUTF8Buffer { bytes.append(contentsOf: $0) }
                         for (index, element) in elements.enumerated() {
                             if index > 0 { bytes.append(UInt8(ascii: ",")) }
                             bytes.append(contentsOf: buffer[(element.lowerBound - 1)..<(element.upperBound + 1)])
@@ -214,7 +233,7 @@ extension JSONReader {
                     // A plain integer token is already how the number is written, except for "-0".
                     let token = cursor.buffer[integerToken]
                     fields.append(name) { bytes in
-                        bytes.append(contentsOf: integerType == .int64 ? #"{"type":"INT64","value":"#.utf8 : #"{"type":"TIMESTAMP","value":"#.utf8)
+                        (integerType == .int64 ? Self.int64Opening : Self.timestampOpening).withUTF8Buffer { bytes.append(contentsOf: $0) }
                         if integer == 0 { bytes.append(UInt8(ascii: "0")) } else { bytes.append(contentsOf: token) }
                         bytes.append(UInt8(ascii: "}"))
                     }
@@ -227,6 +246,12 @@ extension JSONReader {
             }
         }
     }
+
+    /// How the canonical JSON of each common field type begins (`copyCommonField`).
+    private static let stringOpening: StaticString = #"{"type":"STRING","value":"#
+    private static let int64Opening: StaticString = #"{"type":"INT64","value":"#
+    private static let timestampOpening: StaticString = #"{"type":"TIMESTAMP","value":"#
+    private static let stringListOpening: StaticString = #"{"type":"STRING_LIST","value":["#
 
     /// Reads one of a record's own members (all but `recordName` and `fields`, which callers read their own way)
     /// into `record`; false when `key` is not one of them.

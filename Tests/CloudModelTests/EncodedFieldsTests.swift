@@ -54,6 +54,9 @@ struct EncodedFieldsTests {
             #"{"dueDate":{"type":"TIMESTAMP","value":1},"isCompleted":{"type":"INT64","value":0},"title":{"type":"STRING","value":"t"}}"#,
             #"{"a":{"type":"STRING","value":"x"},"b":{"type":"STRING","value":null},"c":{"type":"INT64","value":3}}"#,
             #"{"a":{"type":"STRING","value":"x"},"c":{"type":"INT64","value":3},"b":{"type":"INT64","value":2}}"#,
+            // Already canonical (type first, no spacing: taken whole), beside near misses (spacing, -0, value first).
+            #"{"l":{"type":"STRING_LIST","value":["a","bc"]},"s":{"type":"STRING","value":""},"t":{"type":"TIMESTAMP","value":-5},"z":{"type":"INT64","value":0}}"#,
+            #"{"l":{"type":"STRING_LIST","value":["a", "bc"]},"s":{"type":"STRING","value": ""},"t":{"type":"TIMESTAMP","value":-0},"z":{"value":0,"type":"INT64"}}"#,
             // Names in order that need escaping when written, and names beyond ASCII that do not.
             #"{"a\"q":{"type":"STRING","value":"x"},"b\u0001":{"type":"INT64","value":1},"c\\":{"type":"INT64","value":2}}"#,
             #"{"é":{"type":"STRING","value":"x"},"写":{"type":"INT64","value":1},"🥛":{"type":"STRING","value":""}}"#,
