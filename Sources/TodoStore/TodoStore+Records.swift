@@ -26,14 +26,23 @@ extension TodoStore {
         """
     }
 
-    static let upsertSQL = """
+    static let upsertSQL = upsertSQL(rows: 1)
+
+    /// How many values `rowArguments` gives a record (the upsert's parameters per row).
+    static let upsertParameters = 37
+
+    /// The upsert of `rows` records in one statement, record `i`'s values bound from `?(37 i + 1)` on.
+    static func upsertSQL(rows: Int) -> String {
+        let values = (0..<rows).map { row in
+            "(" + (1...upsertParameters).map { "?\(upsertParameters * row + $0)" }.joined(separator: ", ") + ", 0)"
+        }
+        return """
         INSERT INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
             due_date, priority, is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user,
             created_device, modified_at, modified_user, modified_device, local_edited_at, share_permission, edit_stamps,
             lost_edits, tags, all_day, repeat_rule, repeat_from_completion, series, occurrence, annotations, wait_at, scheduled_at,
             until_at, start_at, depends, stale)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25,
-            ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, 0)
+        VALUES \(values.joined(separator: ",\n    "))
         ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
             record_type = excluded.record_type, title = excluded.title, notes = excluded.notes,
             is_completed = excluded.is_completed, due_date = excluded.due_date, priority = excluded.priority,
@@ -50,6 +59,7 @@ extension TodoStore {
             scheduled_at = excluded.scheduled_at, until_at = excluded.until_at, start_at = excluded.start_at,
             depends = excluded.depends, stale = 0
         """
+    }
 
     static let keyWhere = "scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_name = ?4"
 
