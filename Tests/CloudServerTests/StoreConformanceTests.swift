@@ -149,6 +149,14 @@ struct StoreConformanceTests {
                 }
                 #expect(try await tx.insertRecords(batch) == [true, false, true, false])
                 #expect(try await tx.insertRecords([]) == [])
+                // Past one statement's worth (full ones and a remainder), refusals among them, twice in one.
+                var many: [StoredRecord] = []
+                for index in 0..<70 {
+                    let name = index % 9 == 4 ? "live" : "many-\(index)"
+                    many.append(Conformance.record(zone, name, seq: try await tx.nextSequence(.zone(pk: zone.pk)), title: "many"))
+                }
+                #expect(try await tx.insertRecords(many) == (0..<70).map { $0 % 9 != 4 })
+                #expect(try await tx.records(zonePK: zone.pk, names: ["many-69"])["many-69"]?.seq == many[69].seq)
                 let after = try await tx.records(zonePK: zone.pk, names: ["new-1", "live", "new-2", "gone"])
                 #expect(after["new-1"]?.seq == batch[0].seq && after["new-2"]?.seq == batch[2].seq)
                 #expect(after["live"]?.changeTag == live.changeTag && after["gone"]?.deleted == true)
