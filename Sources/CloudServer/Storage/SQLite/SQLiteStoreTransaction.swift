@@ -128,18 +128,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
     private static let selectRecordSQL = "SELECT \(recordColumns) FROM records WHERE zone_pk = ?1 AND record_name = ?2"
     private static let recordValues = "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
     private static let replaceRecordSQL = "INSERT OR REPLACE INTO records(\(recordColumns)) VALUES \(recordValues)"
-    private static let insertRecordSQL = insertRecordSQL(rows: 1)
-    private static let bulkRecords = 32
-    private static let bulkInsertSQL = insertRecordSQL(rows: bulkRecords)
-    private static let sequenceTakenSQL = "SELECT 1 FROM records WHERE zone_pk = ?1 AND seq = ?2"
-
-    /// The insert of `rows` records, record `i`'s columns bound from `?(14 i + 1)` on; a name taken is skipped.
-    private static func insertRecordSQL(rows: Int) -> String {
-        let values = (0..<rows).map { row in
-            "(" + (1...recordColumnCount).map { "?\(recordColumnCount * row + $0)" }.joined(separator: ", ") + ")"
-        }
-        return "INSERT INTO records(\(recordColumns)) VALUES \(values.joined(separator: ", ")) ON CONFLICT(zone_pk, record_name) DO NOTHING"
-    }
+    private static let insertRecordSQL =
+        "INSERT INTO records(\(recordColumns)) VALUES \(recordValues) ON CONFLICT(zone_pk, record_name) DO NOTHING"
 
     func record(zonePK: Int64, name: String) throws -> StoredRecord? {
         try db.first(selectRecordStatement, [.int(zonePK), .text(name)], Self.storedRecord)
@@ -166,33 +156,9 @@ final class SQLiteStoreTransaction: StoreTransaction {
         return found
     }
 
-    /// Inserts `bulkRecords` records a statement: run once per record, the statement spent a fifth of the store's
-    /// instructions opening its cursors and resetting its registers for each. A record refused (its name taken)
-    /// leaves no row at its sequence number, which tells it from the others when a statement inserted fewer.
     func insertRecords(_ records: [StoredRecord]) throws -> [Bool] {
-        var inserted: [Bool] = []
-        inserted.reserveCapacity(records.count)
-        var arguments: [SQLValue] = []
-        var start = records.startIndex
-        while start < records.endIndex {
-            let end = min(start + Self.bulkRecords, records.endIndex)
-            let rows = end - start
-            guard rows > 1 else {
-                inserted.append(try insertRecord(records[start]))
-                break
-            }
-            arguments.removeAll(keepingCapacity: true)
-            for index in start..<end { arguments.append(contentsOf: Self.arguments(records[index])) }
-            try db.run(rows == Self.bulkRecords ? try db.statement(Self.bulkInsertSQL) : try db.statement(Self.insertRecordSQL(rows: rows)), arguments)
-            let all = db.changes == rows
-            for index in start..<end {
-                let added = try all || db.first(Self.sequenceTakenSQL, [.int(records[index].zonePK), .int(records[index].seq)]) { _ in true } ?? false
-                if added { try indexLocations(of: records[index]) }
-                inserted.append(added)
-            }
-            start = end
-        }
-        return inserted
+        // One statement run per record: with SQLite in process there is no round trip to save.
+        try records.map { try insertRecord($0) }
     }
 
     /// A record's columns in `recordColumns` order.
