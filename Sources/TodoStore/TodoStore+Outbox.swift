@@ -154,6 +154,7 @@ extension TodoStore {
     ///
     /// The bulk form of `saveLocalEdit` for records no copy of which exists yet (fresh names): no record is read
     /// first, no merge base is kept (the cloud has none), and the two statements are prepared once for the batch.
+    /// A name the cache has already (or one given twice) fails the whole write, as a second outbox entry would.
     /// `replacing` are edits of records the device holds (an import of names it has), saved in the same transaction.
     /// Answers the queue position of each of `items`' entries, in order.
     @discardableResult
@@ -179,7 +180,7 @@ extension TodoStore {
                 let end = min(start + Self.bulkRows, items.endIndex)
                 let rows = end - start
                 let full = rows == Self.bulkRows
-                let saveRecords = try db.statement(full ? Self.bulkUpsertSQL : Self.upsertSQL(rows: rows))
+                let saveRecords = try db.statement(full ? Self.bulkInsertSQL : Self.insertNewSQL(rows: rows))
                 let queueSaves = try db.statement(full ? Self.bulkQueueSQL : Self.queueNewRecordsSQL(rows: rows))
                 recordArguments.removeAll(keepingCapacity: true)
                 queueArguments.removeAll(keepingCapacity: true)
@@ -210,7 +211,7 @@ extension TodoStore {
     /// Records an import writes in one statement (and as many outbox entries in another): one statement run per record
     /// spent a quarter of its SQLite instructions on opening cursors and resetting registers for each.
     static let bulkRows = 32
-    static let bulkUpsertSQL = upsertSQL(rows: bulkRows)
+    static let bulkInsertSQL = insertNewSQL(rows: bulkRows)
     static let bulkQueueSQL = queueNewRecordsSQL(rows: bulkRows)
 
     /// Queues the saves of `rows` records the cloud has never seen (no change tag, no merge base), entry `i`'s values
@@ -220,7 +221,8 @@ extension TodoStore {
             let p = 6 * row
             return "(?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), 'save', ?\(p + 5), ?\(p + 6))"
         }
-        return "INSERT INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, enqueued_at) VALUES "
+        // OR FAIL: no statement journal (see `insertNewSQL`).
+        return "INSERT OR FAIL INTO outbox (scope, zone_owner, zone_name, record_name, action, record_type, enqueued_at) VALUES "
             + values.joined(separator: ", ")
     }
 

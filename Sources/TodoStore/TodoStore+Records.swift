@@ -33,16 +33,32 @@ extension TodoStore {
 
     /// The upsert of `rows` records in one statement, record `i`'s values bound from `?(37 i + 1)` on.
     static func upsertSQL(rows: Int) -> String {
+        insertSQL(rows: rows) + "\n" + upsertClause
+    }
+
+    /// The insert of `rows` records new to the cache (a name it has already fails the statement), as `upsertSQL`
+    /// binds them. `OR FAIL` spares the statement a journal (an `ABORT` of a statement of many rows would have to
+    /// take back the rows before; SQLite keeps that journal in a temporary file, written for every statement): a
+    /// failure fails the caller's whole transaction anyway.
+    static func insertNewSQL(rows: Int) -> String {
+        insertSQL(rows: rows, conflict: "OR FAIL ")
+    }
+
+    private static func insertSQL(rows: Int, conflict: String = "") -> String {
         let values = (0..<rows).map { row in
             "(" + (1...upsertParameters).map { "?\(upsertParameters * row + $0)" }.joined(separator: ", ") + ", 0)"
         }
         return """
-        INSERT INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
+        INSERT \(conflict)INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
             due_date, priority, is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user,
             created_device, modified_at, modified_user, modified_device, local_edited_at, share_permission, edit_stamps,
             lost_edits, tags, all_day, repeat_rule, repeat_from_completion, series, occurrence, annotations, wait_at, scheduled_at,
             until_at, start_at, depends, stale)
         VALUES \(values.joined(separator: ",\n    "))
+        """
+    }
+
+    private static let upsertClause = """
         ON CONFLICT (scope, zone_owner, zone_name, record_name) DO UPDATE SET
             record_type = excluded.record_type, title = excluded.title, notes = excluded.notes,
             is_completed = excluded.is_completed, due_date = excluded.due_date, priority = excluded.priority,
@@ -59,7 +75,6 @@ extension TodoStore {
             scheduled_at = excluded.scheduled_at, until_at = excluded.until_at, start_at = excluded.start_at,
             depends = excluded.depends, stale = 0
         """
-    }
 
     static let keyWhere = "scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_name = ?4"
 
