@@ -115,10 +115,14 @@ extension CloudService {
         // A saved record echoes its fields (those asked for) plus 450-odd bytes of system fields: reserve that, so
         // the buffer is not regrown.
         var capacity = 16
-        for case .saved(let record, _, _) in outcomes { capacity += (requestKeys?.isEmpty == true ? 2 : record.fieldsJSON.count) + 512 }
+        // By index, each outcome read where it lies: iterating copied each (its record's strings retained and
+        // released) twice a record, 5 M instructions of the cloud taking 10,000.
+        for index in outcomes.indices {
+            if case .saved(let record, _, _) = outcomes[index] { capacity += (requestKeys?.isEmpty == true ? 2 : record.fieldsJSON.count) + 512 }
+        }
         var answer = RecordsResponseWriter(reserving: max(capacity, outcomes.count * 300))
-        for (index, outcome) in outcomes.enumerated() {
-            switch outcome {
+        for index in outcomes.indices {
+            switch outcomes[index] {
             case .saved(let record, let zoneID, _):
                 let keys = operations[index].desiredKeys.map(Set.init) ?? requestKeys
                 try answer.record(record, zoneID: zoneID, desiredKeys: keys)
