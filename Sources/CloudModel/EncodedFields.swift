@@ -166,7 +166,7 @@ public struct EncodedFields: Sendable, Hashable {
         for item in items {
             guard let range = item.range else { continue }
             let plain = item.name.utf8.withContiguousStorageIfAvailable { name in
-                name.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) ? nil : name.count
+                name.contains(where: JSONWriter.needsEscape) ? nil : name.count
             }
             guard let length = plain ?? nil else { return nil }
             total += (written > 0 ? 1 : 0) + length + 3 + range.count

@@ -197,11 +197,11 @@ extension JSONReader {
                 // exactly as long as the canonical ones): copied whole, in one piece instead of three.
                 let canonicalLength: Int? =
                     switch type {
-                    case .string?: text.map { Self.stringOpening.utf8CodeUnitCount + $0.count + 3 }
-                    case .int64?: integer.map { Self.int64Opening.utf8CodeUnitCount + ($0 == 0 ? 1 : integerToken.count) + 1 }
-                    case .timestamp?: integer.map { Self.timestampOpening.utf8CodeUnitCount + ($0 == 0 ? 1 : integerToken.count) + 1 }
+                    case .string?: text.map { JSONWriter.stringFieldOpening.utf8CodeUnitCount + $0.count + 3 }
+                    case .int64?: integer.map { JSONWriter.int64FieldOpening.utf8CodeUnitCount + ($0 == 0 ? 1 : integerToken.count) + 1 }
+                    case .timestamp?: integer.map { JSONWriter.timestampFieldOpening.utf8CodeUnitCount + ($0 == 0 ? 1 : integerToken.count) + 1 }
                     case .stringList?:
-                        elements.map { Self.stringListOpening.utf8CodeUnitCount + $0.reduce(0) { $0 + $1.count + 3 } - 1 + 2 }
+                        elements.map { JSONWriter.stringListFieldOpening.utf8CodeUnitCount + $0.reduce(0) { $0 + $1.count + 3 } - 1 + 2 }
                     case nil: nil
                     }
                 if typeFirst, let canonicalLength, cursor.index - opening == canonicalLength {
@@ -213,7 +213,7 @@ extension JSONReader {
                     guard let text else { return false }
                     let quoted = cursor.buffer[(text.lowerBound - 1)..<(text.upperBound + 1)]
                     fields.append(name) { bytes in
-                        Self.stringOpening.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                        JSONWriter.stringFieldOpening.withUTF8Buffer { bytes.append(contentsOf: $0) }
                         bytes.append(contentsOf: quoted)
                         bytes.append(UInt8(ascii: "}"))
                     }
@@ -221,7 +221,7 @@ extension JSONReader {
                     guard let elements else { return false }
                     let buffer = cursor.buffer
                     fields.append(name) { bytes in
-                        Self.stringListOpening.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                        JSONWriter.stringListFieldOpening.withUTF8Buffer { bytes.append(contentsOf: $0) }
                         for (index, element) in elements.enumerated() {
                             if index > 0 { bytes.append(UInt8(ascii: ",")) }
                             bytes.append(contentsOf: buffer[(element.lowerBound - 1)..<(element.upperBound + 1)])
@@ -233,7 +233,7 @@ extension JSONReader {
                     // A plain integer token is already how the number is written, except for "-0".
                     let token = cursor.buffer[integerToken]
                     fields.append(name) { bytes in
-                        (integerType == .int64 ? Self.int64Opening : Self.timestampOpening).withUTF8Buffer { bytes.append(contentsOf: $0) }
+                        (integerType == .int64 ? JSONWriter.int64FieldOpening : JSONWriter.timestampFieldOpening).withUTF8Buffer { bytes.append(contentsOf: $0) }
                         if integer == 0 { bytes.append(UInt8(ascii: "0")) } else { bytes.append(contentsOf: token) }
                         bytes.append(UInt8(ascii: "}"))
                     }
@@ -246,12 +246,6 @@ extension JSONReader {
             }
         }
     }
-
-    /// How the canonical JSON of each common field type begins (`copyCommonField`).
-    private static let stringOpening: StaticString = #"{"type":"STRING","value":"#
-    private static let int64Opening: StaticString = #"{"type":"INT64","value":"#
-    private static let timestampOpening: StaticString = #"{"type":"TIMESTAMP","value":"#
-    private static let stringListOpening: StaticString = #"{"type":"STRING_LIST","value":["#
 
     /// Reads one of a record's own members (all but `recordName` and `fields`, which callers read their own way)
     /// into `record`; false when `key` is not one of them.

@@ -66,7 +66,7 @@ public struct JSONWriter: Sendable {
         var utf8 = value.utf8
         // Fast path: nothing to escape, copy the bytes whole (checked and copied from the same buffer).
         let clean = utf8.withContiguousStorageIfAvailable { buffer in
-            guard !buffer.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            guard !buffer.contains(where: needsEscape) else { return false }
             bytes.append(contentsOf: buffer)
             return true
         }
@@ -97,6 +97,17 @@ public struct JSONWriter: Sendable {
         bytes.append(0x22)
     }
 
+    /// Whether a byte of a string's UTF-8 must be escaped in JSON (a quote, a backslash, a control character): a
+    /// string without one is written as its bytes.
+    static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
+
+    /// How the canonical JSON of the common field types begins (`field(_:)` writes it; the pull reader keeps a value
+    /// sent this way as it came).
+    static var stringFieldOpening: StaticString { #"{"type":"STRING","value":"# }
+    static var int64FieldOpening: StaticString { #"{"type":"INT64","value":"# }
+    static var timestampFieldOpening: StaticString { #"{"type":"TIMESTAMP","value":"# }
+    static var stringListFieldOpening: StaticString { #"{"type":"STRING_LIST","value":["# }
+
     /// A JSON string literal from UTF-8 bytes, as `string(_:)` writes the `String` they spell (bytes that are
     /// not valid UTF-8 are first repaired the way `String(decoding:as:)` repairs them).
     public mutating func string(utf8 buffer: UnsafeBufferPointer<UInt8>) {
@@ -105,7 +116,7 @@ public struct JSONWriter: Sendable {
             return
         }
         bytes.append(0x22)
-        guard buffer.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+        guard buffer.contains(where: Self.needsEscape) else {
             bytes.append(contentsOf: buffer)
             bytes.append(0x22)
             return
@@ -205,17 +216,17 @@ public struct JSONWriter: Sendable {
         // The scalars of nearly every field, with their opening spelled once (the same bytes as below).
         switch value {
         case .string(let s):
-            raw(#"{"type":"STRING","value":"#)
+            raw(Self.stringFieldOpening)
             string(s)
             raw("}")
             return
         case .int64(let i):
-            raw(#"{"type":"INT64","value":"#)
+            raw(Self.int64FieldOpening)
             int(i)
             raw("}")
             return
         case .timestamp(let i):
-            raw(#"{"type":"TIMESTAMP","value":"#)
+            raw(Self.timestampFieldOpening)
             int(i)
             raw("}")
             return

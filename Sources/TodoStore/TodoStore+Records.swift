@@ -26,18 +26,13 @@ extension TodoStore {
         """
     }
 
-    static let upsertSQL = upsertSQL(rows: 1)
+    static let upsertSQL = insertSQL(rows: 1) + "\n" + upsertClause
 
     /// How many values `rowArguments` gives a record (the upsert's parameters per row).
     static let upsertParameters = 37
 
-    /// The upsert of `rows` records in one statement, record `i`'s values bound from `?(37 i + 1)` on.
-    static func upsertSQL(rows: Int) -> String {
-        insertSQL(rows: rows) + "\n" + upsertClause
-    }
-
-    /// The insert of `rows` records new to the cache (a name it has already fails the statement), as `upsertSQL`
-    /// binds them. `OR FAIL` spares the statement a journal (an `ABORT` of a statement of many rows would have to
+    /// The insert of `rows` records new to the cache (a name it has already fails the statement), record `i`'s
+    /// values bound from `?(37 i + 1)` on. `OR FAIL` spares the statement a journal (an `ABORT` of a statement of many rows would have to
     /// take back the rows before; SQLite keeps that journal in a temporary file, written for every statement): a
     /// failure fails the caller's whole transaction anyway.
     static func insertNewSQL(rows: Int) -> String {

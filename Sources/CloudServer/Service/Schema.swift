@@ -195,7 +195,7 @@ final class SchemaSession {
                 given = Schema.canonicalType(bytes) ?? ""
                 retyped = true
             }
-            if AssetValues.isAsset(given) || AssetValues.isAssetList(given) {
+            if Schema.isAssetType(given) {
                 guard let assets else { throw ServerError(.badRequest, "field '\(entry.name)': assets cannot be saved here") }
                 given = AssetValues.isAsset(given) ? "ASSETID" : "ASSETID_LIST"
                 bytes = ArraySlice(try await assets.resolve(bytes, field: entry.name, tx: tx))
