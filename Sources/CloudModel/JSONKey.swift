@@ -44,6 +44,21 @@ struct JSONKey {
         }
     }
 
+    /// The place of the key among `names`, compared as UTF-8 bytes (JSON compares keys by their characters, not by
+    /// Unicode equivalence); nil when it is none of them.
+    func position(in names: [String]) -> Int? {
+        if let decoded { return names.firstIndex { $0.utf8.elementsEqual(decoded.utf8) } }
+        for index in names.indices {
+            let same = names[index].utf8.withContiguousStorageIfAvailable { spelled -> Bool in
+                guard spelled.count == count else { return false }
+                guard let base, let letters = spelled.baseAddress else { return count == 0 }
+                return memcmp(base, letters, count) == 0
+            }
+            if same ?? names[index].utf8.elementsEqual(UnsafeBufferPointer(start: base, count: count)) { return index }
+        }
+        return nil
+    }
+
     /// `case "recordName":` in a `switch` over a key.
     static func ~= (word: StaticString, key: JSONKey) -> Bool { key == word }
 }

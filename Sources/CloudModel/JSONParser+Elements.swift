@@ -19,7 +19,7 @@ extension JSONParser {
                 var values = [JSONValue?](repeating: nil, count: keys.count)
                 try reader.readObject(at: "$[\(index)]") { reader, key in
                     let value = try reader.readValue()
-                    if let slot = keys.firstIndex(of: key.string) { values[slot] = value }
+                    if let slot = key.position(in: keys) { values[slot] = value }
                 }
                 try body(index, values)
             }

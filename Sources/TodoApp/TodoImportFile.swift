@@ -81,7 +81,8 @@ public enum TodoImportFile {
             }
         }
         guard let title = try text(.title) else { throw FormatError("entry \(number) has no \"title\"") }
-        guard !title.allSatisfy(\.isWhitespace) else {
+        // A visible ASCII byte is a character that is not white space (nearly every title): the rest are checked whole.
+        guard title.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) || !title.allSatisfy(\.isWhitespace) else {
             contents.skippedUntitled += 1
             return
         }

@@ -14,12 +14,14 @@ public enum TagName {
         // read each tag's characters twice: 12 k instructions a todo).
         let ascii = isVisibleASCII(text)
         var tag = Substring(text)
-        if tag.first == "+" { tag = tag.dropFirst() }
+        // The first character compared as a byte when every character is one (a Character comparison breaks graphemes).
+        func startsWith(_ byte: UInt8) -> Bool { ascii ? tag.utf8.first == byte : tag.first == Character(Unicode.Scalar(byte)) }
+        if startsWith(UInt8(ascii: "+")) { tag = tag.dropFirst() }
         guard !tag.isEmpty else { throw TagError(text: text, problem: "a tag needs at least one character") }
         guard (ascii ? tag.utf8.count : tag.count) <= maximumLength else {
             throw TagError(text: text, problem: "a tag has at most \(maximumLength) characters")
         }
-        if tag.first == "-" { throw TagError(text: text, problem: "a tag cannot start with -") }
+        if startsWith(UInt8(ascii: "-")) { throw TagError(text: text, problem: "a tag cannot start with -") }
         if ascii {
             if let refused = tag.utf8.first(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") }) {
                 throw TagError(text: text, problem: "a tag cannot contain \(Character(Unicode.Scalar(refused)))")
@@ -38,8 +40,33 @@ public enum TagName {
 
     /// The tags of an imported or received list that follow the rule, each once (compared without case).
     public static func valid(_ tags: [String]) -> [String] {
-        var seen = Set<String>()
-        return tags.compactMap { try? read($0) }.filter { seen.insert($0.lowercased()).inserted }
+        var kept: [String] = []
+        kept.reserveCapacity(tags.count)
+        // A todo has a few tags: each is compared with those kept, without the set and the lowercased copies (3,600
+        // instructions for a todo's one tag); past a handful, a set of lowercased names keeps the work linear.
+        var seen: Set<String>? = tags.count > manyTags ? Set(minimumCapacity: tags.count) : nil
+        for text in tags {
+            guard let tag = try? read(text) else { continue }
+            if seen == nil {
+                if !kept.contains(where: { sameIgnoringCase($0, tag) }) { kept.append(tag) }
+            } else if seen!.insert(tag.lowercased()).inserted {
+                kept.append(tag)
+            }
+        }
+        return kept
+    }
+
+    /// Tags `valid` compares pairwise; more go through a set.
+    static let manyTags = 8
+
+    /// Whether two tags are the same name, compared as their `lowercased()` forms are.
+    static func sameIgnoringCase(_ first: String, _ second: String) -> Bool {
+        // Two ASCII names lowercase byte by byte; any other character may lowercase to ASCII (the Kelvin sign to k).
+        guard first.utf8.allSatisfy({ $0 < 0x80 }), second.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return first.lowercased() == second.lowercased()
+        }
+        func lower(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
+        return first.utf8.count == second.utf8.count && zip(first.utf8, second.utf8).allSatisfy { lower($0) == lower($1) }
     }
 }
 

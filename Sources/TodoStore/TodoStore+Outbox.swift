@@ -176,17 +176,27 @@ extension TodoStore {
             // each (and one more to set its edit time) was two copies of 512 bytes and their releases a todo.
             var start = items.startIndex
             var reported = 0
+            // The full statements looked up once: the cache finds a statement by its text, 4 KB to hash each time.
+            var fullStatements: (records: Statement, queue: Statement)?
             while start < items.endIndex {
                 let end = min(start + Self.bulkRows, items.endIndex)
                 let rows = end - start
-                let full = rows == Self.bulkRows
-                let saveRecords = try db.statement(full ? Self.bulkInsertSQL : Self.insertNewSQL(rows: rows))
-                let queueSaves = try db.statement(full ? Self.bulkQueueSQL : Self.queueNewRecordsSQL(rows: rows))
+                let saveRecords: Statement
+                let queueSaves: Statement
+                if rows == Self.bulkRows {
+                    if fullStatements == nil {
+                        fullStatements = (try db.statement(Self.bulkInsertSQL), try db.statement(Self.bulkQueueSQL))
+                    }
+                    (saveRecords, queueSaves) = fullStatements!
+                } else {
+                    saveRecords = try db.statement(Self.insertNewSQL(rows: rows))
+                    queueSaves = try db.statement(Self.queueNewRecordsSQL(rows: rows))
+                }
                 recordArguments.removeAll(keepingCapacity: true)
                 queueArguments.removeAll(keepingCapacity: true)
                 for index in start..<end {
-                    recordArguments.append(contentsOf: try Self.rowArguments(items[index], localEditedAt: now))
-                    queueArguments.append(contentsOf: Self.keyArguments(items[index].key))
+                    try Self.appendRowArguments(items[index], localEditedAt: now, to: &recordArguments)
+                    Self.appendKeyArguments(items[index].key, to: &queueArguments)
                     queueArguments.append(.text(items[index].recordType))
                     queueArguments.append(.int(now))
                 }

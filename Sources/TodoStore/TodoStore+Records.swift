@@ -74,7 +74,18 @@ extension TodoStore {
     static let keyWhere = "scope = ?1 AND zone_owner = ?2 AND zone_name = ?3 AND record_name = ?4"
 
     static func keyArguments(_ key: RecordKey) -> [SQLValue] {
-        [.text(key.scope.rawValue), .text(key.zoneOwner), .text(key.zoneName), .text(key.recordName)]
+        var arguments: [SQLValue] = []
+        arguments.reserveCapacity(4)
+        appendKeyArguments(key, to: &arguments)
+        return arguments
+    }
+
+    /// `keyArguments`, appended to `arguments`.
+    static func appendKeyArguments(_ key: RecordKey, to arguments: inout [SQLValue]) {
+        arguments.append(.text(key.scope.rawValue))
+        arguments.append(.text(key.zoneOwner))
+        arguments.append(.text(key.zoneName))
+        arguments.append(.text(key.recordName))
     }
 
     static func zoneArguments(_ zone: ZoneKey) -> [SQLValue] {
@@ -87,8 +98,15 @@ extension TodoStore {
 
     /// `localEditedAt`, when given, stands for the item's own (a local edit's time, set without copying the item).
     static func rowArguments(_ item: TodoItem, localEditedAt: Int64? = nil) throws -> [SQLValue] {
-        var arguments = keyArguments(item.key)
+        var arguments: [SQLValue] = []
         arguments.reserveCapacity(Int(plainColumnCount))
+        try appendRowArguments(item, localEditedAt: localEditedAt, to: &arguments)
+        return arguments
+    }
+
+    /// `rowArguments`, appended to `arguments` (a statement of many rows gathers them in one list, not row by row).
+    static func appendRowArguments(_ item: TodoItem, localEditedAt: Int64? = nil, to arguments: inout [SQLValue]) throws {
+        appendKeyArguments(item.key, to: &arguments)
         arguments.append(.text(item.recordType))
         arguments.append(.text(item.title))
         arguments.append(.text(item.notes))
@@ -113,11 +131,12 @@ extension TodoStore {
         arguments.append(item.series.map(SQLValue.text) ?? .null)
         arguments.append(.int(Int64(item.occurrence)))
         arguments.append(item.annotations.isEmpty ? .null : .text(StringListColumn.encode(item.annotations.map(\.wire))))
-        for moment in [item.wait, item.scheduled, item.until, item.start] {
-            arguments.append(moment.map { .int(FieldValue.milliseconds($0)) } ?? .null)
-        }
+        func appendMoment(_ moment: Date?) { arguments.append(moment.map { .int(FieldValue.milliseconds($0)) } ?? .null) }
+        appendMoment(item.wait)
+        appendMoment(item.scheduled)
+        appendMoment(item.until)
+        appendMoment(item.start)
         arguments.append(item.depends.isEmpty ? .null : .text(StringListColumn.encode(item.depends)))
-        return arguments
     }
 
     static func appendStamp(_ stamp: RecordStamp?, to arguments: inout [SQLValue]) {
@@ -126,7 +145,9 @@ extension TodoStore {
             arguments.append(.text(stamp.userRecordName))
             arguments.append(stamp.deviceID.map(SQLValue.text) ?? .null)
         } else {
-            arguments.append(contentsOf: [.null, .null, .null])
+            arguments.append(.null)
+            arguments.append(.null)
+            arguments.append(.null)
         }
     }
 

@@ -85,6 +85,7 @@ struct ImportRequest: Sendable, Equatable {
             }
             try await progress.whileSending(session) { try await sendAndReport(session) }
         }
+        KeptUntilExit.keep(todos)
     }
 
     /// The todos of the file or directory, notes about what was skipped or changed, and how many had no title.

@@ -45,4 +45,25 @@ struct TagNameTests {
             #expect(fast == Self.byScalars(sample), "\(sample.debugDescription)")
         }
     }
+
+    /// `valid` as it read before comparing kept tags pairwise: every tag read, kept once by its lowercased form.
+    static func validBySet(_ tags: [String]) -> [String] {
+        var seen = Set<String>()
+        return tags.compactMap { try? TagName.read($0) }.filter { seen.insert($0.lowercased()).inserted }
+    }
+
+    @Test func validKeepsWhatTheSetOfLowercasedNamesKept() {
+        let words = ["home", "Home", "HOME", "+home", "work", "Work", "k", "K", "\u{212A}", "straße", "STRASSE", "Straße", "é", "É",
+            "e\u{301}", "日本", "a b", "-x", "", "+", "ǅ", "ǆ", "Ǆ", "İ", "i", "ı", "ΣΑΣ", "σας", "x,y", "a", "A", "b", "B"]
+        var lists: [[String]] = [[], ["home"], ["home", "Home"], ["K", "\u{212A}", "k"], ["\u{212A}", "k"], ["İ", "i"], ["ǅ", "ǆ", "Ǆ"]]
+        var seed: UInt64 = 0x51A7_0C2B
+        for _ in 0..<3_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let count = Int(seed >> 59)  // 0 to 31: either side of the pairwise limit
+            lists.append((0..<count).map { words[Int((seed >> UInt64($0 % 40)) % UInt64(words.count))] })
+        }
+        for list in lists {
+            #expect(TagName.valid(list) == Self.validBySet(list), "\(list)")
+        }
+    }
 }
