@@ -230,6 +230,15 @@ public struct JSONWriter: Sendable {
             int(i)
             raw("}")
             return
+        case .list(.string, let items) where items.allSatisfy({ $0.stringValue != nil }):
+            // A todo's tags: written as they lie, not through a JSON tree of the list (1,700 instructions a todo).
+            raw(Self.stringListFieldOpening)
+            for index in items.indices {
+                separator(index - items.startIndex)
+                if case .string(let s) = items[index] { string(s) }
+            }
+            raw("]}")
+            return
         default:
             break
         }
