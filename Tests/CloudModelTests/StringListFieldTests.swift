@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import CloudModel
@@ -18,12 +19,8 @@ struct StringListFieldTests {
 
     @Test func listsOfStringsMatchTheTree() {
         let words = ["home", "", "a\"b", "back\\slash", "tab\t", "line\n", "\u{1}", "日本", "🏠", "é", "</script>", "\u{2028}"]
-        var lists: [[String]] = [[], ["home"], words]
-        var seed: UInt64 = 0x5EED_0F11
-        for _ in 0..<500 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            lists.append((0..<Int(seed >> 60)).map { words[Int((seed >> UInt64(4 * $0 % 56)) % UInt64(words.count))] })
-        }
+        var random = SplitMix(seed: 0x5EED_0F11)
+        let lists = [[], ["home"], words] + random.wordLists(500, from: words, longest: 15)
         for list in lists {
             let value = FieldValue.list(.string, list.map(FieldValue.string))
             var writer = JSONWriter()

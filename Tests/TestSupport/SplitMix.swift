@@ -17,3 +17,11 @@ public struct SplitMix: RandomNumberGenerator, Sendable {
     /// A number in [0, 1) from the next 53 bits.
     public mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
 }
+
+extension SplitMix {
+    /// `count` lists of 0 to `longest` words drawn from `words`, repeats likely: cases for code that drops repeats or
+    /// joins lists.
+    public mutating func wordLists(_ count: Int, from words: [String], longest: Int) -> [[String]] {
+        (0..<count).map { _ in (0..<Int(next() % UInt64(longest + 1))).map { _ in words[Int(next() % UInt64(words.count))] } }
+    }
+}

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import TodoPlanning
@@ -55,13 +56,10 @@ struct TagNameTests {
     @Test func validKeepsWhatTheSetOfLowercasedNamesKept() {
         let words = ["home", "Home", "HOME", "+home", "work", "Work", "k", "K", "\u{212A}", "straße", "STRASSE", "Straße", "é", "É",
             "e\u{301}", "日本", "a b", "-x", "", "+", "ǅ", "ǆ", "Ǆ", "İ", "i", "ı", "ΣΑΣ", "σας", "x,y", "a", "A", "b", "B"]
-        var lists: [[String]] = [[], ["home"], ["home", "Home"], ["K", "\u{212A}", "k"], ["\u{212A}", "k"], ["İ", "i"], ["ǅ", "ǆ", "Ǆ"]]
-        var seed: UInt64 = 0x51A7_0C2B
-        for _ in 0..<3_000 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let count = Int(seed >> 59)  // 0 to 31: either side of the pairwise limit
-            lists.append((0..<count).map { words[Int((seed >> UInt64($0 % 40)) % UInt64(words.count))] })
-        }
+        var random = SplitMix(seed: 0x51A7_0C2B)
+        // Up to 31 tags: either side of the pairwise limit.
+        let lists = [[], ["home"], ["home", "Home"], ["K", "\u{212A}", "k"], ["\u{212A}", "k"], ["İ", "i"], ["ǅ", "ǆ", "Ǆ"]]
+            + random.wordLists(3_000, from: words, longest: 31)
         for list in lists {
             #expect(TagName.valid(list) == Self.validBySet(list), "\(list)")
         }
