@@ -34,29 +34,25 @@ struct JSONKey {
         return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
     }
 
+    /// Whether the key is exactly the UTF-8 bytes `spelled`.
+    private func spells(_ spelled: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let decoded { return decoded.utf8.elementsEqual(spelled) }
+        guard count == spelled.count else { return false }
+        guard let base, let letters = spelled.baseAddress else { return count == 0 }
+        return memcmp(base, letters, count) == 0
+    }
+
     /// Whether the key is exactly `word`.
     static func == (key: JSONKey, word: StaticString) -> Bool {
-        word.withUTF8Buffer { spelled in
-            if let decoded = key.decoded { return decoded.utf8.elementsEqual(spelled) }
-            guard key.count == spelled.count else { return false }
-            guard let base = key.base, let letters = spelled.baseAddress else { return key.count == 0 }
-            return memcmp(base, letters, key.count) == 0
-        }
+        word.withUTF8Buffer { key.spells($0) }
     }
 
     /// The place of the key among `names`, compared as UTF-8 bytes (JSON compares keys by their characters, not by
     /// Unicode equivalence); nil when it is none of them.
     func position(in names: [String]) -> Int? {
-        if let decoded { return names.firstIndex { $0.utf8.elementsEqual(decoded.utf8) } }
-        for index in names.indices {
-            let same = names[index].utf8.withContiguousStorageIfAvailable { spelled -> Bool in
-                guard spelled.count == count else { return false }
-                guard let base, let letters = spelled.baseAddress else { return count == 0 }
-                return memcmp(base, letters, count) == 0
-            }
-            if same ?? names[index].utf8.elementsEqual(UnsafeBufferPointer(start: base, count: count)) { return index }
+        names.firstIndex { name in
+            name.utf8.withContiguousStorageIfAvailable { spells($0) } ?? Array(name.utf8).withUnsafeBufferPointer { spells($0) }
         }
-        return nil
     }
 
     /// `case "recordName":` in a `switch` over a key.

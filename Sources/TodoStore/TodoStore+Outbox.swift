@@ -177,21 +177,14 @@ extension TodoStore {
             var start = items.startIndex
             var reported = 0
             // The full statements looked up once: the cache finds a statement by its text, 4 KB to hash each time.
-            var fullStatements: (records: Statement, queue: Statement)?
+            let full = items.count >= Self.bulkRows ? (try db.statement(Self.bulkInsertSQL), try db.statement(Self.bulkQueueSQL)) : nil
             while start < items.endIndex {
                 let end = min(start + Self.bulkRows, items.endIndex)
                 let rows = end - start
-                let saveRecords: Statement
-                let queueSaves: Statement
-                if rows == Self.bulkRows {
-                    if fullStatements == nil {
-                        fullStatements = (try db.statement(Self.bulkInsertSQL), try db.statement(Self.bulkQueueSQL))
+                let (saveRecords, queueSaves) =
+                    if let full, rows == Self.bulkRows { full } else {
+                        (try db.statement(Self.insertNewSQL(rows: rows)), try db.statement(Self.queueNewRecordsSQL(rows: rows)))
                     }
-                    (saveRecords, queueSaves) = fullStatements!
-                } else {
-                    saveRecords = try db.statement(Self.insertNewSQL(rows: rows))
-                    queueSaves = try db.statement(Self.queueNewRecordsSQL(rows: rows))
-                }
                 recordArguments.removeAll(keepingCapacity: true)
                 queueArguments.removeAll(keepingCapacity: true)
                 for index in start..<end {

@@ -28,8 +28,8 @@ extension TodoStore {
 
     static let upsertSQL = insertSQL(rows: 1) + "\n" + upsertClause
 
-    /// How many values `rowArguments` gives a record (the upsert's parameters per row).
-    static let upsertParameters = 37
+    /// How many values `rowArguments` gives a record (the upsert's parameters per row): one per stored column.
+    static let upsertParameters = Int(plainColumnCount)
 
     /// The insert of `rows` records new to the cache (a name it has already fails the statement), record `i`'s
     /// values bound from `?(37 i + 1)` on. `OR FAIL` spares the statement a journal (an `ABORT` of a statement of many rows would have to
@@ -44,11 +44,7 @@ extension TodoStore {
             "(" + (1...upsertParameters).map { "?\(upsertParameters * row + $0)" }.joined(separator: ", ") + ", 0)"
         }
         return """
-        INSERT \(conflict)INTO records (scope, zone_owner, zone_name, record_name, record_type, title, notes, is_completed,
-            due_date, priority, is_trashed, list_ref, parent, extra_fields, change_tag, created_at, created_user,
-            created_device, modified_at, modified_user, modified_device, local_edited_at, share_permission, edit_stamps,
-            lost_edits, tags, all_day, repeat_rule, repeat_from_completion, series, occurrence, annotations, wait_at, scheduled_at,
-            until_at, start_at, depends, stale)
+        INSERT \(conflict)INTO records (\(plainRecordColumns(prefix: "")), stale)
         VALUES \(values.joined(separator: ",\n    "))
         """
     }

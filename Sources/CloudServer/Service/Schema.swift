@@ -123,6 +123,10 @@ final class SchemaSession {
         self.assets = assets
     }
 
+    /// How many schema fields past the last one found the walk compares a record's next field with (a todo leaves
+    /// out at most five fields in a row).
+    static let walkAhead = 8
+
     /// `fields` as a list in name order.
     private static func inNameOrder(_ fields: [String: SchemaField]) -> [(name: String, field: SchemaField)] {
         fields.map { (name: $0.key, field: $0.value) }.sorted { $0.name < $1.name }
@@ -163,13 +167,15 @@ final class SchemaSession {
         }
         // The usual save: every value typed as its field already is (and none an asset, which is always resolved);
         // an untyped value of no CloudKit shape names no type and is typed below.
-        // Each field is looked for from where the last one was found, past the fields this record leaves out, and
-        // looked up by name only when it is not there (hashing each name was half of this check).
+        // Each field is looked for among the few after where the last one was found (past the fields this record
+        // leaves out), and looked up by name only when it is not there (hashing each name was half of this check).
+        // The walk is bounded: however many fields the schema holds and in whatever order a sender names them, a
+        // field costs at most `walkAhead` comparisons before its lookup.
         var next = 0
         if fields.allFields(satisfy: { name, canonical in
             guard let bytes = canonical else { return true }
             var found: SchemaField?
-            for probe in next..<inOrder.count where inOrder[probe].name == name {
+            for probe in next..<min(next + Self.walkAhead, inOrder.count) where inOrder[probe].name == name {
                 found = inOrder[probe].field
                 next = probe + 1
                 break
