@@ -9,12 +9,14 @@ import Foundation
 /// at a time: over 900 titles the comparisons were 45 % of `todo list`'s instructions, and take a third of the time
 /// on strings that hold their UTF-16 (`TitleOrderTests` checks the answers are `localizedCaseInsensitiveCompare`'s).
 ///
-/// Two titles of printable ASCII are compared without CoreFoundation where the locale orders those characters as
-/// ICU's root collation does (`rootOrderForASCII`; Foundation on Linux always answers `en_001`). CoreFoundation folds
-/// ASCII case itself and hands ICU the rest of both titles from their first difference; there each printable ASCII
-/// character has a primary weight of its own, one for both cases of a letter, so ICU's answer is the order of the
-/// two characters that differ (`printableASCIIOrder`). Opening ICU's collator for that answer was 0.7 M of `todo list
-/// +home`'s 10.7 M instructions over 1,000 todos, and its code and data 1.2 MiB of the command's peak.
+/// Two titles made only of printable ASCII and the common Han ideographs (U+4E00–U+9FFF) are compared without
+/// CoreFoundation where the locale orders those characters as ICU's root collation does (`rootOrderForASCII`;
+/// Foundation on Linux always answers `en_001`). CoreFoundation folds ASCII case itself and hands ICU the rest of both
+/// titles from their first difference; there each printable ASCII character has a primary weight of its own, one for
+/// both cases of a letter, below every ideograph, and each of those ideographs one of its own in radical-stroke order
+/// (`HanRootOrder`), so ICU's answer is the order of the two characters that differ (`rootRankOrder`). Opening ICU's
+/// collator for that answer was 0.7 M of `todo list +home`'s 8.5 M instructions over 1,000 todos, a quarter of them
+/// with Chinese titles, and its code, data and locale 3.5 MiB of the command's peak.
 enum TitleOrder {
     /// Titles made ready to be compared by position; each made a CoreFoundation string only if CoreFoundation
     /// compares it, the locale only once it does.
@@ -22,20 +24,34 @@ enum TitleOrder {
         private let titles: [String]
         private var strings: [CFString?]
         private var locale: CFLocale?
-        /// Whether each title is printable ASCII, found at its first comparison (a sort compares each title many times).
-        private var printable: [Bool?]
+        /// What each title is made of, found at its first comparison (a sort compares each title many times).
+        private var kinds: [Kind?]
+
+        /// Which comparison a title can take.
+        private enum Kind {
+            /// Printable ASCII only: compared byte by byte.
+            case printableASCII
+            /// Printable ASCII and common Han ideographs: compared character by character.
+            case rootOrdered
+            /// Anything else: compared by CoreFoundation.
+            case other
+        }
 
         init(_ titles: [String]) {
             self.titles = titles
             strings = Array(repeating: nil, count: titles.count)
-            printable = Array(repeating: nil, count: titles.count)
+            kinds = Array(repeating: nil, count: titles.count)
         }
 
         /// How the title at `a` compares with the one at `b`.
         func compare(_ a: Int, _ b: Int) -> ComparisonResult {
-            if TitleOrder.rootOrderForASCII, isPrintable(a), isPrintable(b) {
-                var (x, y) = (titles[a], titles[b])
-                return x.withUTF8 { first in y.withUTF8 { second in TitleOrder.rankOrder(first, second) } }
+            if TitleOrder.rootOrderForASCII {
+                let (first, second) = (kind(a), kind(b))
+                if first != .other, second != .other {
+                    var (x, y) = (titles[a], titles[b])
+                    let ascii = first == .printableASCII && second == .printableASCII
+                    return x.withUTF8 { x in y.withUTF8 { y in ascii ? TitleOrder.rankOrder(x, y) : TitleOrder.rootRankOrder(x, y) } }
+                }
             }
             let (first, second) = (string(a), string(b))
             let locale = self.locale ?? TitleOrder.currentLocale()
@@ -46,12 +62,14 @@ enum TitleOrder {
             return result == .compareLessThan ? .orderedAscending : result == .compareGreaterThan ? .orderedDescending : .orderedSame
         }
 
-        /// Whether the title at `index` is printable ASCII.
-        private func isPrintable(_ index: Int) -> Bool {
-            if let known = printable[index] { return known }
+        /// What the title at `index` is made of.
+        private func kind(_ index: Int) -> Kind {
+            if let known = kinds[index] { return known }
             var title = titles[index]
-            let answer = title.withUTF8(TitleOrder.isPrintableASCII)
-            printable[index] = answer
+            let answer: Kind = title.withUTF8 { bytes in
+                TitleOrder.isPrintableASCII(bytes) ? .printableASCII : TitleOrder.isRootOrdered(bytes) ? .rootOrdered : .other
+            }
+            kinds[index] = answer
             return answer
         }
 
@@ -69,7 +87,7 @@ enum TitleOrder {
         CFLocaleCreate(kCFAllocatorSystemDefault, unsafeBitCast(NSString(string: Locale.current.identifier), to: CFString.self))
     }
 
-    /// Whether this process's locale orders printable ASCII as the root collation does.
+    /// Whether this process's locale orders printable ASCII and the common Han ideographs as the root collation does.
     ///
     /// On Linux, Foundation's current locale is always `en_001` (it has no user preferences to read there;
     /// `TitleOrderTests` holds it to that): asking for it made a locale through ICU, whose resource data were
@@ -83,8 +101,9 @@ enum TitleOrder {
     /// The identifier of Foundation's current locale on Linux.
     static let linuxCurrentLocale = "en_001"
 
-    /// Whether the locale `identifier` orders printable ASCII as the root collation does: English, whose collation
-    /// is the root's (`TitleOrderTests` checks each of these against CoreFoundation). Others may tailor it.
+    /// Whether the locale `identifier` orders printable ASCII and the common Han ideographs as the root collation does:
+    /// English, whose collation is the root's (`TitleOrderTests` checks each of these against CoreFoundation). Others
+    /// may tailor it (Chinese and Japanese order the ideographs otherwise).
     static func ordersASCIIAsRoot(_ identifier: String) -> Bool {
         switch identifier {
         case "en_001", "en", "en_US", "en_GB": true
@@ -132,5 +151,47 @@ enum TitleOrder {
             if left != right { return left < right ? .orderedAscending : .orderedDescending }
         }
         return x.count == y.count ? .orderedSame : x.count < y.count ? .orderedAscending : .orderedDescending
+    }
+
+    /// Whether `bytes` are printable ASCII and common Han ideographs only, at least one of them an ideograph.
+    static func isRootOrdered(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        var ideographs = false
+        while index < bytes.count {
+            guard let rank = rootRank(bytes, at: &index) else { return false }
+            ideographs = ideographs || rank > UInt32(UInt8.max)
+        }
+        return ideographs
+    }
+
+    /// The root collation's order of two titles of printable ASCII and common Han ideographs: by the ranks of the
+    /// first characters that differ (every ASCII character below every ideograph), else the shorter first.
+    static func rootRankOrder(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> ComparisonResult {
+        var (i, j) = (0, 0)
+        while i < x.count, j < y.count {
+            // Both were checked by `isRootOrdered` or `isPrintableASCII`: every character has a rank.
+            let (left, right) = (rootRank(x, at: &i) ?? 0, rootRank(y, at: &j) ?? 0)
+            if left != right { return left < right ? .orderedAscending : .orderedDescending }
+        }
+        return i == x.count && j == y.count ? .orderedSame : i == x.count ? .orderedAscending : .orderedDescending
+    }
+
+    /// The rank of the character of UTF-8 `bytes` at `index` (moved past it): a printable ASCII character's place in
+    /// `rootOrder`, a common Han ideograph's 256 past its place in `HanRootOrder`; nil for any other character.
+    static func rootRank(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> UInt32? {
+        let lead = bytes[index]
+        if lead < 0x80 {
+            index += 1
+            let rank = rootRanks[Int(lead)]
+            return rank == 0 ? nil : UInt32(rank)
+        }
+        // U+4E00–U+9FFF are the three bytes E4 B8 80 through E9 BF BF.
+        guard (0xE4...0xE9).contains(lead), index + 2 < bytes.count else { return nil }
+        let (second, third) = (bytes[index + 1], bytes[index + 2])
+        guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return nil }
+        let scalar = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+        guard let place = HanRootOrder.place(of: scalar) else { return nil }
+        index += 3
+        return UInt32(UInt8.max) + 1 + UInt32(place)
     }
 }

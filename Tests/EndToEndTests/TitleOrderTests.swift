@@ -87,4 +87,84 @@ struct TitleOrderTests {
         #expect(TitleOrder.printableASCIIOrder("", "") == .orderedSame && TitleOrder.printableASCIIOrder("", "a") == .orderedAscending)
         #expect(!TitleOrder.ordersASCIIAsRoot("da_DK") && !TitleOrder.ordersASCIIAsRoot("en_US_POSIX"))
     }
+
+    /// The ideographs U+4E00–U+9FFF in CoreFoundation's order for `identifier`, each one's place in it.
+    static func hanPlaces(in identifier: String) -> [Int] {
+        func string(_ text: String) -> CFString { unsafeBitCast(NSString(string: text), to: CFString.self) }
+        let locale = CFLocaleCreate(kCFAllocatorSystemDefault, string(identifier))
+        let scalars = Array(HanRootOrder.first...HanRootOrder.last)
+        let strings = scalars.map { string(String(Character(UnicodeScalar($0)!))) }
+        let flags = CFStringCompareFlags(rawValue: 17)
+        let order = scalars.indices.sorted {
+            CFStringCompareWithOptionsAndLocale(strings[$0], strings[$1], CFRangeMake(0, CFStringGetLength(strings[$0])), flags, locale) == .compareLessThan
+        }
+        var places = Array(repeating: 0, count: scalars.count)
+        for (place, ordinal) in order.enumerated() { places[ordinal] = place }
+        return places
+    }
+
+    /// Every ideograph's place in `HanRootOrder` is its place in CoreFoundation's order, in each locale the shortcut
+    /// is taken for; with `TODO_WRITE_HAN_ROOT_ORDER` set to the table's source file, the places are written there.
+    @Test(arguments: ["en_001", "en", "en_US", "en_GB"])
+    func hanRootOrderIsCoreFoundationsOrder(_ identifier: String) throws {
+        let places = Self.hanPlaces(in: identifier)
+        if identifier == TitleOrder.linuxCurrentLocale, let path = ProcessInfo.processInfo.environment["TODO_WRITE_HAN_ROOT_ORDER"] {
+            try Self.writeHanPlaces(places, into: path)
+            return
+        }
+        var wrong = 0
+        for (ordinal, place) in places.enumerated() where HanRootOrder.place(of: HanRootOrder.first + UInt32(ordinal)) != UInt16(place) {
+            wrong += 1
+        }
+        #expect(wrong == 0, "\(wrong) ideographs placed otherwise than CoreFoundation orders them in \(identifier)")
+        #expect(HanRootOrder.place(of: HanRootOrder.first - 1) == nil && HanRootOrder.place(of: HanRootOrder.last + 1) == nil)
+    }
+
+    /// Puts `places` into the table's source at `path`, between its string's delimiters.
+    static func writeHanPlaces(_ places: [Int], into path: String) throws {
+        let source = try String(contentsOfFile: path, encoding: .utf8)
+        let opening = "static let places: StaticString = \"\"\"\n", closing = "\n        \"\"\"\n"
+        let start = try #require(source.range(of: opening)), end = try #require(source.range(of: closing, range: start.upperBound..<source.endIndex))
+        let lines = stride(from: 0, to: places.count, by: HanRootOrder.perLine).map { line in
+            "        " + places[line..<min(line + HanRootOrder.perLine, places.count)].map { String(format: "%04X", $0) }.joined()
+        }
+        try (source[..<start.upperBound] + lines.joined(separator: "\n") + source[end.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Titles of printable ASCII and ideographs, among titles of other scripts, in the order
+    /// `localizedCaseInsensitiveCompare` gives them: ideographs next to each other in the root order, at the ends of
+    /// the range, outside it (Extension A, the compatibility ideographs, the hexagram just before it, Yi just after).
+    @Test func titlesWithIdeographsCompareAsLocalizedCaseInsensitiveCompare() {
+        var random = SplitMix(seed: 0x4E00_9FFF)
+        func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        let byPlace = (HanRootOrder.first...HanRootOrder.last).sorted { HanRootOrder.place(of: $0)! < HanRootOrder.place(of: $1)! }
+        func ideograph() -> String {
+            switch next(4) {
+            case 0: String(Character(UnicodeScalar(HanRootOrder.first + UInt32(next(Int(HanRootOrder.last - HanRootOrder.first) + 1)))!))
+            case 1: String(Character(UnicodeScalar(byPlace[min(byPlace.count - 1, next(40) + 10_000)])!))
+            case 2: ["写周报", "整理书架", "\u{4E00}", "\u{9FFF}", "\u{9FA5}"][next(5)]
+            default: ["\u{3400}", "\u{F900}", "\u{4DFF}", "\u{A000}", "é", "日本"][next(6)]
+            }
+        }
+        let ascii = ["a", "A", "z", " ", "#", "1", "10", "-", "~", "Todo ", "写周报 #"]
+        let titles = (0..<500).map { _ in (0..<next(5)).map { _ in next(2) == 0 ? ideograph() : ascii[next(ascii.count)] }.joined() }
+        let prepared = TitleOrder.Prepared(titles)
+        for _ in 0..<6_000 {
+            let (a, b) = (next(titles.count), next(titles.count))
+            #expect(prepared.compare(a, b) == titles[a].localizedCaseInsensitiveCompare(titles[b]), "\(titles[a].debugDescription) \(titles[b].debugDescription)")
+        }
+    }
+
+    /// Only printable ASCII and U+4E00–U+9FFF take the root order's shortcut; a title of ASCII alone takes the bytes'.
+    @Test func theRootOrderTakesIdeographsOfItsRangeOnly() {
+        func rootOrdered(_ title: String) -> Bool { var title = title; return title.withUTF8(TitleOrder.isRootOrdered) }
+        #expect(rootOrdered("写周报 #3") && rootOrdered("\u{4E00}") && rootOrdered("\u{9FFF}x"))
+        for title in ["plain", "", "\u{4DFF}", "\u{A000}", "\u{3400}", "\u{F900}", "写\t", "写é", "写\u{1F600}", "\u{7F}写"] {
+            #expect(!rootOrdered(title), "\(title.debugDescription)")
+        }
+        let truncated: [UInt8] = [0xE5, 0x86]
+        #expect(!truncated.withUnsafeBufferPointer(TitleOrder.isRootOrdered))
+        let ideograph = Array("写".utf8), letter = Array("a".utf8)
+        #expect(ideograph.withUnsafeBufferPointer { x in letter.withUnsafeBufferPointer { y in TitleOrder.rootRankOrder(y, x) } } == .orderedAscending)
+    }
 }
