@@ -2,7 +2,7 @@ import CloudModel
 import Foundation
 import Testing
 import TodoPlanning
-import TodoStore
+@testable import TodoStore
 
 /// `addLocalRecords` (an import's bulk write): every record stored as given, queued in the order given, progress at
 /// each step, and all or nothing.
@@ -20,7 +20,7 @@ struct BulkAddTests {
         return item
     }
 
-    @Test(arguments: [1, 15, 16, 17, 37, 100, 1_000 + 23])
+    @Test(arguments: [1, 15, 16, 17, 32, 33, 37, 100, 1_000 + 23])
     func everyRecordIsStoredAndQueuedInOrder(_ count: Int) async throws {
         try await withTemporaryStore { store, _ in
             let items = (0..<count).map(Self.item)
@@ -39,6 +39,29 @@ struct BulkAddTests {
             #expect(queued == items.map(\.key), "queued in the order given")
             let told = steps.all
             #expect(told == Array(stride(from: 10, through: count, by: 10)) + [count])
+        }
+    }
+
+    /// An import from `wideBulkFrom` records on writes 32 a statement: every record stored and queued in order there
+    /// too (checked on every 997th record and the last statement's, to keep the test short).
+    @Test func aLargeImportWritesItsWideStatementsInOrder() async throws {
+        #expect(TodoStore.bulkRows(writing: TodoStore.wideBulkFrom - 1) == 16 && TodoStore.bulkRows(writing: TodoStore.wideBulkFrom) == 32)
+        let count = TodoStore.wideBulkFrom + 33
+        try await withTemporaryStore { store, _ in
+            let items = (0..<count).map(Self.item)
+            let sequences = try await store.addLocalRecords(items, at: 42)
+            #expect(sequences == Array(1...Int64(count)))
+            let queued = try await store.pendingChanges().map(\.key)
+            #expect(queued == items.map(\.key), "queued in the order given")
+            let sampled = Array(stride(from: 0, to: count, by: 997)) + Array(count - 40..<count)
+            let read = try await store.mapTodos(keys: sampled.map { items[$0].key }) { $0 }.values
+            let stored = Dictionary(uniqueKeysWithValues: read.map { ($0.key, $0) })
+            for index in sampled {
+                var expected = items[index]
+                expected.localEditedAt = 42
+                expected.hasPendingChanges = true
+                #expect(stored[expected.key] == expected, "\(expected.key.recordName)")
+            }
         }
     }
 
