@@ -169,29 +169,31 @@ enum TitleOrder {
     static func rootRankOrder(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> ComparisonResult {
         var (i, j) = (0, 0)
         while i < x.count, j < y.count {
-            // Both were checked by `isRootOrdered` or `isPrintableASCII`: every character has a rank.
+            // Both were checked by `isRootOrdered` or `isPrintableASCII`: every character has a rank (a byte without
+            // one would count as rank 0 and the walk still move on).
             let (left, right) = (rootRank(x, at: &i) ?? 0, rootRank(y, at: &j) ?? 0)
             if left != right { return left < right ? .orderedAscending : .orderedDescending }
         }
         return i == x.count && j == y.count ? .orderedSame : i == x.count ? .orderedAscending : .orderedDescending
     }
 
-    /// The rank of the character of UTF-8 `bytes` at `index` (moved past it): a printable ASCII character's place in
-    /// `rootOrder`, a common Han ideograph's 256 past its place in `HanRootOrder`; nil for any other character.
+    /// The rank of the character of UTF-8 `bytes` at `index` (moved past it, or past one byte when it has no rank,
+    /// so a walk always ends): a printable ASCII character's place in `rootOrder`, a common Han ideograph's 256 past
+    /// its place in `HanRootOrder`; nil for any other character.
     static func rootRank(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> UInt32? {
         let lead = bytes[index]
+        index += 1
         if lead < 0x80 {
-            index += 1
             let rank = rootRanks[Int(lead)]
             return rank == 0 ? nil : UInt32(rank)
         }
         // U+4E00–U+9FFF are the three bytes E4 B8 80 through E9 BF BF.
-        guard (0xE4...0xE9).contains(lead), index + 2 < bytes.count else { return nil }
-        let (second, third) = (bytes[index + 1], bytes[index + 2])
+        guard (0xE4...0xE9).contains(lead), index + 1 < bytes.count else { return nil }
+        let (second, third) = (bytes[index], bytes[index + 1])
         guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return nil }
         let scalar = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
         guard let place = HanRootOrder.place(of: scalar) else { return nil }
-        index += 3
+        index += 2
         return UInt32(UInt8.max) + 1 + UInt32(place)
     }
 }

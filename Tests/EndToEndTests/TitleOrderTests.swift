@@ -164,6 +164,10 @@ struct TitleOrderTests {
         }
         let truncated: [UInt8] = [0xE5, 0x86]
         #expect(!truncated.withUnsafeBufferPointer(TitleOrder.isRootOrdered))
+        // Bytes no title holds (a cut sequence, a byte that is never UTF-8, a control) still end the walk, each an
+        // unranked byte: the longer walk comes last.
+        let odd: [UInt8] = [0xE5, 0x86, 0xFF, 0x09, 0xE9]
+        #expect(odd.withUnsafeBufferPointer { x in truncated.withUnsafeBufferPointer { y in TitleOrder.rootRankOrder(x, y) } } == .orderedDescending)
         let ideograph = Array("写".utf8), letter = Array("a".utf8)
         #expect(ideograph.withUnsafeBufferPointer { x in letter.withUnsafeBufferPointer { y in TitleOrder.rootRankOrder(y, x) } } == .orderedAscending)
     }
