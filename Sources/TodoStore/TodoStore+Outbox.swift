@@ -222,7 +222,9 @@ extension TodoStore {
     static func bulkRows(writing count: Int) -> Int { count >= wideBulkFrom ? 32 : 16 }
     /// Records from which an import writes 32 a statement.
     static let wideBulkFrom = 50_000
+    /// The records insert and the outbox insert of 16 rows.
     static let narrowBulkSQL = (insert: insertNewSQL(rows: 16), queue: queueNewRecordsSQL(rows: 16))
+    /// The records insert and the outbox insert of 32 rows.
     static let wideBulkSQL = (insert: insertNewSQL(rows: 32), queue: queueNewRecordsSQL(rows: 32))
 
     /// Queues the saves of `rows` records the cloud has never seen (no change tag, no merge base), entry `i`'s values

@@ -127,8 +127,9 @@ func inertLines(_ text: String) -> String {
 }
 
 extension ExportRequest {
-    /// Rows read, encoded and written at a time by a Taskwarrior export: a chunk's text is held in four copies on its
-    /// way out, so 1,000 rows cost 0.5 MB of the peak over 1,000 todos (1.5 MB over 10,000) for 2 % fewer instructions.
+    /// Rows read, encoded and written at a time by a Taskwarrior export. A chunk's text is held in several copies on
+    /// its way out: chunks of 1,000 rows peaked 0.5 MB higher over 1,000 todos (1.5 MB over 10,000) for 2 % fewer
+    /// instructions.
     static let chunk = 250
 
     /// `--format taskwarrior` a chunk at a time, in key order (time-ordered names: about the order they were made):

@@ -43,7 +43,7 @@ struct BulkAddTests {
     }
 
     /// An import from `wideBulkFrom` records on writes 32 a statement: every record stored and queued in order there
-    /// too (checked on every 997th record and the last statement's, to keep the test short).
+    /// too (checked on every 997th record and the last 40, to keep the test short).
     @Test func aLargeImportWritesItsWideStatementsInOrder() async throws {
         #expect(TodoStore.bulkRows(writing: TodoStore.wideBulkFrom - 1) == 16 && TodoStore.bulkRows(writing: TodoStore.wideBulkFrom) == 32)
         let count = TodoStore.wideBulkFrom + 33
