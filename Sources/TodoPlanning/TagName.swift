@@ -40,24 +40,8 @@ public enum TagName {
 
     /// The tags of an imported or received list that follow the rule, each once (compared without case).
     public static func valid(_ tags: [String]) -> [String] {
-        var kept: [String] = []
-        kept.reserveCapacity(tags.count)
-        // A todo has a few tags: each is compared with those kept, without the set and the lowercased copies (3,600
-        // instructions for a todo's one tag); past a handful, a set of lowercased names keeps the work linear.
-        var seen: Set<String>? = tags.count > manyTags ? Set(minimumCapacity: tags.count) : nil
-        for text in tags {
-            guard let tag = try? read(text) else { continue }
-            if seen == nil {
-                if !kept.contains(where: { sameIgnoringCase($0, tag) }) { kept.append(tag) }
-            } else if seen!.insert(tag.lowercased()).inserted {
-                kept.append(tag)
-            }
-        }
-        return kept
+        FirstOccurrences.of(tags.compactMap { try? read($0) }, same: sameIgnoringCase, key: { $0.lowercased() })
     }
-
-    /// Tags `valid` compares pairwise; more go through a set.
-    static let manyTags = 8
 
     /// Whether two tags are the same name, compared as their `lowercased()` forms are.
     static func sameIgnoringCase(_ first: String, _ second: String) -> Bool {

@@ -332,17 +332,7 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
 
     /// `values` without repeats, first occurrence kept.
     public static func distinct(_ values: [String]) -> [String] {
-        guard values.count > 1 else { return values }
-        // A todo's few tags or dependencies compared with each other: hashing each into a new set cost 1,800
-        // instructions a todo of an import. Past a handful, the set keeps the work linear.
-        guard values.count > 8 else {
-            var kept: [String] = []
-            kept.reserveCapacity(values.count)
-            for value in values where !kept.contains(value) { kept.append(value) }
-            return kept
-        }
-        var seen = Set<String>()
-        return values.filter { seen.insert($0).inserted }
+        FirstOccurrences.of(values, same: ==, key: { $0 })
     }
 
     /// The record to send: fields plus the last known change tag.
