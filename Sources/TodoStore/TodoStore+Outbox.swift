@@ -166,7 +166,8 @@ extension TodoStore {
         return try write { db in
             for item in replacing { _ = try Self.saveLocalEdit(item, at: now, db: db) }
             let every = max(1, progressEvery)
-            let bulkRows = Self.bulkRows(writing: items.count)
+            let bulk = Self.bulkStatements(writing: items.count)
+            let bulkRows = bulk.rows
             var recordArguments: [SQLValue] = []
             recordArguments.reserveCapacity(Self.upsertParameters * bulkRows)
             var queueArguments: [SQLValue] = []
@@ -178,8 +179,7 @@ extension TodoStore {
             var start = items.startIndex
             var reported = 0
             // The full statements looked up once: the cache finds a statement by its text, 4 KB to hash each time.
-            let sql = bulkRows == 32 ? Self.wideBulkSQL : Self.narrowBulkSQL
-            let full = items.count >= bulkRows ? (try db.statement(sql.insert), try db.statement(sql.queue)) : nil
+            let full = items.count >= bulkRows ? (try db.statement(bulk.insert), try db.statement(bulk.queue)) : nil
             while start < items.endIndex {
                 let end = min(start + bulkRows, items.endIndex)
                 let rows = end - start
@@ -219,13 +219,26 @@ extension TodoStore {
     /// instructions at 32 rows, 4.0 M at 16): below `wideBulkFrom` records, 16 rows a statement (an import of 1,000
     /// without sending 98.1 -> 92.6 M instructions, of 10,000 773.7 -> 770.9 M); from there on 32, whose runs cost
     /// less a row (100,000: 7,365 M against 7,444 M at 16).
-    static func bulkRows(writing count: Int) -> Int { count >= wideBulkFrom ? 32 : 16 }
+    static func bulkStatements(writing count: Int) -> BulkStatements { count >= wideBulkFrom ? wideBulk : narrowBulk }
     /// Records from which an import writes 32 a statement.
     static let wideBulkFrom = 50_000
-    /// The records insert and the outbox insert of 16 rows.
-    static let narrowBulkSQL = (insert: insertNewSQL(rows: 16), queue: queueNewRecordsSQL(rows: 16))
-    /// The records insert and the outbox insert of 32 rows.
-    static let wideBulkSQL = (insert: insertNewSQL(rows: 32), queue: queueNewRecordsSQL(rows: 32))
+    /// The statements of an import below `wideBulkFrom` records.
+    static let narrowBulk = BulkStatements(rows: 16)
+    /// The statements of an import from `wideBulkFrom` records on.
+    static let wideBulk = BulkStatements(rows: 32)
+
+    /// The records insert and the outbox insert an import runs for `rows` records at a time.
+    struct BulkStatements {
+        let rows: Int
+        let insert: String
+        let queue: String
+
+        init(rows: Int) {
+            self.rows = rows
+            insert = TodoStore.insertNewSQL(rows: rows)
+            queue = TodoStore.queueNewRecordsSQL(rows: rows)
+        }
+    }
 
     /// Queues the saves of `rows` records the cloud has never seen (no change tag, no merge base), entry `i`'s values
     /// bound from `?(6 i + 1)` on.

@@ -45,7 +45,7 @@ struct BulkAddTests {
     /// An import from `wideBulkFrom` records on writes 32 a statement: every record stored and queued in order there
     /// too (checked on every 997th record and the last 40, to keep the test short).
     @Test func aLargeImportWritesItsWideStatementsInOrder() async throws {
-        #expect(TodoStore.bulkRows(writing: TodoStore.wideBulkFrom - 1) == 16 && TodoStore.bulkRows(writing: TodoStore.wideBulkFrom) == 32)
+        #expect(TodoStore.bulkStatements(writing: TodoStore.wideBulkFrom - 1).rows == 16 && TodoStore.bulkStatements(writing: TodoStore.wideBulkFrom).rows == 32)
         let count = TodoStore.wideBulkFrom + 33
         try await withTemporaryStore { store, _ in
             let items = (0..<count).map(Self.item)
